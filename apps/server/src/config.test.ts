@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+const base = { DATA_DIR: '/tmp/atrium-config-test', SESSION_SECRET: 'x'.repeat(32) };
+
+describe('loadConfig', () => {
+  it('runs with embedded defaults: port 3000, SQLite in DATA_DIR, 1 GiB uploads', () => {
+    const config = loadConfig(base);
+    expect(config.port).toBe(3000);
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.database).toEqual({ kind: 'sqlite', file: '/tmp/atrium-config-test/atrium.db' });
+    expect(config.uploads.maxBytes).toBe(1024 ** 3);
+    expect(config.admin.username).toBe('admin');
+  });
+
+  it('selects PostgreSQL from DATABASE_URL', () => {
+    const config = loadConfig({ ...base, DATABASE_URL: 'postgres://127.0.0.1:5432/test' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://127.0.0.1:5432/test' });
+  });
+
+  it('lists every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ ...base, PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', MAX_UPLOAD_BYTES: '-5' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/^PORT: /m);
+    expect(problems).toMatch(/^DATABASE_URL: must start with postgres/m);
+    expect(problems).toMatch(/^LOG_LEVEL: /m);
+    expect(problems).toMatch(/^MAX_UPLOAD_BYTES: /m);
+  });
+
+  it('refuses to start in production without a session secret', () => {
+    expect(() => loadConfig({ DATA_DIR: base.DATA_DIR, NODE_ENV: 'production' })).toThrow(
+      /SESSION_SECRET: required in production/,
+    );
+  });
+});

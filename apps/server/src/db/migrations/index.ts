@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import { m0001Init } from './0001-init';
+
+/**
+ * Every migration, in order. Names sort lexicographically; never rename or
+ * edit one that has shipped: add a new one.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-init': m0001Init,
+};

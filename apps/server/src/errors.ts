@@ -1,0 +1,51 @@
+import { ERROR_STATUS, type ErrorCode } from '@atrium/contracts';
+
+const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  BAD_REQUEST: 'The request is not valid.',
+  VALIDATION_FAILED: 'The request is not valid.',
+  INVALID_JSON: 'The request body is not valid JSON.',
+  UNAUTHENTICATED: 'Please sign in to continue.',
+  FORBIDDEN: 'You do not have permission to do that.',
+  CSRF_REJECTED: 'Cross-site request refused.',
+  NOT_FOUND: 'Not found.',
+  ROUTE_NOT_FOUND: 'There is no such API route.',
+  FILE_NOT_FOUND: 'File not found',
+  METHOD_NOT_ALLOWED: 'Method not allowed.',
+  PAYLOAD_TOO_LARGE: 'The request body is too large.',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported content type.',
+  RATE_LIMITED: 'Too many requests. Please try again later.',
+  INTERNAL: 'Something went wrong on our side. Please try again.',
+  SERVICE_UNAVAILABLE: 'The service is not available right now.',
+  TIMEOUT: 'The operation took too long.',
+};
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/**
+ * The one error type services throw. Its code decides the HTTP status
+ * (see ERROR_STATUS in @atrium/contracts); its message is shown to users.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message ?? DEFAULT_MESSAGES[code] ?? code, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.statusCode = ERROR_STATUS[code];
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+export const isAppError = (error: unknown): error is AppError => error instanceof AppError;

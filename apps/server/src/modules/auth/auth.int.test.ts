@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../../../test/helpers';
+import type { Clock } from '../../lib/time';
+
+const json = { 'content-type': 'application/json' };
+
+describe.each(dialects())('admin login and sessions (%s)', (dialect) => {
+  let server: TestServer;
+  let now = new Date('2026-11-21T09:00:00Z');
+  const clock: Clock = { now: () => now };
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      dialect,
+      overrides: { clock },
+      env: { SESSION_IDLE_MINUTES: '30', SESSION_ABSOLUTE_HOURS: '3' },
+    });
+  });
+  afterAll(async () => server?.close());
+
+  const login = (password: string, username = 'admin') =>
+    server.fetch('/api/auth/login', { method: 'POST', headers: json, body: JSON.stringify({ username, password }) });
+  const me = (cookie?: string) => server.fetch('/api/me', { headers: cookie ? { cookie } : {} });
+
+  it('signs the admin in with an HttpOnly, SameSite=Lax session cookie', async () => {
+    now = new Date('2026-11-21T09:00:00Z');
+    const response = await login(TEST_ADMIN_PASSWORD);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ ownerKey: 'admin', role: 'admin', isAdmin: true });
+    const setCookie = response.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(/^atrium_session=[\w-]{40,}; /);
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Lax');
+    const cookie = setCookie.split(';')[0] ?? '';
+    const whoami = await me(cookie);
+    expect(whoami.status).toBe(200);
+    expect(await whoami.json()).toMatchObject({ ownerKey: 'admin', isAdmin: true });
+  });
+
+  it('refuses wrong credentials with the spec message and no cookie', async () => {
+    for (const [username, password] of [
+      ['admin', 'wrong password'],
+      ['root', TEST_ADMIN_PASSWORD],
+    ] as const) {
+      const response = await login(password, username);
+      expect(response.status).toBe(401);
+      expect(response.headers.get('set-cookie')).toBeNull();
+      expect(await response.json()).toMatchObject({
+        error: {
+          code: 'INVALID_CREDENTIALS',
+          message: 'Invalid credentials. Please try again or continue with Auth0',
+        },
+      });
+    }
+  });
+
+  it('answers /api/me with 401 without a session or with a forged one', async () => {
+    expect((await me()).status).toBe(401);
+    const forged = await me('atrium_session=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa');
+    expect(forged.status).toBe(401);
+    expect(await forged.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED' } });
+  });
+
+  it('ends the session on logout', async () => {
+    now = new Date('2026-11-21T09:00:00Z');
+    const cookie = (await login(TEST_ADMIN_PASSWORD)).headers.get('set-cookie')?.split(';')[0] ?? '';
+    const logout = await server.fetch('/api/auth/logout', { method: 'POST', headers: { cookie } });
+    expect(logout.status).toBe(200);
+    expect(logout.headers.get('set-cookie')).toMatch(/atrium_session=;/);
+    expect((await me(cookie)).status).toBe(401);
+  });
+
+  it('expires a session after the idle limit', async () => {
+    now = new Date('2026-11-21T09:00:00Z');
+    const cookie = await server.signInAs({ owner_key: 'idle-user' });
+    now = new Date('2026-11-21T09:29:00Z');
+    expect((await me(cookie)).status).toBe(200);
+    // Activity at 09:29 moved the idle window: 09:58 is still inside it.
+    now = new Date('2026-11-21T09:58:00Z');
+    expect((await me(cookie)).status).toBe(200);
+    now = new Date('2026-11-21T10:29:00Z');
+    expect((await me(cookie)).status).toBe(401);
+  });
+
+  it('expires a session at its absolute limit however active it is', async () => {
+    now = new Date('2026-11-21T09:00:00Z');
+    const cookie = await server.signInAs({ owner_key: 'busy-user' });
+    for (const time of ['09:25', '09:50', '10:15', '10:40', '11:05', '11:30', '11:55']) {
+      now = new Date(`2026-11-21T${time}:00Z`);
+      expect((await me(cookie)).status, time).toBe(200);
+    }
+    now = new Date('2026-11-21T11:59:59Z');
+    expect((await me(cookie)).status).toBe(200);
+    now = new Date('2026-11-21T12:00:00Z');
+    expect((await me(cookie)).status).toBe(401);
+  });
+});

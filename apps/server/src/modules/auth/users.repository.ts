@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db';
+import type { UsersTable } from '../../db/schema';
+import { iso, type Clock } from '../../lib/time';
+
+export type UserRow = UsersTable;
+
+/** Plain queries on users; no product rules here. */
+export const createUsersRepository = (db: Db, clock: Clock) => ({
+  findById: (id: string) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  findByOwnerKey: (ownerKey: string) =>
+    db.selectFrom('users').selectAll().where('owner_key', '=', ownerKey).executeTakeFirst(),
+
+  findByOidcIdentity: (issuer: string, subject: string) =>
+    db
+      .selectFrom('users')
+      .selectAll()
+      .where('oidc_issuer', '=', issuer)
+      .where('oidc_subject', '=', subject)
+      .executeTakeFirst(),
+
+  async insert(values: Omit<UserRow, 'id' | 'created_at' | 'updated_at'>): Promise<UserRow> {
+    const now = iso(clock.now());
+    const row: UserRow = { ...values, id: randomUUID(), created_at: now, updated_at: now };
+    await db.insertInto('users').values(row).execute();
+    return row;
+  },
+
+  async update(id: string, values: Partial<Omit<UserRow, 'id' | 'created_at'>>): Promise<void> {
+    await db
+      .updateTable('users')
+      .set({ ...values, updated_at: iso(clock.now()) })
+      .where('id', '=', id)
+      .execute();
+  },
+});
+
+export type UsersRepository = ReturnType<typeof createUsersRepository>;

@@ -1,0 +1,83 @@
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors';
+import { isAdmin, type SessionService, type SessionUser } from '../modules/auth/sessions.service';
+
+export const SESSION_COOKIE = 'atrium_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, or null. Resolved once per request, on first use. */
+    currentUser(): Promise<SessionUser | null>;
+    /** The signed-in user; throws 401 UNAUTHENTICATED without a valid session. */
+    requireUser(): Promise<SessionUser>;
+    /** The signed-in admin; 401 without a session, 403 for a non-admin. */
+    requireAdmin(message?: string): Promise<SessionUser>;
+  }
+}
+
+const resolved = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
+
+export interface SessionCookieOptions {
+  secure: boolean;
+  maxAgeMs: number;
+}
+
+export async function registerSessions(
+  app: FastifyInstance,
+  sessions: SessionService,
+  cookieOptions: SessionCookieOptions,
+) {
+  await app.register(cookie);
+
+  app.decorateRequest('currentUser', function currentUser(this: FastifyRequest) {
+    let user = resolved.get(this);
+    if (!user) {
+      const token = this.cookies[SESSION_COOKIE];
+      user = token ? sessions.resolve(token) : Promise.resolve(null);
+      resolved.set(this, user);
+    }
+    return user;
+  });
+  app.decorateRequest('requireUser', async function requireUser(this: FastifyRequest) {
+    const user = await this.currentUser();
+    if (!user) throw new AppError('UNAUTHENTICATED');
+    return user;
+  });
+  app.decorateRequest('requireAdmin', async function requireAdmin(this: FastifyRequest, message?: string) {
+    const user = await this.requireUser();
+    if (!isAdmin(user)) throw new AppError('FORBIDDEN', message ?? 'Only admins can do that.');
+    return user;
+  });
+
+  return {
+    /** Starts a session for the user and sets its cookie. */
+    async signIn(request: FastifyRequest, reply: FastifyReply, userId: string) {
+      const old = request.cookies[SESSION_COOKIE];
+      if (old) await sessions.destroy(old);
+      const token = await sessions.create(userId, { userAgent: request.headers['user-agent'], ip: request.ip });
+      void reply.setCookie(SESSION_COOKIE, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: cookieOptions.secure,
+        maxAge: Math.floor(cookieOptions.maxAgeMs / 1000),
+      });
+      resolved.delete(request);
+    },
+    /** Ends the session (if any) and clears its cookie. */
+    async signOut(request: FastifyRequest, reply: FastifyReply) {
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) await sessions.destroy(token);
+      void reply.clearCookie(SESSION_COOKIE, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: cookieOptions.secure,
+      });
+      resolved.delete(request);
+    },
+  };
+}
+
+export type SessionControls = Awaited<ReturnType<typeof registerSessions>>;

@@ -1,0 +1,140 @@
+import { ErrorResponse } from '@atrium/contracts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp, type AppOverrides } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import { SESSION_COOKIE } from '../src/plugins/session';
+import { createSessionService } from '../src/modules/auth/sessions.service';
+import { createUsersRepository, type UserRow } from '../src/modules/auth/users.repository';
+import { systemClock } from '../src/lib/time';
+
+/** Which database the integration suite runs against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const dialects = (): ('sqlite' | 'postgres')[] =>
+  process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export const TEST_ADMIN_PASSWORD = 'correct horse battery staple';
+
+/** Creates an empty PostgreSQL database for one test server and returns its URL and a drop function. */
+async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `atrium_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  config: Config;
+  /** e.g. http://127.0.0.1:41234 */
+  url: string;
+  dataDir: string;
+  /** fetch against the test server; `path` starts with '/'. */
+  fetch(pathname: string, init?: RequestInit): Promise<Response>;
+  /** Creates a user (if needed) and a session; returns a Cookie header value. */
+  signInAs(user: Partial<UserRow> & { owner_key: string }): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  dialect?: 'sqlite' | 'postgres';
+  env?: Record<string, string>;
+  overrides?: AppOverrides;
+  /** Reuse a data folder (e.g. to test restarts); a new temp folder otherwise. */
+  dataDir?: string;
+  /** Reuse a PostgreSQL database URL (e.g. two instances sharing one database). */
+  databaseUrl?: string;
+  /** Called after the app is built and before it listens, e.g. to add a test-only route. */
+  setup?: (app: FastifyInstance) => void;
+}
+
+/** Starts the real server on a random loopback port with a fresh data folder and database. */
+export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'atrium-test-'));
+  const ownsDataDir = !options.dataDir;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  let databaseUrl = options.databaseUrl;
+  if (!databaseUrl && options.dialect === 'postgres') {
+    const created = await createPostgresDatabase();
+    databaseUrl = created.url;
+    dropDatabase = created.drop;
+  }
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    WEB_DIST: path.join(dataDir, 'no-web-dist'),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...options.env,
+  });
+  const app = await buildApp(config, { logger: false, ...options.overrides });
+  options.setup?.(app);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('server did not bind a TCP port');
+  const url = `http://127.0.0.1:${address.port}`;
+  const clock = options.overrides?.clock ?? systemClock;
+  const users = createUsersRepository(app.database.db, clock);
+  const sessions = createSessionService({
+    db: app.database.db,
+    clock,
+    idleMs: config.session.idleMs,
+    absoluteMs: config.session.absoluteMs,
+  });
+
+  return {
+    app,
+    config,
+    url,
+    dataDir,
+    fetch: (pathname, init) => fetch(`${url}${pathname}`, init),
+    async signInAs(user) {
+      const existing = await users.findByOwnerKey(user.owner_key);
+      const row =
+        existing ??
+        (await users.insert({
+          name: user.name ?? user.owner_key,
+          nickname: user.nickname ?? user.owner_key,
+          email: user.email ?? `${user.owner_key}@example.test`,
+          picture: user.picture ?? null,
+          role: user.role ?? 'user',
+          oidc_issuer: user.oidc_issuer ?? null,
+          oidc_subject: user.oidc_subject ?? null,
+          owner_key: user.owner_key,
+        }));
+      const token = await sessions.create(row.id);
+      return `${SESSION_COOKIE}=${token}`;
+    },
+    async close() {
+      await app.close();
+      if (dropDatabase) await dropDatabase();
+      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Reads a JSON body as T (tests then assert on it). */
+export const readJson = async <T>(response: Response): Promise<T> => (await response.json()) as T;
+
+/** Reads a JSON error body, checking that it has the project's error shape. */
+export const readError = async (response: Response): Promise<ErrorResponse['error']> =>
+  ErrorResponse.parse(await response.json()).error;

@@ -1,0 +1,37 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useState } from 'react';
+import { ToastContainer } from 'react-toastify/unstyled';
+import { isApiError } from '../lib/api-error';
+
+/** Toasts as the spec sets them: top-right, 5000 ms, 320 px wide (width in index.css). */
+export const TOAST_DEFAULTS = { position: 'top-right', autoClose: 5000 } as const;
+
+export function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        refetchOnWindowFocus: false,
+        // Client errors (401, 403, 404…) will not change on retry.
+        retry: (count, error) => count < 2 && !(isApiError(error) && error.status >= 400 && error.status < 500),
+      },
+    },
+  });
+}
+
+export function AppProviders({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      {children}
+      <ToastContainer
+        position={TOAST_DEFAULTS.position}
+        autoClose={TOAST_DEFAULTS.autoClose}
+        newestOnTop
+        closeOnClick
+        pauseOnFocusLoss={false}
+      />
+    </QueryClientProvider>
+  );
+}

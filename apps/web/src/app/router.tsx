@@ -1,0 +1,61 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { PublicLayout } from './layouts/public-layout';
+import { RouteErrorBoundary } from './routes/route-error-boundary';
+import NotFoundPage from './routes/not-found';
+
+/** A route whose page is loaded on demand, so every page is its own chunk. */
+const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => ({ Component: (await load()).default }),
+});
+
+/**
+ * The route table of spec section 2. Public pages share the site header;
+ * /login and /dashboard/* do not.
+ */
+export const routes: RouteObject[] = [
+  {
+    errorElement: <RouteErrorBoundary />,
+    children: [
+      {
+        element: <PublicLayout />,
+        children: [
+          { index: true, ...page(() => import('../features/marketing/routes/home')) },
+          { path: 'about', ...page(() => import('../features/marketing/routes/about')) },
+          { path: 'features', ...page(() => import('../features/marketing/routes/features')) },
+          { path: 'pricing', ...page(() => import('../features/marketing/routes/pricing')) },
+          { path: 'contact', ...page(() => import('../features/marketing/routes/contact')) },
+          { path: 'testimonials', ...page(() => import('../features/marketing/routes/testimonials')) },
+          { path: '*', Component: NotFoundPage },
+        ],
+      },
+      { path: 'login', ...page(() => import('../features/auth/routes/login')) },
+      {
+        path: 'dashboard',
+        // The whole signed-in area is its own chunk: public pages never download it.
+        lazy: async () => ({ Component: (await import('./layouts/dashboard-layout')).DashboardLayout }),
+        children: [
+          { index: true, ...page(() => import('../features/dashboard/routes/dashboard-home')) },
+          { path: 'profile', ...page(() => import('../features/dashboard/routes/profile')) },
+          { path: 'notifications', ...page(() => import('../features/notifications/routes/notifications')) },
+          { path: 'files', ...page(() => import('../features/files/routes/files')) },
+          { path: 'file-upload', ...page(() => import('../features/files/routes/file-upload')) },
+          { path: 'file-list', ...page(() => import('../features/files/routes/file-list')) },
+          { path: 'file-download/:fileId?', ...page(() => import('../features/files/routes/file-download')) },
+          { path: 'file-delete/:fileId?', ...page(() => import('../features/files/routes/file-delete')) },
+          { path: 'file-stats', ...page(() => import('../features/files/routes/file-stats')) },
+          { path: 'file-preview', ...page(() => import('../features/files/routes/file-preview')) },
+          { path: 'speech-to-text', ...page(() => import('../features/ai/routes/speech-to-text')) },
+          { path: 'text-to-speech', ...page(() => import('../features/ai/routes/text-to-speech')) },
+          { path: 'face-detection', ...page(() => import('../features/ai/routes/face-detection')) },
+          { path: 'image-analysis', ...page(() => import('../features/ai/routes/image-analysis')) },
+          { path: 'admin/push-message', ...page(() => import('../features/notifications/routes/push-message')) },
+          { path: 'chatbot', ...page(() => import('../features/assistant/routes/chatbot')) },
+          { path: '*', Component: NotFoundPage },
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

@@ -1,0 +1,17 @@
+import { MeResponse } from '@atrium/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, isApiError } from '../../../lib/api-client';
+
+/** The signed-in user, or null when there is no session (401). */
+export const getMe = async (): Promise<MeResponse | null> => {
+  try {
+    return await api.get(MeResponse, '/api/me');
+  } catch (error) {
+    if (isApiError(error) && error.status === 401) return null;
+    throw error;
+  }
+};
+
+export const meQueryOptions = () => queryOptions({ queryKey: ['me'], queryFn: getMe, staleTime: 60_000 });
+
+export const useMe = () => useQuery(meQueryOptions());

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/**
+ * Stable error codes and the HTTP status each one maps to. Clients switch on
+ * the code, never on the message. Add new codes here; the server and the web
+ * app both import this table.
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  VALIDATION_FAILED: 400,
+  INVALID_JSON: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  FORBIDDEN: 403,
+  CSRF_REJECTED: 403,
+  NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  FILE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  QUOTA_EXCEEDED: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RANGE_NOT_SATISFIABLE: 416,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  NOT_IMPLEMENTED: 501,
+  SERVICE_UNAVAILABLE: 503,
+  TIMEOUT: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
+
+/** The one JSON shape every 4xx and 5xx answer has. */
+export const ErrorResponse = z
+  .object({
+    error: z.object({
+      code: z.string().describe('Stable machine-readable code, e.g. FILE_NOT_FOUND'),
+      message: z.string().describe('Human-readable explanation, safe to show to users'),
+      requestId: z.string().optional().describe('Correlates with server logs'),
+      details: z
+        .array(z.object({ path: z.string(), message: z.string() }))
+        .optional()
+        .describe('Field-level problems for VALIDATION_FAILED'),
+    }),
+  })
+  .meta({ id: 'ErrorResponse' });
+export type ErrorResponse = z.infer<typeof ErrorResponse>;

@@ -1,0 +1,4 @@
+export * from './errors';
+export * from './health';
+export * from './me';
+export * from './auth';

@@ -1,0 +1,83 @@
+// Shared by start, dev and test: make sure dependencies are installed and the build is current.
+// Only Node built-ins here: this runs before node_modules exists.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions} [options]
+ */
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+  if (result.status !== 0) {
+    console.error(`\n✖ ${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+/** @param {string} file */
+const hashFile = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** Runs `npm ci` when node_modules is missing or was installed from another lockfile. */
+export function ensureDependencies() {
+  const lock = path.join(root, 'package-lock.json');
+  const stamp = path.join(root, 'node_modules', '.atrium-lock-sha256');
+  const want = hashFile(lock);
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
+  console.log('Installing dependencies (npm ci)…');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+  writeFileSync(stamp, want);
+}
+
+const SOURCES = [
+  'package-lock.json',
+  'packages/contracts/src',
+  'packages/assistant/src',
+  'apps/server/src',
+  'apps/server/build.mjs',
+  'apps/web/src',
+  'apps/web/public',
+  'apps/web/index.html',
+  'apps/web/vite.config.ts',
+];
+
+/** A fingerprint of every build input (paths, sizes, modification times). */
+function sourceFingerprint() {
+  const hash = createHash('sha256');
+  /** @param {string} entry */
+  const visit = (entry) => {
+    const full = path.join(root, entry);
+    if (!existsSync(full)) return;
+    const stat = statSync(full);
+    if (stat.isDirectory()) {
+      for (const child of readdirSync(full).sort()) {
+        if (!/\.test\.tsx?$/.test(child)) visit(path.join(entry, child));
+      }
+    } else {
+      hash.update(`${entry}:${stat.size}:${stat.mtimeMs}\n`);
+    }
+  };
+  SOURCES.forEach(visit);
+  return hash.digest('hex');
+}
+
+/** Builds the web app and the server unless the last build used exactly these sources. */
+export function ensureBuild({ force = false } = {}) {
+  const stamp = path.join(root, 'apps/server/dist/.build-fingerprint');
+  const want = sourceFingerprint();
+  const built =
+    existsSync(path.join(root, 'apps/web/dist/index.html')) &&
+    existsSync(path.join(root, 'apps/server/dist/main.js')) &&
+    existsSync(stamp) &&
+    readFileSync(stamp, 'utf8') === want;
+  if (built && !force) return;
+  console.log('Building the web app and the server…');
+  run('npm', ['run', 'build']);
+  writeFileSync(stamp, want);
+}
