@@ -2,3 +2,4 @@ export * from './errors';
 export * from './health';
 export * from './me';
 export * from './auth';
+export * from './files';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorResponse, LoginRequest, MeResponse, OkResponse } from '@atrium/contracts';
+import { ErrorResponse, LoginRequest, LogoutResponse, MeResponse } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
 import type { AuthService } from './auth.service';
 import { isAdmin, type SessionUser } from './sessions.service';
@@ -38,10 +38,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
 
   typed.post(
     '/api/auth/logout',
-    { schema: { tags: ['auth'], summary: 'End the session', response: { 200: OkResponse } } },
+    { schema: { tags: ['auth'], summary: 'End the session', response: { 200: LogoutResponse } } },
     async (request, reply) => {
       await deps.sessions.signOut(request, reply);
-      return { ok: true as const };
+      return { ok: true as const, redirectTo: '/' };
     },
   );
 

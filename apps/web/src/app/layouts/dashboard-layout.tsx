@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
-import { useMe } from '../../features/auth/api/get-me';
+import { useMe } from '../../lib/me';
 
 /** Signed-in area: requires a session (else /login, then back here), sidebar plus page. */
 export function DashboardLayout() {

@@ -1,6 +1,6 @@
 import { MeResponse } from '@atrium/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, isApiError } from '../../../lib/api-client';
+import { api, isApiError } from './api-client';
 
 /** The signed-in user, or null when there is no session (401). */
 export const getMe = async (): Promise<MeResponse | null> => {
