@@ -1,4 +1,4 @@
-import { MeResponse } from '@atrium/contracts';
+import { LogoutResponse, MeResponse } from '@atrium/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, isApiError } from './api-client';
 
@@ -15,3 +15,16 @@ export const getMe = async (): Promise<MeResponse | null> => {
 export const meQueryOptions = () => queryOptions({ queryKey: ['me'], queryFn: getMe, staleTime: 60_000 });
 
 export const useMe = () => useQuery(meQueryOptions());
+
+/**
+ * Ends the session on the server, then leaves for where the server says
+ * (the identity provider's logout, or the site origin).
+ */
+export async function logout(): Promise<void> {
+  let redirectTo = '/';
+  try {
+    redirectTo = (await api.post(LogoutResponse, '/api/auth/logout')).redirectTo;
+  } finally {
+    window.location.assign(redirectTo);
+  }
+}
