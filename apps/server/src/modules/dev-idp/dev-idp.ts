@@ -1,7 +1,7 @@
 import { generateKeyPairSync, hkdfSync } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { ensureLocalSecret } from '../../config';
 import { checkDemoUser, DEMO_USERS, demoClaims, findDemoUser } from './demo-users';
 import { escapeHtml, page, STYLESHEET } from './pages';
@@ -142,6 +142,8 @@ export async function registerDevIdentityProvider(app: FastifyInstance, options:
       Grant: 14 * 24 * 3600,
     },
   };
+  // Loaded only when enabled: production servers without it never load the package.
+  const { default: Provider } = await import('oidc-provider');
   const provider = new Provider(options.issuer, configuration);
   provider.proxy = options.trustProxy;
   const callback = provider.callback();
