@@ -165,3 +165,31 @@ describe.each(dialects())('admin login rate limiting (%s)', (dialect) => {
     expect(statuses.filter((r) => r.status === 429)).toHaveLength(5);
   });
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'rate limits shared by two instances on one PostgreSQL database',
+  () => {
+    it('counts failures made on one instance when the next attempt reaches the other', async () => {
+      const env = { LOGIN_MAX_FAILURES_PER_USERNAME: '2' };
+      const first = await startTestServer({ dialect: 'postgres', env });
+      const databaseUrl = first.config.database.kind === 'postgres' ? first.config.database.url : undefined;
+      const second = await startTestServer({ databaseUrl, env });
+      try {
+        const attempt = (server: TestServer, password: string) =>
+          server.fetch('/api/auth/login', {
+            method: 'POST',
+            headers: json,
+            body: JSON.stringify({ username: 'admin', password }),
+          });
+        expect((await attempt(first, 'wrong-1')).status).toBe(401);
+        expect((await attempt(second, 'wrong-2')).status).toBe(401);
+        const limited = await attempt(first, TEST_ADMIN_PASSWORD);
+        expect(limited.status).toBe(429);
+        expect((await attempt(second, TEST_ADMIN_PASSWORD)).status).toBe(429);
+      } finally {
+        await second.close();
+        await first.close();
+      }
+    });
+  },
+);
