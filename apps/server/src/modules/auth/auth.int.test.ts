@@ -160,9 +160,10 @@ describe.each(dialects())('admin login rate limiting (%s)', (dialect) => {
 
   it('counts failures in the shared database, so parallel guesses cannot exceed the limit', async () => {
     now = new Date('2026-11-21T14:00:00Z');
-    const statuses = await Promise.all(Array.from({ length: 8 }, (_, i) => login('parallel', `guess-${i}`)));
+    // Five at once: within the per-IP limit (5), over the per-username limit (3).
+    const statuses = await Promise.all(Array.from({ length: 5 }, (_, i) => login('parallel', `guess-${i}`)));
     expect(statuses.filter((r) => r.status === 401)).toHaveLength(3);
-    expect(statuses.filter((r) => r.status === 429)).toHaveLength(5);
+    expect(statuses.filter((r) => r.status === 429)).toHaveLength(2);
   });
 });
 
