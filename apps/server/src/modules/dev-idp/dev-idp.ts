@@ -18,6 +18,8 @@ export interface DevIdpOptions {
   dataDir: string;
   sessionSecret: string;
   trustProxy: boolean;
+  /** The provider this one stands in for (OIDC_PROVIDER_NAME), named on its login page. */
+  providerName: string;
 }
 
 /** The provider's signing key, generated once and kept in DATA_DIR/secrets so restarts keep tokens valid. */
@@ -38,11 +40,11 @@ async function readForm(request: IncomingMessage, limit = 16 * 1024): Promise<UR
   return new URLSearchParams(body);
 }
 
-const loginPage = (uid: string, options: { error?: string; username?: string } = {}) =>
+const loginPage = (uid: string, providerName: string, options: { error?: string; username?: string } = {}) =>
   page(
     'Sign in — Atrium development identity provider',
     `<h1>Sign in</h1>
-    <p class="lead">Atrium's built-in development identity provider. It stands in for Auth0 while no OIDC_ISSUER is configured.</p>
+    <p class="lead">Atrium's built-in development identity provider. It stands in for ${escapeHtml(providerName)} while no OIDC_ISSUER is configured.</p>
     ${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>` : ''}
     <form method="post" action="${DEV_IDP_PREFIX}/interaction/${escapeHtml(uid)}/login" autocomplete="off">
       <label for="username">Username</label>
@@ -177,7 +179,8 @@ export async function registerDevIdentityProvider(app: FastifyInstance, options:
       async (request, reply) => {
         const details = await provider.interactionDetails(request.raw, reply.raw);
         if (details.uid !== request.params.uid) throw new Error('interaction mismatch');
-        if (details.prompt.name === 'login') return reply.type('text/html; charset=utf-8').send(loginPage(details.uid));
+        if (details.prompt.name === 'login')
+          return reply.type('text/html; charset=utf-8').send(loginPage(details.uid, options.providerName));
         // Consent for the first-party client is granted without asking.
         const accountId = details.session?.accountId;
         if (!accountId || !details.params.client_id) throw new Error('interaction without a session');
@@ -200,7 +203,7 @@ export async function registerDevIdentityProvider(app: FastifyInstance, options:
           return reply
             .status(401)
             .type('text/html; charset=utf-8')
-            .send(loginPage(details.uid, { error: 'Wrong username or password.', username }));
+            .send(loginPage(details.uid, options.providerName, { error: 'Wrong username or password.', username }));
         }
         return provider.interactionFinished(request.raw, hijacked(reply), { login: { accountId: user.sub } });
       },

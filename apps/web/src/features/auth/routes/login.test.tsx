@@ -128,6 +128,12 @@ describe('login page', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('Could not connect to Okta. Please try again.');
   });
 
+  it('explains a failed provider sign-in with the generic message and a toast', async () => {
+    renderLogin('/login?error=oidc_failed');
+    expect(await screen.findByText('An error occurred during login. Please try again.')).toBeTruthy();
+    expect(await screen.findByText('Login failed')).toBeTruthy();
+  });
+
   it('does not leave when the provider is switched off', async () => {
     answers['GET /api/auth/config'] = { status: 200, body: { providerName: 'Auth0', oidcEnabled: false } };
     const assign = vi.spyOn(browserNavigation, 'assign').mockImplementation(() => undefined);
