@@ -7,9 +7,15 @@ import { systemClock, type Clock } from './lib/time';
 import { loadAdminCredentials } from './modules/auth/admin-credentials';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
+import { createLoginLimiter } from './modules/auth/login-limiter';
+import { registerOidcRoutes } from './modules/auth/oidc.routes';
+import { createOidcService } from './modules/auth/oidc.service';
 import { createSessionService } from './modules/auth/sessions.service';
 import { createUsersRepository } from './modules/auth/users.repository';
+import { registerDevIdentityProvider } from './modules/dev-idp/dev-idp';
 import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
+import { collectRoutes, enforceAccess, undeclaredApiRoutes } from './plugins/access';
+import { registerCsrfProtection } from './plugins/csrf';
 import { registerErrorHandling } from './plugins/errors';
 import { registerMetrics } from './plugins/metrics';
 import { registerOpenApi } from './plugins/openapi';
@@ -51,6 +57,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.decorate('config', config);
+  collectRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -67,6 +74,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     if (closing) void reply.header('connection', 'close');
   });
 
+  registerCsrfProtection(app, config.publicUrl);
   await registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
   registerMetrics(app);
   await registerOpenApi(app);
@@ -92,6 +100,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     secure: config.session.cookieSecure,
     maxAgeMs: config.session.absoluteMs,
   });
+  enforceAccess(app);
   const admin = await loadAdminCredentials({ ...config.admin, dataDir: config.dataDir });
   if (admin.generatedPassword) {
     app.log.warn(
@@ -99,17 +108,52 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       'Generated a password for the built-in admin. It is shown only this once; set ADMIN_PASSWORD to choose your own.',
     );
   }
-  const auth = createAuthService({ users, admin, providerName: 'Auth0' });
+  const limiter = createLoginLimiter({ db: database.db, clock, ...config.loginRateLimit });
+  const auth = createAuthService({ users, admin, providerName: config.providerName, limiter });
+  const oidc = config.oidc && createOidcService({ ...config.oidc, publicUrl: config.publicUrl });
+  if (config.oidc?.mode === 'embedded' && oidc) {
+    if (config.isProduction) app.log.warn('The development identity provider is enabled in production');
+    await registerDevIdentityProvider(app, {
+      ...config.oidc,
+      publicUrl: config.publicUrl,
+      redirectUri: oidc.redirectUri,
+      dataDir: config.dataDir,
+      sessionSecret: config.session.secret,
+      trustProxy: config.trustProxy,
+    });
+  }
 
   registerHealthRoutes(app, probes);
-  registerAuthRoutes(app, { auth, sessions });
+  registerAuthRoutes(app, {
+    auth,
+    sessions,
+    authConfig: { providerName: config.providerName, oidcEnabled: Boolean(oidc) },
+    async logoutRedirect(user) {
+      const row = user && oidc ? await users.findById(user.id) : undefined;
+      return (row?.oidc_issuer && (await oidc?.endSessionUrl())) || '/';
+    },
+  });
+  registerOidcRoutes(app, {
+    oidc,
+    auth,
+    sessions,
+    publicUrl: config.publicUrl,
+    sessionSecret: config.session.secret,
+    secureCookies: config.session.cookieSecure,
+  });
   await registerSpa(app, config.webDist);
 
   const sweep = setInterval(() => {
     sessionService.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'session sweep failed'));
+    limiter.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'sign-in counter sweep failed'));
   }, SESSION_SWEEP_MS);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
+
+  app.addHook('onReady', async () => {
+    for (const route of undeclaredApiRoutes(app.routeTable))
+      app.log.error({ method: route.method, url: route.url }, 'API route without an access declaration');
+  });
 
   return app;
 }

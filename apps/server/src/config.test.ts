@@ -38,4 +38,30 @@ describe('loadConfig', () => {
       /SESSION_SECRET: required in production/,
     );
   });
+
+  it('runs the embedded identity provider outside production unless an issuer is set', () => {
+    expect(loadConfig(base).oidc).toMatchObject({
+      mode: 'embedded',
+      issuer: 'http://localhost:3000/oidc',
+      providerName: 'Auth0',
+    });
+    expect(loadConfig({ ...base, NODE_ENV: 'production' }).oidc).toBeUndefined();
+    expect(loadConfig({ ...base, NODE_ENV: 'production', DEV_OIDC_PROVIDER: 'true' }).oidc?.mode).toBe('embedded');
+    expect(loadConfig({ ...base, DEV_OIDC_PROVIDER: 'false' }).oidc).toBeUndefined();
+    const external = loadConfig({
+      ...base,
+      OIDC_ISSUER: 'https://tenant.auth0.com/',
+      OIDC_CLIENT_ID: 'id',
+      OIDC_CLIENT_SECRET: 'secret',
+      OIDC_PROVIDER_NAME: 'Okta',
+    });
+    expect(external.oidc).toMatchObject({ mode: 'external', issuer: 'https://tenant.auth0.com/', clientId: 'id' });
+    expect(external.providerName).toBe('Okta');
+  });
+
+  it('wants all three OIDC variables or none', () => {
+    expect(() => loadConfig({ ...base, OIDC_ISSUER: 'https://tenant.auth0.com/' })).toThrow(
+      /OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: set all three, or none/,
+    );
+  });
 });

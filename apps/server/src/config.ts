@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,15 @@ export const EnvSchema = z.object({
     .default(24 * 14),
   ADMIN_USERNAME: z.string().min(1).default('admin'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(10),
+  LOGIN_MAX_FAILURES_PER_USERNAME: z.coerce.number().int().positive().default(20),
+  LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_PROVIDER_NAME: z.string().trim().min(1).max(60).default('Auth0'),
+  OIDC_SCOPES: z.string().min(1).default('openid profile email'),
+  DEV_OIDC_PROVIDER: booleanString.optional(),
   MAX_UPLOAD_BYTES: bytes.default(1024 ** 3),
   USER_QUOTA_BYTES: bytes.default(10 * 1024 ** 3),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -58,6 +67,23 @@ export interface Config {
   webDist: string | undefined;
   session: { secret: string; idleMs: number; absoluteMs: number; cookieSecure: boolean };
   admin: { username: string; password: string | undefined };
+  /** Failed admin logins allowed per window, per client IP and per username. */
+  loginRateLimit: { maxPerIp: number; maxPerUsername: number; windowMs: number };
+  /**
+   * OpenID Connect sign-in. `external`: a real issuer (Auth0…); `embedded`: the
+   * development provider mounted at /oidc on this server; undefined: OIDC off.
+   */
+  oidc:
+    | {
+        mode: 'external' | 'embedded';
+        issuer: string;
+        clientId: string;
+        clientSecret: string;
+        scopes: string;
+        providerName: string;
+      }
+    | undefined;
+  providerName: string;
   uploads: { maxBytes: number; userQuotaBytes: number };
   shutdownTimeoutMs: number;
 }
@@ -109,6 +135,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   if (isProduction && !env.SESSION_SECRET)
     problems.push('SESSION_SECRET: required in production (at least 32 characters)');
+  const oidcVars = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
+  if (oidcVars.some(Boolean) && !oidcVars.every(Boolean))
+    problems.push('OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: set all three, or none');
+  if (env.OIDC_ISSUER && env.DEV_OIDC_PROVIDER)
+    problems.push('DEV_OIDC_PROVIDER: cannot be enabled together with OIDC_ISSUER');
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = path.resolve(env.DATA_DIR);
@@ -123,6 +154,29 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           : path.join(dataDir, 'atrium.db'),
       } as const);
 
+  const sessionSecret = env.SESSION_SECRET ?? ensureLocalSecret(dataDir, 'session-secret');
+  const embedded = !env.OIDC_ISSUER && (env.DEV_OIDC_PROVIDER ?? !isProduction);
+  const oidc: Config['oidc'] =
+    env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
+      ? {
+          mode: 'external',
+          issuer: env.OIDC_ISSUER,
+          clientId: env.OIDC_CLIENT_ID,
+          clientSecret: env.OIDC_CLIENT_SECRET,
+          scopes: env.OIDC_SCOPES,
+          providerName: env.OIDC_PROVIDER_NAME,
+        }
+      : embedded
+        ? {
+            mode: 'embedded',
+            issuer: `${publicUrl}/oidc`,
+            clientId: 'atrium',
+            clientSecret: createHmac('sha256', sessionSecret).update('atrium dev OIDC client').digest('base64url'),
+            scopes: env.OIDC_SCOPES,
+            providerName: env.OIDC_PROVIDER_NAME,
+          }
+        : undefined;
+
   return {
     env: env.NODE_ENV,
     isProduction,
@@ -135,12 +189,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY,
     webDist: env.WEB_DIST ? path.resolve(env.WEB_DIST) : defaultWebDist(),
     session: {
-      secret: env.SESSION_SECRET ?? ensureLocalSecret(dataDir, 'session-secret'),
+      secret: sessionSecret,
       idleMs: env.SESSION_IDLE_MINUTES * 60_000,
       absoluteMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,
       cookieSecure: publicUrl.startsWith('https://'),
     },
     admin: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD },
+    loginRateLimit: {
+      maxPerIp: env.LOGIN_MAX_FAILURES_PER_IP,
+      maxPerUsername: env.LOGIN_MAX_FAILURES_PER_USERNAME,
+      windowMs: env.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
+    },
+    oidc,
+    providerName: env.OIDC_PROVIDER_NAME,
     uploads: { maxBytes: env.MAX_UPLOAD_BYTES, userQuotaBytes: env.USER_QUOTA_BYTES },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   };

@@ -1,5 +1,6 @@
 import { ErrorResponse } from '@atrium/contracts';
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -64,6 +65,19 @@ export interface StartOptions {
   setup?: (app: FastifyInstance) => void;
 }
 
+/** A free loopback port, so PUBLIC_URL (CSRF origin, OIDC issuer and callbacks) can name the real address. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /** Starts the real server on a random loopback port with a fresh data folder and database. */
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'atrium-test-'));
@@ -75,10 +89,12 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     databaseUrl = created.url;
     dropDatabase = created.drop;
   }
+  const port = options.env?.PORT ?? String(await freePort());
   const config = loadConfig({
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
-    PORT: '0',
+    PORT: port,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
@@ -88,7 +104,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   });
   const app = await buildApp(config, { logger: false, ...options.overrides });
   options.setup?.(app);
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: '127.0.0.1', port: Number(port) });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('server did not bind a TCP port');
   const url = `http://127.0.0.1:${address.port}`;

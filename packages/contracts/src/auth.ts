@@ -14,3 +14,23 @@ export type OkResponse = z.infer<typeof OkResponse>;
 /** POST /api/auth/logout: the browser then goes to redirectTo (the identity provider's logout, or the site origin). */
 export const LogoutResponse = z.object({ ok: z.literal(true), redirectTo: z.string() }).meta({ id: 'LogoutResponse' });
 export type LogoutResponse = z.infer<typeof LogoutResponse>;
+
+/** GET /api/auth/config: what the login page needs before anyone signs in. */
+export const AuthConfigResponse = z
+  .object({
+    providerName: z.string().describe('Shown on the "Continue with …" button, e.g. Auth0'),
+    oidcEnabled: z.boolean().describe('Whether sign-in with the identity provider is available'),
+  })
+  .meta({ id: 'AuthConfig' });
+export type AuthConfigResponse = z.infer<typeof AuthConfigResponse>;
+
+/**
+ * Why the identity-provider sign-in sent the browser back to /login
+ * (`/login?error=…`): the provider could not be reached, or the sign-in failed.
+ */
+export const OidcLoginError = z.enum(['oidc_unavailable', 'oidc_failed']);
+export type OidcLoginError = z.infer<typeof OidcLoginError>;
+
+/** GET /api/auth/oidc/start?returnTo=/dashboard/files */
+export const OidcStartQuery = z.object({ returnTo: z.string().max(2000).optional() });
+export type OidcStartQuery = z.infer<typeof OidcStartQuery>;

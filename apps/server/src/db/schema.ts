@@ -28,7 +28,15 @@ export interface SessionsTable {
   ip: string | null;
 }
 
+/** Failed sign-ins per key (`ip:…` or `user:…`) in a fixed window. */
+export interface AuthFailuresTable {
+  key: string;
+  failures: number;
+  window_started_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  auth_failures: AuthFailuresTable;
 }

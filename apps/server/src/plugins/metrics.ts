@@ -27,7 +27,7 @@ export function registerMetrics(app: FastifyInstance): Registry {
     if (reply.statusCode >= 500) errors.inc({ method: request.method, route });
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
     return reply.type(registry.contentType).send(await registry.metrics());
   });
   return registry;

@@ -19,5 +19,5 @@ export async function registerOpenApi(app: FastifyInstance) {
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/docs', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
 }

@@ -49,7 +49,13 @@ export const routes: RouteObject[] = [
           { path: 'text-to-speech', ...page(() => import('../features/ai/routes/text-to-speech')) },
           { path: 'face-detection', ...page(() => import('../features/ai/routes/face-detection')) },
           { path: 'image-analysis', ...page(() => import('../features/ai/routes/image-analysis')) },
-          { path: 'admin/push-message', ...page(() => import('../features/notifications/routes/push-message')) },
+          {
+            // Non-admins go to /dashboard (loaded on demand: public pages never ship it).
+            lazy: async () => ({ Component: (await import('./require-admin')).RequireAdmin }),
+            children: [
+              { path: 'admin/push-message', ...page(() => import('../features/notifications/routes/push-message')) },
+            ],
+          },
           { path: 'chatbot', ...page(() => import('../features/assistant/routes/chatbot')) },
           { path: '*', Component: NotFoundPage },
         ],

@@ -2,12 +2,46 @@ import { LogoutResponse, MeResponse } from '@atrium/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, isApiError } from './api-client';
 
-/** The signed-in user, or null when there is no session (401). */
+/**
+ * The spec's browser flags (section 3): `auth`, `isAdmin`, `user` ({ name,
+ * isAdmin }) and `userId`. Kept only as a cache of /api/me for code that reads
+ * them; nothing trusts them: the server decides every permission.
+ */
+export const BROWSER_FLAGS = ['auth', 'isAdmin', 'user', 'userId'] as const;
+
+const storage = (): Storage | undefined => {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined; // storage disabled: the flags are only a cache
+  }
+};
+
+export function writeBrowserFlags(me: MeResponse): void {
+  const store = storage();
+  if (!store) return;
+  store.setItem('auth', 'true');
+  store.setItem('isAdmin', String(me.isAdmin));
+  store.setItem('user', JSON.stringify({ name: me.name ?? me.nickname ?? me.ownerKey, isAdmin: me.isAdmin }));
+  store.setItem('userId', me.ownerKey);
+}
+
+export function clearBrowserFlags(): void {
+  const store = storage();
+  for (const flag of BROWSER_FLAGS) store?.removeItem(flag);
+}
+
+/** The signed-in user, or null when there is no session (401). Refreshes the browser flags. */
 export const getMe = async (): Promise<MeResponse | null> => {
   try {
-    return await api.get(MeResponse, '/api/me');
+    const me = await api.get(MeResponse, '/api/me');
+    writeBrowserFlags(me);
+    return me;
   } catch (error) {
-    if (isApiError(error) && error.status === 401) return null;
+    if (isApiError(error) && error.status === 401) {
+      clearBrowserFlags();
+      return null;
+    }
     throw error;
   }
 };
@@ -25,6 +59,7 @@ export async function logout(): Promise<void> {
   try {
     redirectTo = (await api.post(LogoutResponse, '/api/auth/logout')).redirectTo;
   } finally {
+    clearBrowserFlags();
     window.location.assign(redirectTo);
   }
 }

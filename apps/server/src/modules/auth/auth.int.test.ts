@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../../../test/helpers';
+import { dialects, readError, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../../../test/helpers';
 import type { Clock } from '../../lib/time';
 
 const json = { 'content-type': 'application/json' };
@@ -95,3 +95,102 @@ describe.each(dialects())('admin login and sessions (%s)', (dialect) => {
     expect((await me(cookie)).status).toBe(401);
   });
 });
+
+describe.each(dialects())('admin login rate limiting (%s)', (dialect) => {
+  let server: TestServer;
+  let now = new Date('2026-11-21T09:00:00Z');
+  const clock: Clock = { now: () => now };
+  beforeAll(async () => {
+    server = await startTestServer({
+      dialect,
+      overrides: { clock },
+      env: {
+        LOGIN_MAX_FAILURES_PER_IP: '5',
+        LOGIN_MAX_FAILURES_PER_USERNAME: '3',
+        LOGIN_FAILURE_WINDOW_MINUTES: '15',
+        OIDC_PROVIDER_NAME: 'Okta',
+      },
+    });
+  });
+  afterAll(async () => server?.close());
+
+  const login = (username: string, password: string, ip = '127.0.0.1') =>
+    server.fetch('/api/auth/login', {
+      method: 'POST',
+      headers: { ...json, 'x-forwarded-for': ip },
+      body: JSON.stringify({ username, password }),
+    });
+
+  it('names the configured provider in the wrong-credentials message', async () => {
+    const response = await login('someone', 'nope');
+    expect(response.status).toBe(401);
+    expect((await readError(response)).message).toBe('Invalid credentials. Please try again or continue with Okta');
+  });
+
+  it('answers 429 with Retry-After once a username has too many failures, even with the right password', async () => {
+    now = new Date('2026-11-21T10:00:00Z');
+    for (let i = 0; i < 3; i += 1) expect((await login('admin', `wrong-${i}`)).status).toBe(401);
+    const limited = await login('admin', TEST_ADMIN_PASSWORD);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe(String(15 * 60));
+    expect(limited.headers.get('set-cookie')).toBeNull();
+    expect(await readError(limited)).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'Too many failed sign-in attempts. Please try again in 15 minutes.',
+    });
+    now = new Date('2026-11-21T10:10:00Z');
+    const later = await login('admin', TEST_ADMIN_PASSWORD);
+    expect(later.status).toBe(429);
+    expect(later.headers.get('retry-after')).toBe(String(5 * 60));
+    // After the window the admin gets in, and success clears the counter.
+    now = new Date('2026-11-21T10:15:00Z');
+    expect((await login('admin', TEST_ADMIN_PASSWORD)).status).toBe(200);
+    expect((await login('admin', 'wrong-again')).status).toBe(401);
+    expect((await login('admin', TEST_ADMIN_PASSWORD)).status).toBe(200);
+  });
+
+  it('limits failures per IP across different usernames', async () => {
+    now = new Date('2026-11-21T12:00:00Z');
+    // The test server does not trust X-Forwarded-For: every request is 127.0.0.1.
+    for (let i = 0; i < 5; i += 1) expect((await login(`user-${i}`, 'x')).status).toBe(401);
+    const limited = await login('user-new', 'x');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('counts failures in the shared database, so parallel guesses cannot exceed the limit', async () => {
+    now = new Date('2026-11-21T14:00:00Z');
+    // Five at once: within the per-IP limit (5), over the per-username limit (3).
+    const statuses = await Promise.all(Array.from({ length: 5 }, (_, i) => login('parallel', `guess-${i}`)));
+    expect(statuses.filter((r) => r.status === 401)).toHaveLength(3);
+    expect(statuses.filter((r) => r.status === 429)).toHaveLength(2);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'rate limits shared by two instances on one PostgreSQL database',
+  () => {
+    it('counts failures made on one instance when the next attempt reaches the other', async () => {
+      const env = { LOGIN_MAX_FAILURES_PER_USERNAME: '2' };
+      const first = await startTestServer({ dialect: 'postgres', env });
+      const databaseUrl = first.config.database.kind === 'postgres' ? first.config.database.url : undefined;
+      const second = await startTestServer({ databaseUrl, env });
+      try {
+        const attempt = (server: TestServer, password: string) =>
+          server.fetch('/api/auth/login', {
+            method: 'POST',
+            headers: json,
+            body: JSON.stringify({ username: 'admin', password }),
+          });
+        expect((await attempt(first, 'wrong-1')).status).toBe(401);
+        expect((await attempt(second, 'wrong-2')).status).toBe(401);
+        const limited = await attempt(first, TEST_ADMIN_PASSWORD);
+        expect(limited.status).toBe(429);
+        expect((await attempt(second, TEST_ADMIN_PASSWORD)).status).toBe(429);
+      } finally {
+        await second.close();
+        await first.close();
+      }
+    });
+  },
+);

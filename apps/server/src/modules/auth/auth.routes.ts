@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorResponse, LoginRequest, LogoutResponse, MeResponse } from '@atrium/contracts';
+import { AuthConfigResponse, ErrorResponse, LoginRequest, LogoutResponse, MeResponse } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
 import type { AuthService } from './auth.service';
 import { isAdmin, type SessionUser } from './sessions.service';
@@ -16,21 +16,40 @@ export const presentMe = (user: SessionUser): MeResponse => ({
   isAdmin: isAdmin(user),
 });
 
-export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthService; sessions: SessionControls }) {
+export interface AuthRoutesDeps {
+  auth: AuthService;
+  sessions: SessionControls;
+  authConfig: AuthConfigResponse;
+  /** Where the browser goes after logout: the provider's end-session URL for OIDC users, else the site. */
+  logoutRedirect(user: SessionUser | null): Promise<string>;
+}
+
+export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.get(
+    '/api/auth/config',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['auth'], summary: 'Sign-in options for the login page', response: { 200: AuthConfigResponse } },
+    },
+    async () => deps.authConfig,
+  );
 
   typed.post(
     '/api/auth/login',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['auth'],
         summary: 'Sign in with the built-in admin credentials',
+        description: 'Failed attempts are limited per client IP and per username (429 with Retry-After).',
         body: LoginRequest,
-        response: { 200: MeResponse, 401: ErrorResponse },
+        response: { 200: MeResponse, 401: ErrorResponse, 429: ErrorResponse },
       },
     },
     async (request, reply) => {
-      const user = await deps.auth.loginAdmin(request.body.username, request.body.password);
+      const user = await deps.auth.loginAdmin(request.body.username, request.body.password, request.ip);
       await deps.sessions.signIn(request, reply, user.id);
       return presentMe(user);
     },
@@ -38,16 +57,23 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
 
   typed.post(
     '/api/auth/logout',
-    { schema: { tags: ['auth'], summary: 'End the session', response: { 200: LogoutResponse } } },
+    {
+      config: { access: 'public' },
+      schema: { tags: ['auth'], summary: 'End the session', response: { 200: LogoutResponse } },
+    },
     async (request, reply) => {
+      const user = await request.currentUser();
       await deps.sessions.signOut(request, reply);
-      return { ok: true as const, redirectTo: '/' };
+      return { ok: true as const, redirectTo: await deps.logoutRedirect(user) };
     },
   );
 
   typed.get(
     '/api/me',
-    { schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: MeResponse, 401: ErrorResponse } } },
+    {
+      config: { access: 'user' },
+      schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: MeResponse, 401: ErrorResponse } },
+    },
     async (request) => presentMe(await request.requireUser()),
   );
 }

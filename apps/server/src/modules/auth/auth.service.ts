@@ -3,6 +3,7 @@ import { AppError } from '../../errors';
 import type { AdminCredentials } from './admin-credentials';
 import { verifyPassword } from './admin-credentials';
 import type { SessionUser } from './sessions.service';
+import type { LoginLimiter } from './login-limiter';
 import type { UserRow, UsersRepository } from './users.repository';
 
 export const ADMIN_OWNER_KEY = 'admin';
@@ -22,19 +23,63 @@ export const toSessionUser = (row: UserRow): SessionUser => ({
   picture: row.picture,
 });
 
+/** Claims read from the identity provider's userinfo endpoint. */
+export interface OidcProfile {
+  issuer: string;
+  subject: string;
+  name?: string | undefined;
+  nickname?: string | undefined;
+  email?: string | undefined;
+  picture?: string | undefined;
+}
+
+const MAX_OWNER_KEY_ATTEMPTS = 50;
+
+const clean = (value: string | undefined, max = 300): string | null => {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed.slice(0, max) : null;
+};
+
+/**
+ * The owner key the spec's `{userId}` paths use: nickname, else name, else
+ * email (spec section 3), else the subject. `admin` is reserved for the
+ * built-in admin in any letter case.
+ */
+export function baseOwnerKey(profile: OidcProfile): string {
+  const base = clean(profile.nickname, 100) ?? clean(profile.name, 100) ?? clean(profile.email, 100);
+  const key = base ?? `user-${profile.subject.slice(0, 40)}`;
+  return key.toLowerCase() === ADMIN_OWNER_KEY ? `${key}-user` : key;
+}
+
+/** base, base-2, base-3, … */
+export const ownerKeyCandidate = (base: string, attempt: number) => (attempt === 0 ? base : `${base}-${attempt + 1}`);
+
+const isUniqueViolation = (error: unknown): boolean => {
+  const e = error as { code?: string; message?: string };
+  return (
+    e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e.message ?? '')
+  );
+};
+
 export interface AuthServiceDeps {
   users: UsersRepository;
   admin: AdminCredentials;
   providerName: string;
+  limiter: Pick<LoginLimiter, 'consume' | 'reset'>;
 }
 
-export const createAuthService = ({ users, admin, providerName }: AuthServiceDeps) => ({
-  /** Checks the built-in admin's credentials in constant time; returns the admin user. */
-  async loginAdmin(username: string, password: string): Promise<SessionUser> {
+export const createAuthService = ({ users, admin, providerName, limiter }: AuthServiceDeps) => ({
+  /**
+   * Checks the built-in admin's credentials in constant time; returns the
+   * admin user. Attempts are rate-limited per client IP and per username.
+   */
+  async loginAdmin(username: string, password: string, ip: string): Promise<SessionUser> {
+    await limiter.consume(ip, username);
     const userMatches = timingSafeEqual(digest(username), digest(admin.username));
     const passwordMatches = await verifyPassword(password, admin.passwordHash);
     if (!userMatches || !passwordMatches)
       throw new AppError('INVALID_CREDENTIALS', invalidCredentialsMessage(providerName));
+    await limiter.reset(ip, username);
     const existing = await users.findByOwnerKey(ADMIN_OWNER_KEY);
     if (existing) {
       if (existing.role !== 'admin') await users.update(existing.id, { role: 'admin' });
@@ -51,6 +96,46 @@ export const createAuthService = ({ users, admin, providerName }: AuthServiceDep
       oidc_subject: null,
     });
     return toSessionUser(row);
+  },
+
+  /**
+   * The user for an OpenID Connect identity: found by issuer and subject
+   * (profile fields refreshed, owner key kept), or created on first sign-in
+   * with a unique owner key.
+   */
+  async loginOidc(profile: OidcProfile): Promise<SessionUser> {
+    const fields = {
+      name: clean(profile.name),
+      nickname: clean(profile.nickname),
+      email: clean(profile.email),
+      picture: clean(profile.picture, 2000),
+    };
+    const existing = await users.findByOidcIdentity(profile.issuer, profile.subject);
+    if (existing) {
+      await users.update(existing.id, fields);
+      return toSessionUser({ ...existing, ...fields });
+    }
+    const base = baseOwnerKey(profile);
+    for (let attempt = 0; attempt < MAX_OWNER_KEY_ATTEMPTS; attempt += 1) {
+      const ownerKey = ownerKeyCandidate(base, attempt);
+      if (await users.findByOwnerKey(ownerKey)) continue;
+      try {
+        const row = await users.insert({
+          ...fields,
+          owner_key: ownerKey,
+          role: 'user',
+          oidc_issuer: profile.issuer,
+          oidc_subject: profile.subject,
+        });
+        return toSessionUser(row);
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        // Another sign-in took this key (or this identity) at the same moment.
+        const raced = await users.findByOidcIdentity(profile.issuer, profile.subject);
+        if (raced) return toSessionUser(raced);
+      }
+    }
+    throw new AppError('CONFLICT', 'Could not find a free user name for this account.');
   },
 });
 

@@ -12,12 +12,17 @@ export function registerHealthRoutes(app: FastifyInstance, probes: Map<string, R
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get(
     '/healthz',
-    { schema: { tags: ['health'], summary: 'Liveness', response: { 200: HealthResponse } }, logLevel: 'warn' },
+    {
+      config: { access: 'public' },
+      schema: { tags: ['health'], summary: 'Liveness', response: { 200: HealthResponse } },
+      logLevel: 'warn',
+    },
     async () => ({ status: 'ok' as const }),
   );
   typed.get(
     '/readyz',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['health'],
         summary: 'Readiness of every dependency',

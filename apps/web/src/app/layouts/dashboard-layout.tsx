@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
-import { useMe } from '../../lib/me';
+import { logout, useMe } from '../../lib/me';
 
 /** Signed-in area: requires a session (else /login, then back here), sidebar plus page. */
 export function DashboardLayout() {
@@ -24,6 +24,13 @@ export function DashboardLayout() {
         <Link to="/dashboard" className="text-lg font-bold tracking-tight text-brand-700">
           Atrium
         </Link>
+        <button
+          type="button"
+          onClick={() => void logout()}
+          className="mt-6 block rounded-lg px-3 py-2 text-sm text-slate-700 hover:bg-slate-100"
+        >
+          Logout
+        </button>
       </aside>
       <main id="main" className="flex-1">
         <Suspense fallback={<Spinner />}>

@@ -1,5 +1,177 @@
-import { PlaceholderPage } from '../../../components/ui/placeholder-page';
+import { useEffect, useState, type FormEvent } from 'react';
+import { LogIn, ShieldCheck } from 'lucide-react';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'react-toastify/unstyled';
+import { Spinner } from '../../../components/ui/spinner';
+import { isApiError } from '../../../lib/api-error';
+import { useMe } from '../../../lib/me';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { DEFAULT_PROVIDER_NAME, useAuthConfig } from '../api/auth-config';
+import { browserNavigation, oidcStartUrl, useLogin } from '../api/login';
+import { LoginBackground } from '../components/login-background';
+
+export const GENERIC_ERROR = 'An error occurred during login. Please try again.';
+export const invalidCredentials = (provider: string) =>
+  `Invalid credentials. Please try again or continue with ${provider}`;
+export const couldNotConnect = (provider: string) => `Could not connect to ${provider}. Please try again.`;
+
+/** Only same-site paths are accepted as the page to return to. */
+const safePath = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.includes('\\')
+    ? value
+    : undefined;
 
 export default function LoginPage() {
-  return <PlaceholderPage title="Sign in" />;
+  useDocumentTitle('Sign in');
+  const me = useMe();
+  const config = useAuthConfig();
+  const login = useLogin();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [searchParams] = useSearchParams();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+  const [redirecting, setRedirecting] = useState(false);
+  const [dismissedQueryError, setDismissedQueryError] = useState(false);
+
+  const provider = config.data?.providerName ?? DEFAULT_PROVIDER_NAME;
+  const from = safePath((location.state as { from?: unknown } | null)?.from) ?? '/dashboard';
+  const queryError = dismissedQueryError ? null : searchParams.get('error');
+  const shown =
+    message ?? (queryError === 'oidc_unavailable' ? couldNotConnect(provider) : queryError ? GENERIC_ERROR : null);
+
+  // The identity provider's sign-in failed after it began (the server sent us back here).
+  useEffect(() => {
+    if (queryError === 'oidc_failed') toast.error('Login failed', { toastId: 'login-failed' });
+  }, [queryError]);
+
+  // Signed in (already, or just now): the page asked for, else the dashboard.
+  if (me.data) return <Navigate to={from} replace />;
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setDismissedQueryError(true);
+    setMessage(null);
+    try {
+      await login.mutateAsync({ username, password });
+      await navigate(from, { replace: true }); // also done by the <Navigate> above once the cache is primed
+    } catch (error) {
+      if (isApiError(error) && error.code === 'INVALID_CREDENTIALS') setMessage(invalidCredentials(provider));
+      else if (isApiError(error) && error.code === 'RATE_LIMITED') setMessage(error.message);
+      else {
+        setMessage(GENERIC_ERROR);
+        toast.error('Login failed');
+      }
+    }
+  }
+
+  function continueWithProvider() {
+    setDismissedQueryError(true);
+    if (config.isError || config.data?.oidcEnabled === false) {
+      setMessage(couldNotConnect(provider));
+      return;
+    }
+    setMessage(null);
+    setRedirecting(true);
+    browserNavigation.assign(oidcStartUrl(from));
+  }
+
+  const busy = login.isPending || redirecting;
+
+  return (
+    <div className="relative flex min-h-screen items-center justify-center px-4 py-12">
+      <LoginBackground />
+      <main
+        id="main"
+        className="relative w-full max-w-md rounded-2xl bg-white/95 p-6 shadow-2xl ring-1 ring-black/5 backdrop-blur sm:p-8"
+      >
+        <Link to="/" className="text-lg font-bold tracking-tight text-brand-700">
+          Atrium
+        </Link>
+        <h1 className="mt-4 text-2xl font-semibold tracking-tight text-slate-900">Sign in</h1>
+        <p className="mt-1 text-sm text-slate-600">Welcome back. Sign in to open your workspace.</p>
+
+        {me.isPending ? (
+          <Spinner label="Checking your session…" />
+        ) : (
+          <>
+            {shown && (
+              <p role="alert" className="mt-5 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+                {shown}
+              </p>
+            )}
+            {redirecting && (
+              <p
+                role="status"
+                className="mt-5 flex items-center gap-2 rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-900"
+              >
+                <span
+                  aria-hidden="true"
+                  className="size-4 animate-spin rounded-full border-2 border-brand-100 border-t-brand-600"
+                />
+                Redirecting to {provider}…
+              </p>
+            )}
+
+            <form className="mt-5 space-y-4" onSubmit={onSubmit} noValidate={false}>
+              <div>
+                <label htmlFor="username" className="block text-sm font-medium text-slate-700">
+                  Username
+                </label>
+                <input
+                  id="username"
+                  name="username"
+                  autoComplete="username"
+                  required
+                  value={username}
+                  onChange={(event) => setUsername(event.target.value)}
+                  className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-slate-900 focus:border-brand-600"
+                />
+              </div>
+              <div>
+                <label htmlFor="password" className="block text-sm font-medium text-slate-700">
+                  Password
+                </label>
+                <input
+                  id="password"
+                  name="password"
+                  type="password"
+                  autoComplete="current-password"
+                  required
+                  value={password}
+                  onChange={(event) => setPassword(event.target.value)}
+                  className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-slate-900 focus:border-brand-600"
+                />
+              </div>
+              <button
+                type="submit"
+                disabled={busy}
+                className="flex w-full items-center justify-center gap-2 rounded-lg bg-brand-600 px-4 py-2.5 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+              >
+                <LogIn aria-hidden="true" className="size-4" />
+                {login.isPending ? 'Signing in…' : 'Sign In'}
+              </button>
+            </form>
+
+            <div className="my-5 flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400">
+              <span className="h-px flex-1 bg-slate-200" />
+              or
+              <span className="h-px flex-1 bg-slate-200" />
+            </div>
+
+            <button
+              type="button"
+              onClick={continueWithProvider}
+              disabled={busy}
+              className="flex w-full items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 font-medium text-slate-800 hover:bg-slate-50 disabled:opacity-60"
+            >
+              <ShieldCheck aria-hidden="true" className="size-4 text-brand-600" />
+              Continue with {provider}
+            </button>
+          </>
+        )}
+      </main>
+    </div>
+  );
 }

@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { OidcStartQuery, type OidcLoginError } from '@atrium/contracts';
+import type { SessionControls } from '../../plugins/session';
+import type { AuthService } from './auth.service';
+import { CALLBACK_PATH, OidcFlow, OidcUnavailableError, safeReturnTo, type OidcService } from './oidc.service';
+import { createSealer } from './sealed-cookie';
+
+export const OIDC_FLOW_COOKIE = 'atrium_oidc';
+const FLOW_TTL_MS = 10 * 60 * 1000;
+
+export interface OidcRoutesDeps {
+  oidc: OidcService | undefined;
+  auth: AuthService;
+  sessions: SessionControls;
+  publicUrl: string;
+  sessionSecret: string;
+  secureCookies: boolean;
+}
+
+/**
+ * Sign-in with the identity provider, as a backend for frontend: the browser
+ * navigates to /start, comes back to /callback, and ends on the page it asked
+ * for with a session cookie. Tokens never leave the server. Failures land on
+ * /login?error=oidc_unavailable|oidc_failed, which the login page explains.
+ */
+export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const sealer = createSealer(deps.sessionSecret, 'oidc-flow');
+  const cookieOptions = {
+    path: '/api/auth/oidc',
+    httpOnly: true,
+    // Lax: the cookie must come back on the provider's top-level redirect to the callback.
+    sameSite: 'lax' as const,
+    secure: deps.secureCookies,
+  };
+  const toLogin = (reply: FastifyReply, error: OidcLoginError) => reply.redirect(`/login?error=${error}`, 302);
+
+  typed.get(
+    '/api/auth/oidc/start',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Start signing in with the identity provider (a browser navigation, answered with a redirect)',
+        querystring: OidcStartQuery,
+      },
+    },
+    async (request, reply) => {
+      if (!deps.oidc) return toLogin(reply, 'oidc_unavailable');
+      try {
+        const { url, flow } = await deps.oidc.start(safeReturnTo(request.query.returnTo, deps.publicUrl));
+        void reply.setCookie(OIDC_FLOW_COOKIE, sealer.seal(flow, FLOW_TTL_MS), {
+          ...cookieOptions,
+          maxAge: FLOW_TTL_MS / 1000,
+        });
+        return reply.header('cache-control', 'no-store').redirect(url, 302);
+      } catch (error) {
+        request.log.warn({ err: error }, 'could not start the identity provider sign-in');
+        return toLogin(reply, 'oidc_unavailable');
+      }
+    },
+  );
+
+  typed.get(
+    CALLBACK_PATH,
+    {
+      config: { access: 'public' },
+      schema: { tags: ['auth'], summary: 'Where the identity provider sends the browser back (redirects onwards)' },
+    },
+    async (request, reply) => {
+      const flow = OidcFlow.safeParse(sealer.unseal(request.cookies[OIDC_FLOW_COOKIE]));
+      void reply.clearCookie(OIDC_FLOW_COOKIE, cookieOptions).header('cache-control', 'no-store');
+      if (!deps.oidc || !flow.success) {
+        request.log.info('identity provider callback without a valid sign-in in progress');
+        return toLogin(reply, 'oidc_failed');
+      }
+      try {
+        const profile = await deps.oidc.finish(new URL(request.url, deps.publicUrl), flow.data);
+        const user = await deps.auth.loginOidc(profile);
+        await deps.sessions.signIn(request, reply, user.id);
+        return reply.redirect(safeReturnTo(flow.data.returnTo, deps.publicUrl), 302);
+      } catch (error) {
+        request.log.warn({ err: error }, 'identity provider sign-in failed');
+        return toLogin(reply, error instanceof OidcUnavailableError ? 'oidc_unavailable' : 'oidc_failed');
+      }
+    },
+  );
+}

@@ -1,0 +1,151 @@
+import * as client from 'openid-client';
+import { z } from 'zod';
+import type { OidcProfile } from './auth.service';
+
+export interface OidcServiceDeps {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string;
+  /** The site's own origin: the callback and post-logout URLs are built from it. */
+  publicUrl: string;
+  /** Seconds before a request to the provider is given up. */
+  timeoutSeconds?: number;
+}
+
+/** What the browser carries (sealed) between the start of a sign-in and the callback. */
+export const OidcFlow = z.object({
+  state: z.string(),
+  nonce: z.string(),
+  codeVerifier: z.string(),
+  returnTo: z.string(),
+});
+export type OidcFlow = z.infer<typeof OidcFlow>;
+
+/** The provider could not be reached (discovery or a back-channel call failed at the network level). */
+export class OidcUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('The identity provider could not be reached', { cause });
+    this.name = 'OidcUnavailableError';
+  }
+}
+
+export const CALLBACK_PATH = '/api/auth/oidc/callback';
+
+/**
+ * Only a path on this site: `/dashboard/files?x=1`. Anything that could leave
+ * the origin (`//evil`, `/\evil`, `https://…`, control characters) falls back.
+ */
+export function safeReturnTo(value: unknown, publicUrl: string, fallback = '/dashboard'): string {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.length > 2000) return fallback;
+  const hasControlOrBackslash = [...value].some((char) => char.charCodeAt(0) < 0x20 || char === '\\');
+  if (value.startsWith('//') || hasControlOrBackslash) return fallback;
+  try {
+    const origin = new URL(publicUrl).origin;
+    const url = new URL(value, origin);
+    return url.origin === origin ? `${url.pathname}${url.search}${url.hash}` : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * The relying party (backend for frontend): authorization code flow with
+ * PKCE, state and nonce. Tokens stay on the server; the browser only ever
+ * gets the session cookie. The provider's metadata is discovered on first use
+ * and cached; a failed discovery is retried on the next sign-in.
+ */
+export function createOidcService(deps: OidcServiceDeps) {
+  const redirectUri = `${deps.publicUrl}${CALLBACK_PATH}`;
+  let configuration: Promise<client.Configuration> | undefined;
+
+  const discover = () => {
+    configuration ??= client
+      .discovery(
+        new URL(deps.issuer),
+        deps.clientId,
+        { redirect_uris: [redirectUri], response_types: ['code'] },
+        client.ClientSecretPost(deps.clientSecret),
+        {
+          timeout: deps.timeoutSeconds ?? 10,
+          ...(deps.issuer.startsWith('http://') ? { execute: [client.allowInsecureRequests] } : {}),
+        },
+      )
+      .catch((error: unknown) => {
+        configuration = undefined;
+        throw new OidcUnavailableError(error);
+      });
+    return configuration;
+  };
+
+  return {
+    redirectUri,
+
+    /** The provider's authorization URL and the flow state to seal into a cookie. */
+    async start(returnTo: string): Promise<{ url: string; flow: OidcFlow }> {
+      const config = await discover();
+      const flow: OidcFlow = {
+        state: client.randomState(),
+        nonce: client.randomNonce(),
+        codeVerifier: client.randomPKCECodeVerifier(),
+        returnTo,
+      };
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: redirectUri,
+        scope: deps.scopes,
+        response_type: 'code',
+        code_challenge: await client.calculatePKCECodeChallenge(flow.codeVerifier),
+        code_challenge_method: 'S256',
+        state: flow.state,
+        nonce: flow.nonce,
+      });
+      return { url: url.href, flow };
+    },
+
+    /**
+     * Exchanges the code (checking state, nonce and PKCE), then reads the
+     * profile from userinfo: the ID token may carry only `sub`.
+     */
+    async finish(callbackUrl: URL, flow: OidcFlow): Promise<OidcProfile> {
+      const config = await discover();
+      const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
+        pkceCodeVerifier: flow.codeVerifier,
+        expectedState: flow.state,
+        expectedNonce: flow.nonce,
+        idTokenExpected: true,
+      });
+      const subject = tokens.claims()?.sub;
+      if (!subject) throw new Error('The ID token has no subject');
+      const info = await client.fetchUserInfo(config, tokens.access_token, subject);
+      const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+      return {
+        issuer: config.serverMetadata().issuer,
+        subject,
+        name: text(info.name),
+        nickname: text(info.nickname) ?? text(info.preferred_username),
+        email: text(info.email),
+        picture: text(info.picture),
+      };
+    },
+
+    /**
+     * The provider's end-session URL returning to the site origin, when the
+     * provider supports RP-initiated logout; else undefined.
+     */
+    async endSessionUrl(idTokenHint?: string): Promise<string | undefined> {
+      try {
+        const config = await discover();
+        if (!config.serverMetadata().end_session_endpoint) return undefined;
+        return client.buildEndSessionUrl(config, {
+          client_id: deps.clientId,
+          post_logout_redirect_uri: `${deps.publicUrl}/`,
+          ...(idTokenHint ? { id_token_hint: idTokenHint } : {}),
+        }).href;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+export type OidcService = ReturnType<typeof createOidcService>;

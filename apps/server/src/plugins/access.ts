@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+
+/** Who may call a route: anyone, any signed-in user, or admins only. */
+export type Access = 'public' | 'user' | 'admin';
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: Access | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Required on every /api and /public/api route; checked before the body is parsed. */
+    access?: Access;
+    /** The 403 message for a non-admin on an `admin` route (default: "Only admins can do that."). */
+    forbiddenMessage?: string;
+  }
+  interface FastifyInstance {
+    /** Every registered route with its access declaration (the access-control matrix test walks it). */
+    routeTable: RouteEntry[];
+  }
+}
+
+/** Records every route as it is registered. Call before any route is added. */
+export function collectRoutes(app: FastifyInstance) {
+  const table: RouteEntry[] = [];
+  app.decorate('routeTable', table);
+  app.addHook('onRoute', (route) => {
+    const config = route.config as { access?: Access } | undefined;
+    for (const method of [route.method].flat()) table.push({ method, url: route.url, access: config?.access });
+  });
+}
+
+/**
+ * Enforces each route's `config.access` before its body is read, so an
+ * anonymous caller gets 401 and a non-admin 403 whatever they send. Handlers
+ * still call requireUser()/requireAdmin() (defence in depth, and to get the
+ * user). Needs the session plugin.
+ */
+export function enforceAccess(app: FastifyInstance) {
+  app.addHook('onRequest', async (request) => {
+    const { access, forbiddenMessage } = request.routeOptions.config;
+    if (access === 'user') await request.requireUser();
+    else if (access === 'admin') await request.requireAdmin(forbiddenMessage);
+  });
+}
+
+/** API routes (HEAD aside) registered without an access declaration. */
+export function undeclaredApiRoutes(table: RouteEntry[]): RouteEntry[] {
+  return table.filter((r) => /^\/(api|public\/api)(\/|$)/.test(r.url) && r.method !== 'HEAD' && !r.access);
+}
