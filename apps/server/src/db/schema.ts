@@ -28,7 +28,20 @@ export interface SessionsTable {
   ip: string | null;
 }
 
+export interface FilesTable {
+  id: string;
+  owner_key: string;
+  /** The user's label only; never used as a path. */
+  file_name: string;
+  size: number;
+  content_type: string;
+  sha256: string;
+  blob_key: string;
+  upload_date: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  files: FilesTable;
 }
