@@ -13,7 +13,10 @@ const TEXT_TYPES: Record<string, string> = {
 
 function looksLikeText(head: Uint8Array): boolean {
   if (head.length === 0) return false;
-  if (head.includes(0)) return false;
+  // Control characters other than tab, line feed, form feed, carriage return and escape mean binary.
+  if (head.some((byte) => byte < 0x20 && byte !== 9 && byte !== 10 && byte !== 12 && byte !== 13 && byte !== 27)) {
+    return false;
+  }
   // A multi-byte character may be cut at the end of the sniffed head.
   const body = head.length >= SNIFF_BYTES ? head.subarray(0, head.length - 3) : head;
   try {
