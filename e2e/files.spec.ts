@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from './playwright.config';
@@ -185,6 +188,30 @@ test('downloads by id after an existence check', async ({ page }) => {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   expect(Buffer.concat(chunks).toString()).toBe('Hello from the preview\n');
+});
+
+test('a large file goes through the resumable (tus) protocol', async ({ page }) => {
+  await signIn(page);
+  const dir = mkdtempSync(path.join(tmpdir(), 'atrium-e2e-big-'));
+  const file = path.join(dir, 'large.bin');
+  writeFileSync(file, Buffer.alloc(65 * 1024 * 1024, 3));
+  try {
+    await page.goto('/dashboard/file-upload');
+    await page.getByLabel('Choose a file').setInputFiles(file);
+    const tusCreate = page.waitForRequest(
+      (request) => request.url().endsWith('/api/files/tus') && request.method() === 'POST',
+    );
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await tusCreate;
+    await expect(page.getByText('File uploaded successfully!')).toBeVisible({ timeout: 60_000 });
+    const files = (await (await page.request.get('/api/files/user/admin')).json()) as {
+      fileName: string;
+      size: number;
+    }[];
+    expect(files).toContainEqual(expect.objectContaining({ fileName: 'large.bin', size: 65 * 1024 * 1024 }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('deletes with a confirmation, from the files page and by id', async ({ page }) => {

@@ -13,6 +13,7 @@ import { createBlobStore } from './adapters/blob-store';
 import { registerFileRoutes } from './modules/files/files.routes';
 import { createFilesRepository } from './modules/files/files.repository';
 import { createFilesService } from './modules/files/files.service';
+import { registerTusRoutes } from './modules/files/files.tus';
 import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
 import { registerErrorHandling } from './plugins/errors';
 import { registerMetrics } from './plugins/metrics';
@@ -124,6 +125,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerHealthRoutes(app, probes);
   registerAuthRoutes(app, { auth, sessions });
   await registerFileRoutes(app, { files, maxUploadBytes: config.uploads.maxBytes });
+  const tus = await registerTusRoutes(app, { files, config });
   await registerSpa(app, config.webDist);
 
   const sweep = setInterval(() => {
@@ -133,6 +135,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addHook('onClose', async () => clearInterval(sweep));
   // Leftovers of uploads interrupted by a crash or restart: swept once at start-up, in the background.
   app.addHook('onReady', async () => {
+    void tus.sweepExpired();
     files
       .sweepOrphans(config.uploads.orphanGraceMs)
       .then((swept) => {

@@ -112,7 +112,7 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
   const tooLargeError = () =>
     new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the upload limit of ${formatBytes(limits.maxBytes)}.`);
 
-  return {
+  const service = {
     assertActsFor,
 
     /**
@@ -122,6 +122,16 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
      */
     async upload(user: SessionUser, ownerKey: string, input: UploadInput): Promise<FileRecord> {
       assertActsFor(user, ownerKey);
+      return service.ingest(ownerKey, input);
+    },
+
+    /** The remaining quota of an owner, in bytes (may be negative). */
+    async remainingQuota(ownerKey: string): Promise<number> {
+      return limits.userQuotaBytes - (await repo.statsByOwner(ownerKey)).sizeInBytes;
+    },
+
+    /** Stores a stream as a new file of `ownerKey` (access already checked by the caller). */
+    async ingest(ownerKey: string, input: UploadInput): Promise<FileRecord> {
       const fileName = sanitizeFileName(input.fileName);
       const used = (await repo.statsByOwner(ownerKey)).sizeInBytes;
       const remaining = limits.userQuotaBytes - used;
@@ -261,6 +271,7 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
       return { incomplete, orphans };
     },
   };
+  return service;
 };
 
 export type FilesService = ReturnType<typeof createFilesService>;
