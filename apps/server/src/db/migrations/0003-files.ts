@@ -19,6 +19,8 @@ export const m0003Files: Migration = {
       .on('files')
       .columns(['owner_key', 'upload_date', 'id'])
       .execute();
+    // Covers the per-owner count and sum (stats, quota) without reading the rows.
+    await db.schema.createIndex('files_owner_size').on('files').columns(['owner_key', 'size']).execute();
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropTable('files').execute();
