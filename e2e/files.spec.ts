@@ -50,6 +50,28 @@ function png(width: number, height: number): Buffer {
   ]);
 }
 
+/** One second of a 440 Hz tone as 8 kHz mono 16-bit PCM WAV. */
+function wav(): Buffer {
+  const rate = 8000;
+  const samples = Buffer.alloc(rate * 2);
+  for (let i = 0; i < rate; i += 1)
+    samples.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 8000), i * 2);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + samples.length, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(samples.length, 40);
+  return Buffer.concat([header, samples]);
+}
+
 test('empty states: no files yet in the list and the preview', async ({ page }) => {
   await signIn(page);
   await page.goto('/dashboard/file-list');
@@ -133,7 +155,7 @@ test('a cancelled upload stores nothing', async ({ page }) => {
   expect((await list.json()).map((file: { fileName: string }) => file.fileName)).not.toContain('cancel-me.bin');
 });
 
-test('previews images and text in cards that toggle open and closed', async ({ page }) => {
+test('previews audio, images and text in cards that toggle open and closed', async ({ page }) => {
   await signIn(page);
   await page.goto('/dashboard/file-upload');
   await page
@@ -147,7 +169,20 @@ test('previews images and text in cards that toggle open and closed', async ({ p
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await expect(page.getByText('File uploaded successfully!').first()).toBeVisible();
 
+  await page.getByLabel('Choose a file').setInputFiles({ name: 'tone.wav', mimeType: 'audio/wav', buffer: wav() });
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByText('File uploaded successfully!').first()).toBeVisible();
+
   await page.goto('/dashboard/file-preview');
+  const audioCard = page.getByRole('button', { name: /tone\.wav/ });
+  await audioCard.click();
+  const audio = page.locator('audio');
+  // The browser reads the media through the download route (Range requests) and learns its length.
+  await expect
+    .poll(() => audio.evaluate((element: HTMLAudioElement) => element.duration), { timeout: 10_000 })
+    .toBeCloseTo(1, 1);
+  await audioCard.click();
+
   const card = page.getByRole('button', { name: /square\.png/ });
   await expect(card).toHaveAttribute('aria-expanded', 'false');
   await card.click();
@@ -247,7 +282,7 @@ test('deletes with a confirmation, from the files page and by id', async ({ page
   await expect(page.getByText('No files uploaded yet.')).toBeVisible();
 });
 
-test('error states: list, stats and upload failures', async ({ page }) => {
+test('error states: list, stats, upload and download failures', async ({ page }) => {
   await signIn(page);
   const refuse = {
     status: 403,
@@ -274,4 +309,9 @@ test('error states: list, stats and upload failures', async ({ page }) => {
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await expect(page.getByText('Failed to upload file. Please try again.')).toBeVisible();
   await expect(page.getByText('Upload failed. Over quota.')).toBeVisible();
+
+  await page.route('**/api/files/broken-id', (route) => route.fulfill(refuse));
+  await page.goto('/dashboard/file-download/broken-id');
+  await page.getByRole('button', { name: 'Download' }).click();
+  await expect(page.getByText('Failed to download file')).toBeVisible();
 });
