@@ -188,6 +188,10 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     });
     expect(changed.status).toBe(200);
     await changed.arrayBuffer();
+    const head = await server.fetch(`/api/files/download/${id}`, { method: 'HEAD', headers: { cookie: alice } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe('500');
+    expect(head.headers.get('accept-ranges')).toBe('bytes');
     await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: alice } });
   });
 
@@ -267,6 +271,23 @@ describe.each(dialects())('files API (%s)', (dialect) => {
 
     expect(await list(alice, 'alice')).toHaveLength(3);
     expect(blobFiles(server)).toHaveLength(3);
+
+    // Two uploads at once that each fit, but not together: the quota still holds.
+    const [one, two] = await Promise.all([
+      upload(alice, randomBytes(12 * 1024)),
+      upload(alice, randomBytes(12 * 1024)),
+    ]);
+    const statuses = [one.status, two.status];
+    expect(statuses).toContain(413);
+    for (const response of [one, two]) {
+      if (response.status === 200) ids.push((await readJson<FileRecord>(response)).id);
+      else await response.arrayBuffer();
+    }
+    const used = await readJson<UserFileStats>(
+      await server.fetch('/api/files/user-stats/alice', { headers: { cookie: alice } }),
+    );
+    expect(used.sizeInBytes).toBeLessThanOrEqual(200 * 1024);
+    expect(blobFiles(server)).toHaveLength(ids.length);
     for (const id of ids) await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: alice } });
     expect(blobFiles(server)).toEqual([]);
   });

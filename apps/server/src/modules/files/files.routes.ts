@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -97,7 +98,8 @@ async function sendFile(
   } else {
     void reply.header('content-length', row.size);
   }
-  if (request.method === 'HEAD') return reply.send();
+  // HEAD: the headers above without reading the bytes (an empty stream keeps Content-Length as set).
+  if (request.method === 'HEAD') return reply.send(Readable.from([]));
   return reply.send(await files.openContent(row, byteRange));
 }
 

@@ -177,6 +177,12 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
           upload_date: iso(clock.now()),
         };
         await repo.insert(row);
+        // Concurrent uploads each checked the quota on their own: re-check with
+        // this file counted, and withdraw it if together they went over.
+        if ((await repo.statsByOwner(ownerKey)).sizeInBytes > limits.userQuotaBytes) {
+          await repo.deleteById(id);
+          throw quotaError();
+        }
         return presentFile(row);
       } catch (error) {
         await blobs.delete(blobKey).catch(() => undefined);
