@@ -13,6 +13,11 @@ import { createOidcService } from './modules/auth/oidc.service';
 import { createSessionService } from './modules/auth/sessions.service';
 import { createUsersRepository } from './modules/auth/users.repository';
 import { registerDevIdentityProvider } from './modules/dev-idp/dev-idp';
+import { createBlobStore } from './adapters/blob-store';
+import { registerFileRoutes } from './modules/files/files.routes';
+import { createFilesRepository } from './modules/files/files.repository';
+import { createFilesService } from './modules/files/files.service';
+import { registerTusRoutes } from './modules/files/files.tus';
 import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
 import { collectRoutes, enforceAccess, undeclaredApiRoutes } from './plugins/access';
 import { registerCsrfProtection } from './plugins/csrf';
@@ -69,6 +74,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    // A streamed answer (a file download) may finish just after close() began:
+    // its keep-alive connection turns idle later and must be closed then too.
+    const idleSweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    idleSweep.unref();
+    app.server.once('close', () => clearInterval(idleSweep));
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) void reply.header('connection', 'close');
@@ -123,6 +133,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     });
   }
 
+  const blobs = createBlobStore(config);
+  app.addHook('onClose', async () => blobs.close());
+  probes.set('blobStore', async () => (await blobs.ping(), { status: 'ok' as const, message: blobs.kind }));
+  const files = createFilesService({
+    repo: createFilesRepository(database.db),
+    blobs,
+    clock,
+    limits: config.uploads,
+    log: app.log,
+  });
+
   registerHealthRoutes(app, probes);
   registerAuthRoutes(app, {
     auth,
@@ -141,6 +162,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     sessionSecret: config.session.secret,
     secureCookies: config.session.cookieSecure,
   });
+  await registerFileRoutes(app, { files, maxUploadBytes: config.uploads.maxBytes });
+  const tus = await registerTusRoutes(app, { files, config });
   await registerSpa(app, config.webDist);
 
   const sweep = setInterval(() => {
@@ -149,6 +172,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   }, SESSION_SWEEP_MS);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
+  // Leftovers of uploads interrupted by a crash or restart: swept once at start-up, in the background.
+  app.addHook('onReady', async () => {
+    void tus.sweepExpired();
+    files
+      .sweepOrphans(config.uploads.orphanGraceMs)
+      .then((swept) => {
+        if (swept.incomplete + swept.orphans > 0) app.log.info(swept, 'removed leftovers of interrupted uploads');
+      })
+      .catch((error: unknown) => app.log.warn({ err: error }, 'orphan sweep failed'));
+  });
 
   app.addHook('onReady', async () => {
     for (const route of undeclaredApiRoutes(app.routeTable))

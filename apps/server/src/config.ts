@@ -49,6 +49,17 @@ export const EnvSchema = z.object({
   MAX_UPLOAD_BYTES: bytes.default(1024 ** 3),
   USER_QUOTA_BYTES: bytes.default(10 * 1024 ** 3),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  BLOB_STORE: z.enum(['fs', 's3']).default('fs'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9_-]+\/)*$/, 'must be empty or end with /')
+    .default(''),
+  UPLOAD_ORPHAN_GRACE_MINUTES: z.coerce.number().int().min(0).default(60),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -84,7 +95,18 @@ export interface Config {
       }
     | undefined;
   providerName: string;
-  uploads: { maxBytes: number; userQuotaBytes: number };
+  uploads: { maxBytes: number; userQuotaBytes: number; orphanGraceMs: number };
+  blobStore:
+    | { kind: 'fs' }
+    | {
+        kind: 's3';
+        endpoint: string | undefined;
+        bucket: string;
+        region: string;
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+        prefix: string;
+      };
   shutdownTimeoutMs: number;
 }
 
@@ -140,6 +162,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     problems.push('OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: set all three, or none');
   if (env.OIDC_ISSUER && env.DEV_OIDC_PROVIDER)
     problems.push('DEV_OIDC_PROVIDER: cannot be enabled together with OIDC_ISSUER');
+  if (env.BLOB_STORE === 's3' && !env.S3_BUCKET) problems.push('S3_BUCKET: required when BLOB_STORE=s3');
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY))
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither');
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = path.resolve(env.DATA_DIR);
@@ -202,7 +227,23 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     oidc,
     providerName: env.OIDC_PROVIDER_NAME,
-    uploads: { maxBytes: env.MAX_UPLOAD_BYTES, userQuotaBytes: env.USER_QUOTA_BYTES },
+    uploads: {
+      maxBytes: env.MAX_UPLOAD_BYTES,
+      userQuotaBytes: env.USER_QUOTA_BYTES,
+      orphanGraceMs: env.UPLOAD_ORPHAN_GRACE_MINUTES * 60_000,
+    },
+    blobStore:
+      env.BLOB_STORE === 's3'
+        ? {
+            kind: 's3',
+            endpoint: env.S3_ENDPOINT,
+            bucket: env.S3_BUCKET ?? '',
+            region: env.S3_REGION,
+            accessKeyId: env.S3_ACCESS_KEY_ID,
+            secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+            prefix: env.S3_PREFIX,
+          }
+        : { kind: 'fs' },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   };
 }

@@ -160,7 +160,7 @@ describe('serving the built SPA', () => {
   });
 
   it('never falls back to the SPA for API paths or missing files', async () => {
-    const api = await server.fetch('/api/files/nothing', { headers: { accept: 'text/html' } });
+    const api = await server.fetch('/api/no-such-module/nothing', { headers: { accept: 'text/html' } });
     expect(api.status).toBe(404);
     expect((await readError(api)).code).toBe('ROUTE_NOT_FOUND');
     const missing = await server.fetch('/assets/missing-file.js');

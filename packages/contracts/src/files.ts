@@ -25,3 +25,39 @@ export const UserFileStats = z
   })
   .meta({ id: 'UserFileStats' });
 export type UserFileStats = z.infer<typeof UserFileStats>;
+
+/** JSON answer of POST /api/files/upload when the client sends `Accept: application/json`. */
+export const UploadFileResponse = FileRecord.meta({ id: 'UploadFileResponse' });
+export type UploadFileResponse = z.infer<typeof UploadFileResponse>;
+
+/** DELETE /api/files/user/{id} */
+export const DeleteFileResponse = z
+  .object({ id: z.string(), deleted: z.literal(true) })
+  .meta({ id: 'DeleteFileResponse' });
+export type DeleteFileResponse = z.infer<typeof DeleteFileResponse>;
+
+export const FileIdParams = z.object({ id: z.string().min(1).max(200) });
+export const FileUserParams = z.object({ userId: z.string().min(1).max(320) });
+
+/**
+ * GET /api/files/user/{userId} query. The answer stays a plain array (spec
+ * clients); when more files follow, the `X-Next-Cursor` header carries the
+ * cursor for the next page (and `Link: <…>; rel="next"`).
+ */
+export const FileListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  cursor: z.string().max(200).optional(),
+});
+export type FileListQuery = z.infer<typeof FileListQuery>;
+
+export const UploadQuery = z.object({ userId: z.string().min(1).max(320).optional() });
+
+export const DownloadQuery = z.object({
+  inline: z.enum(['1', 'true', '0', 'false']).optional(),
+});
+
+/** Files at or above this size are uploaded with the resumable (tus) protocol by the web app. */
+export const RESUMABLE_UPLOAD_THRESHOLD_BYTES = 64 * 1024 * 1024;
+
+/** Header that carries the next page's cursor on GET /api/files/user/{userId}. */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';

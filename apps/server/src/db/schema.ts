@@ -35,8 +35,21 @@ export interface AuthFailuresTable {
   window_started_at: string;
 }
 
+export interface FilesTable {
+  id: string;
+  owner_key: string;
+  /** The user's label only; never used as a path. */
+  file_name: string;
+  size: number;
+  content_type: string;
+  sha256: string;
+  blob_key: string;
+  upload_date: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   auth_failures: AuthFailuresTable;
+  files: FilesTable;
 }

@@ -1,5 +1,41 @@
-import { PlaceholderPage } from '../../../components/ui/placeholder-page';
+import { useId, useState, type FormEvent } from 'react';
+import { useParams } from 'react-router';
+import { dangerButtonClass, FilesPageShell, inputClass } from '../components/page';
+import { useDeleteFlow } from '../components/delete-flow';
 
+/** /dashboard/file-delete/:fileId?: delete by id after a confirmation. */
 export default function FileDeletePage() {
-  return <PlaceholderPage title="Delete a file" />;
+  const params = useParams();
+  const inputId = useId();
+  const [fileId, setFileId] = useState(params.fileId ?? '');
+  const deletion = useDeleteFlow(() => setFileId(''));
+  const id = fileId.trim();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (id) deletion.ask(id, id);
+  };
+
+  return (
+    <FilesPageShell title="Delete a file" intro="Enter the ID of the file to delete.">
+      <form onSubmit={submit} className="max-w-xl space-y-3">
+        <label htmlFor={inputId} className="block text-sm font-medium text-slate-700">
+          File ID
+        </label>
+        <input
+          id={inputId}
+          value={fileId}
+          onChange={(event) => setFileId(event.target.value)}
+          required
+          autoComplete="off"
+          className={inputClass}
+        />
+        <button type="submit" disabled={!id} className={dangerButtonClass}>
+          Delete
+        </button>
+        {deletion.failureMessage}
+      </form>
+      {deletion.dialog}
+    </FilesPageShell>
+  );
 }

@@ -1,5 +1,63 @@
-import { PlaceholderPage } from '../../../components/ui/placeholder-page';
+import { useId, useState, type FormEvent } from 'react';
+import { useParams } from 'react-router';
+import { toast } from 'react-toastify/unstyled';
+import { isApiError } from '../../../lib/api-error';
+import { downloadUrl, getFile } from '../api/files-api';
+import { FilesPageShell, inputClass, primaryButtonClass } from '../components/page';
 
+/** Starts a browser download of a file's bytes. */
+function startDownload(id: string, fileName: string) {
+  const link = document.createElement('a');
+  link.href = downloadUrl(id);
+  link.download = fileName;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+/** /dashboard/file-download/:fileId?: existence check by id, then download. */
 export default function FileDownloadPage() {
-  return <PlaceholderPage title="Download a file" />;
+  const params = useParams();
+  const inputId = useId();
+  const [fileId, setFileId] = useState(params.fileId ?? '');
+  const [busy, setBusy] = useState(false);
+  const id = fileId.trim();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!id) return;
+    setBusy(true);
+    try {
+      const file = await getFile(id);
+      startDownload(file.id, file.fileName);
+      toast.success('Download started!');
+    } catch (error) {
+      if (isApiError(error) && error.status === 404) toast.error('File not found');
+      else toast.error('Failed to download file');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <FilesPageShell title="Download a file" intro="Enter the ID of one of your files.">
+      <form onSubmit={(event) => void submit(event)} className="max-w-xl space-y-3">
+        <label htmlFor={inputId} className="block text-sm font-medium text-slate-700">
+          File ID
+        </label>
+        <input
+          id={inputId}
+          value={fileId}
+          onChange={(event) => setFileId(event.target.value)}
+          required
+          autoComplete="off"
+          className={inputClass}
+        />
+        <button type="submit" disabled={!id || busy} className={primaryButtonClass}>
+          {busy ? 'Checking…' : 'Download'}
+        </button>
+      </form>
+    </FilesPageShell>
+  );
 }

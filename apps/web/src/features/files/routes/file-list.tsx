@@ -1,5 +1,14 @@
-import { PlaceholderPage } from '../../../components/ui/placeholder-page';
+import { FilesPageShell } from '../components/page';
+import { FileTable } from '../components/file-table';
+import { useOwnerKey } from '../hooks/use-owner-key';
 
 export default function FileListPage() {
-  return <PlaceholderPage title="Files list" />;
+  const userId = useOwnerKey();
+  return (
+    <FilesPageShell title="Your files">
+      <section aria-label="Your files" className="rounded-xl border border-slate-200 bg-white p-2 shadow-sm">
+        <FileTable userId={userId} />
+      </section>
+    </FilesPageShell>
+  );
 }

@@ -1,5 +1,28 @@
-import { PlaceholderPage } from '../../../components/ui/placeholder-page';
+import { Spinner } from '../../../components/ui/spinner';
+import { useFiles } from '../api/files-api';
+import { FilePreviewCard } from '../components/file-preview-card';
+import { FilesPageShell } from '../components/page';
+import { useOwnerKey } from '../hooks/use-owner-key';
 
 export default function FilePreviewPage() {
-  return <PlaceholderPage title="Preview" />;
+  const files = useFiles(useOwnerKey());
+  return (
+    <FilesPageShell title="Preview files" intro="Open a card to see its details and a preview.">
+      {files.isPending ? (
+        <Spinner label="Loading files…" />
+      ) : files.isError ? (
+        <p role="alert" className="text-sm text-red-700">
+          Could not load files.
+        </p>
+      ) : files.data.length === 0 ? (
+        <p className="text-sm text-slate-600">No files uploaded yet.</p>
+      ) : (
+        <div className="space-y-3">
+          {files.data.map((file) => (
+            <FilePreviewCard key={file.id} file={file} />
+          ))}
+        </div>
+      )}
+    </FilesPageShell>
+  );
 }

@@ -1,5 +1,12 @@
-import { PlaceholderPage } from '../../../components/ui/placeholder-page';
+import { FilesPageShell } from '../components/page';
+import { StatsCard } from '../components/stats-card';
+import { useOwnerKey } from '../hooks/use-owner-key';
 
 export default function FileStatsPage() {
-  return <PlaceholderPage title="File Stats" />;
+  const userId = useOwnerKey();
+  return (
+    <FilesPageShell title="File statistics">
+      <StatsCard userId={userId} />
+    </FilesPageShell>
+  );
 }

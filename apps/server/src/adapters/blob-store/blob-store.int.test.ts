@@ -1,0 +1,140 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { startS3 } from '../../../test/s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BlobNotFoundError, createFsBlobStore, createS3BlobStore, type BlobStore } from '.';
+
+interface Harness {
+  store: BlobStore;
+  close(): Promise<void>;
+}
+
+const implementations: [string, () => Promise<Harness>][] = [
+  [
+    'fs',
+    async () => {
+      const root = mkdtempSync(path.join(tmpdir(), 'atrium-blobs-'));
+      return { store: createFsBlobStore(root), close: async () => rmSync(root, { recursive: true, force: true }) };
+    },
+  ],
+  [
+    's3',
+    async () => {
+      const s3 = await startS3();
+      const store = createS3BlobStore({
+        endpoint: s3.endpoint,
+        region: 'us-east-1',
+        bucket: 'atrium-test',
+        accessKeyId: 'S3RVER',
+        secretAccessKey: 'S3RVER',
+        prefix: 'tenant/',
+        partSize: 5 * 1024 * 1024,
+      });
+      return {
+        store,
+        async close() {
+          await store.close();
+          await s3.close();
+        },
+      };
+    },
+  ],
+];
+
+/** A stream of `size` pseudo-random bytes, produced in chunks (never one buffer). */
+function chunked(bytes: Buffer, chunk = 64 * 1024): Readable {
+  let offset = 0;
+  return new Readable({
+    read() {
+      if (offset >= bytes.length) this.push(null);
+      else {
+        this.push(bytes.subarray(offset, offset + chunk));
+        offset += chunk;
+      }
+    },
+  });
+}
+
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+describe.each(implementations)('blob store contract (%s)', (_name, start) => {
+  let harness: Harness;
+  let store: BlobStore;
+  beforeAll(async () => {
+    harness = await start();
+    store = harness.store;
+  });
+  afterAll(async () => harness?.close());
+
+  it('answers its readiness probe', async () => {
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+
+  it('stores a stream and reads it back whole and by range', async () => {
+    const bytes = randomBytes(12 * 1024 * 1024 + 123); // several multipart parts on S3
+    const { size } = await store.put('files/big', chunked(bytes));
+    expect(size).toBe(bytes.length);
+    expect(sha(await buffer(await store.get('files/big')))).toBe(sha(bytes));
+    const part = await buffer(await store.get('files/big', { start: 5 * 1024 * 1024 - 10, end: 5 * 1024 * 1024 + 9 }));
+    expect(part.equals(bytes.subarray(5 * 1024 * 1024 - 10, 5 * 1024 * 1024 + 10))).toBe(true);
+    const info = await store.stat('files/big');
+    expect(info?.size).toBe(bytes.length);
+    expect(info?.lastModified).toBeInstanceOf(Date);
+  });
+
+  it('lists by prefix, deletes, and reports missing blobs', async () => {
+    await store.put('thumbnails/a.webp', Readable.from([Buffer.from('a')]));
+    await store.put('files/small', Readable.from([Buffer.from('small')]));
+    const keys: string[] = [];
+    for await (const info of store.list('files/')) keys.push(info.key);
+    expect(keys.sort()).toEqual(['files/big', 'files/small']);
+    await store.delete('files/small');
+    await store.delete('files/small'); // deleting twice is fine
+    expect(await store.stat('files/small')).toBeNull();
+    await expect(store.get('files/small')).rejects.toBeInstanceOf(BlobNotFoundError);
+  });
+
+  it('leaves nothing under the key when the source stream fails midway', async () => {
+    const source = new Readable({ read() {} });
+    const pending = store.put('files/broken', source);
+    source.push(randomBytes(6 * 1024 * 1024));
+    setTimeout(() => source.destroy(new Error('client went away')), 50);
+    await expect(pending).rejects.toThrow();
+    expect(await store.stat('files/broken')).toBeNull();
+    expect(await store.sweepIncomplete(new Date(Date.now() + 1000))).toBeGreaterThanOrEqual(0);
+  });
+
+  it('overwrites atomically: a reader sees the old or the new bytes, never a mix', async () => {
+    await store.put('files/swap', Readable.from([Buffer.from('old version')]));
+    await store.put('files/swap', Readable.from([Buffer.from('new version!')]));
+    expect((await buffer(await store.get('files/swap'))).toString()).toBe('new version!');
+  });
+
+  it('refuses keys that could escape its root', async () => {
+    for (const key of ['../etc/passwd', '/abs', 'files/../../x', 'a//b', '']) {
+      await expect(store.put(key, Readable.from([Buffer.from('x')])), key).rejects.toThrow(/Invalid blob key/);
+    }
+  });
+});
+
+describe('fs blob store temp files', () => {
+  it('sweeps temp files left by a crash, older than the cut-off', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'atrium-blobs-'));
+    try {
+      const store = createFsBlobStore(root);
+      await store.ping();
+      mkdirSync(path.join(root, '.tmp'), { recursive: true });
+      const old = path.join(root, '.tmp', 'old.part');
+      writeFileSync(old, 'partial');
+      utimesSync(old, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+      writeFileSync(path.join(root, '.tmp', 'fresh.part'), 'in flight');
+      expect(await store.sweepIncomplete(new Date(Date.now() - 60_000))).toBe(1);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

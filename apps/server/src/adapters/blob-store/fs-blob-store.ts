@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { assertValidKey, BlobNotFoundError, type BlobInfo, type BlobStore, type ByteRange } from './types';
+
+const TMP_DIR = '.tmp';
+
+async function fsyncPath(file: string, flags: string): Promise<void> {
+  const handle = await open(file, flags);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+
+/**
+ * Blobs as files under `root` (DATA_DIR/blobs by default). Writes go to
+ * `root/.tmp/<random>`, are fsync'd, then renamed over the final path (atomic
+ * on one file system) and the folder is fsync'd so the rename survives a crash.
+ */
+export function createFsBlobStore(root: string): BlobStore {
+  const resolved = path.resolve(root);
+  const tmpDir = path.join(resolved, TMP_DIR);
+  const pathOf = (key: string) => {
+    assertValidKey(key);
+    return path.join(resolved, ...key.split('/'));
+  };
+  let ready: Promise<void> | undefined;
+  const ensureRoot = () => (ready ??= mkdir(tmpDir, { recursive: true }).then(() => undefined));
+
+  async function* walk(dir: string, relative: string): AsyncGenerator<BlobInfo> {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw error;
+    }
+    for (const entry of entries) {
+      const key = relative ? `${relative}/${entry.name}` : entry.name;
+      if (!relative && entry.name === TMP_DIR) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) yield* walk(full, key);
+      else if (entry.isFile()) {
+        const info = await stat(full).catch(() => null);
+        if (info) yield { key, size: info.size, lastModified: info.mtime };
+      }
+    }
+  }
+
+  return {
+    kind: 'fs',
+    async put(key, body) {
+      const target = pathOf(key);
+      await ensureRoot();
+      const tmp = path.join(tmpDir, `${randomUUID()}.part`);
+      try {
+        await pipeline(body, createWriteStream(tmp, { flags: 'wx', highWaterMark: 1024 * 1024 }));
+        await fsyncPath(tmp, 'r+');
+        await mkdir(path.dirname(target), { recursive: true });
+        const { size } = await stat(tmp);
+        await rename(tmp, target);
+        await fsyncPath(path.dirname(target), 'r');
+        return { size };
+      } catch (error) {
+        await unlink(tmp).catch(() => undefined);
+        throw error;
+      }
+    },
+    async get(key, range?: ByteRange) {
+      const file = pathOf(key);
+      // Open first so a missing file is an error here, not later in the stream.
+      const handle = await open(file, 'r').catch((error: unknown) => {
+        throw isMissing(error) ? new BlobNotFoundError(key) : error;
+      });
+      return createReadStream('', {
+        fd: handle,
+        highWaterMark: 1024 * 1024,
+        ...(range ? { start: range.start, end: range.end } : {}),
+      }) as Readable;
+    },
+    async stat(key) {
+      try {
+        const info = await stat(pathOf(key));
+        return info.isFile() ? { key, size: info.size, lastModified: info.mtime } : null;
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+    async delete(key) {
+      await rm(pathOf(key), { force: true });
+    },
+    list(prefix) {
+      const base = prefix.replace(/\/+$/, '');
+      const [dirPart] = base.includes('/') ? [base.slice(0, base.lastIndexOf('/'))] : [''];
+      const start = dirPart ? path.join(resolved, ...dirPart.split('/')) : resolved;
+      const all = walk(start, dirPart);
+      return (async function* () {
+        for await (const info of all) if (info.key.startsWith(prefix)) yield info;
+      })();
+    },
+    async sweepIncomplete(before) {
+      let removed = 0;
+      const entries = await readdir(tmpDir).catch(() => [] as string[]);
+      for (const name of entries) {
+        const full = path.join(tmpDir, name);
+        const info = await stat(full).catch(() => null);
+        if (info && info.mtime < before) {
+          await rm(full, { force: true });
+          removed += 1;
+        }
+      }
+      return removed;
+    },
+    async ping() {
+      await ensureRoot();
+      const probe = path.join(tmpDir, `ping-${randomUUID()}`);
+      await open(probe, 'wx').then((handle) => handle.close());
+      await unlink(probe);
+    },
+    async close() {},
+  };
+}

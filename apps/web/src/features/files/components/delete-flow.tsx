@@ -1,0 +1,48 @@
+import { useState } from 'react';
+import { toast } from 'react-toastify/unstyled';
+import { isApiError } from '../../../lib/api-error';
+import { useDeleteFile } from '../api/files-api';
+import { ConfirmDialog } from './confirm-dialog';
+
+/** Confirmation, then delete, success toast and a reload of the file data; failures toast and show inline. */
+export function useDeleteFlow(onDeleted?: () => void) {
+  const [target, setTarget] = useState<{ id: string; label: string } | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const mutation = useDeleteFile();
+
+  const confirm = () => {
+    if (!target) return;
+    setFailure(null);
+    mutation.mutate(target.id, {
+      onSuccess: () => {
+        toast.success('File deleted successfully!');
+        setTarget(null);
+        onDeleted?.();
+      },
+      onError: (error) => {
+        toast.error('Failed to delete file.');
+        setFailure(isApiError(error) ? error.message : '');
+        setTarget(null);
+      },
+    });
+  };
+
+  const dialog = (
+    <ConfirmDialog
+      open={target !== null}
+      title="Delete this file?"
+      message={target ? `“${target.label}” will be deleted permanently.` : ''}
+      confirmLabel="Delete"
+      busy={mutation.isPending}
+      onConfirm={confirm}
+      onCancel={() => setTarget(null)}
+    />
+  );
+  const failureMessage =
+    failure === null ? null : (
+      <p role="alert" className="mt-3 text-sm text-red-700">
+        Delete failed.{failure ? ` ${failure}` : ''}
+      </p>
+    );
+  return { ask: (id: string, label: string) => setTarget({ id, label }), dialog, failureMessage };
+}

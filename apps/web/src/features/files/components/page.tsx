@@ -1,0 +1,22 @@
+import type { ReactNode } from 'react';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+
+export function FilesPageShell({ title, intro, children }: { title: string; intro?: string; children: ReactNode }) {
+  useDocumentTitle(title);
+  return (
+    <section className="mx-auto max-w-5xl space-y-6 px-4 py-8">
+      <header>
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl">{title}</h1>
+        {intro && <p className="mt-2 text-slate-600">{intro}</p>}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+export const inputClass =
+  'w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-brand-600';
+export const primaryButtonClass =
+  'rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-60';
+export const dangerButtonClass =
+  'rounded-lg bg-red-600 px-4 py-2 text-sm font-medium text-white hover:bg-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:cursor-not-allowed disabled:opacity-60';

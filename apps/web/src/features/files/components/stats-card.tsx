@@ -1,0 +1,41 @@
+import { useEffect } from 'react';
+import { toast } from 'react-toastify/unstyled';
+import { Spinner } from '../../../components/ui/spinner';
+import { useFileStats } from '../api/files-api';
+
+/** File count and total size; 'Could not load stats.' inline and a toast on failure. */
+export function StatsCard({ userId }: { userId: string }) {
+  const stats = useFileStats(userId);
+  const failed = stats.isError;
+  useEffect(() => {
+    if (failed) toast.error('Failed to load file statistics', { toastId: 'file-stats-error' });
+  }, [failed]);
+
+  return (
+    <section aria-label="File statistics" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <h2 className="text-lg font-semibold text-slate-900">File statistics</h2>
+      {stats.isPending ? (
+        <Spinner label="Loading stats…" />
+      ) : stats.isError ? (
+        <p role="alert" className="mt-3 text-sm text-red-700">
+          Could not load stats.
+        </p>
+      ) : (
+        <dl className="mt-4 grid grid-cols-2 gap-4">
+          <div>
+            <dt className="text-sm text-slate-500">Files</dt>
+            <dd className="text-2xl font-semibold text-slate-900" data-testid="stats-count">
+              {stats.data.fileCount}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-sm text-slate-500">Total size</dt>
+            <dd className="text-2xl font-semibold text-slate-900" data-testid="stats-size">
+              {stats.data.readableSize}
+            </dd>
+          </div>
+        </dl>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,153 @@
+// Shared helpers for the files benchmarks (loopback only; every run stops by itself).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const ADMIN_PASSWORD = 'bench-password';
+
+/**
+ * Starts the built server (npm run build first), waits for /healthz and signs in as the admin.
+ * @param {{ port: number, dataDir: string, env?: Record<string, string> }} options
+ */
+export async function startAtrium({ port, dataDir, env = {} }) {
+  const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'bench-session-secret-bench-session-secret',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const started = Date.now();
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
+    } catch {
+      // not yet
+    }
+    if (Date.now() - started > 30_000) throw new Error('server did not start in 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`login failed: ${login.status}`);
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  return {
+    pid: child.pid ?? 0,
+    cookie,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+/**
+ * Resident set size of a process, in bytes (Linux /proc).
+ * @param {number} pid
+ */
+export function rssOf(pid) {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : Number.NaN;
+}
+
+/**
+ * Samples a process's RSS every 50 ms until stopped; the returned function stops and gives the peak.
+ * @param {number} pid
+ */
+export function sampleRss(pid) {
+  let peak = rssOf(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssOf(pid));
+    } catch {
+      // exited
+    }
+  }, 50);
+  return () => {
+    clearInterval(timer);
+    return peak;
+  };
+}
+
+/**
+ * Sends a request whose body comes from `writeBody(req)`; resolves with status, body text and elapsed ms.
+ * @param {{ port: number, method: string, path: string, headers: http.OutgoingHttpHeaders, writeBody: (req: http.ClientRequest) => void }} options
+ * @returns {Promise<{ status: number | undefined, body: string, ms: number }>}
+ */
+export function send({ port, method, path: urlPath, headers, writeBody }) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers }, (res) => {
+      /** @type {Buffer[]} */
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString(), ms: performance.now() - started }),
+      );
+    });
+    req.on('error', reject);
+    writeBody(req);
+  });
+}
+
+/**
+ * Downloads and discards a body; resolves with bytes and elapsed ms.
+ * @param {{ port: number, path: string, headers?: http.OutgoingHttpHeaders }} options
+ * @returns {Promise<{ status: number | undefined, bytes: number, ms: number }>}
+ */
+export function drain({ port, path: urlPath, headers = {} }) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    http
+      .get({ host: '127.0.0.1', port, path: urlPath, headers }, (res) => {
+        let bytes = 0;
+        res.on('data', (/** @type {Buffer} */ chunk) => (bytes += chunk.length));
+        res.on('end', () => resolve({ status: res.statusCode, bytes, ms: performance.now() - started }));
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * Multipart framing around one file part named "file".
+ * @param {string} fileName
+ * @param {number} size
+ */
+export function multipart(fileName, size) {
+  const boundary = `----atrium-bench-${Math.random().toString(16).slice(2)}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
+      `Content-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    head,
+    tail,
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    length: head.length + size + tail.length,
+  };
+}
+
+/**
+ * @param {number[]} values
+ * @param {number} p
+ */
+export const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+};
+/** @param {number} bytes */
+export const mib = (bytes) => bytes / 1024 / 1024;

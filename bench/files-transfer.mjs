@@ -1,0 +1,157 @@
+// 1 GiB upload and download over loopback: Atrium (multipart upload streamed to the fs blob store,
+// ranged/streamed download) versus nginx from Debian in the same run (WebDAV PUT with
+// client_body_in_file_only for upload, sendfile for download), plus Atrium's RSS growth.
+// Usage: npm run build && node bench/files-transfer.mjs [sizeMiB=1024]   (needs: apt-get install -y nginx)
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, createReadStream, mkdirSync, mkdtempSync, openSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { drain, mib, multipart, rssOf, sampleRss, send, startAtrium } from './files-lib.mjs';
+
+const sizeMiB = Number(process.argv[2] ?? 1024);
+const size = sizeMiB * 1024 * 1024;
+const ATRIUM_PORT = 3292;
+const NGINX_PORT = 3293;
+const work = mkdtempSync(path.join(tmpdir(), 'atrium-bench-files-'));
+chmodSync(work, 0o777);
+
+// The payload: a file on disk, streamed by both clients the same way.
+const source = path.join(work, 'payload.bin');
+{
+  const block = randomBytes(16 * 1024 * 1024);
+  const fd = openSync(source, 'w');
+  for (let written = 0; written < size; written += block.length)
+    writeSync(fd, block, 0, Math.min(block.length, size - written));
+  closeSync(fd);
+}
+
+/**
+ * @param {import('node:http').ClientRequest} req
+ * @param {Buffer} [before]
+ * @param {Buffer} [after]
+ */
+function pipeFile(req, before, after) {
+  if (before) req.write(before);
+  const stream = createReadStream(source, { highWaterMark: 1024 * 1024 });
+  stream.pipe(req, { end: false });
+  stream.on('end', () => (after ? req.end(after) : req.end()));
+}
+
+async function benchAtrium() {
+  const server = await startAtrium({
+    port: ATRIUM_PORT,
+    dataDir: path.join(work, 'atrium'),
+    env: { MAX_UPLOAD_BYTES: String(size * 2), USER_QUOTA_BYTES: String(size * 4) },
+  });
+  try {
+    const baseline = rssOf(server.pid);
+    const form = multipart('payload.bin', size);
+    let stop = sampleRss(server.pid);
+    const up = await send({
+      port: ATRIUM_PORT,
+      method: 'POST',
+      path: '/api/files/upload?userId=admin',
+      headers: {
+        cookie: server.cookie,
+        accept: 'application/json',
+        'content-type': form.contentType,
+        'content-length': form.length,
+      },
+      writeBody: (req) => pipeFile(req, form.head, form.tail),
+    });
+    const upPeak = stop();
+    if (up.status !== 200) throw new Error(`upload failed: ${up.status} ${up.body}`);
+    const { id, size: stored } = JSON.parse(up.body);
+    if (stored !== size) throw new Error(`stored ${stored} bytes, expected ${size}`);
+    stop = sampleRss(server.pid);
+    const down = await drain({
+      port: ATRIUM_PORT,
+      path: `/api/files/download/${id}`,
+      headers: { cookie: server.cookie },
+    });
+    const downPeak = stop();
+    if (down.bytes !== size) throw new Error(`downloaded ${down.bytes} bytes`);
+    return { up: up.ms, down: down.ms, baseline, upPeak, downPeak };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function benchNginx() {
+  const dir = path.join(work, 'nginx');
+  for (const sub of ['www/upload', 'body']) mkdirSync(path.join(dir, sub), { recursive: true });
+  chmodSync(path.join(dir, 'www/upload'), 0o777);
+  chmodSync(path.join(dir, 'body'), 0o777);
+  const conf = path.join(dir, 'nginx.conf');
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(
+    conf,
+    `worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 64; }
+http {
+  access_log off;
+  sendfile on;
+  client_body_temp_path ${dir}/body;
+  client_max_body_size ${size * 2};
+  server {
+    listen 127.0.0.1:${NGINX_PORT};
+    root ${dir}/www;
+    location /upload/ {
+      client_body_in_file_only on;
+      dav_methods PUT;
+      create_full_put_path on;
+      dav_access user:rw group:r all:r;
+    }
+  }
+}
+`,
+  );
+  const nginx = spawn('/usr/sbin/nginx', ['-c', conf, '-p', dir], { stdio: 'inherit' });
+  try {
+    for (let i = 0; i < 100; i += 1) {
+      try {
+        await drain({ port: NGINX_PORT, path: '/' });
+        break;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    const up = await send({
+      port: NGINX_PORT,
+      method: 'PUT',
+      path: '/upload/payload.bin',
+      headers: { 'content-length': size },
+      writeBody: (req) => pipeFile(req),
+    });
+    if (up.status !== 201 && up.status !== 204) throw new Error(`nginx upload failed: ${up.status} ${up.body}`);
+    const down = await drain({ port: NGINX_PORT, path: '/upload/payload.bin' });
+    if (down.bytes !== size) throw new Error(`nginx served ${down.bytes} bytes`);
+    return { up: up.ms, down: down.ms };
+  } finally {
+    nginx.kill('SIGQUIT');
+    await new Promise((resolve) => nginx.once('exit', resolve));
+  }
+}
+
+try {
+  if (spawnSync('/usr/sbin/nginx', ['-v']).status !== 0) throw new Error('nginx is missing: apt-get install -y nginx');
+  const atrium = await benchAtrium();
+  const nginx = await benchNginx();
+  const rate = (/** @type {number} */ ms) => `${(mib(size) / (ms / 1000)).toFixed(0)} MiB/s`;
+  console.log(`payload: ${sizeMiB} MiB`);
+  console.log(
+    `upload   atrium ${rate(atrium.up)} (${(atrium.up / 1000).toFixed(2)} s) | nginx ${rate(nginx.up)} (${(nginx.up / 1000).toFixed(2)} s) | ratio ${((nginx.up / atrium.up) * 100).toFixed(0)}%`,
+  );
+  console.log(
+    `download atrium ${rate(atrium.down)} (${(atrium.down / 1000).toFixed(2)} s) | nginx ${rate(nginx.down)} (${(nginx.down / 1000).toFixed(2)} s) | ratio ${((nginx.down / atrium.down) * 100).toFixed(0)}%`,
+  );
+  console.log(
+    `atrium RSS: baseline ${mib(atrium.baseline).toFixed(0)} MiB, peak during upload ${mib(atrium.upPeak).toFixed(0)} MiB (+${mib(atrium.upPeak - atrium.baseline).toFixed(0)}), during download ${mib(atrium.downPeak).toFixed(0)} MiB (+${mib(atrium.downPeak - atrium.baseline).toFixed(0)})`,
+  );
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
