@@ -5,6 +5,9 @@ import type { Config } from './config';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db';
 import { systemClock, type Clock } from './lib/time';
 import { loadAdminCredentials } from './modules/auth/admin-credentials';
+import { loadLocalEngines } from './adapters/ai/local-engines';
+import { registerAiModule } from './modules/ai';
+import { unavailableFileSource } from './modules/ai/file-source';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { createSessionService } from './modules/auth/sessions.service';
@@ -103,6 +106,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   registerHealthRoutes(app, probes);
   registerAuthRoutes(app, { auth, sessions });
+  await registerAiModule(app, {
+    config: config.ai,
+    db: database.db,
+    clock,
+    probes,
+    files: unavailableFileSource,
+    loadLocalEngines: () => loadLocalEngines(config.ai),
+  });
   await registerSpa(app, config.webDist);
 
   const sweep = setInterval(() => {

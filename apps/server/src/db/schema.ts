@@ -28,7 +28,22 @@ export interface SessionsTable {
   ip: string | null;
 }
 
+/** API keys for the AI compatibility endpoints; the key itself is never stored. */
+export interface AiApiKeysTable {
+  id: string;
+  name: string;
+  /** SHA-256 (hex) of the key. */
+  key_hash: string;
+  /** The first characters of the key, shown in lists. */
+  prefix: string;
+  created_by: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  ai_api_keys: AiApiKeysTable;
 }
