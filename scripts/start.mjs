@@ -14,6 +14,7 @@ const AI_PACKAGES = ['flite', 'lame', 'sox', 'ffmpeg', 'pocketsphinx', 'pocketsp
  */
 function ensureAiPackages() {
   if (process.env.ATRIUM_SKIP_APT === '1' || process.platform !== 'linux') return;
+  /** @param {string} pkg */
   const installed = (pkg) =>
     spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' }).stdout?.includes('install ok installed');
   if (spawnSync('dpkg-query', ['--version'], { stdio: 'ignore' }).status !== 0) return;
