@@ -8,7 +8,7 @@ import {
   createAzureTextToSpeech,
 } from './azure';
 import { serviceLabel } from './errors';
-import { createLocalProviders, type LocalEnginesLoader } from './local';
+import { createLocalProviders, type LocalEnginesLoader } from './local-provider';
 import { createOpenAiSpeechToText, createOpenAiTextToSpeech } from './openai';
 import type { AiProviders } from './types';
 

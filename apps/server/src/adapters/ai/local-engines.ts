@@ -1,11 +1,25 @@
 import type { AiConfig } from '../../config';
-import type { LocalAiEngines } from './local';
+import type { LocalAiEngines } from './local-provider';
 
 /**
- * Loads the offline engines (./local). Until they are part of this build the
- * local services answer 503 with this message.
+ * Creates the offline engines (`./local`: pocketsphinx, flite + lame,
+ * face-api, centernet), each in its own worker pool. Loaded with a dynamic
+ * import so a server that uses only remote providers never loads TensorFlow.
+ * The server's limits are passed down so both layers agree.
  */
-export async function loadLocalEngines(_config: AiConfig): Promise<LocalAiEngines> {
-  const error = new Error('the local AI engines are not included in this build');
-  throw Object.assign(error, { code: 'ENGINE_UNAVAILABLE' });
+export async function loadLocalEngines(config: AiConfig): Promise<LocalAiEngines> {
+  const { createLocalAiEngines } = await import('./local/index');
+  const pool = { maxQueue: config.queueLimit, timeoutMs: config.timeoutMs };
+  const image = { ...pool, maxBytes: config.limits.imageBytes, maxPixels: config.limits.imagePixels };
+  const used = (service: keyof AiConfig['providers']) => config.providers[service] === 'local';
+  return createLocalAiEngines({
+    speechToText: used('speechToText') && {
+      ...pool,
+      maxBytes: config.limits.audioBytes,
+      maxSeconds: config.limits.audioSeconds,
+    },
+    textToSpeech: used('textToSpeech') && pool,
+    faceDetection: used('faceDetection') && image,
+    imageAnalysis: used('imageAnalysis') && image,
+  });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AiServiceName } from '@atrium/contracts';
 import { createAiProviders } from '../../adapters/ai';
-import type { LocalEnginesLoader } from '../../adapters/ai/local';
+import type { LocalEnginesLoader } from '../../adapters/ai/local-provider';
 import type { AiConfig } from '../../config';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/time';

@@ -1,12 +1,16 @@
-import type { AiServiceName, DetectedFace, ImageAnalysisResult, SpeechToTextResult } from '@atrium/contracts';
+import { FaceDetectionResult, ImageAnalysisResult, SpeechToTextResult, type AiServiceName } from '@atrium/contracts';
 import type { AiEngineState, AiProviders, TextToSpeechInput } from './types';
 
-/** What the local engines module (`./local`) exposes: every call runs in a worker, queued, with a time-out. */
+/**
+ * What the local engines module (`./local`) exposes: every call runs in a
+ * worker, queued, with a time-out. Answers are checked against the contracts
+ * here, so the engines' own types may differ in detail.
+ */
 export interface LocalAiEngines {
-  transcribe(wav: Buffer): Promise<SpeechToTextResult>;
+  transcribe(wav: Buffer): Promise<object>;
   synthesize(input: TextToSpeechInput): Promise<Buffer>;
-  detectFaces(image: Buffer): Promise<DetectedFace[]>;
-  analyzeImage(image: Buffer): Promise<ImageAnalysisResult>;
+  detectFaces(image: Buffer): Promise<object[]>;
+  analyzeImage(image: Buffer): Promise<object>;
   warmUp(): Promise<unknown> | unknown;
   state(): Record<AiServiceName, { status: string; message?: string }>;
   close(): Promise<unknown> | unknown;
@@ -23,7 +27,11 @@ export function toEngineState(state: { status: string; message?: string } | unde
   if (['loading', 'idle', 'starting', 'cold', 'not-loaded', 'unloaded', 'pending', 'warming'].includes(status))
     return { status: 'loading', ...message };
   // A missing Debian/npm package does not make the server unready: the service answers 503 naming it.
-  if (['disabled', 'unavailable', 'missing'].includes(status)) return { status: 'disabled', ...message };
+  if (
+    ['disabled', 'unavailable', 'missing'].includes(status) ||
+    /needs the (Debian|npm) package/.test(state.message ?? '')
+  )
+    return { status: 'disabled', ...message };
   return { status: 'error', ...message };
 }
 
@@ -60,7 +68,7 @@ export function createLocalProviders(load: LocalEnginesLoader): Omit<AiProviders
     speechToText: {
       name: 'local',
       state: () => state('speechToText'),
-      transcribe: async (wav) => (await get()).transcribe(wav),
+      transcribe: async (wav) => SpeechToTextResult.parse(await (await get()).transcribe(wav)),
     },
     textToSpeech: {
       name: 'local',
@@ -70,12 +78,12 @@ export function createLocalProviders(load: LocalEnginesLoader): Omit<AiProviders
     faceDetection: {
       name: 'local',
       state: () => state('faceDetection'),
-      detectFaces: async (image) => (await get()).detectFaces(image),
+      detectFaces: async (image) => FaceDetectionResult.parse(await (await get()).detectFaces(image)),
     },
     imageAnalysis: {
       name: 'local',
       state: () => state('imageAnalysis'),
-      analyzeImage: async (image) => (await get()).analyzeImage(image),
+      analyzeImage: async (image) => ImageAnalysisResult.parse(await (await get()).analyzeImage(image)),
     },
     warmUp() {
       get()
