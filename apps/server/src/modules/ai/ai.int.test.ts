@@ -221,6 +221,22 @@ describe.each(dialects())('AI module (%s)', (dialect) => {
     expect((await readError(response)).code).toBe('NOT_IMPLEMENTED');
   });
 
+  it('documents the AI routes in the OpenAPI document', async () => {
+    const doc = await readJson<{ paths: Record<string, unknown> }>(await server.fetch('/api/docs'));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/ai/speech-to-text',
+        '/api/ai/text-to-speech',
+        '/api/ai/face-detection',
+        '/api/ai/image-analysis',
+        '/api/ai/status',
+        '/api/ai/keys',
+        '/face/v1.0/detect',
+        '/v1/audio/transcriptions',
+      ]),
+    );
+  });
+
   it('status and /readyz report each service and its provider without any key', async () => {
     const status = await server.fetch('/api/ai/status', { headers: { cookie: alice } });
     const body = await readJson<AiStatusResponse>(status);

@@ -13,7 +13,18 @@ import {
   startFakeOpenAi,
   type FakeServer,
 } from '../../../test/fake-ai';
-import { createAiProviders } from '.';
+import { createAiProviders, type AiProviders } from '.';
+import { loadLocalEngines } from './local-engines';
+
+/** The one contract every provider of every service meets (shapes from @atrium/contracts). */
+async function expectContract(providers: AiProviders, image: Buffer, { visual }: { visual: boolean }) {
+  SpeechToTextResult.parse(await providers.speechToText.transcribe(makeWav(1)));
+  const mp3 = await providers.textToSpeech.synthesize({ text: 'hello' });
+  expect(mp3.length).toBeGreaterThan(0);
+  if (!visual) return;
+  DetectedFace.array().parse(await providers.faceDetection.detectFaces(image));
+  ImageAnalysisResult.parse(await providers.imageAnalysis.analyzeImage(image));
+}
 
 const noLocal = () => Promise.reject(new Error('local engines must not be loaded by remote providers'));
 
@@ -210,17 +221,30 @@ describe('remote AI providers against fake servers speaking their wire formats',
     );
   });
 
-  it('the contract: every remote provider returns the documented shapes', async () => {
-    const azureProviders = createAiProviders(loadConfig(azureEnv()).ai, noLocal);
-    const openaiProviders = createAiProviders(
-      loadConfig({ ...azureEnv(), AI_PROVIDER: 'openai', OPENAI_BASE_URL: openai.url }).ai,
-      noLocal,
+  it('the contract holds for the remote providers', async () => {
+    await expectContract(createAiProviders(loadConfig(azureEnv()).ai, noLocal), png, { visual: true });
+    await expectContract(
+      createAiProviders(loadConfig({ ...azureEnv(), AI_PROVIDER: 'openai', OPENAI_BASE_URL: openai.url }).ai, noLocal),
+      png,
+      { visual: false },
     );
-    for (const providers of [azureProviders, openaiProviders]) {
-      SpeechToTextResult.parse(await providers.speechToText.transcribe(makeWav(1)));
-      expect((await providers.textToSpeech.synthesize({ text: 'hello' })).length).toBeGreaterThan(0);
+  });
+});
+
+describe('local provider (the offline engines)', () => {
+  it('meets the same contract', { timeout: 120_000 }, async () => {
+    const config = loadConfig({ DATA_DIR: '/tmp/atrium-unused', SESSION_SECRET: 'x'.repeat(32) }).ai;
+    const providers = createAiProviders(config, () => loadLocalEngines(config));
+    try {
+      expect(providers.faceDetection.state().status).toBe('loading');
+      const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } })
+        .png()
+        .toBuffer();
+      await expectContract(providers, png, { visual: true });
+      expect(providers.faceDetection.state()).toEqual({ status: 'ok' });
+      expect((await providers.speechToText.transcribe(makeWav(1))).RecognitionStatus).toBe('InitialSilenceTimeout');
+    } finally {
+      await providers.close();
     }
-    DetectedFace.array().parse(await azureProviders.faceDetection.detectFaces(png));
-    ImageAnalysisResult.parse(await azureProviders.imageAnalysis.analyzeImage(png));
   });
 });
