@@ -1,4 +1,5 @@
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
@@ -9,6 +10,20 @@ const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'atr
 process.env.E2E_DATA_DIR = dataDir;
 
 const root = path.resolve(import.meta.dirname, '..');
+
+/**
+ * The microphone of the `chromium-fake-mic` project: Chromium plays this WAV
+ * (flite's US female voice) as its fake audio capture device.
+ */
+export const FAKE_MIC_TEXT = 'hello world this is a test';
+export const FAKE_MIC_WAV = path.join(dataDir, 'fake-mic.wav');
+if (!existsSync(FAKE_MIC_WAV)) {
+  try {
+    execFileSync('flite', ['-voice', 'slt', '-t', FAKE_MIC_TEXT, '-o', FAKE_MIC_WAV]);
+  } catch {
+    // flite missing: the microphone test reports it.
+  }
+}
 
 /** Debian Chromium, headless, with flags that work on a closed network. */
 export const CHROMIUM_ARGS = [
@@ -38,7 +53,25 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
   },
-  projects: [{ name: 'chromium' }],
+  projects: [
+    { name: 'chromium', grepInvert: /@mic/ },
+    {
+      // Tests tagged @mic record from a fake microphone fed by FAKE_MIC_WAV.
+      name: 'chromium-fake-mic',
+      grep: /@mic/,
+      use: {
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: [
+            ...CHROMIUM_ARGS,
+            '--use-fake-ui-for-media-stream',
+            '--use-fake-device-for-media-stream',
+            `--use-file-for-fake-audio-capture=${FAKE_MIC_WAV}%noloop`,
+          ],
+        },
+      },
+    },
+  ],
   webServer: {
     command: `node --enable-source-maps ${path.join(root, 'apps/server/dist/main.js')}`,
     url: `http://localhost:${E2E_PORT}/healthz`,

@@ -1,9 +1,50 @@
 // `npm start`: install what is missing, build if needed, then run the server
 // (it migrates the database on start) on http://localhost:3000.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ensureBuild, ensureDependencies, root } from './lib.mjs';
 
+/** Debian packages the local AI engines use (speech-to-text, text-to-speech, audio conversion). */
+const AI_PACKAGES = ['flite', 'lame', 'sox', 'ffmpeg', 'pocketsphinx', 'pocketsphinx-en-us'];
+
+/**
+ * Installs the missing AI packages when running as root on a Debian-like
+ * system. Anything else (not root, no apt, offline) only warns: the server
+ * starts anyway and the affected services answer 503 naming the package.
+ */
+function ensureAiPackages() {
+  if (process.env.ATRIUM_SKIP_APT === '1' || process.platform !== 'linux') return;
+  /** @param {string} pkg */
+  const installed = (pkg) =>
+    spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' }).stdout?.includes('install ok installed');
+  if (spawnSync('dpkg-query', ['--version'], { stdio: 'ignore' }).status !== 0) return;
+  const missing = AI_PACKAGES.filter((pkg) => !installed(pkg));
+  if (missing.length === 0) return;
+  const canApt = process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (!canApt) {
+    console.warn(`! Missing Debian packages for the local AI services: ${missing.join(' ')}`);
+    console.warn(
+      `  Install them with: sudo apt-get install ${missing.join(' ')} (those services answer 503 until then)`,
+    );
+    return;
+  }
+  console.log(`Installing Debian packages for the local AI services: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  let result = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], {
+    stdio: 'inherit',
+    env,
+  });
+  if (result.status !== 0) {
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    result = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], {
+      stdio: 'inherit',
+      env,
+    });
+  }
+  if (result.status !== 0) console.warn('! Could not install them; starting anyway (those AI services answer 503).');
+}
+
+ensureAiPackages();
 ensureDependencies();
 ensureBuild();
 

@@ -2,7 +2,7 @@
 // are inlined from TypeScript source; npm dependencies stay external and are
 // loaded from node_modules at run time.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 
 const here = new URL('.', import.meta.url).pathname;
 rmSync(`${here}dist`, { recursive: true, force: true });
@@ -18,8 +18,18 @@ const externalDependencies = {
   },
 };
 
+// The local AI engines run in worker threads: each worker entry is bundled
+// beside main.js, where the engines' `new URL('./x.worker.ts', import.meta.url)`
+// finds it as `./x.worker.js` (see adapters/ai/local/pool.ts).
+const localAi = `${here}src/adapters/ai/local/`;
+const workers = Object.fromEntries(
+  readdirSync(localAi)
+    .filter((file) => file.endsWith('.worker.ts'))
+    .map((file) => [file.replace(/\.ts$/, ''), `${localAi}${file}`]),
+);
+
 await build({
-  entryPoints: { main: `${here}src/main.ts` },
+  entryPoints: { main: `${here}src/main.ts`, ...workers },
   outdir: `${here}dist`,
   bundle: true,
   platform: 'node',
@@ -32,4 +42,4 @@ await build({
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
 });
-console.log('server built: apps/server/dist/main.js');
+console.log(`server built: apps/server/dist/main.js and ${Object.keys(workers).length} AI worker entries`);

@@ -5,6 +5,8 @@ import type { Config } from './config';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db';
 import { systemClock, type Clock } from './lib/time';
 import { loadAdminCredentials } from './modules/auth/admin-credentials';
+import { loadLocalEngines } from './adapters/ai/local-engines';
+import { registerAiModule } from './modules/ai';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { createLoginLimiter } from './modules/auth/login-limiter';
@@ -18,6 +20,7 @@ import { registerFileRoutes } from './modules/files/files.routes';
 import { createFilesRepository } from './modules/files/files.repository';
 import { createFilesService } from './modules/files/files.service';
 import { registerTusRoutes } from './modules/files/files.tus';
+import { createFilesFileSource } from './modules/files/files.file-source';
 import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
 import { collectRoutes, enforceAccess, undeclaredApiRoutes } from './plugins/access';
 import { registerCsrfProtection } from './plugins/csrf';
@@ -164,6 +167,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   await registerFileRoutes(app, { files, maxUploadBytes: config.uploads.maxBytes });
   const tus = await registerTusRoutes(app, { files, config });
+  await registerAiModule(app, {
+    config: config.ai,
+    db: database.db,
+    clock,
+    probes,
+    files: createFilesFileSource(files),
+    loadLocalEngines: () => loadLocalEngines(config.ai),
+  });
   await registerSpa(app, config.webDist);
 
   const sweep = setInterval(() => {

@@ -10,6 +10,43 @@ const booleanString = z
 
 const bytes = z.coerce.number().int().positive();
 
+const aiProvider = z.enum(['local', 'azure', 'openai']);
+const aiServiceProvider = z.enum(['local', 'azure', 'openai', 'disabled']);
+const optionalUrl = z.url().optional();
+
+/** AI providers (see README, "AI services"). Keys stay on the server. */
+const aiEnv = {
+  AI_PROVIDER: aiProvider.default('local'),
+  AI_SPEECH_TO_TEXT_PROVIDER: aiServiceProvider.optional(),
+  AI_TEXT_TO_SPEECH_PROVIDER: aiServiceProvider.optional(),
+  AI_FACE_DETECTION_PROVIDER: aiServiceProvider.optional(),
+  AI_IMAGE_ANALYSIS_PROVIDER: aiServiceProvider.optional(),
+  AI_MAX_IMAGE_BYTES: bytes.default(6 * 1024 * 1024),
+  AI_MAX_IMAGE_PIXELS: z.coerce.number().int().positive().default(40_000_000),
+  AI_MAX_AUDIO_BYTES: bytes.default(16 * 1024 * 1024),
+  AI_MAX_AUDIO_SECONDS: z.coerce.number().positive().max(600).default(60),
+  AI_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  AI_QUEUE_LIMIT: z.coerce.number().int().positive().default(16),
+  AI_WARM_UP: booleanString.optional(),
+  AZURE_SPEECH_KEY: z.string().min(1).optional(),
+  AZURE_SPEECH_REGION: z
+    .string()
+    .regex(/^[a-z0-9]+$/, 'must be an Azure region name such as westeurope')
+    .optional(),
+  AZURE_SPEECH_STT_ENDPOINT: optionalUrl,
+  AZURE_SPEECH_TTS_ENDPOINT: optionalUrl,
+  AZURE_SPEECH_VOICE: z.string().min(1).default('en-US-JennyNeural'),
+  AZURE_FACE_ENDPOINT: optionalUrl,
+  AZURE_FACE_KEY: z.string().min(1).optional(),
+  AZURE_VISION_ENDPOINT: optionalUrl,
+  AZURE_VISION_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: optionalUrl,
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_STT_MODEL: z.string().min(1).default('whisper-1'),
+  OPENAI_TTS_MODEL: z.string().min(1).default('tts-1'),
+  OPENAI_TTS_VOICE: z.string().min(1).default('alloy'),
+};
+
 /** Every environment variable the server reads. Unknown variables are ignored. */
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -60,6 +97,7 @@ export const EnvSchema = z.object({
     .regex(/^([A-Za-z0-9_-]+\/)*$/, 'must be empty or end with /')
     .default(''),
   UPLOAD_ORPHAN_GRACE_MINUTES: z.coerce.number().int().min(0).default(60),
+  ...aiEnv,
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -108,6 +146,110 @@ export interface Config {
         prefix: string;
       };
   shutdownTimeoutMs: number;
+  ai: AiConfig;
+}
+
+export type AiServiceKey = 'speechToText' | 'textToSpeech' | 'faceDetection' | 'imageAnalysis';
+export type AiProviderChoice = 'local' | 'azure' | 'openai' | 'disabled';
+
+export interface AiConfig {
+  /** Which provider runs each service. */
+  providers: Record<AiServiceKey, AiProviderChoice>;
+  limits: { imageBytes: number; imagePixels: number; audioBytes: number; audioSeconds: number };
+  timeoutMs: number;
+  queueLimit: number;
+  /** Load local models in the background after start-up (default: yes, except NODE_ENV=test). */
+  warmUp: boolean;
+  azure: {
+    speech: { key: string; sttEndpoint: string; ttsEndpoint: string; voice: string } | undefined;
+    face: { key: string; endpoint: string } | undefined;
+    vision: { key: string; endpoint: string } | undefined;
+  };
+  openai:
+    { baseUrl: string; apiKey: string | undefined; sttModel: string; ttsModel: string; voice: string } | undefined;
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** Resolves AI_PROVIDER and the per-service overrides, listing every missing setting. */
+function resolveAiConfig(env: Env, problems: string[]): AiConfig {
+  const perService: Record<AiServiceKey, [keyof Env, AiProviderChoice | undefined]> = {
+    speechToText: ['AI_SPEECH_TO_TEXT_PROVIDER', env.AI_SPEECH_TO_TEXT_PROVIDER],
+    textToSpeech: ['AI_TEXT_TO_SPEECH_PROVIDER', env.AI_TEXT_TO_SPEECH_PROVIDER],
+    faceDetection: ['AI_FACE_DETECTION_PROVIDER', env.AI_FACE_DETECTION_PROVIDER],
+    imageAnalysis: ['AI_IMAGE_ANALYSIS_PROVIDER', env.AI_IMAGE_ANALYSIS_PROVIDER],
+  };
+  const providers = {} as Record<AiServiceKey, AiProviderChoice>;
+  for (const [service, [variable, explicit]] of Object.entries(perService) as [
+    AiServiceKey,
+    [keyof Env, AiProviderChoice | undefined],
+  ][]) {
+    const visual = service === 'faceDetection' || service === 'imageAnalysis';
+    // OpenAI-compatible servers have no face or vision API: those services stay local.
+    const fallback = env.AI_PROVIDER === 'openai' && visual ? 'local' : env.AI_PROVIDER;
+    const chosen = explicit ?? fallback;
+    if (chosen === 'openai' && visual) {
+      problems.push(`${variable}: OpenAI-compatible servers have no ${service} API; use local or azure`);
+    }
+    providers[service] = chosen;
+  }
+  const uses = (provider: AiProviderChoice, ...services: AiServiceKey[]) =>
+    services.some((service) => providers[service] === provider);
+
+  let speech: AiConfig['azure']['speech'];
+  if (uses('azure', 'speechToText', 'textToSpeech')) {
+    const region = env.AZURE_SPEECH_REGION;
+    const stt = env.AZURE_SPEECH_STT_ENDPOINT ?? (region && `https://${region}.stt.speech.microsoft.com`);
+    const tts = env.AZURE_SPEECH_TTS_ENDPOINT ?? (region && `https://${region}.tts.speech.microsoft.com`);
+    if (!env.AZURE_SPEECH_KEY) problems.push('AZURE_SPEECH_KEY: required when a speech service uses azure');
+    if (!stt || !tts)
+      problems.push(
+        'AZURE_SPEECH_REGION (or AZURE_SPEECH_STT_ENDPOINT and AZURE_SPEECH_TTS_ENDPOINT): required when a speech service uses azure',
+      );
+    if (env.AZURE_SPEECH_KEY && stt && tts) {
+      speech = {
+        key: env.AZURE_SPEECH_KEY,
+        sttEndpoint: trimSlash(stt),
+        ttsEndpoint: trimSlash(tts),
+        voice: env.AZURE_SPEECH_VOICE,
+      };
+    }
+  }
+  const keyed = (service: AiServiceKey, name: 'FACE' | 'VISION', key?: string, endpoint?: string) => {
+    if (providers[service] !== 'azure') return undefined;
+    if (!key) problems.push(`AZURE_${name}_KEY: required when ${service} uses azure`);
+    if (!endpoint) problems.push(`AZURE_${name}_ENDPOINT: required when ${service} uses azure`);
+    return key && endpoint ? { key, endpoint: trimSlash(endpoint) } : undefined;
+  };
+  const face = keyed('faceDetection', 'FACE', env.AZURE_FACE_KEY, env.AZURE_FACE_ENDPOINT);
+  const vision = keyed('imageAnalysis', 'VISION', env.AZURE_VISION_KEY, env.AZURE_VISION_ENDPOINT);
+
+  let openai: AiConfig['openai'];
+  if (uses('openai', 'speechToText', 'textToSpeech')) {
+    if (!env.OPENAI_BASE_URL) problems.push('OPENAI_BASE_URL: required when a speech service uses openai');
+    else
+      openai = {
+        baseUrl: trimSlash(env.OPENAI_BASE_URL),
+        apiKey: env.OPENAI_API_KEY,
+        sttModel: env.OPENAI_STT_MODEL,
+        ttsModel: env.OPENAI_TTS_MODEL,
+        voice: env.OPENAI_TTS_VOICE,
+      };
+  }
+  return {
+    providers,
+    limits: {
+      imageBytes: env.AI_MAX_IMAGE_BYTES,
+      imagePixels: env.AI_MAX_IMAGE_PIXELS,
+      audioBytes: env.AI_MAX_AUDIO_BYTES,
+      audioSeconds: env.AI_MAX_AUDIO_SECONDS,
+    },
+    timeoutMs: env.AI_TIMEOUT_MS,
+    queueLimit: env.AI_QUEUE_LIMIT,
+    warmUp: env.AI_WARM_UP ?? env.NODE_ENV !== 'test',
+    azure: { speech, face, vision },
+    openai,
+  };
 }
 
 export class ConfigError extends Error {
@@ -165,6 +307,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (env.BLOB_STORE === 's3' && !env.S3_BUCKET) problems.push('S3_BUCKET: required when BLOB_STORE=s3');
   if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY))
     problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither');
+  const ai = resolveAiConfig(env, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = path.resolve(env.DATA_DIR);
@@ -245,5 +388,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: 'fs' },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    ai,
   };
 }

@@ -4,6 +4,8 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   BAD_REQUEST: 'The request is not valid.',
   VALIDATION_FAILED: 'The request is not valid.',
   INVALID_JSON: 'The request body is not valid JSON.',
+  INVALID_MEDIA: 'The file could not be read. It may be damaged.',
+  NOT_IMPLEMENTED: 'This is not available on this server.',
   UNAUTHENTICATED: 'Please sign in to continue.',
   FORBIDDEN: 'You do not have permission to do that.',
   CSRF_REJECTED: 'Cross-site request refused.',
@@ -15,6 +17,7 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported content type.',
   RATE_LIMITED: 'Too many requests. Please try again later.',
   INTERNAL: 'Something went wrong on our side. Please try again.',
+  UPSTREAM_FAILED: 'The AI provider did not answer as expected. Please try again.',
   SERVICE_UNAVAILABLE: 'The service is not available right now.',
   TIMEOUT: 'The operation took too long.',
 };

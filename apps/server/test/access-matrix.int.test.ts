@@ -13,6 +13,8 @@ import { dialects, readError, startTestServer, type TestServer } from './helpers
  *   `userId` or `ownerKey` are filled with user A's owner key, so user B is
  *   asking for another user's resource and must get 403.
  * - `admin`: anonymous 401; users A and B 403; admin passes.
+ * - `apikey` (the Azure/OpenAI compatibility paths, wherever they live): a
+ *   session cookie is never enough, so every identity without a key gets 401.
  * "Passes" means neither 401 nor 403 (it may be 400 for the empty body, 404
  * for the probe id, 200…). Nothing may answer 5xx.
  */
@@ -31,6 +33,7 @@ type Identity = 'anonymous' | 'userA' | 'userB' | 'admin';
 
 function expected(route: RouteEntry, who: Identity): 'unauthenticated' | 'forbidden' | 'allowed' | 'any' {
   if (route.access === 'public') return 'any';
+  if (route.access === 'apikey') return 'unauthenticated';
   if (who === 'anonymous') return 'unauthenticated';
   if (route.access === 'admin') return who === 'admin' ? 'allowed' : 'forbidden';
   if (who === 'userB' && hasOwnerParam(route.url)) return 'forbidden';
@@ -50,7 +53,8 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
   });
   afterAll(async () => server?.close());
 
-  const apiRoutes = () => server.app.routeTable.filter((r) => isApi(r.url) && r.method !== 'HEAD');
+  const apiRoutes = () =>
+    server.app.routeTable.filter((r) => (isApi(r.url) || r.access === 'apikey') && r.method !== 'HEAD');
 
   it('finds the routes of the app, every one with an access declaration', () => {
     const routes = apiRoutes();
@@ -58,6 +62,10 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       expect.arrayContaining(['GET /api/me', 'POST /api/auth/login', 'POST /api/auth/logout', 'GET /api/auth/config']),
     );
     expect(undeclaredApiRoutes(server.app.routeTable)).toEqual([]);
+    // The AI compatibility endpoints are walked too, though they live outside /api.
+    expect(routes.filter((r) => r.access === 'apikey').map((r) => r.url)).toEqual(
+      expect.arrayContaining(['/face/v1.0/detect', '/v1/audio/transcriptions']),
+    );
     // The check itself notices a forgotten declaration.
     expect(undeclaredApiRoutes([{ method: 'GET', url: '/public/api/forgot', access: undefined }])).toHaveLength(1);
   });

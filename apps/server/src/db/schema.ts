@@ -47,9 +47,24 @@ export interface FilesTable {
   upload_date: string;
 }
 
+/** API keys for the AI compatibility endpoints; the key itself is never stored. */
+export interface AiApiKeysTable {
+  id: string;
+  name: string;
+  /** SHA-256 (hex) of the key. */
+  key_hash: string;
+  /** The first characters of the key, shown in lists. */
+  prefix: string;
+  created_by: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   auth_failures: AuthFailuresTable;
   files: FilesTable;
+  ai_api_keys: AiApiKeysTable;
 }

@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 
-/** Who may call a route: anyone, any signed-in user, or admins only. */
-export type Access = 'public' | 'user' | 'admin';
+/**
+ * Who may call a route, declared in its options (`config: { access }`) and
+ * walked by the access-control matrix test:
+ * - public: anyone; user: any signed-in user; admin: admins only;
+ * - apikey: a client presenting an API key created by an admin
+ *   (`Ocp-Apim-Subscription-Key` or `Authorization: Bearer`), never the session cookie.
+ *   The module that owns such a route checks the key itself.
+ */
+export type Access = 'public' | 'user' | 'admin' | 'apikey';
+export type RouteAccess = Access;
 
 export interface RouteEntry {
   method: string;

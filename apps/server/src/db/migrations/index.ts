@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import { m0001Init } from './0001-init';
 import { m0002Identity } from './0002-identity';
 import { m0003Files } from './0003-files';
+import { m0005Ai } from './0005-ai';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001-init': m0001Init,
   '0002-identity': m0002Identity,
   '0003-files': m0003Files,
+  '0005-ai': m0005Ai,
 };

@@ -1,5 +1,137 @@
-import { PlaceholderPage } from '../../../components/ui/placeholder-page';
+import { Mic, Square, Upload } from 'lucide-react';
+import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useTranscribeAudio } from '../api/ai-api';
+import { AiPage, buttonClass, fileInputClass, secondaryButtonClass, Working } from '../components/ai-page';
+import { Alert, ErrorDetail } from '../components/alert';
+import { useObjectUrl } from '../hooks/use-object-url';
+import { MAX_RECORDING_SECONDS, useRecorder } from '../hooks/use-recorder';
+
+const isWav = (file: File) => /^audio\/(wav|x-wav|wave|vnd\.wave)$/.test(file.type) || /\.wav$/i.test(file.name);
 
 export default function SpeechToTextPage() {
-  return <PlaceholderPage title="Speech to Text" />;
+  const inputId = useId();
+  const [audio, setAudio] = useState<{ blob: Blob; name: string } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const transcribe = useTranscribeAudio();
+  const previewUrl = useObjectUrl(audio?.blob);
+  const onRecorded = useCallback(
+    (wav: Blob) => {
+      setAudio({ blob: wav, name: 'recording.wav' });
+      setProblem(null);
+      transcribe.reset();
+    },
+    [transcribe],
+  );
+  const recorder = useRecorder(onRecorded);
+  const recording = recorder.state.status === 'recording';
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!audio) {
+      setProblem('Please select an audio file first');
+      return;
+    }
+    setProblem(null);
+    transcribe.mutate({ audio: audio.blob, name: audio.name });
+  };
+
+  return (
+    <AiPage
+      title="Speech to Text"
+      intro="Choose a WAV file or record from your microphone, then transcribe it (US English)."
+    >
+      <form
+        onSubmit={submit}
+        className="space-y-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+        noValidate
+      >
+        <div>
+          <label htmlFor={inputId} className="mb-2 block text-sm font-medium text-slate-800">
+            Audio file (WAV)
+          </label>
+          <input
+            id={inputId}
+            type="file"
+            accept="audio/wav,audio/x-wav,.wav"
+            className={fileInputClass}
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              transcribe.reset();
+              if (!file) {
+                setAudio(null);
+                return;
+              }
+              if (!isWav(file)) {
+                setAudio(null);
+                setProblem('Please select a WAV audio file.');
+                event.target.value = '';
+                return;
+              }
+              setProblem(null);
+              setAudio({ blob: file, name: file.name });
+            }}
+          />
+        </div>
+        <div className="flex flex-wrap items-center gap-3">
+          {recording ? (
+            <button type="button" className={secondaryButtonClass} onClick={recorder.stop}>
+              <Square className="size-4 text-red-600" aria-hidden="true" /> Stop recording
+            </button>
+          ) : (
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              onClick={() => void recorder.start()}
+              disabled={recorder.state.status === 'converting' || transcribe.isPending}
+            >
+              <Mic className="size-4" aria-hidden="true" /> Record from microphone
+            </button>
+          )}
+          {recorder.state.status === 'recording' && (
+            <span role="status" className="text-sm text-red-700">
+              Recording… {recorder.state.seconds}s (stops at {MAX_RECORDING_SECONDS}s)
+            </span>
+          )}
+          {recorder.state.status === 'converting' && <Working label="Converting the recording to WAV…" />}
+        </div>
+        {recorder.state.status === 'error' && <Alert>{recorder.state.message}</Alert>}
+        {audio && previewUrl && (
+          <div className="space-y-1">
+            <p className="text-sm text-slate-600">
+              Selected: <span className="font-medium text-slate-800">{audio.name}</span>
+            </p>
+            <audio controls src={previewUrl} className="w-full" aria-label="Selected audio" />
+          </div>
+        )}
+        <button type="submit" className={buttonClass} disabled={transcribe.isPending || recording}>
+          <Upload className="size-4" aria-hidden="true" /> Transcribe
+        </button>
+        {transcribe.isPending && <Working label="Transcribing…" />}
+        {problem && <Alert>{problem}</Alert>}
+        {transcribe.isError && (
+          <Alert>
+            Failed to transcribe audio. Please try again.
+            <ErrorDetail error={transcribe.error} />
+          </Alert>
+        )}
+      </form>
+      {transcribe.data && (
+        <section
+          aria-labelledby="transcription-heading"
+          className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+        >
+          <h2 id="transcription-heading" className="text-lg font-semibold text-slate-900">
+            Transcription
+          </h2>
+          {transcribe.data.DisplayText ? (
+            <p className="mt-2 whitespace-pre-wrap text-slate-800" data-testid="transcript">
+              {transcribe.data.DisplayText}
+            </p>
+          ) : (
+            <p className="mt-2 text-slate-600">No speech was recognised in this recording.</p>
+          )}
+        </section>
+      )}
+    </AiPage>
+  );
 }

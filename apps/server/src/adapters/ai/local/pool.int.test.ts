@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { BadInputError, EngineFailedError, EngineUnavailableError, QueueFullError, TimeoutError } from './errors.js';
+import { WorkerPool, type WorkerPoolOptions } from './pool.js';
+import type { TestJob, TestResult, TestWorkerData } from './testing/pool-test.worker.js';
+
+const pools: WorkerPool<TestJob, TestResult>[] = [];
+function makePool(
+  opts: Partial<WorkerPoolOptions> & { workerData?: TestWorkerData } = {},
+): WorkerPool<TestJob, TestResult> {
+  const pool = new WorkerPool<TestJob, TestResult>({
+    name: 'Test engine',
+    workerUrl: new URL('./testing/pool-test.worker.ts', import.meta.url),
+    ...opts,
+  });
+  pools.push(pool);
+  return pool;
+}
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+describe('WorkerPool', () => {
+  it('starts lazily and reports its state', async () => {
+    const pool = makePool({ workerData: { startDelayMs: 200 } });
+    expect(pool.state()).toEqual({ status: 'idle' });
+    const warm = pool.warmUp();
+    expect(pool.state().status).toBe('loading');
+    await warm;
+    expect(pool.state()).toEqual({ status: 'ready' });
+  });
+
+  it('kills a job that runs too long, rejects with TimeoutError and recovers', async () => {
+    const pool = makePool({ timeoutMs: 300 });
+    await pool.warmUp();
+    const t0 = Date.now();
+    await expect(pool.run({ op: 'spin', ms: 20_000 })).rejects.toBeInstanceOf(TimeoutError);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    const after = await pool.run({ op: 'sleep', ms: 1 });
+    expect(after.end).toBeGreaterThanOrEqual(after.start);
+    expect(pool.state().status).toBe('ready');
+  });
+
+  it('rejects with QueueFullError when the queue is full, and runs the rest', async () => {
+    const pool = makePool({ concurrency: 1, maxQueue: 2 });
+    await pool.warmUp();
+    const accepted = [1, 2, 3].map(() => pool.run({ op: 'sleep', ms: 150 }));
+    await expect(pool.run({ op: 'sleep', ms: 1 })).rejects.toBeInstanceOf(QueueFullError);
+    const done = await Promise.all(accepted);
+    expect(done).toHaveLength(3);
+    // FIFO: each job starts after the previous one ended.
+    for (let i = 1; i < done.length; i++)
+      expect(done[i]?.start).toBeGreaterThanOrEqual((done[i - 1]?.end ?? Infinity) - 1);
+  });
+
+  it('never runs more jobs at once than its concurrency', async () => {
+    const pool = makePool({ concurrency: 2, maxQueue: 10 });
+    await pool.warmUp();
+    const results = await Promise.all(Array.from({ length: 6 }, () => pool.run({ op: 'sleep', ms: 120 })));
+    // Sweep over start/end events (intervals shrunk by 10 ms against clock jitter between threads).
+    const events = results
+      .flatMap((r) => [
+        { t: r.start + 10, d: +1 },
+        { t: r.end - 10, d: -1 },
+      ])
+      .sort((a, b) => a.t - b.t || a.d - b.d);
+    let running = 0;
+    let maxOverlap = 0;
+    for (const e of events) {
+      running += e.d;
+      maxOverlap = Math.max(maxOverlap, running);
+    }
+    expect(maxOverlap).toBe(2);
+    expect(new Set(results.map((r) => r.threadId)).size).toBe(2);
+  });
+
+  it('passes typed errors from the worker through', async () => {
+    const pool = makePool();
+    const error = await pool.run({ op: 'fail', message: 'nope' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadInputError);
+    expect((error as BadInputError).code).toBe('BAD_INPUT');
+    expect((error as BadInputError).message).toBe('nope');
+  });
+
+  it('survives a worker that crashes', async () => {
+    const pool = makePool();
+    await expect(pool.run({ op: 'crash' })).rejects.toBeInstanceOf(EngineFailedError);
+    await expect(pool.run({ op: 'sleep', ms: 1 })).resolves.toBeDefined();
+  });
+
+  it('reports a start failure as state "error" with its message', async () => {
+    const pool = makePool({ workerData: { failStart: 'model missing' } });
+    await expect(pool.run({ op: 'sleep', ms: 1 })).rejects.toThrow('model missing');
+    expect(pool.state()).toEqual({ status: 'error', message: 'model missing' });
+  });
+
+  it('rejects pending jobs on close()', async () => {
+    const pool = makePool({ concurrency: 1 });
+    await pool.warmUp();
+    const running = pool.run({ op: 'sleep', ms: 500 });
+    const queued = pool.run({ op: 'sleep', ms: 1 });
+    const settled = Promise.allSettled([running, queued]);
+    await pool.close();
+    for (const outcome of await settled) {
+      expect(outcome.status).toBe('rejected');
+      expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(EngineUnavailableError);
+    }
+    await expect(pool.run({ op: 'sleep', ms: 1 })).rejects.toBeInstanceOf(EngineUnavailableError);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * Speech-to-text: WAV in, Azure short-audio REST response out.
+ * Validation runs on the caller's thread (cheap, rejects early); resampling and decoding run in a worker.
+ */
+import { BadMediaError } from './errors.js';
+import { WorkerPool, type EngineState, type PoolLimits } from './pool.js';
+import type { SttJob, SttWorkerData } from './speech-to-text.worker.js';
+import type { AzureSttResult } from './stt-format.js';
+import { parseWav, type WavInfo } from './wav.js';
+
+export type { AzureSttResult, RecognitionStatus } from './stt-format.js';
+
+export interface SpeechToTextOptions extends PoolLimits {
+  /** pocketsphinx-en-us model folder. Default /usr/share/pocketsphinx/model/en-us. */
+  modelDir?: string;
+  /** ffmpeg program (name on PATH or absolute path). Default "ffmpeg". */
+  ffmpegPath?: string;
+  /** Longest accepted recording. Default 60 s (Azure short-audio limit). */
+  maxSeconds?: number;
+  /** Largest accepted WAV file. Default 32 MiB. */
+  maxBytes?: number;
+  /** Extra pocketsphinx arguments. */
+  decoderArgs?: string[];
+  /** Audio whose loudest 10 ms frame is below this is silence. Default -50 dBFS. */
+  silenceDbfs?: number;
+}
+
+export interface SpeechToTextEngine {
+  transcribe(wav: Buffer | Uint8Array): Promise<AzureSttResult>;
+  warmUp(): Promise<void>;
+  state(): EngineState;
+  close(): Promise<void>;
+}
+
+function ffmpegSampleFormat(info: WavInfo): string {
+  switch (info.format) {
+    case 1:
+      return info.bitsPerSample === 8 ? 'u8' : `s${info.bitsPerSample}le`;
+    case 3:
+      return info.bitsPerSample === 64 ? 'f64le' : 'f32le';
+    case 6:
+      return 'alaw';
+    case 7:
+      return 'mulaw';
+  }
+}
+
+export function createSpeechToText(options: SpeechToTextOptions = {}): SpeechToTextEngine {
+  const maxSeconds = options.maxSeconds ?? 60;
+  const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
+  const workerData: SttWorkerData = {
+    modelDir: options.modelDir ?? '/usr/share/pocketsphinx/model/en-us',
+    ffmpegPath: options.ffmpegPath ?? 'ffmpeg',
+    decoderArgs: options.decoderArgs ?? [],
+    silenceDbfs: options.silenceDbfs ?? -50,
+    ffmpegTimeoutMs: 30_000,
+  };
+  const pool = new WorkerPool<SttJob, AzureSttResult>({
+    name: 'Speech-to-text',
+    workerUrl: new URL('./speech-to-text.worker.ts', import.meta.url),
+    workerData,
+    concurrency: options.concurrency,
+    maxQueue: options.maxQueue,
+    timeoutMs: options.timeoutMs ?? 60_000,
+    startTimeoutMs: options.startTimeoutMs,
+  });
+
+  return {
+    async transcribe(wav: Buffer | Uint8Array): Promise<AzureSttResult> {
+      if (!((wav as unknown) instanceof Uint8Array)) throw new BadMediaError('Audio must be a Buffer');
+      const buf = Buffer.isBuffer(wav) ? wav : Buffer.from(wav.buffer, wav.byteOffset, wav.byteLength);
+      const info = parseWav(buf, { maxSeconds, maxBytes });
+      // A private copy whose ArrayBuffer can be transferred (the caller's Buffer may share a pool).
+      const audio = new Uint8Array(buf.subarray(info.dataOffset, info.dataOffset + info.dataLength));
+      return pool.run(
+        {
+          audio,
+          sampleFormat: ffmpegSampleFormat(info),
+          sampleRate: info.sampleRate,
+          channels: info.channels,
+          durationSeconds: info.durationSeconds,
+        },
+        { transfer: [audio.buffer] },
+      );
+    },
+    warmUp: () => pool.warmUp(),
+    state: () => pool.state(),
+    close: () => pool.close(),
+  };
+}

@@ -1,0 +1,119 @@
+/** Small, dependency-free readers for the media the AI services accept. */
+
+export interface WavInfo {
+  sampleRate: number;
+  channels: number;
+  bitsPerSample: number;
+  /** Format tag: 1 = PCM, 3 = IEEE float, 0xfffe = extensible. */
+  format: number;
+  durationSeconds: number;
+}
+
+/** True when the bytes start like a RIFF/WAVE file. */
+export const looksLikeWav = (data: Buffer) =>
+  data.length >= 12 && data.toString('ascii', 0, 4) === 'RIFF' && data.toString('ascii', 8, 12) === 'WAVE';
+
+/**
+ * Reads the fmt and data chunks of a WAV file. Returns null when the RIFF
+ * structure is broken (no fmt chunk, no data chunk, zero byte rate).
+ * A data chunk whose size is larger than the file (streamed WAVs write
+ * 0xFFFFFFFF) is clamped to the bytes actually present.
+ */
+export function parseWav(data: Buffer): WavInfo | null {
+  if (!looksLikeWav(data)) return null;
+  let offset = 12;
+  let fmt: Omit<WavInfo, 'durationSeconds'> & { byteRate: number } = {
+    format: 0,
+    channels: 0,
+    sampleRate: 0,
+    byteRate: 0,
+    bitsPerSample: 0,
+  };
+  let haveFmt = false;
+  while (offset + 8 <= data.length) {
+    const id = data.toString('ascii', offset, offset + 4);
+    const size = data.readUInt32LE(offset + 4);
+    const body = offset + 8;
+    if (id === 'fmt ') {
+      if (size < 16 || body + 16 > data.length) return null;
+      fmt = {
+        format: data.readUInt16LE(body),
+        channels: data.readUInt16LE(body + 2),
+        sampleRate: data.readUInt32LE(body + 4),
+        byteRate: data.readUInt32LE(body + 8),
+        bitsPerSample: data.readUInt16LE(body + 14),
+      };
+      haveFmt = true;
+    } else if (id === 'data') {
+      if (!haveFmt || fmt.byteRate === 0 || fmt.channels === 0 || fmt.sampleRate === 0) return null;
+      const bytes = Math.min(size, data.length - body);
+      const { byteRate, ...rest } = fmt;
+      return { ...rest, durationSeconds: bytes / byteRate };
+    }
+    offset = body + size + (size % 2);
+  }
+  return null;
+}
+
+export type ImageKind = 'jpeg' | 'png';
+
+/** Recognises JPEG and PNG by their signatures (the only formats the image services accept). */
+export function sniffImage(data: Buffer): ImageKind | null {
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpeg';
+  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'png';
+  return null;
+}
+
+/**
+ * Width and height from a PNG IHDR or a JPEG SOF marker, without decoding
+ * pixels. Null when the header is damaged.
+ */
+export function imageSize(data: Buffer, kind: ImageKind): { width: number; height: number } | null {
+  if (kind === 'png') {
+    if (data.length < 24 || data.toString('ascii', 12, 16) !== 'IHDR') return null;
+    return { width: data.readUInt32BE(16), height: data.readUInt32BE(20) };
+  }
+  let offset = 2;
+  while (offset + 4 <= data.length) {
+    if (data[offset] !== 0xff) return null;
+    const marker = data[offset + 1] ?? 0;
+    if (marker === 0xff) {
+      offset += 1;
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      offset += 2;
+      continue;
+    }
+    const length = data.readUInt16BE(offset + 2);
+    const isSof = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+    if (isSof) {
+      if (offset + 9 > data.length) return null;
+      return { height: data.readUInt16BE(offset + 5), width: data.readUInt16BE(offset + 7) };
+    }
+    if (length < 2) return null;
+    offset += 2 + length;
+  }
+  return null;
+}
+
+export const escapeXml = (text: string) =>
+  text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] ?? c);
+
+/** SSML for plain text with a US English female voice. */
+export const textToSsml = (text: string, voice: string) =>
+  `<speak version="1.0" xmlns="http://www.w3.org/2001/10/synthesis" xml:lang="en-US">` +
+  `<voice xml:lang="en-US" xml:gender="Female" name="${escapeXml(voice)}">${escapeXml(text)}</voice></speak>`;
+
+/** The spoken text of an SSML document (tags removed, entities decoded), for engines without SSML. */
+export function ssmlToText(ssml: string): string {
+  return ssml
+    .replace(/<\?xml[^>]*\?>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&(lt|gt|amp|apos|quot);/g, (_m, name: string) =>
+      name === 'lt' ? '<' : name === 'gt' ? '>' : name === 'amp' ? '&' : name === 'apos' ? "'" : '"',
+    )
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -1,0 +1,50 @@
+import type { AiServiceName, DetectedFace, ImageAnalysisResult, SpeechToTextResult } from '@atrium/contracts';
+
+/** What /readyz and /api/ai/status report for one service. */
+export interface AiEngineState {
+  status: 'ok' | 'loading' | 'error' | 'disabled';
+  message?: string;
+}
+
+/** Common to every provider of every service. */
+interface ProviderBase {
+  /** 'local', 'azure', 'openai' or 'none' (disabled). */
+  readonly name: 'local' | 'azure' | 'openai' | 'none';
+  state(): AiEngineState;
+}
+
+/** Speech-to-text: a WAV file in, Azure's short-audio answer out. */
+export interface SpeechToTextProvider extends ProviderBase {
+  transcribe(wav: Buffer): Promise<SpeechToTextResult>;
+}
+
+/** Text or SSML in (exactly one), MP3 out (16 kHz, 32 kbit/s, mono where the provider allows). */
+export interface TextToSpeechInput {
+  text?: string;
+  ssml?: string;
+}
+export interface TextToSpeechProvider extends ProviderBase {
+  synthesize(input: TextToSpeechInput): Promise<Buffer>;
+}
+
+/** A JPEG or PNG in, Azure Face v1.0 detect answer out. */
+export interface FaceDetectionProvider extends ProviderBase {
+  detectFaces(image: Buffer): Promise<DetectedFace[]>;
+}
+
+/** A JPEG or PNG in, Computer Vision v3.2 analyze answer (Categories, Description, Color) out. */
+export interface ImageAnalysisProvider extends ProviderBase {
+  analyzeImage(image: Buffer): Promise<ImageAnalysisResult>;
+}
+
+export interface AiProviders {
+  speechToText: SpeechToTextProvider;
+  textToSpeech: TextToSpeechProvider;
+  faceDetection: FaceDetectionProvider;
+  imageAnalysis: ImageAnalysisProvider;
+  /** Starts loading local models in the background (never throws). */
+  warmUp(): void;
+  close(): Promise<void>;
+}
+
+export type AiProviderFor<S extends AiServiceName> = AiProviders[S];

@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeWav } from '../../../test/fake-ai';
+import { readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+
+/**
+ * A machine without the Debian programs (flite, lame, ffmpeg): the server
+ * still starts and is ready; those services answer 503 naming the package.
+ * (This file runs in its own process, so changing PATH here affects no other suite.)
+ */
+describe('local engines without their Debian packages', () => {
+  let server: TestServer;
+  let cookie: string;
+  const savedPath = process.env.PATH;
+  const emptyBin = mkdtempSync(path.join(tmpdir(), 'atrium-no-bin-'));
+  beforeAll(async () => {
+    process.env.PATH = emptyBin;
+    server = await startTestServer();
+    cookie = await server.signInAs({ owner_key: 'alice' });
+  });
+  afterAll(async () => {
+    await server?.close();
+    process.env.PATH = savedPath;
+    rmSync(emptyBin, { recursive: true, force: true });
+  });
+
+  it('text-to-speech answers 503 naming flite', async () => {
+    const response = await server.fetch('/api/ai/text-to-speech', {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'hello' }),
+    });
+    expect(response.status).toBe(503);
+    const error = await readError(response);
+    expect(error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(error.message).toMatch(/^Text to speech is not available on this server: .*Debian package flite/);
+  });
+
+  it('speech-to-text answers 503 naming the missing package', async () => {
+    const response = await server.fetch('/api/ai/speech-to-text', {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'audio/wav' },
+      body: makeWav(1),
+    });
+    expect(response.status).toBe(503);
+    expect((await readError(response)).message).toMatch(/Debian package (ffmpeg|pocketsphinx)/);
+  });
+
+  it('readiness stays green and reports those services as disabled', async () => {
+    const ready = await server.fetch('/readyz');
+    expect(ready.status).toBe(200);
+    const body = await readJson<{ checks: Record<string, { status: string; message?: string }> }>(ready);
+    expect(body.checks['ai.textToSpeech']).toMatchObject({
+      status: 'disabled',
+      message: expect.stringContaining('flite'),
+    });
+  });
+});

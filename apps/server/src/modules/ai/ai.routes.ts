@@ -1,0 +1,205 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  AiFileQuery,
+  AiStatusResponse,
+  ApiKeyIdParams,
+  ApiKeyList,
+  ApiKeyRecord,
+  CreateApiKeyRequest,
+  CreatedApiKey,
+  ErrorResponse,
+  FaceDetectionResult,
+  ImageAnalysisResult,
+  SpeechToTextResult,
+  TextToSpeechRequest,
+} from '@atrium/contracts';
+import { AppError } from '../../errors';
+import { sendError, toAppError } from '../../plugins/errors';
+import '../../plugins/access';
+import type { AiService } from './ai.service';
+import type { ApiKeysService } from './api-keys.service';
+import type { FileSource } from './file-source';
+import { readUpload, registerMediaParsers, tooLargeMessage } from './ai.input';
+
+export interface AiRouteDeps {
+  ai: AiService;
+  keys: ApiKeysService;
+  files: FileSource;
+}
+
+const TEXT_BODY_LIMIT = 256 * 1024;
+
+/** Rewords body-too-large errors for the route's input, then answers in the project's error shape. */
+export function aiErrorHandler(limits: Record<string, [string, number]>) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    let appError = toAppError(error);
+    const limit = limits[request.routeOptions.url ?? ''];
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && limit) {
+      appError = new AppError('PAYLOAD_TOO_LARGE', tooLargeMessage(limit[0], limit[1]));
+    }
+    if (appError.statusCode >= 500) request.log.error({ err: appError.cause ?? error }, 'request failed');
+    else request.log.info({ code: appError.code, statusCode: appError.statusCode }, appError.message);
+    return sendError(request, reply, appError);
+  };
+}
+
+/** Text (JSON { text }) or SSML (application/ssml+xml) from a text-to-speech request. */
+export function readSpeechInput(request: FastifyRequest): { text?: string; ssml?: string } {
+  const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/ssml+xml') return { ssml: typeof request.body === 'string' ? request.body : '' };
+  if (type === 'application/json') {
+    const parsed = TextToSpeechRequest.safeParse(request.body);
+    if (!parsed.success) throw new AppError('BAD_REQUEST', 'Please send JSON of the form { "text": "…" }.');
+    return { text: parsed.data.text };
+  }
+  if (!type) throw new AppError('BAD_REQUEST', 'Please enter some text to synthesize.');
+  throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Please send JSON { "text": "…" } or application/ssml+xml.');
+}
+
+/** /api/ai/*: the four services for signed-in users, their status, and API keys for admins. */
+export async function registerAiRoutes(app: FastifyInstance, { ai, keys, files }: AiRouteDeps) {
+  const { limits } = ai;
+  await app.register(async (scope) => {
+    await registerMediaParsers(scope, Math.max(limits.audioBytes, limits.imageBytes));
+    scope.setErrorHandler(
+      aiErrorHandler({
+        '/api/ai/speech-to-text': ['audio file', limits.audioBytes],
+        '/api/ai/face-detection': ['image', limits.imageBytes],
+        '/api/ai/image-analysis': ['image', limits.imageBytes],
+        '/api/ai/text-to-speech': ['text', TEXT_BODY_LIMIT],
+      }),
+    );
+    // Access (`config.access`) is enforced by the app-wide hook before any body is read.
+    const typed = scope.withTypeProvider<ZodTypeProvider>();
+    const errors = {
+      400: ErrorResponse,
+      401: ErrorResponse,
+      413: ErrorResponse,
+      415: ErrorResponse,
+      503: ErrorResponse,
+    };
+
+    typed.post(
+      '/api/ai/speech-to-text',
+      {
+        bodyLimit: limits.audioBytes,
+        config: { access: 'user' },
+        schema: {
+          tags: ['ai'],
+          summary: 'Transcribe a WAV file (body audio/wav, multipart field "file", or ?fileId=)',
+          querystring: AiFileQuery,
+          response: { 200: SpeechToTextResult, ...errors },
+        },
+      },
+      async (request) => {
+        const user = await request.requireUser();
+        const { buffer } = await readUpload(request, { what: 'audio', maxBytes: limits.audioBytes, user, files });
+        return ai.transcribe(buffer);
+      },
+    );
+
+    // Untyped: the answer is audio/mpeg, not a JSON schema.
+    scope.post(
+      '/api/ai/text-to-speech',
+      {
+        bodyLimit: TEXT_BODY_LIMIT,
+        config: { access: 'user' },
+        schema: {
+          tags: ['ai'],
+          summary: 'Speak text (JSON { text }) or SSML (application/ssml+xml); answers audio/mpeg',
+        },
+      },
+      async (request, reply) => {
+        await request.requireUser();
+        const audio = await ai.synthesize(readSpeechInput(request));
+        return reply.type('audio/mpeg').header('cache-control', 'no-store').send(audio);
+      },
+    );
+
+    for (const [url, summary, handler] of [
+      ['/api/ai/face-detection', 'Detect faces (Azure Face v1.0 shape)', ai.detectFaces, FaceDetectionResult],
+      ['/api/ai/image-analysis', 'Analyse an image (Computer Vision v3.2 shape)', ai.analyzeImage, ImageAnalysisResult],
+    ] as const) {
+      typed.post(
+        url,
+        {
+          bodyLimit: limits.imageBytes,
+          config: { access: 'user' },
+          schema: {
+            tags: ['ai'],
+            summary: `${summary}: body image/jpeg, image/png or application/octet-stream, multipart "file", or ?fileId=`,
+            querystring: AiFileQuery,
+            response: { 200: handler === ai.detectFaces ? FaceDetectionResult : ImageAnalysisResult, ...errors },
+          },
+        },
+        async (request) => {
+          const user = await request.requireUser();
+          const { buffer } = await readUpload(request, { what: 'image', maxBytes: limits.imageBytes, user, files });
+          return handler(buffer);
+        },
+      );
+    }
+
+    typed.get(
+      '/api/ai/status',
+      {
+        config: { access: 'user' },
+        schema: { tags: ['ai'], summary: 'Provider and state of each AI service', response: { 200: AiStatusResponse } },
+      },
+      async (request) => {
+        await request.requireUser();
+        return ai.status();
+      },
+    );
+
+    typed.post(
+      '/api/ai/keys',
+      {
+        config: { access: 'admin', forbiddenMessage: 'Only admins can manage API keys.' },
+        schema: {
+          tags: ['ai'],
+          summary: 'Create an API key for the compatibility endpoints (the key is shown only in this answer)',
+          body: CreateApiKeyRequest,
+          response: { 201: CreatedApiKey, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
+        },
+      },
+      async (request, reply) => {
+        const admin = await request.requireAdmin('Only admins can manage API keys.');
+        return reply
+          .status(201)
+          .header('cache-control', 'no-store')
+          .send(await keys.create(admin, request.body.name));
+      },
+    );
+
+    typed.get(
+      '/api/ai/keys',
+      {
+        config: { access: 'admin', forbiddenMessage: 'Only admins can manage API keys.' },
+        schema: { tags: ['ai'], summary: 'List API keys (never the keys themselves)', response: { 200: ApiKeyList } },
+      },
+      async (request) => {
+        await request.requireAdmin('Only admins can manage API keys.');
+        return keys.list();
+      },
+    );
+
+    typed.delete(
+      '/api/ai/keys/:id',
+      {
+        config: { access: 'admin', forbiddenMessage: 'Only admins can manage API keys.' },
+        schema: {
+          tags: ['ai'],
+          summary: 'Revoke an API key',
+          params: ApiKeyIdParams,
+          response: { 200: ApiKeyRecord, 404: ErrorResponse },
+        },
+      },
+      async (request) => {
+        await request.requireAdmin('Only admins can manage API keys.');
+        return keys.revoke(request.params.id);
+      },
+    );
+  });
+}

@@ -1,0 +1,28 @@
+import { AppError } from '../../errors';
+import type { SessionUser } from '../auth/sessions.service';
+
+/** A file from the caller's own storage, read whole (the AI services limit their inputs to a few MB). */
+export interface SourceFile {
+  buffer: Buffer;
+  contentType: string;
+  fileName: string;
+}
+
+/**
+ * How the AI module reads a stored file by id (`?fileId=`). The files module
+ * provides the implementation; it must answer FILE_NOT_FOUND for a file the
+ * user does not own and refuse files larger than `maxBytes` with PAYLOAD_TOO_LARGE.
+ */
+export interface FileSource {
+  open(user: SessionUser, fileId: string, maxBytes: number): Promise<SourceFile>;
+}
+
+/** Used until the files module is wired in: `?fileId=` answers 501. */
+export const unavailableFileSource: FileSource = {
+  async open() {
+    throw new AppError(
+      'NOT_IMPLEMENTED',
+      'Running an AI service on a stored file is not available on this server yet. Upload the file instead.',
+    );
+  },
+};

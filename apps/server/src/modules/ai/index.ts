@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { AiServiceName } from '@atrium/contracts';
+import { createAiProviders } from '../../adapters/ai';
+import type { LocalEnginesLoader } from '../../adapters/ai/local-provider';
+import type { AiConfig } from '../../config';
+import type { Db } from '../../db';
+import type { Clock } from '../../lib/time';
+import type { ReadinessProbe } from '../health/health.routes';
+import { registerAiCompatRoutes } from './ai-compat.routes';
+import { registerAiRoutes } from './ai.routes';
+import { createAiService } from './ai.service';
+import { createApiKeysRepository } from './api-keys.repository';
+import { createApiKeysService } from './api-keys.service';
+import type { FileSource } from './file-source';
+
+export interface AiModuleDeps {
+  config: AiConfig;
+  db: Db;
+  clock: Clock;
+  probes: Map<string, ReadinessProbe>;
+  files: FileSource;
+  loadLocalEngines: LocalEnginesLoader;
+}
+
+/**
+ * The AI module: providers chosen by configuration, /api/ai/* for users,
+ * the Azure/OpenAI compatibility paths for API-key clients, /readyz probes
+ * `ai.<service>`, and background warm-up of local models after start-up.
+ */
+export async function registerAiModule(app: FastifyInstance, deps: AiModuleDeps) {
+  const providers = createAiProviders(deps.config, deps.loadLocalEngines);
+  app.addHook('onClose', async () => providers.close());
+  if (deps.config.warmUp) app.addHook('onReady', async () => providers.warmUp());
+
+  for (const service of ['speechToText', 'textToSpeech', 'faceDetection', 'imageAnalysis'] as AiServiceName[]) {
+    deps.probes.set(`ai.${service}`, async () => providers[service].state());
+  }
+  const ai = createAiService({ providers, limits: deps.config.limits });
+  const keys = createApiKeysService({ repo: createApiKeysRepository(deps.db), clock: deps.clock });
+  await registerAiRoutes(app, { ai, keys, files: deps.files });
+  await registerAiCompatRoutes(app, { ai, keys });
+}

@@ -1,0 +1,32 @@
+import { useId } from 'react';
+import { fileInputClass } from './ai-page';
+
+export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/jpg', 'image/png'];
+
+/** A file input for JPEG/PNG images; other types are refused with `invalidMessage`. */
+export function ImagePicker({ onPick, onInvalid }: { onPick: (file: File | null) => void; onInvalid: () => void }) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="mb-2 block text-sm font-medium text-slate-800">
+        Image (PNG or JPG)
+      </label>
+      <input
+        id={id}
+        type="file"
+        accept={ACCEPTED_IMAGE_TYPES.join(',')}
+        className={fileInputClass}
+        onChange={(event) => {
+          const file = event.target.files?.[0] ?? null;
+          if (file && !ACCEPTED_IMAGE_TYPES.includes(file.type)) {
+            event.target.value = '';
+            onPick(null);
+            onInvalid();
+            return;
+          }
+          onPick(file);
+        }}
+      />
+    </div>
+  );
+}
