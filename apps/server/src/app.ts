@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { createEventBus } from './adapters/event-bus';
+import { createWebPushSender, loadVapidKeys } from './adapters/push/web-push-sender';
 import type { Config } from './config';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db';
 import { systemClock, type Clock } from './lib/time';
@@ -10,6 +12,10 @@ import { createAuthService } from './modules/auth/auth.service';
 import { createSessionService } from './modules/auth/sessions.service';
 import { createUsersRepository } from './modules/auth/users.repository';
 import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
+import { createNotificationHub, type NotificationHub } from './modules/notifications/notification-hub';
+import { createNotificationsRepository } from './modules/notifications/notifications.repository';
+import { registerNotificationRoutes } from './modules/notifications/notifications.routes';
+import { createNotificationsService } from './modules/notifications/notifications.service';
 import { registerErrorHandling } from './plugins/errors';
 import { registerMetrics } from './plugins/metrics';
 import { registerOpenApi } from './plugins/openapi';
@@ -27,6 +33,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: DatabaseHandle;
+    notificationHub: NotificationHub;
   }
 }
 
@@ -101,8 +108,41 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   }
   const auth = createAuthService({ users, admin, providerName: 'Auth0' });
 
+  // Event bus between instances: in-process, or Redis pub/sub with REDIS_URL.
+  const bus = await createEventBus({
+    redisUrl: config.bus.redisUrl,
+    channelPrefix: config.bus.channelPrefix,
+    onError: (error) => app.log.warn({ err: error }, 'event bus error'),
+  });
+  app.addHook('onClose', async () => bus.close());
+  probes.set('bus', async () => (await bus.ping(), { status: 'ok' as const }));
+
+  const notificationsRepo = createNotificationsRepository(database.db, database.dialect, clock);
+  const hub = createNotificationHub({
+    repo: notificationsRepo,
+    bus,
+    heartbeatMs: config.notifications.heartbeatMs,
+    log: app.log,
+  });
+  await hub.start();
+  app.decorate('notificationHub', hub);
+  // Streams never finish by themselves: end them first so close() does not wait on them.
+  app.addHook('preClose', async () => hub.close());
+  const notifications = createNotificationsService({
+    repo: notificationsRepo,
+    hub,
+    push: createWebPushSender({
+      keys: loadVapidKeys(config.notifications.vapid, config.dataDir),
+      subject: config.notifications.vapidSubject,
+      allowHttp: config.notifications.pushAllowHttp,
+    }),
+    log: app.log,
+  });
+  app.addHook('preClose', async () => notifications.drain());
+
   registerHealthRoutes(app, probes);
   registerAuthRoutes(app, { auth, sessions });
+  registerNotificationRoutes(app, { notifications, hub });
   await registerSpa(app, config.webDist);
 
   const sweep = setInterval(() => {

@@ -40,6 +40,19 @@ export const EnvSchema = z.object({
   MAX_UPLOAD_BYTES: bytes.default(1024 ** 3),
   USER_QUOTA_BYTES: bytes.default(10 * 1024 ** 3),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  REDIS_CHANNEL_PREFIX: z.string().min(1).default('atrium:'),
+  NOTIFICATIONS_HEARTBEAT_MS: z.coerce.number().int().min(50).default(25_000),
+  VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https:// URL')
+    .optional(),
+  PUSH_ALLOW_HTTP: booleanString.default(false),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -60,6 +73,16 @@ export interface Config {
   admin: { username: string; password: string | undefined };
   uploads: { maxBytes: number; userQuotaBytes: number };
   shutdownTimeoutMs: number;
+  /** Event bus between instances: Redis when a URL is set, otherwise in-process. */
+  bus: { redisUrl: string | undefined; channelPrefix: string };
+  notifications: {
+    heartbeatMs: number;
+    /** VAPID keys from the environment; generated into DATA_DIR/secrets when unset. */
+    vapid: { publicKey: string; privateKey: string } | undefined;
+    vapidSubject: string;
+    /** Allow http:// push endpoints (tests with a local fake push service only). */
+    pushAllowHttp: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -109,6 +132,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   if (isProduction && !env.SESSION_SECRET)
     problems.push('SESSION_SECRET: required in production (at least 32 characters)');
+  if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY))
+    problems.push('VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither');
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = path.resolve(env.DATA_DIR);
@@ -143,5 +168,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     admin: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD },
     uploads: { maxBytes: env.MAX_UPLOAD_BYTES, userQuotaBytes: env.USER_QUOTA_BYTES },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    bus: { redisUrl: env.REDIS_URL, channelPrefix: env.REDIS_CHANNEL_PREFIX },
+    notifications: {
+      heartbeatMs: env.NOTIFICATIONS_HEARTBEAT_MS,
+      vapid:
+        env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
+          ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY }
+          : undefined,
+      vapidSubject: env.VAPID_SUBJECT ?? (publicUrl.startsWith('https://') ? publicUrl : 'mailto:admin@localhost'),
+      pushAllowHttp: env.PUSH_ALLOW_HTTP,
+    },
   };
 }

@@ -45,6 +45,8 @@ export interface TestServer {
   /** e.g. http://127.0.0.1:41234 */
   url: string;
   dataDir: string;
+  /** The PostgreSQL database URL, for a second instance sharing it (undefined on SQLite). */
+  databaseUrl: string | undefined;
   /** fetch against the test server; `path` starts with '/'. */
   fetch(pathname: string, init?: RequestInit): Promise<Response>;
   /** Creates a user (if needed) and a session; returns a Cookie header value. */
@@ -106,6 +108,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     config,
     url,
     dataDir,
+    databaseUrl,
     fetch: (pathname, init) => fetch(`${url}${pathname}`, init),
     async signInAs(user) {
       const existing = await users.findByOwnerKey(user.owner_key);
