@@ -11,6 +11,8 @@ export type PushOutcome = { status: 'sent' } | { status: 'gone' } | { status: 'f
 
 export interface PushSender {
   readonly publicKey: string;
+  /** Whether an endpoint may be used (https only, unless http is allowed for a local test service). */
+  accepts(endpoint: string): boolean;
   send(target: PushTarget, payload: string): Promise<PushOutcome>;
 }
 
@@ -42,13 +44,15 @@ export function createWebPushSender(options: {
   allowHttp: boolean;
   ttlSeconds?: number;
 }): PushSender {
+  const accepts = (endpoint: string) => {
+    const { protocol } = new URL(endpoint);
+    return protocol === 'https:' || (options.allowHttp && protocol === 'http:');
+  };
   return {
     publicKey: options.keys.publicKey,
+    accepts,
     async send(target, payload) {
-      const url = new URL(target.endpoint);
-      if (url.protocol !== 'https:' && !(options.allowHttp && url.protocol === 'http:')) {
-        return { status: 'gone' };
-      }
+      if (!accepts(target.endpoint)) return { status: 'gone' };
       let details;
       try {
         details = webpush.generateRequestDetails(target, payload, {

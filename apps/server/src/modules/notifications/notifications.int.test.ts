@@ -58,6 +58,14 @@ describe.each(dialects())('notifications (%s)', (dialect) => {
     const again = await server.fetch('/public/api/notifications/subscribe', json(alice, { userId: 'alice' }));
     expect(again.status).toBe(200);
     await server.fetch('/public/api/notifications/subscribe', json(bob, { userId: 'anonymous' }));
+    const insecure = await server.fetch(
+      '/public/api/notifications/subscribe',
+      json(bob, {
+        subscription: { endpoint: 'http://push.example/x', keys: { p256dh: 'B'.repeat(87), auth: 'a'.repeat(22) } },
+      }),
+    );
+    expect(insecure.status).toBe(400);
+    expect((await readError(insecure)).message).toBe('Push subscription endpoints must use https.');
 
     const count = await server.fetch('/public/api/notifications/subscribers/count', { headers: { cookie: admin } });
     expect(count.status).toBe(200);

@@ -64,6 +64,9 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
 
   return {
     async subscribe(user: SessionUser, subscription: PushSubscriptionInput | undefined): Promise<SubscribeResponse> {
+      if (subscription && !push.accepts(subscription.endpoint)) {
+        throw new AppError('BAD_REQUEST', 'Push subscription endpoints must use https.');
+      }
       await repo.addSubscriber(user.id);
       if (subscription) {
         await repo.upsertPushSubscription(user.id, {
