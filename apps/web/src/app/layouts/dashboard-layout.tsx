@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
+import { NotificationBell, NotificationsRuntime } from '../../features/notifications';
 import { useMe } from '../../lib/me';
 
 /** Signed-in area: requires a session (else /login, then back here), sidebar plus page. */
@@ -24,8 +25,15 @@ export function DashboardLayout() {
         <Link to="/dashboard" className="text-lg font-bold tracking-tight text-brand-700">
           Atrium
         </Link>
+        <nav aria-label="Dashboard" className="mt-6">
+          <NotificationBell />
+        </nav>
       </aside>
+      <NotificationsRuntime />
       <main id="main" className="flex-1">
+        <div className="border-b border-slate-200 bg-white p-2 md:hidden">
+          <NotificationBell />
+        </div>
         <Suspense fallback={<Spinner />}>
           <Outlet />
         </Suspense>
