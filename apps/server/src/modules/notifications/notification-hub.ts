@@ -16,7 +16,21 @@ interface Connection {
   sentUpTo: number;
   /** Live notifications held back while the replay is being written. */
   pending: NotificationRow[] | null;
+  /** Whether the response uses HTTP/1.1 chunked framing (then frames go straight to the socket). */
+  chunked: boolean;
 }
+
+/** An SSE frame encoded once: raw bytes, and the same bytes as one HTTP/1.1 chunk. */
+interface Frame {
+  raw: Buffer;
+  chunked: Buffer;
+}
+
+const CRLF = Buffer.from('\r\n');
+const toFrame = (text: string): Frame => {
+  const raw = Buffer.from(text, 'utf8');
+  return { raw, chunked: Buffer.concat([Buffer.from(`${raw.length.toString(16)}\r\n`), raw, CRLF]) };
+};
 
 export const presentNotification = (row: NotificationRow): Notification => ({
   id: String(row.seq),
@@ -56,17 +70,26 @@ export function createNotificationHub(deps: {
   let heartbeat: NodeJS.Timeout | undefined;
   let queue: Promise<void> = Promise.resolve();
 
-  const write = (connection: Connection, chunk: string) => {
+  /**
+   * Writes one SSE chunk. Fan-out writes the same bytes to thousands of
+   * sockets, so a frame is encoded once (with its HTTP chunk framing when the
+   * response is chunked) and written straight to each socket: the bytes are
+   * exactly what ServerResponse would send, without per-socket encoding.
+   */
+  const write = (connection: Connection, frame: Frame) => {
     const { res } = connection;
     if (res.destroyed || res.writableEnded) return;
-    res.write(chunk);
-    if (res.writableLength > MAX_BUFFERED_BYTES) {
+    const socket = res.socket;
+    if (connection.chunked && socket) socket.write(frame.chunked);
+    else res.write(frame.raw);
+    if ((socket?.writableLength ?? res.writableLength) > MAX_BUFFERED_BYTES) {
       deps.log.warn({ userId: connection.userId }, 'notification stream too slow; dropping it');
       res.destroy();
     }
   };
+  const heartbeatFrame = toFrame(': heartbeat\n\n');
 
-  const sendTo = (connection: Connection, row: NotificationRow, frame: string) => {
+  const sendTo = (connection: Connection, row: NotificationRow, frame: Frame) => {
     if (connection.pending) {
       connection.pending.push(row);
       return;
@@ -78,7 +101,7 @@ export function createNotificationHub(deps: {
 
   const deliver = (row: NotificationRow) => {
     cursor = Math.max(cursor, row.seq);
-    const frame = formatEvent(row);
+    const frame = toFrame(formatEvent(row));
     const targets = row.audience_user_id === null ? connections : byUser.get(row.audience_user_id);
     if (!targets) return;
     for (const connection of targets) sendTo(connection, row, frame);
@@ -121,7 +144,7 @@ export function createNotificationHub(deps: {
       cursor = await deps.repo.latestSeq();
       unsubscribe = await deps.bus.subscribe(NOTIFICATIONS_CHANNEL, onMessage);
       heartbeat = setInterval(() => {
-        for (const connection of connections) write(connection, ': heartbeat\n\n');
+        for (const connection of connections) write(connection, heartbeatFrame);
       }, deps.heartbeatMs);
       heartbeat.unref();
     },
@@ -153,6 +176,7 @@ export function createNotificationHub(deps: {
         res,
         sentUpTo: snapshot,
         pending: lastEventId === undefined ? null : [],
+        chunked: false,
       };
       connections.add(connection);
       let set = byUser.get(userId);
@@ -176,6 +200,8 @@ export function createNotificationHub(deps: {
         'x-accel-buffering': 'no',
       });
       res.write('retry: 3000\n: connected\n\n');
+      // Node frames this response in HTTP chunks (HTTP/1.1, no length); later frames keep that framing.
+      connection.chunked = (res as ServerResponse & { chunkedEncoding?: boolean }).chunkedEncoding === true;
 
       if (lastEventId === undefined) return;
       try {
@@ -183,7 +209,7 @@ export function createNotificationHub(deps: {
           let after = lastEventId;
           for (;;) {
             const rows = await deps.repo.listForUserRange(userId, after, snapshot, REPLAY_PAGE);
-            for (const row of rows) write(connection, formatEvent(row));
+            for (const row of rows) write(connection, toFrame(formatEvent(row)));
             const last = rows[rows.length - 1];
             if (!last || rows.length < REPLAY_PAGE) break;
             after = last.seq;
@@ -197,7 +223,7 @@ export function createNotificationHub(deps: {
         // else: an id from another database (e.g. after a reset): start live.
         const held = connection.pending ?? [];
         connection.pending = null;
-        for (const row of held) sendTo(connection, row, formatEvent(row));
+        for (const row of held) sendTo(connection, row, toFrame(formatEvent(row)));
       } catch (error) {
         deps.log.error({ err: error }, 'notification replay failed');
         res.destroy();

@@ -55,7 +55,8 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
 
   /** Stored first, then announced to every instance, then pushed to browsers in the background. */
   async function deliver(row: NotificationRow) {
-    await hub.announce(row);
+    // Stored already: if the bus is down, streams still get it by replay on their next reconnect.
+    await hub.announce(row).catch((error: unknown) => log.error({ err: error }, 'could not announce a notification'));
     const task = pushAll(row)
       .catch((error: unknown) => log.error({ err: error }, 'web push fan-out failed'))
       .finally(() => inFlight.delete(task));
