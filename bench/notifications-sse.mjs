@@ -23,7 +23,7 @@ const DELIVERY_TIMEOUT_MS = 10_000;
 const RUN_LIMIT_MS = 10 * 60_000;
 const NCHAN_MODULE = '/usr/lib/nginx/modules/ngx_nchan_module.so';
 
-/** Servers this run started: stopped on every way out. */
+/** Servers this run started: stopped on every way out. @type {Set<import('node:child_process').ChildProcess>} */
 const children = new Set();
 const killChildren = () => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL'));
 process.on('exit', killChildren);
@@ -39,16 +39,23 @@ const deadline = setTimeout(() => {
 }, RUN_LIMIT_MS);
 deadline.unref();
 
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** @param {number[]} values @param {number} p */
 const percentile = (values, p) => {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 };
+/** @param {number} ms */
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
 
-/** Resident memory (KiB) of a process and its children (nginx master + workers). */
+/**
+ * Resident memory (KiB) of a process and its children (nginx master + workers).
+ * @param {number | undefined} pid
+ */
 function rssKiB(pid) {
+  /** @param {number | string | undefined} p */
   const read = (p) => {
     try {
       const status = readFileSync(`/proc/${p}/status`, 'utf8');
@@ -68,6 +75,7 @@ function rssKiB(pid) {
   return total;
 }
 
+/** @param {string} url */
 async function waitForHttp(url, timeoutMs = 30_000) {
   const started = Date.now();
   for (;;) {
@@ -89,6 +97,12 @@ const dropped = { count: 0 };
 /**
  * One SSE subscriber on a raw socket (an HTTP client per connection would
  * dominate the measurement). Finds `bench:<n>` in what arrives; ids only go up.
+ * @param {number} port
+ * @param {string} requestPath
+ * @param {Record<string, string>} headers
+ * @param {(now: number) => void} onFirstBytes
+ * @param {(n: number, now: number) => void} onMessage
+ * @returns {Promise<net.Socket>}
  */
 function subscribe(port, requestPath, headers, onFirstBytes, onMessage) {
   return new Promise((resolve, reject) => {
@@ -108,7 +122,7 @@ function subscribe(port, requestPath, headers, onFirstBytes, onMessage) {
         `GET ${requestPath} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n${extra}\r\n`,
       );
     });
-    socket.on('data', (chunk) => {
+    socket.on('data', (/** @type {string} */ chunk) => {
       const now = performance.now();
       if (first) {
         first = false;
@@ -142,21 +156,33 @@ function subscribe(port, requestPath, headers, onFirstBytes, onMessage) {
   });
 }
 
-/** Connects N subscribers, publishes M messages one by one, and measures. */
+/**
+ * Connects N subscribers, publishes M messages one by one, and measures.
+ * @param {string} name
+ * @param {{ port: number, subscribePath: string, headers: Record<string, string>, publish: (message: string) => Promise<void>, pid: number | undefined }} target
+ */
 async function measure(name, { port, subscribePath, headers, publish, pid }) {
   const rssIdle = rssKiB(pid);
+  /** @type {number[]} */
   const connectTimes = [];
+  /** @type {net.Socket[]} */
   const sockets = [];
   const delivered = Array.from({ length: MESSAGES }, () => 0);
+  /** @type {number[]} */
   const latencies = [];
+  /** @type {number[]} */
   const publishedAt = [];
+  /** @type {{ n: number, resolve: () => void } | null} */
   let waiting = null;
 
+  /** @param {number} n @param {number} now */
   const onMessage = (n, now) => {
-    if (n >= MESSAGES || publishedAt[n] === undefined) return;
-    latencies.push(now - publishedAt[n]);
-    delivered[n] += 1;
-    if (waiting && waiting.n === n && delivered[n] === SUBSCRIBERS) waiting.resolve();
+    const sentAt = publishedAt[n];
+    if (n >= MESSAGES || sentAt === undefined) return;
+    latencies.push(now - sentAt);
+    const count = (delivered[n] ?? 0) + 1;
+    delivered[n] = count;
+    if (waiting && waiting.n === n && count === SUBSCRIBERS) waiting.resolve();
   };
 
   const connectStarted = performance.now();
@@ -194,7 +220,7 @@ async function measure(name, { port, subscribePath, headers, publish, pid }) {
 
   const publishStarted = performance.now();
   for (let n = 0; n < MESSAGES; n++) {
-    const done = new Promise((resolve) => (waiting = { n, resolve }));
+    const done = new Promise((/** @type {(value?: unknown) => void} */ resolve) => (waiting = { n, resolve }));
     publishedAt[n] = performance.now();
     await publish(`bench:${n}`);
     await Promise.race([done, sleep(DELIVERY_TIMEOUT_MS)]);
@@ -225,6 +251,7 @@ async function measure(name, { port, subscribePath, headers, publish, pid }) {
   };
 }
 
+/** @param {import('node:child_process').ChildProcess} child */
 async function stop(child) {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
@@ -232,6 +259,7 @@ async function stop(child) {
   if (child.exitCode === null) child.kill('SIGKILL');
 }
 
+/** @param {string} workdir */
 async function runNchan(workdir) {
   if (!existsSync(NCHAN_MODULE))
     throw new Error('nginx nchan module missing: apt-get install nginx libnginx-mod-nchan');
@@ -271,7 +299,7 @@ http {
       subscribePath: '/sub',
       headers: {},
       pid: child.pid,
-      publish: async (message) => {
+      publish: async (/** @type {string} */ message) => {
         const response = await fetch(`http://127.0.0.1:${NCHAN_PORT}/pub`, { method: 'POST', body: message });
         await response.arrayBuffer();
         if (response.status >= 300) throw new Error(`nchan publish answered ${response.status}`);
@@ -282,6 +310,7 @@ http {
   }
 }
 
+/** @param {string} workdir */
 async function runAtrium(workdir) {
   const server = path.join(root, 'apps/server/dist/main.js');
   if (!existsSync(server)) throw new Error('build first: npm run build');
@@ -308,13 +337,13 @@ async function runAtrium(workdir) {
       body: JSON.stringify({ username: 'admin', password }),
     });
     if (!login.ok) throw new Error(`login failed: ${login.status}`);
-    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     return await measure('Atrium (1 Node process)', {
       port: ATRIUM_PORT,
       subscribePath: '/public/api/notifications/stream',
       headers: { Cookie: cookie },
       pid: child.pid,
-      publish: async (message) => {
+      publish: async (/** @type {string} */ message) => {
         const response = await fetch(`http://127.0.0.1:${ATRIUM_PORT}/public/api/notifications`, {
           method: 'POST',
           headers: { cookie, 'content-type': 'application/json' },
