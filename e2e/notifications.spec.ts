@@ -97,7 +97,10 @@ test('a published notification reaches another signed-in browser: toast, badge, 
   }
 });
 
-test('the service worker is served uncached and shows a pushed notification', async ({ browser, consoleErrors }) => {
+test('the service worker is served uncached and shows a pushed notification when no dashboard is on screen', async ({
+  browser,
+  consoleErrors,
+}) => {
   const { context, page } = await signedInPage(browser, consoleErrors);
   try {
     await context.grantPermissions(['notifications']);
@@ -117,20 +120,29 @@ test('the service worker is served uncached and shows a pushed notification', as
     await expect.poll(() => registrations.find((r) => r.scopeURL.endsWith('/'))?.registrationId).toBeTruthy();
     const registrationId = registrations.find((r) => r.scopeURL.endsWith('/'))?.registrationId ?? '';
 
-    const message = `Pushed while away (${Date.now()})`;
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: new URL(page.url()).origin,
-      registrationId,
-      data: JSON.stringify({ id: '999', message, timestamp: new Date().toISOString(), type: 'admin' }),
-    });
-    await expect
-      .poll(() =>
-        page.evaluate(async () => {
-          const registration = await navigator.serviceWorker.ready;
-          return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag }));
-        }),
-      )
-      .toContainEqual({ title: 'Atrium', body: message, tag: 'atrium-999' });
+    const push = (id: string, message: string) =>
+      cdp.send('ServiceWorker.deliverPushMessage', {
+        origin: new URL(page.url()).origin,
+        registrationId,
+        data: JSON.stringify({ id, message, timestamp: new Date().toISOString(), type: 'admin' }),
+      });
+    const shown = () =>
+      page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.ready;
+        return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag }));
+      });
+
+    // With no dashboard tab on screen, the worker shows a system notification.
+    await page.goto('about:blank');
+    const away = `Pushed while away (${Date.now()})`;
+    await push('999', away);
+    await page.goto('/dashboard/notifications');
+    await expect.poll(shown).toContainEqual({ title: 'Atrium', body: away, tag: 'atrium-999' });
+
+    // With the dashboard on screen, the page itself shows it; the worker stays quiet.
+    await push('1000', 'Seen in the tab');
+    await page.waitForTimeout(1000);
+    expect((await shown()).map((n) => n.tag)).not.toContain('atrium-1000');
   } finally {
     await context.close();
   }

@@ -1,5 +1,5 @@
-// Atrium's service worker: shows pushed notifications (Web Push) and opens
-// the dashboard when one is clicked. Served with Cache-Control: no-cache so a
+// Atrium's service worker: shows pushed notifications (Web Push) when no
+// dashboard tab is on screen, and opens the dashboard when one is clicked. Served with Cache-Control: no-cache so a
 // new version is picked up at once.
 
 const DASHBOARD_URL = '/dashboard/notifications';
@@ -24,17 +24,28 @@ function readPayload(event) {
   return { message: event.data.text() };
 }
 
+/** Whether a dashboard tab is on screen: it shows the notification itself (toast, banner, list). */
+async function dashboardVisible() {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  return windows.some(
+    (client) => client.visibilityState === 'visible' && new URL(client.url).pathname.startsWith('/dashboard'),
+  );
+}
+
 self.addEventListener('push', (event) => {
   const notification = readPayload(event);
   event.waitUntil(
-    self.registration.showNotification('Atrium', {
-      body: notification.message,
-      icon: '/favicon.svg',
-      badge: '/favicon.svg',
-      tag: notification.id ? `atrium-${notification.id}` : undefined,
-      timestamp: notification.timestamp ? Date.parse(notification.timestamp) : Date.now(),
-      data: { url: DASHBOARD_URL, notification },
-    }),
+    (async () => {
+      if (await dashboardVisible()) return;
+      await self.registration.showNotification('Atrium', {
+        body: notification.message,
+        icon: '/favicon.svg',
+        badge: '/favicon.svg',
+        tag: notification.id ? `atrium-${notification.id}` : undefined,
+        timestamp: notification.timestamp ? Date.parse(notification.timestamp) : Date.now(),
+        data: { url: DASHBOARD_URL, notification },
+      });
+    })(),
   );
 });
 
