@@ -2,6 +2,8 @@ import { NOTIFICATION_MESSAGE_MAX, type Notification } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
 import { openSse, type SseStream } from '../../../test/sse';
+import { systemClock } from '../../lib/time';
+import { createNotificationsRepository } from './notifications.repository';
 
 const json = (cookie: string, body: unknown): RequestInit => ({
   method: 'POST',
@@ -211,6 +213,29 @@ describe.each(dialects())('notifications (%s)', (dialect) => {
     const fresh = await stream(alice, { headers: { 'last-event-id': 'not-a-number' } });
     await new Promise((r) => setTimeout(r, 200));
     expect(fresh.events).toEqual([]);
+  });
+
+  it('delivers in id order with no duplicates when bus messages arrive out of order or twice', async () => {
+    const before = server.app.notificationHub.size;
+    const live = await stream(bob);
+    const repo = createNotificationsRepository(server.app.database.db, server.app.database.dialect, systemClock);
+    const rows = [];
+    for (const message of ['gap one', 'gap two', 'gap three']) {
+      rows.push((await repo.insert({ message, type: 'other', audienceUserId: null, createdBy: null })).row);
+    }
+    const [one, two, three] = rows;
+    if (!one || !two || !three) throw new Error('insert failed');
+    // The last one is announced first: the hub fills the gap from the database, in order.
+    await server.app.notificationHub.announce(three);
+    await server.app.notificationHub.announce(one);
+    await server.app.notificationHub.announce(two);
+    await server.app.notificationHub.announce(three);
+    const events = await live.waitForEvents(3);
+    expect(events.map((e) => e.id)).toEqual([one.seq, two.seq, three.seq].map(String));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(live.events).toHaveLength(3);
+    live.close();
+    await until(() => server.app.notificationHub.size === before);
   });
 
   it('keeps idle streams alive with heartbeat comments and drops closed connections at once', async () => {
