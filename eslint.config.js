@@ -63,6 +63,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['apps/web/public/sw.js'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
+  {
     files: ['scripts/**', 'bench/**', 'apps/server/build.mjs', 'apps/server/src/main.ts', 'e2e/**'],
     rules: { 'no-console': 'off' },
   },

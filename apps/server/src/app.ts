@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { createEventBus } from './adapters/event-bus';
+import { createWebPushSender, loadVapidKeys } from './adapters/push/web-push-sender';
 import type { Config } from './config';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db';
 import { systemClock, type Clock } from './lib/time';
@@ -24,6 +26,10 @@ import { createFilesFileSource } from './modules/files/files.file-source';
 import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
 import { collectRoutes, enforceAccess, undeclaredApiRoutes } from './plugins/access';
 import { registerCsrfProtection } from './plugins/csrf';
+import { createNotificationHub, type NotificationHub } from './modules/notifications/notification-hub';
+import { createNotificationsRepository } from './modules/notifications/notifications.repository';
+import { registerNotificationRoutes } from './modules/notifications/notifications.routes';
+import { createNotificationsService } from './modules/notifications/notifications.service';
 import { registerErrorHandling } from './plugins/errors';
 import { registerMetrics } from './plugins/metrics';
 import { registerOpenApi } from './plugins/openapi';
@@ -41,6 +47,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: DatabaseHandle;
+    notificationHub: NotificationHub;
   }
 }
 
@@ -147,6 +154,38 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     log: app.log,
   });
 
+  // Event bus between instances: in-process, or Redis pub/sub with REDIS_URL.
+  const bus = await createEventBus({
+    redisUrl: config.bus.redisUrl,
+    channelPrefix: config.bus.channelPrefix,
+    onError: (error) => app.log.warn({ err: error }, 'event bus error'),
+  });
+  app.addHook('onClose', async () => bus.close());
+  probes.set('bus', async () => (await bus.ping(), { status: 'ok' as const }));
+
+  const notificationsRepo = createNotificationsRepository(database.db, database.dialect, clock);
+  const hub = createNotificationHub({
+    repo: notificationsRepo,
+    bus,
+    heartbeatMs: config.notifications.heartbeatMs,
+    log: app.log,
+  });
+  await hub.start();
+  app.decorate('notificationHub', hub);
+  // Streams never finish by themselves: end them first so close() does not wait on them.
+  app.addHook('preClose', async () => hub.close());
+  const notifications = createNotificationsService({
+    repo: notificationsRepo,
+    hub,
+    push: createWebPushSender({
+      keys: loadVapidKeys(config.notifications.vapid, config.dataDir),
+      subject: config.notifications.vapidSubject,
+      allowHttp: config.notifications.pushAllowHttp,
+    }),
+    log: app.log,
+  });
+  app.addHook('preClose', async () => notifications.drain());
+
   registerHealthRoutes(app, probes);
   registerAuthRoutes(app, {
     auth,
@@ -175,6 +214,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     files: createFilesFileSource(files),
     loadLocalEngines: () => loadLocalEngines(config.ai),
   });
+  registerNotificationRoutes(app, { notifications, hub });
   await registerSpa(app, config.webDist);
 
   const sweep = setInterval(() => {

@@ -98,6 +98,19 @@ export const EnvSchema = z.object({
     .default(''),
   UPLOAD_ORPHAN_GRACE_MINUTES: z.coerce.number().int().min(0).default(60),
   ...aiEnv,
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  REDIS_CHANNEL_PREFIX: z.string().min(1).default('atrium:'),
+  NOTIFICATIONS_HEARTBEAT_MS: z.coerce.number().int().min(50).default(25_000),
+  VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https:// URL')
+    .optional(),
+  PUSH_ALLOW_HTTP: booleanString.default(false),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -147,6 +160,16 @@ export interface Config {
       };
   shutdownTimeoutMs: number;
   ai: AiConfig;
+  /** Event bus between instances: Redis when a URL is set, otherwise in-process. */
+  bus: { redisUrl: string | undefined; channelPrefix: string };
+  notifications: {
+    heartbeatMs: number;
+    /** VAPID keys from the environment; generated into DATA_DIR/secrets when unset. */
+    vapid: { publicKey: string; privateKey: string } | undefined;
+    vapidSubject: string;
+    /** Allow http:// push endpoints (tests with a local fake push service only). */
+    pushAllowHttp: boolean;
+  };
 }
 
 export type AiServiceKey = 'speechToText' | 'textToSpeech' | 'faceDetection' | 'imageAnalysis';
@@ -308,6 +331,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY))
     problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither');
   const ai = resolveAiConfig(env, problems);
+  if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY))
+    problems.push('VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither');
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = path.resolve(env.DATA_DIR);
@@ -389,5 +414,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         : { kind: 'fs' },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     ai,
+    bus: { redisUrl: env.REDIS_URL, channelPrefix: env.REDIS_CHANNEL_PREFIX },
+    notifications: {
+      heartbeatMs: env.NOTIFICATIONS_HEARTBEAT_MS,
+      vapid:
+        env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
+          ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY }
+          : undefined,
+      vapidSubject: env.VAPID_SUBJECT ?? (publicUrl.startsWith('https://') ? publicUrl : 'mailto:admin@localhost'),
+      pushAllowHttp: env.PUSH_ALLOW_HTTP,
+    },
   };
 }

@@ -46,6 +46,8 @@ export interface TestServer {
   /** e.g. http://127.0.0.1:41234 */
   url: string;
   dataDir: string;
+  /** The PostgreSQL database URL, for a second instance sharing it (undefined on SQLite). */
+  databaseUrl: string | undefined;
   /** fetch against the test server; `path` starts with '/'. */
   fetch(pathname: string, init?: RequestInit): Promise<Response>;
   /** Creates a user (if needed) and a session; returns a Cookie header value. */
@@ -122,6 +124,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     config,
     url,
     dataDir,
+    databaseUrl,
     fetch: (pathname, init) => fetch(`${url}${pathname}`, init),
     async signInAs(user) {
       const existing = await users.findByOwnerKey(user.owner_key);

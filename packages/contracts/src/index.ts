@@ -4,3 +4,4 @@ export * from './me';
 export * from './auth';
 export * from './files';
 export * from './ai';
+export * from './notifications';

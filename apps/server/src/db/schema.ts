@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types for Kysely. Timestamps are ISO-8601 UTC strings in both
  * dialects (they sort correctly as text); byte counts are bigint columns read
@@ -61,10 +63,41 @@ export interface AiApiKeysTable {
   revoked_at: string | null;
 }
 
+export interface NotificationsTable {
+  /** The notification id: monotonic (autoincrement / bigserial). */
+  seq: Generated<number>;
+  message: string;
+  type: 'welcome' | 'admin' | 'other';
+  /** null: everyone. */
+  audience_user_id: string | null;
+  created_by: string | null;
+  dedupe_key: string | null;
+  created_at: string;
+}
+
+export interface NotificationSubscribersTable {
+  user_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   auth_failures: AuthFailuresTable;
   files: FilesTable;
   ai_api_keys: AiApiKeysTable;
+  notifications: NotificationsTable;
+  notification_subscribers: NotificationSubscribersTable;
+  push_subscriptions: PushSubscriptionsTable;
 }

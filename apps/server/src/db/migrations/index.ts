@@ -3,6 +3,7 @@ import { m0001Init } from './0001-init';
 import { m0002Identity } from './0002-identity';
 import { m0003Files } from './0003-files';
 import { m0005Ai } from './0005-ai';
+import { m0004Notifications } from './0004-notifications';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002-identity': m0002Identity,
   '0003-files': m0003Files,
   '0005-ai': m0005Ai,
+  '0004-notifications': m0004Notifications,
 };

@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { logout, useMe } from '../../lib/me';
+import { NotificationBell, NotificationsRuntime } from '../../features/notifications';
 
 /** Signed-in area: requires a session (else /login, then back here), sidebar plus page. */
 export function DashboardLayout() {
@@ -31,8 +32,15 @@ export function DashboardLayout() {
         >
           Logout
         </button>
+        <nav aria-label="Dashboard" className="mt-6">
+          <NotificationBell />
+        </nav>
       </aside>
+      <NotificationsRuntime />
       <main id="main" className="flex-1">
+        <div className="border-b border-slate-200 bg-white p-2 md:hidden">
+          <NotificationBell />
+        </div>
         <Suspense fallback={<Spinner />}>
           <Outlet />
         </Suspense>

@@ -1,23 +1,11 @@
 /**
  * The notifications feature's public surface, used by the app layer (layouts,
- * sidebar, profile, dashboard home). These are integration seams: the
- * signatures are the contract; the notifications feature fills them in.
+ * sidebar, profile, dashboard home, login).
  */
-
-/** Number of unread notifications, for the sidebar badge and the bell animation. */
-export function useUnreadCount(): number {
-  return 0;
-}
-
-/** Mounted once in the dashboard layout: live stream, info toasts, latest-message banner. */
-export function NotificationsRuntime(): null {
-  return null;
-}
-
-/** Called by the profile page: on first login, subscribe to push, set firstLogin=false, show the greeting banner. */
-export function useFirstLoginSubscription(): { greeting: string | null } {
-  return { greeting: null };
-}
-
-/** Called by the dashboard home: asks the server for the one-time welcome notification. */
-export function useWelcomeNotification(): void {}
+export { useUnreadCount, useNotifications } from './hooks/use-notifications';
+export { NotificationsRuntime } from './components/notifications-runtime';
+export { NotificationBell } from './components/notification-bell';
+export { useFirstLoginSubscription } from './hooks/use-first-login-subscription';
+export { useWelcomeNotification } from './hooks/use-welcome-notification';
+export { subscribeToNotifications, SubscribeError } from './lib/subscribe';
+export { subscribeAtLogin } from './lib/subscribe-at-login';

@@ -1,5 +1,81 @@
-import { PlaceholderPage } from '../../../components/ui/placeholder-page';
+import { NOTIFICATION_MESSAGE_MAX, NOTIFICATION_TEXTS } from '@atrium/contracts';
+import { Send, Users } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { Navigate } from 'react-router';
+import { toast } from 'react-toastify/unstyled';
+import { Spinner } from '../../../components/ui/spinner';
+import { useMe } from '../../../lib/me';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { publishErrorMessage, usePublishNotification, useSubscriberCount } from '../api/notifications-api';
 
+/** /dashboard/admin/push-message: admins send a notification to everyone. Non-admins go to /dashboard. */
 export default function PushMessagePage() {
-  return <PlaceholderPage title="Send Push Message" />;
+  useDocumentTitle('Send Push Message');
+  const me = useMe();
+  const isAdmin = me.data?.isAdmin === true;
+  const count = useSubscriberCount(isAdmin);
+  const publish = usePublishNotification();
+  const [message, setMessage] = useState('');
+  const fieldId = useId();
+  const hintId = useId();
+
+  if (me.isPending) return <Spinner />;
+  if (!isAdmin) return <Navigate to="/dashboard" replace />;
+
+  const send = (event: FormEvent) => {
+    event.preventDefault();
+    if (!message.trim()) {
+      toast.warning(NOTIFICATION_TEXTS.blankMessage);
+      return;
+    }
+    publish.mutate(message, {
+      onSuccess: () => {
+        toast.success('Notification sent');
+        setMessage('');
+      },
+      onError: (error) => toast.error(publishErrorMessage(error)),
+    });
+  };
+
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-8 sm:py-12">
+      <h1 className="text-3xl font-semibold tracking-tight text-slate-900">Send Push Message</h1>
+      <p className="mt-2 text-slate-600">Everyone signed in sees it at once; subscribed browsers also get a push.</p>
+
+      <p className="mt-6 inline-flex items-center gap-2 rounded-md bg-white px-3 py-2 text-sm text-slate-700 shadow-sm ring-1 ring-slate-200">
+        <Users className="size-4 text-brand-600" aria-hidden="true" />
+        Active subscribers:{' '}
+        <strong data-testid="subscriber-count" aria-live="polite">
+          {count.isPending ? '…' : count.isError ? 'unavailable' : count.data.count}
+        </strong>
+      </p>
+
+      <form onSubmit={send} className="mt-6 space-y-3" noValidate>
+        <label htmlFor={fieldId} className="block text-sm font-medium text-slate-800">
+          Message
+        </label>
+        <textarea
+          id={fieldId}
+          value={message}
+          onChange={(event) => setMessage(event.target.value)}
+          maxLength={NOTIFICATION_MESSAGE_MAX}
+          rows={5}
+          aria-describedby={hintId}
+          placeholder="Write the notification…"
+          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30"
+        />
+        <p id={hintId} className="text-xs text-slate-500">
+          {message.length}/{NOTIFICATION_MESSAGE_MAX} characters
+        </p>
+        <button
+          type="submit"
+          disabled={publish.isPending}
+          className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+        >
+          <Send className="size-4" aria-hidden="true" />
+          {publish.isPending ? 'Sending…' : 'Send'}
+        </button>
+      </form>
+    </section>
+  );
 }

@@ -1,0 +1,251 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Notification } from '@atrium/contracts';
+import type { EventBus } from '../../adapters/event-bus';
+import type { NotificationRow, NotificationsRepository } from './notifications.repository';
+
+export const NOTIFICATIONS_CHANNEL = 'notifications';
+/** A client that stops reading is dropped once this much is queued for it; it reconnects and replays. */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+const REPLAY_PAGE = 500;
+
+interface Connection {
+  userId: string;
+  res: ServerResponse;
+  /** Highest id written to this connection: never write an id twice or go backwards. */
+  sentUpTo: number;
+  /** Live notifications held back while the replay is being written. */
+  pending: NotificationRow[] | null;
+  /** Whether the response uses HTTP/1.1 chunked framing (then frames go straight to the socket). */
+  chunked: boolean;
+}
+
+/** An SSE frame encoded once: raw bytes, and the same bytes as one HTTP/1.1 chunk. */
+interface Frame {
+  raw: Buffer;
+  chunked: Buffer;
+}
+
+const CRLF = Buffer.from('\r\n');
+const toFrame = (text: string): Frame => {
+  const raw = Buffer.from(text, 'utf8');
+  return { raw, chunked: Buffer.concat([Buffer.from(`${raw.length.toString(16)}\r\n`), raw, CRLF]) };
+};
+
+export const presentNotification = (row: NotificationRow): Notification => ({
+  id: String(row.seq),
+  message: row.message,
+  timestamp: row.created_at,
+  type: row.type,
+});
+
+/** One SSE event: `id:` is the notification id, `data:` the JSON notification (one line). */
+export const formatEvent = (row: NotificationRow): string =>
+  `id: ${row.seq}\ndata: ${JSON.stringify(presentNotification(row))}\n\n`;
+
+/** Parses Last-Event-ID: a non-negative integer, anything else means "no replay". */
+export function parseLastEventId(value: string | undefined): number | undefined {
+  if (!value || !/^\d{1,15}$/.test(value.trim())) return undefined;
+  return Number(value.trim());
+}
+
+/**
+ * Live notification streams of this instance. Every instance learns about new
+ * notifications from the bus (its own included) and writes them to its
+ * connections in id order: the next id is written straight from the bus
+ * message; a gap (a message lost or overtaken) is filled from the database.
+ */
+export function createNotificationHub(deps: {
+  repo: NotificationsRepository;
+  bus: EventBus;
+  heartbeatMs: number;
+  log: FastifyBaseLogger;
+}) {
+  const connections = new Set<Connection>();
+  const byUser = new Map<string, Set<Connection>>();
+  /** Highest id delivered by this instance. */
+  let cursor = 0;
+  let closed = false;
+  let unsubscribe: (() => Promise<void>) | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let queue: Promise<void> = Promise.resolve();
+
+  /**
+   * Writes one SSE chunk. Fan-out writes the same bytes to thousands of
+   * sockets, so a frame is encoded once (with its HTTP chunk framing when the
+   * response is chunked) and written straight to each socket: the bytes are
+   * exactly what ServerResponse would send, without per-socket encoding.
+   */
+  const write = (connection: Connection, frame: Frame) => {
+    const { res } = connection;
+    if (res.destroyed || res.writableEnded) return;
+    const socket = res.socket;
+    if (connection.chunked && socket) socket.write(frame.chunked);
+    else res.write(frame.raw);
+    if ((socket?.writableLength ?? res.writableLength) > MAX_BUFFERED_BYTES) {
+      deps.log.warn({ userId: connection.userId }, 'notification stream too slow; dropping it');
+      res.destroy();
+    }
+  };
+  const heartbeatFrame = toFrame(': heartbeat\n\n');
+
+  const sendTo = (connection: Connection, row: NotificationRow, frame: Frame) => {
+    if (connection.pending) {
+      connection.pending.push(row);
+      return;
+    }
+    if (row.seq <= connection.sentUpTo) return;
+    connection.sentUpTo = row.seq;
+    write(connection, frame);
+  };
+
+  const deliver = (row: NotificationRow) => {
+    cursor = Math.max(cursor, row.seq);
+    const frame = toFrame(formatEvent(row));
+    const targets = row.audience_user_id === null ? connections : byUser.get(row.audience_user_id);
+    if (!targets) return;
+    for (const connection of targets) sendTo(connection, row, frame);
+  };
+
+  const handle = async (row: NotificationRow) => {
+    if (row.seq <= cursor) return;
+    if (row.seq === cursor + 1) return deliver(row);
+    // A gap: fetch everything between (in order) from the database.
+    while (cursor < row.seq) {
+      const rows = await deps.repo.listRange(cursor, row.seq, REPLAY_PAGE);
+      if (rows.length === 0) break;
+      for (const missed of rows) deliver(missed);
+    }
+    cursor = Math.max(cursor, row.seq);
+  };
+
+  const onMessage = (message: string) => {
+    let row: NotificationRow;
+    try {
+      row = JSON.parse(message) as NotificationRow;
+    } catch {
+      deps.log.warn('ignored a malformed notification bus message');
+      return;
+    }
+    queue = queue
+      .then(() => handle(row))
+      .catch((error: unknown) => deps.log.error({ err: error }, 'notification delivery failed'));
+  };
+
+  const remove = (connection: Connection) => {
+    connections.delete(connection);
+    const set = byUser.get(connection.userId);
+    set?.delete(connection);
+    if (set?.size === 0) byUser.delete(connection.userId);
+  };
+
+  return {
+    async start() {
+      cursor = await deps.repo.latestSeq();
+      unsubscribe = await deps.bus.subscribe(NOTIFICATIONS_CHANNEL, onMessage);
+      heartbeat = setInterval(() => {
+        for (const connection of connections) write(connection, heartbeatFrame);
+      }, deps.heartbeatMs);
+      heartbeat.unref();
+    },
+
+    /** Tells every instance (this one included) about a stored notification. */
+    async announce(row: NotificationRow) {
+      await deps.bus.publish(NOTIFICATIONS_CHANNEL, JSON.stringify(row));
+    },
+
+    /**
+     * Serves one SSE stream until the client goes away or the server closes.
+     * With `lastEventId`, first writes every notification after it (for this
+     * user, in order), then continues live with no duplicates.
+     */
+    async attach(
+      userId: string,
+      req: IncomingMessage,
+      res: ServerResponse,
+      headers: Record<string, string | string[] | number | undefined>,
+      lastEventId: number | undefined,
+    ) {
+      if (closed) {
+        res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' }).end('shutting down');
+        return;
+      }
+      const snapshot = cursor;
+      const connection: Connection = {
+        userId,
+        res,
+        sentUpTo: snapshot,
+        pending: lastEventId === undefined ? null : [],
+        chunked: false,
+      };
+      connections.add(connection);
+      let set = byUser.get(userId);
+      if (!set) byUser.set(userId, (set = new Set()));
+      set.add(connection);
+      const cleanup = () => {
+        remove(connection);
+        // The client went away: release the socket now, not at its keep-alive timeout.
+        if (!res.writableEnded) res.destroy();
+      };
+      req.on('close', cleanup);
+      res.on('close', cleanup);
+      res.on('error', cleanup);
+
+      req.socket.setNoDelay(true);
+      res.writeHead(200, {
+        ...headers,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      res.write('retry: 3000\n: connected\n\n');
+      // Node frames this response in HTTP chunks (HTTP/1.1, no length); later frames keep that framing.
+      connection.chunked = (res as ServerResponse & { chunkedEncoding?: boolean }).chunkedEncoding === true;
+
+      if (lastEventId === undefined) return;
+      try {
+        if (lastEventId < snapshot) {
+          let after = lastEventId;
+          for (;;) {
+            const rows = await deps.repo.listForUserRange(userId, after, snapshot, REPLAY_PAGE);
+            for (const row of rows) write(connection, toFrame(formatEvent(row)));
+            const last = rows[rows.length - 1];
+            if (!last || rows.length < REPLAY_PAGE) break;
+            after = last.seq;
+          }
+          connection.sentUpTo = snapshot;
+        } else if (lastEventId <= (await deps.repo.latestSeq())) {
+          // The client saw an id this instance has not delivered yet (it came
+          // from another instance): it arrives here soon; do not send it twice.
+          connection.sentUpTo = lastEventId;
+        }
+        // else: an id from another database (e.g. after a reset): start live.
+        const held = connection.pending ?? [];
+        connection.pending = null;
+        for (const row of held) sendTo(connection, row, toFrame(formatEvent(row)));
+      } catch (error) {
+        deps.log.error({ err: error }, 'notification replay failed');
+        res.destroy();
+      }
+    },
+
+    /** Open streams on this instance. */
+    get size() {
+      return connections.size;
+    },
+
+    /** Ends every stream (graceful shutdown) and leaves the bus. */
+    async close() {
+      closed = true;
+      if (heartbeat) clearInterval(heartbeat);
+      for (const connection of connections) connection.res.end();
+      connections.clear();
+      byUser.clear();
+      await unsubscribe?.().catch(() => undefined);
+      await queue;
+    },
+  };
+}
+
+export type NotificationHub = ReturnType<typeof createNotificationHub>;

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import type { Notification } from '@atrium/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { openSse, type SseStream } from '../../../test/sse';
+
+/**
+ * Two server instances sharing one PostgreSQL database and one Redis: a
+ * notification published on one reaches streams on the other. Runs when both
+ * TEST_DATABASE_URL and TEST_REDIS_URL are set (CI sets both).
+ */
+const ready = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
+
+describe.runIf(ready)('notifications across two instances (PostgreSQL + Redis)', () => {
+  let one: TestServer;
+  let two: TestServer;
+  const streams: SseStream[] = [];
+  beforeAll(async () => {
+    const env = { REDIS_URL: process.env.TEST_REDIS_URL ?? '', REDIS_CHANNEL_PREFIX: `atrium-test-${randomUUID()}:` };
+    one = await startTestServer({ dialect: 'postgres', env });
+    two = await startTestServer({ databaseUrl: one.databaseUrl, env });
+  });
+  afterAll(async () => {
+    streams.forEach((s) => s.close());
+    await two?.close();
+    await one?.close();
+  });
+
+  it('reports the Redis bus in readiness', async () => {
+    const ready = await two.fetch('/readyz');
+    expect(await ready.json()).toMatchObject({ checks: { bus: { status: 'ok' }, database: { status: 'ok' } } });
+  });
+
+  it('delivers a notification published on one instance to a subscriber on the other, and on its own', async () => {
+    const admin = await one.signInAs({ owner_key: 'admin', role: 'admin' });
+    const dana = await two.signInAs({ owner_key: 'dana' });
+    const remote = await openSse(`${two.url}/public/api/notifications/stream`, { headers: { cookie: dana } });
+    const local = await openSse(`${one.url}/public/api/notifications/stream`, { headers: { cookie: dana } });
+    streams.push(remote, local);
+
+    const published: Notification[] = [];
+    for (const message of ['across instances', 'and again']) {
+      const response = await one.fetch('/public/api/notifications', {
+        method: 'POST',
+        headers: { cookie: admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ message, type: 'admin' }),
+      });
+      expect(response.status).toBe(200);
+      published.push(await readJson<Notification>(response));
+    }
+    for (const s of [remote, local]) {
+      const events = await s.waitForEvents(2);
+      expect(events.map((e) => JSON.parse(e.data) as Notification)).toEqual(published);
+      expect(events.map((e) => e.id)).toEqual(published.map((n) => n.id));
+    }
+
+    // A client that moves to the other instance resumes where it left off.
+    remote.close();
+    const missed = await readJson<Notification>(
+      await one.fetch('/public/api/notifications', {
+        method: 'POST',
+        headers: { cookie: admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'while moving', type: 'admin' }),
+      }),
+    );
+    const moved = await openSse(`${two.url}/public/api/notifications/stream`, {
+      headers: { cookie: dana, 'last-event-id': published[1]?.id ?? '' },
+    });
+    streams.push(moved);
+    const [event] = await moved.waitForEvents(1);
+    expect(event?.id).toBe(missed.id);
+  });
+});

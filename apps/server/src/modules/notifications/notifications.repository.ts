@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db, Dialect } from '../../db';
+import type { NotificationsTable } from '../../db/schema';
+import { iso, type Clock } from '../../lib/time';
+
+export type NotificationRow = Omit<NotificationsTable, 'seq'> & { seq: number };
+
+/** Any constant: PostgreSQL advisory lock that orders notification inserts across instances. */
+const INSERT_LOCK = 7_340_001;
+
+/** Plain queries on notifications, subscribers and push subscriptions. */
+export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: Clock) => ({
+  /**
+   * Stores a notification. Inserts are serialised (SQLite has one writer;
+   * PostgreSQL takes a transaction-scoped advisory lock), so ids become
+   * visible in increasing order and a stream can resume after any id.
+   * With a dedupe key that already exists, returns the existing row and created=false.
+   */
+  async insert(values: {
+    message: string;
+    type: NotificationRow['type'];
+    audienceUserId: string | null;
+    createdBy: string | null;
+    dedupeKey?: string;
+  }): Promise<{ row: NotificationRow; created: boolean }> {
+    return db.transaction().execute(async (trx) => {
+      if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${INSERT_LOCK})`.execute(trx);
+      if (values.dedupeKey) {
+        const existing = await trx
+          .selectFrom('notifications')
+          .selectAll()
+          .where('dedupe_key', '=', values.dedupeKey)
+          .executeTakeFirst();
+        if (existing) return { row: existing, created: false };
+      }
+      const row = await trx
+        .insertInto('notifications')
+        .values({
+          message: values.message,
+          type: values.type,
+          audience_user_id: values.audienceUserId,
+          created_by: values.createdBy,
+          dedupe_key: values.dedupeKey ?? null,
+          created_at: iso(clock.now()),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { row, created: true };
+    });
+  },
+
+  /** Highest id stored so far (0 when none). */
+  async latestSeq(): Promise<number> {
+    const row = await db
+      .selectFrom('notifications')
+      .select((eb) => eb.fn.max('seq').as('max'))
+      .executeTakeFirst();
+    return Number(row?.max ?? 0);
+  },
+
+  /** Notifications after `afterSeq` up to `upToSeq` (inclusive), oldest first; all audiences. */
+  listRange: (afterSeq: number, upToSeq: number, limit: number) =>
+    db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('seq', '>', afterSeq)
+      .where('seq', '<=', upToSeq)
+      .orderBy('seq', 'asc')
+      .limit(limit)
+      .execute(),
+
+  /** What one user may see after `afterSeq` up to `upToSeq`, oldest first. */
+  listForUserRange: (userId: string, afterSeq: number, upToSeq: number, limit: number) =>
+    db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('seq', '>', afterSeq)
+      .where('seq', '<=', upToSeq)
+      .where((eb) => eb.or([eb('audience_user_id', 'is', null), eb('audience_user_id', '=', userId)]))
+      .orderBy('seq', 'asc')
+      .limit(limit)
+      .execute(),
+
+  /** One user's feed, newest first. */
+  listForUser: (userId: string, limit: number) =>
+    db
+      .selectFrom('notifications')
+      .selectAll()
+      .where((eb) => eb.or([eb('audience_user_id', 'is', null), eb('audience_user_id', '=', userId)]))
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .execute(),
+
+  async addSubscriber(userId: string): Promise<void> {
+    const now = iso(clock.now());
+    await db
+      .insertInto('notification_subscribers')
+      .values({ user_id: userId, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ updated_at: now }))
+      .execute();
+  },
+
+  async countSubscribers(): Promise<number> {
+    const row = await db
+      .selectFrom('notification_subscribers')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  },
+
+  /** Stores (or moves to this user) the browser's push subscription, keyed by its endpoint. */
+  async upsertPushSubscription(userId: string, sub: { endpoint: string; p256dh: string; auth: string }) {
+    const now = iso(clock.now());
+    await db
+      .insertInto('push_subscriptions')
+      .values({ id: randomUUID(), user_id: userId, ...sub, created_at: now, updated_at: now })
+      .onConflict((oc) =>
+        oc.column('endpoint').doUpdateSet({ user_id: userId, p256dh: sub.p256dh, auth: sub.auth, updated_at: now }),
+      )
+      .execute();
+  },
+
+  /** Push subscriptions for an audience: everyone (null) or one user. */
+  listPushSubscriptions: (audienceUserId: string | null) => {
+    let query = db.selectFrom('push_subscriptions').select(['id', 'endpoint', 'p256dh', 'auth']);
+    if (audienceUserId) query = query.where('user_id', '=', audienceUserId);
+    return query.orderBy('created_at').execute();
+  },
+
+  async deletePushSubscription(id: string): Promise<void> {
+    await db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
+  },
+});
+
+export type NotificationsRepository = ReturnType<typeof createNotificationsRepository>;

@@ -1,0 +1,151 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ErrorResponse,
+  NOTIFICATION_TEXTS,
+  Notification,
+  NotificationFeed,
+  NotificationFeedQuery,
+  PublishRequest,
+  StreamQuery,
+  SubscribeRequest,
+  SubscribeResponse,
+  SubscriberCount,
+  VapidPublicKey,
+  WelcomeResponse,
+} from '@atrium/contracts';
+import { parseLastEventId, type NotificationHub } from './notification-hub';
+import type { NotificationsService } from './notifications.service';
+
+const BASE = '/public/api/notifications';
+
+/** Checks the session before the body is validated, so an anonymous caller gets 401, not 400. */
+const signedIn = async (request: FastifyRequest) => {
+  await request.requireUser();
+};
+const adminOnly = async (request: FastifyRequest) => {
+  await request.requireAdmin(NOTIFICATION_TEXTS.adminOnly);
+};
+
+/** The notification service of spec section 7, plus the feed, the welcome notification and Web Push's key. */
+export function registerNotificationRoutes(
+  app: FastifyInstance,
+  deps: { notifications: NotificationsService; hub: NotificationHub },
+) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['notifications'];
+
+  typed.post(
+    `${BASE}/subscribe`,
+    {
+      config: { access: 'user' },
+      preValidation: signedIn,
+      schema: {
+        tags,
+        summary: 'Subscribe the signed-in user (idempotent); optionally store this browser’s Web Push subscription',
+        body: SubscribeRequest,
+        response: { 200: SubscribeResponse, 401: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const user = await request.requireUser();
+      return deps.notifications.subscribe(user, request.body.subscription);
+    },
+  );
+
+  typed.post(
+    BASE,
+    {
+      config: { access: 'admin', forbiddenMessage: NOTIFICATION_TEXTS.adminOnly },
+      preValidation: adminOnly,
+      schema: {
+        tags,
+        summary: 'Publish a notification to everyone (admins only)',
+        body: PublishRequest,
+        response: { 200: Notification, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const user = await request.requireAdmin(NOTIFICATION_TEXTS.adminOnly);
+      return deps.notifications.publish(user, request.body);
+    },
+  );
+
+  typed.get(
+    BASE,
+    {
+      config: { access: 'user' },
+      preValidation: signedIn,
+      schema: {
+        tags,
+        summary: 'The signed-in user’s notifications, newest first',
+        querystring: NotificationFeedQuery,
+        response: { 200: NotificationFeed, 401: ErrorResponse },
+      },
+    },
+    async (request) => deps.notifications.feed(await request.requireUser(), request.query.limit),
+  );
+
+  typed.get(
+    `${BASE}/subscribers/count`,
+    {
+      config: { access: 'admin', forbiddenMessage: NOTIFICATION_TEXTS.adminOnly },
+      preValidation: adminOnly,
+      schema: {
+        tags,
+        summary: 'How many users are subscribed (admins only)',
+        response: { 200: SubscriberCount, 401: ErrorResponse, 403: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const user = await request.requireAdmin(NOTIFICATION_TEXTS.adminOnly);
+      return { count: await deps.notifications.countSubscribers(user) };
+    },
+  );
+
+  typed.post(
+    `${BASE}/welcome`,
+    {
+      config: { access: 'user' },
+      preValidation: signedIn,
+      schema: {
+        tags,
+        summary: 'Create the signed-in user’s welcome notification (once per user)',
+        response: { 200: WelcomeResponse, 401: ErrorResponse },
+      },
+    },
+    async (request) => deps.notifications.welcome(await request.requireUser()),
+  );
+
+  typed.get(
+    `${BASE}/vapid-public-key`,
+    {
+      config: { access: 'public' },
+      schema: { tags, summary: 'The VAPID public key for PushManager.subscribe', response: { 200: VapidPublicKey } },
+    },
+    async () => ({ publicKey: deps.notifications.vapidPublicKey() }),
+  );
+
+  typed.get(
+    `${BASE}/stream`,
+    {
+      config: { access: 'user' },
+      preValidation: signedIn,
+      logLevel: 'warn',
+      schema: {
+        tags,
+        summary: 'Server-Sent Events: one event per notification (id = notification id); resumes after Last-Event-ID',
+        querystring: StreamQuery,
+        headers: z.object({ 'last-event-id': z.string().optional() }).loose(),
+        response: { 401: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const user = await request.requireUser();
+      const lastEventId = parseLastEventId(request.headers['last-event-id'] ?? request.query.lastEventId);
+      reply.hijack();
+      await deps.hub.attach(user.id, request.raw, reply.raw, reply.getHeaders(), lastEventId);
+    },
+  );
+}

@@ -1,0 +1,125 @@
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  NOTIFICATION_MESSAGE_MAX,
+  NOTIFICATION_TEXTS,
+  type Notification,
+  type PushSubscriptionInput,
+  type SubscribeResponse,
+} from '@atrium/contracts';
+import type { PushSender } from '../../adapters/push/web-push-sender';
+import { AppError } from '../../errors';
+import { isAdmin, type SessionUser } from '../auth/sessions.service';
+import { presentNotification, type NotificationHub } from './notification-hub';
+import type { NotificationRow, NotificationsRepository } from './notifications.repository';
+
+/** How many push deliveries run at once per publish. */
+const PUSH_CONCURRENCY = 8;
+
+export const welcomeMessage = (user: SessionUser): string =>
+  `Welcome to Atrium, ${user.name ?? user.nickname ?? user.ownerKey}! Your workspace is ready.`;
+
+export interface NotificationsServiceDeps {
+  repo: NotificationsRepository;
+  hub: Pick<NotificationHub, 'announce'>;
+  push: PushSender;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Notification rules: who may publish and count, what a message may be,
+ * store first then deliver (live streams through the hub, Web Push in the
+ * background), the one welcome per user.
+ */
+export const createNotificationsService = ({ repo, hub, push, log }: NotificationsServiceDeps) => {
+  const inFlight = new Set<Promise<void>>();
+
+  async function pushAll(row: NotificationRow) {
+    const targets = await repo.listPushSubscriptions(row.audience_user_id);
+    const payload = JSON.stringify(presentNotification(row));
+    let next = 0;
+    const worker = async () => {
+      while (next < targets.length) {
+        const target = targets[next++];
+        if (!target) break;
+        const outcome = await push.send({ endpoint: target.endpoint, keys: target }, payload);
+        if (outcome.status === 'gone') {
+          await repo.deletePushSubscription(target.id);
+          log.info({ endpoint: new URL(target.endpoint).origin }, 'removed an expired push subscription');
+        } else if (outcome.status === 'failed') {
+          log.warn({ endpoint: new URL(target.endpoint).origin, reason: outcome.reason }, 'push delivery failed');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PUSH_CONCURRENCY, targets.length) }, worker));
+  }
+
+  /** Stored first, then announced to every instance, then pushed to browsers in the background. */
+  async function deliver(row: NotificationRow) {
+    // Stored already: if the bus is down, streams still get it by replay on their next reconnect.
+    await hub.announce(row).catch((error: unknown) => log.error({ err: error }, 'could not announce a notification'));
+    const task = pushAll(row)
+      .catch((error: unknown) => log.error({ err: error }, 'web push fan-out failed'))
+      .finally(() => inFlight.delete(task));
+    inFlight.add(task);
+  }
+
+  return {
+    async subscribe(user: SessionUser, subscription: PushSubscriptionInput | undefined): Promise<SubscribeResponse> {
+      if (subscription && !push.accepts(subscription.endpoint)) {
+        throw new AppError('BAD_REQUEST', 'Push subscription endpoints must use https.');
+      }
+      await repo.addSubscriber(user.id);
+      if (subscription) {
+        await repo.upsertPushSubscription(user.id, {
+          endpoint: subscription.endpoint,
+          p256dh: subscription.keys.p256dh,
+          auth: subscription.keys.auth,
+        });
+      }
+      return { subscribed: true, userId: user.ownerKey, push: Boolean(subscription) };
+    },
+
+    async publish(user: SessionUser, input: { message: string }): Promise<Notification> {
+      if (!isAdmin(user)) throw new AppError('FORBIDDEN', NOTIFICATION_TEXTS.adminOnly);
+      const message = input.message.trim();
+      if (!message) throw new AppError('BAD_REQUEST', NOTIFICATION_TEXTS.blankMessage);
+      if ([...message].length > NOTIFICATION_MESSAGE_MAX) {
+        throw new AppError('BAD_REQUEST', `Messages can be at most ${NOTIFICATION_MESSAGE_MAX} characters.`);
+      }
+      const { row } = await repo.insert({ message, type: 'admin', audienceUserId: null, createdBy: user.id });
+      await deliver(row);
+      return presentNotification(row);
+    },
+
+    async countSubscribers(user: SessionUser): Promise<number> {
+      if (!isAdmin(user)) throw new AppError('FORBIDDEN', NOTIFICATION_TEXTS.adminOnly);
+      return repo.countSubscribers();
+    },
+
+    async feed(user: SessionUser, limit: number): Promise<Notification[]> {
+      return (await repo.listForUser(user.id, limit)).map(presentNotification);
+    },
+
+    /** The user's one welcome notification: created (and delivered) on the first call only. */
+    async welcome(user: SessionUser): Promise<{ created: boolean; notification: Notification }> {
+      const { row, created } = await repo.insert({
+        message: welcomeMessage(user),
+        type: 'welcome',
+        audienceUserId: user.id,
+        createdBy: null,
+        dedupeKey: `welcome:${user.id}`,
+      });
+      if (created) await deliver(row);
+      return { created, notification: presentNotification(row) };
+    },
+
+    vapidPublicKey: () => push.publicKey,
+
+    /** Waits for Web Push deliveries still running (shutdown, tests). */
+    async drain(): Promise<void> {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
+};
+
+export type NotificationsService = ReturnType<typeof createNotificationsService>;

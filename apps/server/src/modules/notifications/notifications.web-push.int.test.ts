@@ -1,0 +1,179 @@
+import { createDecipheriv, createECDH, hkdfSync, randomBytes, verify } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Notification } from '@atrium/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+
+interface PushRequest {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A local push service: records what it receives; /gone answers 410 like an expired subscription. */
+async function startPushService() {
+  const received: PushRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(req.url?.startsWith('/gone') ? 410 : 201).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, received, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** A browser's side of a push subscription: its P-256 key pair and auth secret. */
+function browserKeys() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const auth = randomBytes(16);
+  return { ecdh, auth, p256dh: ecdh.getPublicKey().toString('base64url'), authText: auth.toString('base64url') };
+}
+
+/** Decrypts an aes128gcm Web Push message (RFC 8188 + RFC 8291) as the browser would. */
+function decryptWebPush(body: Buffer, keys: ReturnType<typeof browserKeys>): string {
+  const salt = body.subarray(0, 16);
+  const recordSize = body.readUInt32BE(16);
+  const idLength = body.readUInt8(20);
+  const serverPublicKey = body.subarray(21, 21 + idLength);
+  const ciphertext = body.subarray(21 + idLength);
+  expect(idLength).toBe(65);
+  expect(ciphertext.length).toBeLessThanOrEqual(recordSize);
+
+  const sharedSecret = keys.ecdh.computeSecret(serverPublicKey);
+  const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), keys.ecdh.getPublicKey(), serverPublicKey]);
+  const ikm = Buffer.from(hkdfSync('sha256', sharedSecret, keys.auth, keyInfo, 32));
+  const cek = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16));
+  const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12));
+
+  const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
+  decipher.setAuthTag(ciphertext.subarray(ciphertext.length - 16));
+  const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, ciphertext.length - 16)), decipher.final()]);
+  // Last record: content, then the delimiter 0x02, then zero padding.
+  let end = padded.length - 1;
+  while (end >= 0 && padded[end] === 0) end--;
+  expect(padded[end]).toBe(2);
+  return padded.subarray(0, end).toString('utf8');
+}
+
+/** Checks the VAPID Authorization header (RFC 8292): an ES256 JWT signed by the server's key. */
+function checkVapid(header: string | undefined, publicKey: string, endpointOrigin: string) {
+  const match = /^vapid t=([\w-]+\.[\w-]+\.[\w-]+), k=([\w-]+)$/.exec(header ?? '');
+  expect(match, `authorization header ${header}`).not.toBeNull();
+  const [, token = '', k] = match ?? [];
+  expect(k).toBe(publicKey);
+  const [head = '', claims = '', signature = ''] = token.split('.');
+  const raw = Buffer.from(publicKey, 'base64url');
+  const jwk = {
+    kty: 'EC',
+    crv: 'P-256',
+    x: raw.subarray(1, 33).toString('base64url'),
+    y: raw.subarray(33).toString('base64url'),
+  };
+  const valid = verify(
+    'sha256',
+    Buffer.from(`${head}.${claims}`),
+    { key: jwk, format: 'jwk', dsaEncoding: 'ieee-p1363' },
+    Buffer.from(signature, 'base64url'),
+  );
+  expect(valid).toBe(true);
+  const payload = JSON.parse(Buffer.from(claims, 'base64url').toString()) as { aud: string; exp: number; sub: string };
+  expect(payload.aud).toBe(endpointOrigin);
+  expect(payload.exp * 1000).toBeGreaterThan(Date.now());
+}
+
+const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 5000) => {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+describe.each(dialects())('Web Push (%s)', (dialect) => {
+  let server: TestServer;
+  let push: Awaited<ReturnType<typeof startPushService>>;
+  beforeAll(async () => {
+    push = await startPushService();
+    server = await startTestServer({ dialect, env: { PUSH_ALLOW_HTTP: 'true' } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await push?.close();
+  });
+
+  it('serves the VAPID public key generated into DATA_DIR/secrets', async () => {
+    const response = await server.fetch('/public/api/notifications/vapid-public-key');
+    expect(response.status).toBe(200);
+    const { publicKey } = await readJson<{ publicKey: string }>(response);
+    expect(Buffer.from(publicKey, 'base64url')).toHaveLength(65);
+    const stored = JSON.parse(readFileSync(path.join(server.dataDir, 'secrets', 'vapid-keys.json'), 'utf8'));
+    expect(stored.publicKey).toBe(publicKey);
+  });
+
+  it('encrypts the notification for each subscribed browser and removes an expired subscription', async () => {
+    const { publicKey } = await readJson<{ publicKey: string }>(
+      await server.fetch('/public/api/notifications/vapid-public-key'),
+    );
+    const admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
+    const alice = await server.signInAs({ owner_key: 'alice' });
+    const bob = await server.signInAs({ owner_key: 'bob' });
+    const aliceKeys = browserKeys();
+    const bobKeys = browserKeys();
+    const subscribe = async (cookie: string, endpoint: string, keys: ReturnType<typeof browserKeys>) => {
+      const response = await server.fetch('/public/api/notifications/subscribe', {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          userId: 'x',
+          subscription: { endpoint, expirationTime: null, keys: { p256dh: keys.p256dh, auth: keys.authText } },
+        }),
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ push: true });
+    };
+    await subscribe(alice, `${push.url}/ok/alice`, aliceKeys);
+    await subscribe(bob, `${push.url}/gone/bob`, bobKeys);
+
+    const badKeys = await server.fetch('/public/api/notifications/subscribe', {
+      method: 'POST',
+      headers: { cookie: bob, 'content-type': 'application/json' },
+      body: JSON.stringify({ subscription: { endpoint: 'not a url', keys: { p256dh: 'x', auth: 'y' } } }),
+    });
+    expect(badKeys.status).toBe(400);
+
+    const published = await readJson<Notification>(
+      await server.fetch('/public/api/notifications', {
+        method: 'POST',
+        headers: { cookie: admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'Servers restart at 18:00 — save your work ✨', type: 'admin' }),
+      }),
+    );
+
+    await until(() => push.received.length >= 2);
+    const toAlice = push.received.find((r) => r.path === '/ok/alice');
+    expect(toAlice).toBeDefined();
+    if (!toAlice) return;
+    expect(toAlice.headers['content-encoding']).toBe('aes128gcm');
+    expect(Number(toAlice.headers.ttl)).toBeGreaterThan(0);
+    checkVapid(toAlice.headers.authorization, publicKey, push.url);
+    // The ciphertext does not contain the message in clear.
+    expect(toAlice.body.includes(Buffer.from('Servers restart'))).toBe(false);
+    expect(JSON.parse(decryptWebPush(toAlice.body, aliceKeys))).toEqual(published);
+
+    const db = server.app.database.db;
+    await until(async () => {
+      const rows = await db.selectFrom('push_subscriptions').select('endpoint').execute();
+      return rows.length === 1;
+    });
+    const remaining = await db.selectFrom('push_subscriptions').select('endpoint').execute();
+    expect(remaining.map((r) => r.endpoint)).toEqual([`${push.url}/ok/alice`]);
+  });
+});

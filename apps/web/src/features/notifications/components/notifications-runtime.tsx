@@ -1,0 +1,53 @@
+import { NOTIFICATION_TEXTS } from '@atrium/contracts';
+import { useEffect } from 'react';
+import { toast } from 'react-toastify/unstyled';
+import { useMe } from '../../../lib/me';
+import { useTimedMessage } from '../hooks/use-timed-message';
+import { connectNotificationStream } from '../lib/notification-stream';
+import { ingestNotification, onNotificationArrival } from '../lib/notifications-store';
+import { registerServiceWorker } from '../lib/subscribe';
+import { NotificationBanner } from './notification-banner';
+
+/** Spec section 9: notification toasts close after 3000 ms. */
+export const NOTIFICATION_TOAST_MS = 3000;
+
+/**
+ * Mounted once in the dashboard layout: keeps the live stream open for the
+ * signed-in user, shows an info toast and the latest-message banner (5 s)
+ * for every arrival, and keeps the push service worker registered once the
+ * user has allowed notifications.
+ */
+export function NotificationsRuntime() {
+  const me = useMe();
+  const userId = me.data?.id;
+  const banner = useTimedMessage();
+  const showBanner = banner.show;
+
+  useEffect(
+    () =>
+      onNotificationArrival((notification) => {
+        toast.info(notification.message, {
+          autoClose: NOTIFICATION_TOAST_MS,
+          toastId: `notification-${notification.id}`,
+        });
+        showBanner(notification.message);
+      }),
+    [showBanner],
+  );
+
+  useEffect(() => {
+    if (!userId) return;
+    return connectNotificationStream({
+      onNotification: ingestNotification,
+      onParseError: () => toast.error(NOTIFICATION_TEXTS.parseFailed),
+    });
+  }, [userId]);
+
+  useEffect(() => {
+    if (userId && 'Notification' in window && window.Notification.permission === 'granted') {
+      void registerServiceWorker();
+    }
+  }, [userId]);
+
+  return banner.message ? <NotificationBanner message={banner.message} onDismiss={banner.dismiss} /> : null;
+}

@@ -1,0 +1,70 @@
+import { Notification } from '@atrium/contracts';
+import { notificationsStore } from './notifications-store';
+
+export const STREAM_URL = '/public/api/notifications/stream';
+
+export interface StreamHandlers {
+  onNotification(notification: Notification): void;
+  onParseError(): void;
+}
+
+export interface StreamOptions {
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** For tests. */
+  createEventSource?: (url: string) => EventSource;
+}
+
+/** Reconnect delay after `attempt` failures: exponential, capped, with jitter (half to full). */
+export const backoffDelay = (attempt: number, baseMs: number, maxMs: number, random = Math.random) =>
+  Math.round(Math.min(maxMs, baseMs * 2 ** attempt) * (0.5 + random() / 2));
+
+/**
+ * The live notification stream. On an error the stream is closed (spec: a
+ * stream error closes the stream) and a new one is opened after a backoff,
+ * resuming after the last id received (`?lastEventId=`, since EventSource
+ * cannot set headers). Returns a function that stops it.
+ */
+export function connectNotificationStream(handlers: StreamHandlers, options: StreamOptions = {}): () => void {
+  const baseMs = options.baseDelayMs ?? 1000;
+  const maxMs = options.maxDelayMs ?? 30_000;
+  const create = options.createEventSource ?? ((url: string) => new EventSource(url, { withCredentials: true }));
+  let source: EventSource | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let attempt = 0;
+  let stopped = false;
+
+  const open = () => {
+    const last = notificationsStore.getLastEventId();
+    source = create(last ? `${STREAM_URL}?lastEventId=${encodeURIComponent(last)}` : STREAM_URL);
+    source.onopen = () => {
+      attempt = 0;
+    };
+    source.onmessage = (event: MessageEvent<string>) => {
+      let notification: Notification;
+      try {
+        notification = Notification.parse(JSON.parse(event.data));
+      } catch {
+        handlers.onParseError();
+        return;
+      }
+      if (event.lastEventId) notificationsStore.setLastEventId(event.lastEventId);
+      handlers.onNotification(notification);
+    };
+    source.onerror = () => {
+      source?.close();
+      source = null;
+      if (stopped) return;
+      timer = setTimeout(open, backoffDelay(attempt, baseMs, maxMs));
+      attempt += 1;
+    };
+  };
+
+  open();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    source?.close();
+    source = null;
+  };
+}

@@ -1,0 +1,14 @@
+import { NOTIFICATION_TEXTS } from '@atrium/contracts';
+import { toast } from 'react-toastify/unstyled';
+import { subscribeToNotifications } from './subscribe';
+
+/** Spec section 4: after the admin login, try to subscribe; on failure warn 'Could not subscribe to notifications'. */
+export async function subscribeAtLogin(userId: string): Promise<boolean> {
+  try {
+    await subscribeToNotifications(userId);
+    return true;
+  } catch {
+    toast.warning(NOTIFICATION_TEXTS.subscribeAtLogin);
+    return false;
+  }
+}

@@ -1,0 +1,69 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { me, renderAt, stubFetch } from '../test/render';
+import PushMessagePage from './push-message';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const PATH = '/dashboard/admin/push-message';
+
+describe('push message page', () => {
+  it('sends non-blank messages to everyone and shows the active subscriber count', async () => {
+    const calls = stubFetch((url, init) => {
+      if (url === '/api/me') return { status: 200, body: me({ isAdmin: true }) };
+      if (url.endsWith('/subscribers/count')) return { status: 200, body: { count: 3 } };
+      if (url === '/public/api/notifications' && init?.method === 'POST')
+        return { status: 200, body: { id: '1', message: 'Hi', timestamp: new Date().toISOString(), type: 'admin' } };
+      return undefined;
+    });
+    renderAt(PATH, <PushMessagePage />);
+    expect(await screen.findByRole('heading', { name: 'Send Push Message' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('subscriber-count').textContent).toBe('3'));
+
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Please enter a message to send')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    await userEvent.type(screen.getByLabelText('Message'), 'Hi');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Notification sent')).toBeTruthy();
+    const post = calls.find((c) => c.method === 'POST');
+    expect(post?.body).toMatchObject({ message: 'Hi', type: 'admin', timestamp: expect.any(String) });
+    expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it('shows the server refusal for non-admin publishing and the generic failure otherwise', async () => {
+    let status = 403;
+    stubFetch((url, init) => {
+      if (url === '/api/me') return { status: 200, body: me({ isAdmin: true }) };
+      if (url.endsWith('/subscribers/count')) return { status: 200, body: { count: 0 } };
+      if (init?.method === 'POST')
+        return {
+          status,
+          body: {
+            error: {
+              code: status === 403 ? 'FORBIDDEN' : 'INTERNAL',
+              message: status === 403 ? 'Only admin users can publish notifications' : 'boom',
+            },
+          },
+        };
+      return undefined;
+    });
+    renderAt(PATH, <PushMessagePage />);
+    await userEvent.type(await screen.findByLabelText('Message'), 'Hello');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Only admin users can publish notifications')).toBeTruthy();
+    status = 500;
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Failed to publish notification')).toBeTruthy();
+  });
+
+  it('sends non-admins to /dashboard', async () => {
+    stubFetch((url) => (url === '/api/me' ? { status: 200, body: me() } : undefined));
+    renderAt(PATH, <PushMessagePage />);
+    expect(await screen.findByRole('heading', { name: 'Dashboard home' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+/** Longest message an admin may publish (characters). Keeps a Web Push payload well under 4 KB. */
+export const NOTIFICATION_MESSAGE_MAX = 1000;
+
+/** Spec texts for notifications (section 8). */
+export const NOTIFICATION_TEXTS = {
+  blankMessage: 'Please enter a message to send',
+  adminOnly: 'Only admin users can publish notifications',
+  publishFailed: 'Failed to publish notification',
+  noBrowserSupport: 'This browser does not support notifications',
+  permissionDenied: 'Notification permission denied',
+  subscribeFailed: 'Failed to subscribe to notifications',
+  subscribeAtLogin: 'Could not subscribe to notifications',
+  parseFailed: 'Error receiving notification',
+} as const;
+
+export const NotificationType = z.enum(['welcome', 'admin', 'other']).meta({ id: 'NotificationType' });
+export type NotificationType = z.infer<typeof NotificationType>;
+
+/** A notification (spec section 3). Also the `data:` of every event on the stream. */
+export const Notification = z
+  .object({
+    id: z.string().describe('Monotonic sequence number as text; also the SSE event id'),
+    message: z.string(),
+    timestamp: z.string().describe('ISO-8601, when the server stored it'),
+    type: NotificationType,
+    read: z.boolean().optional().describe('Kept by the browser; the server never sets it'),
+  })
+  .meta({ id: 'Notification' });
+export type Notification = z.infer<typeof Notification>;
+
+export const NotificationFeed = z.array(Notification).meta({ id: 'NotificationFeed' });
+export type NotificationFeed = z.infer<typeof NotificationFeed>;
+
+export const NotificationFeedQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+/** A browser's Web Push subscription (PushSubscription.toJSON()). */
+export const PushSubscriptionInput = z
+  .object({
+    endpoint: z.url({ protocol: /^https?$/ }).max(2048),
+    expirationTime: z.number().nullable().optional(),
+    keys: z.object({
+      p256dh: z.string().regex(/^[A-Za-z0-9_-]{80,100}=*$/, 'must be a base64url P-256 public key'),
+      auth: z.string().regex(/^[A-Za-z0-9_-]{16,30}=*$/, 'must be a base64url authentication secret'),
+    }),
+  })
+  .meta({ id: 'PushSubscription' });
+export type PushSubscriptionInput = z.infer<typeof PushSubscriptionInput>;
+
+/** POST /public/api/notifications/subscribe. The session decides who subscribes; userId is informative. */
+export const SubscribeRequest = z
+  .object({
+    userId: z.string().max(256).optional().describe("The owner key, or 'anonymous'"),
+    subscription: PushSubscriptionInput.optional(),
+  })
+  .meta({ id: 'SubscribeRequest' });
+export type SubscribeRequest = z.infer<typeof SubscribeRequest>;
+
+export const SubscribeResponse = z
+  .object({
+    subscribed: z.literal(true),
+    userId: z.string().describe('The owner key of the signed-in user'),
+    push: z.boolean().describe('Whether a Web Push subscription is stored for this browser'),
+  })
+  .meta({ id: 'SubscribeResponse' });
+export type SubscribeResponse = z.infer<typeof SubscribeResponse>;
+
+/** POST /public/api/notifications (admins only). */
+export const PublishRequest = z
+  .object({
+    message: z.string().describe(`Non-blank, at most ${NOTIFICATION_MESSAGE_MAX} characters`),
+    timestamp: z.string().optional().describe('ISO-8601 from the client; the server stores its own time'),
+    type: z.literal('admin').default('admin'),
+  })
+  .meta({ id: 'PublishRequest' });
+export type PublishRequest = z.input<typeof PublishRequest>;
+
+export const SubscriberCount = z.object({ count: z.number().int().nonnegative() }).meta({ id: 'SubscriberCount' });
+export type SubscriberCount = z.infer<typeof SubscriberCount>;
+
+export const WelcomeResponse = z
+  .object({
+    created: z.boolean().describe('False when this user already had their welcome notification'),
+    notification: Notification,
+  })
+  .meta({ id: 'WelcomeResponse' });
+export type WelcomeResponse = z.infer<typeof WelcomeResponse>;
+
+export const VapidPublicKey = z
+  .object({ publicKey: z.string().describe('base64url, for PushManager.subscribe({ applicationServerKey })') })
+  .meta({ id: 'VapidPublicKey' });
+export type VapidPublicKey = z.infer<typeof VapidPublicKey>;
+
+export const StreamQuery = z.object({
+  lastEventId: z.string().max(32).optional().describe('Fallback for the Last-Event-ID header'),
+});
