@@ -9,6 +9,9 @@ import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { createSessionService } from './modules/auth/sessions.service';
 import { createUsersRepository } from './modules/auth/users.repository';
+import { createContactRepository } from './modules/contact/contact.repository';
+import { registerContactRoutes } from './modules/contact/contact.routes';
+import { createContactService } from './modules/contact/contact.service';
 import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
 import { registerErrorHandling } from './plugins/errors';
 import { registerMetrics } from './plugins/metrics';
@@ -103,6 +106,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   registerHealthRoutes(app, probes);
   registerAuthRoutes(app, { auth, sessions });
+  registerContactRoutes(app, {
+    contact: createContactService({
+      repo: createContactRepository(database.db),
+      clock,
+      maxPerHour: config.contact.maxPerHour,
+    }),
+  });
   await registerSpa(app, config.webDist);
 
   const sweep = setInterval(() => {

@@ -40,6 +40,7 @@ export const EnvSchema = z.object({
   MAX_UPLOAD_BYTES: bytes.default(1024 ** 3),
   USER_QUOTA_BYTES: bytes.default(10 * 1024 ** 3),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  CONTACT_MAX_PER_HOUR: z.coerce.number().int().positive().default(5),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -60,6 +61,8 @@ export interface Config {
   admin: { username: string; password: string | undefined };
   uploads: { maxBytes: number; userQuotaBytes: number };
   shutdownTimeoutMs: number;
+  /** Contact form messages accepted per sender address per hour. */
+  contact: { maxPerHour: number };
 }
 
 export class ConfigError extends Error {
@@ -143,5 +146,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     admin: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD },
     uploads: { maxBytes: env.MAX_UPLOAD_BYTES, userQuotaBytes: env.USER_QUOTA_BYTES },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    contact: { maxPerHour: env.CONTACT_MAX_PER_HOUR },
   };
 }

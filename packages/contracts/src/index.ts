@@ -3,3 +3,4 @@ export * from './health';
 export * from './me';
 export * from './auth';
 export * from './files';
+export * from './contact';

@@ -28,7 +28,19 @@ export interface SessionsTable {
   ip: string | null;
 }
 
+export interface ContactMessagesTable {
+  id: string;
+  name: string;
+  email: string;
+  message: string;
+  /** The sender's IP address, for the per-address rate limit. */
+  ip: string;
+  user_agent: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  contact_messages: ContactMessagesTable;
 }

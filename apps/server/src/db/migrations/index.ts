@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import { m0001Init } from './0001-init';
+import { m0006Contact } from './0006-contact';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -7,4 +8,5 @@ import { m0001Init } from './0001-init';
  */
 export const migrations: Record<string, Migration> = {
   '0001-init': m0001Init,
+  '0006-contact': m0006Contact,
 };
