@@ -22,6 +22,9 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** Spoken "go to pricing" (flite, 16 kHz mono) with silence after it: the fake microphone's input. */
+export const FAKE_AUDIO_FILE = path.join(root, 'e2e/assets/go-to-pricing.wav');
+
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
@@ -38,7 +41,25 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
   },
-  projects: [{ name: 'chromium' }],
+  projects: [
+    { name: 'chromium', grepInvert: /@fake-audio/ },
+    {
+      // Chromium feeds a WAV file as the microphone, so MediaRecorder flows run end to end.
+      name: 'chromium-fake-audio',
+      grep: /@fake-audio/,
+      use: {
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: [
+            ...CHROMIUM_ARGS,
+            '--use-fake-ui-for-media-stream',
+            '--use-fake-device-for-media-stream',
+            `--use-file-for-fake-audio-capture=${FAKE_AUDIO_FILE}`,
+          ],
+        },
+      },
+    },
+  ],
   webServer: {
     command: `node --enable-source-maps ${path.join(root, 'apps/server/dist/main.js')}`,
     url: `http://localhost:${E2E_PORT}/healthz`,
