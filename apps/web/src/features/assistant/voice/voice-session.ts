@@ -48,6 +48,14 @@ const END_OF_SPEECH_SILENCE_MS = 1200;
 /** The longest utterance recorded. */
 const MAX_RECORDING_MS = 15_000;
 
+/**
+ * SpeechRecognition errors after which the recorder and the server's
+ * speech-to-text are tried: offline ('network'), no vendor service, and
+ * headless or sandboxed browsers whose recogniser cannot open the microphone
+ * that getUserMedia can ('audio-capture'; a real microphone failure then fails again, with the message).
+ */
+const FALLBACK_ERRORS = new Set(['network', 'service-not-allowed', 'language-not-supported', 'audio-capture']);
+
 const recognitionConstructor = (): RecognitionConstructor | undefined => {
   const scope = window as unknown as {
     SpeechRecognition?: RecognitionConstructor;
@@ -284,8 +292,8 @@ export function createVoiceSession(callbacks: VoiceCallbacks, answer: (text: str
     active.onerror = (event) => {
       if (current !== generation) return;
       if (event.error === 'aborted') return;
-      if ((event.error === 'network' || event.error === 'service-not-allowed') && canRecord()) {
-        // Offline or no cloud service: record and use the server's speech-to-text.
+      if (FALLBACK_ERRORS.has(event.error) && canRecord()) {
+        // Offline, or the browser's speech service cannot work here: record and use the server's speech-to-text.
         active.onresult = null;
         active.onerror = null;
         active.onend = null;
