@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from './playwright.config';
 import { expect, test } from './fixtures';
+import { open } from './ready';
 
 const signInAsAdmin = async (page: Page) => {
   const response = await page.request.post('/api/auth/login', {
@@ -13,7 +14,7 @@ const UNKNOWN = 'Sorry, I did not understand that command. Try saying help to se
 
 test.describe('chat', () => {
   test('the overlay on public pages: quick commands, typed text, minimise, close', async ({ page }) => {
-    await page.goto('/about');
+    await open(page, '/about');
     await page.getByRole('button', { name: 'Open the chat assistant' }).click();
     const chat = page.getByRole('region', { name: 'Chat with the Atrium assistant' });
     await expect(chat).toBeVisible();
@@ -62,7 +63,7 @@ test.describe('chat', () => {
 
   test('replies come after 600 ms for quick commands and 800 ms for typed text', async ({ page }) => {
     await page.clock.install({ time: new Date('2026-03-02T09:00:00') });
-    await page.goto('/');
+    await open(page, '/');
     await page.getByRole('button', { name: 'Open the chat assistant' }).click();
     const chat = page.getByRole('region', { name: 'Chat with the Atrium assistant' });
     await expect(chat).toBeVisible();
@@ -94,7 +95,7 @@ test.describe('chat', () => {
 
   test('on the dashboard the chat icon opens /dashboard/chatbot, and commands navigate', async ({ page }) => {
     await signInAsAdmin(page);
-    await page.goto('/dashboard');
+    await open(page, '/dashboard');
     await page.getByRole('link', { name: 'Open the chat assistant' }).click();
     await expect(page).toHaveURL(/\/dashboard\/chatbot$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('AI Assistant');
@@ -189,7 +190,7 @@ test.describe('voice (scripted SpeechRecognition)', () => {
   });
 
   test('a result runs the command, speaks the reply and ends', async ({ page }) => {
-    await page.goto('/');
+    await open(page, '/');
     const mic = page.getByRole('button', { name: 'Start voice assistant' });
     await setScript(page, { kind: 'result', transcript: 'go to pricing' });
     await mic.click();
@@ -220,7 +221,7 @@ test.describe('voice (scripted SpeechRecognition)', () => {
 
   test('the session ends 100 ms after a result', async ({ page }) => {
     await page.clock.install({ time: new Date('2026-03-02T09:00:00') });
-    await page.goto('/');
+    await open(page, '/');
     await expect(page.getByRole('button', { name: 'Start voice assistant' })).toBeVisible();
     await page.clock.pauseAt(new Date('2026-03-02T19:00:00'));
     await setScript(page, { kind: 'result', transcript: 'hello' });
@@ -237,7 +238,7 @@ test.describe('voice (scripted SpeechRecognition)', () => {
 
   test('nothing heard: it says it waits 5 s more, then ends', async ({ page }) => {
     await page.clock.install({ time: new Date('2026-03-02T09:00:00') });
-    await page.goto('/');
+    await open(page, '/');
     await expect(page.getByRole('button', { name: 'Start voice assistant' })).toBeVisible();
     await page.clock.pauseAt(new Date('2026-03-02T10:00:00'));
     await page.getByRole('button', { name: 'Start voice assistant' }).click();
@@ -260,7 +261,7 @@ test.describe('voice (scripted SpeechRecognition)', () => {
   });
 
   test('clicking again while listening stops it', async ({ page }) => {
-    await page.goto('/');
+    await open(page, '/');
     await page.getByRole('button', { name: 'Start voice assistant' }).click();
     await page.getByRole('button', { name: 'Stop listening' }).click();
     await expect(page.getByRole('button', { name: 'Start voice assistant' })).toHaveAttribute('data-state', 'idle');
@@ -278,7 +279,7 @@ test.describe('voice (scripted SpeechRecognition)', () => {
   ] as const) {
     test(`the "${error}" error shows its message and ends after 1 s`, async ({ page }) => {
       await page.clock.install({ time: new Date('2026-03-02T09:00:00') });
-      await page.goto('/');
+      await open(page, '/');
       await expect(page.getByRole('button', { name: 'Start voice assistant' })).toBeVisible();
       await page.clock.pauseAt(new Date('2026-03-02T10:00:00'));
       await setScript(page, { kind: 'error', error });
@@ -298,7 +299,7 @@ test.describe('voice (scripted SpeechRecognition)', () => {
     await page.addInitScript(() => {
       delete (window as unknown as { MediaRecorder?: unknown }).MediaRecorder;
     });
-    await page.goto('/');
+    await open(page, '/');
     await setScript(page, { kind: 'error', error: 'network' });
     await page.getByRole('button', { name: 'Start voice assistant' }).click();
     await expect(page.getByTestId('voice-message')).toHaveText(
@@ -313,14 +314,14 @@ test.describe('voice (scripted SpeechRecognition)', () => {
       delete w.webkitSpeechRecognition;
       delete w.MediaRecorder;
     });
-    await page.goto('/');
+    await open(page, '/');
     await page.getByRole('button', { name: 'Start voice assistant' }).click();
     await expect(page.getByTestId('voice-message')).toHaveText('Voice recognition is not supported in your browser.');
   });
 
   test('voice works on the dashboard too', async ({ page }) => {
     await signInAsAdmin(page);
-    await page.goto('/dashboard');
+    await open(page, '/dashboard');
     await setScript(page, { kind: 'result', transcript: 'open my profile' });
     await page.getByRole('button', { name: 'Start voice assistant' }).click();
     await expect(page).toHaveURL(/\/dashboard\/profile$/);
@@ -392,7 +393,7 @@ test.describe('voice fallback: MediaRecorder and the server speech-to-text @fake
     });
     const bodies: Buffer[] = [];
     await answerSpeechToText(page, bodies);
-    await page.goto('/about');
+    await open(page, '/about');
     await page.getByRole('button', { name: 'Start voice assistant' }).click();
     await expect(page.getByRole('button', { name: 'Stop listening' })).toBeVisible();
     await expect(page).toHaveURL(/\/pricing$/, { timeout: 20_000 });
@@ -405,7 +406,7 @@ test.describe('voice fallback: MediaRecorder and the server speech-to-text @fake
     await page.addInitScript(installFakeVoice);
     const bodies: Buffer[] = [];
     await answerSpeechToText(page, bodies);
-    await page.goto('/features');
+    await open(page, '/features');
     await setScript(page, { kind: 'error', error: 'network' });
     await page.getByRole('button', { name: 'Start voice assistant' }).click();
     await expect(page).toHaveURL(/\/pricing$/, { timeout: 20_000 });
@@ -417,7 +418,7 @@ test.describe('voice fallback: MediaRecorder and the server speech-to-text @fake
   test("Chromium's own SpeechRecognition fails and the recorder takes over", async ({ page }) => {
     const bodies: Buffer[] = [];
     await answerSpeechToText(page, bodies);
-    await page.goto('/about');
+    await open(page, '/about');
     expect(await page.evaluate(() => 'webkitSpeechRecognition' in window || 'SpeechRecognition' in window)).toBe(true);
     await page.getByRole('button', { name: 'Start voice assistant' }).click();
     await expect(page).toHaveURL(/\/pricing$/, { timeout: 20_000 });
@@ -438,7 +439,7 @@ test.describe('voice fallback: MediaRecorder and the server speech-to-text @fake
         body: JSON.stringify({ RecognitionStatus: 'NoMatch' }),
       }),
     );
-    await page.goto('/');
+    await open(page, '/');
     await page.getByRole('button', { name: 'Start voice assistant' }).click();
     await expect(page.getByTestId('voice-message')).toHaveText(
       'I did not hear anything. Please try again and speak clearly.',

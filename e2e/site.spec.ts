@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from './playwright.config';
 import { expect, test } from './fixtures';
+import { open } from './ready';
 import { signInAsUser } from './users';
 
 const PUBLIC_PAGES = [
@@ -27,7 +28,7 @@ const signInAsAdmin = async (page: Page) => {
 
 test.describe('site header', () => {
   test('links to every public page and Get Started leads to /login', async ({ page }) => {
-    await page.goto('/');
+    await open(page, '/');
     const nav = page.getByRole('navigation', { name: 'Main' });
     for (const [label, target] of [
       ['About', '/about'],
@@ -50,7 +51,7 @@ test.describe('site header', () => {
   test('every public page has its own title, meta description and landmarks', async ({ page }) => {
     const descriptions = new Set<string>();
     for (const entry of PUBLIC_PAGES) {
-      await page.goto(entry.path);
+      await open(page, entry.path);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(entry.h1);
       await expect(page).toHaveTitle(entry.title);
       const description = await page.locator('meta[name="description"]').getAttribute('content');
@@ -64,7 +65,7 @@ test.describe('site header', () => {
   });
 
   test('changes style after 10 px of scroll', async ({ page }) => {
-    await page.goto('/');
+    await open(page, '/');
     const header = page.getByRole('banner');
     await expect(header).toHaveAttribute('data-scrolled', 'false');
     const background = await header.evaluate((el) => getComputedStyle(el).backgroundColor);
@@ -81,7 +82,7 @@ test.describe('site header', () => {
 
   test('is absent on the dashboard', async ({ page }) => {
     await signInAsAdmin(page);
-    await page.goto('/dashboard');
+    await open(page, '/dashboard');
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Admin');
     await expect(page.getByRole('navigation', { name: 'Main', exact: true })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Get Started' })).toHaveCount(0);
@@ -92,7 +93,7 @@ test.describe('mobile (360 px)', () => {
   test.use({ viewport: { width: 360, height: 740 } });
 
   test('the menu toggles and closes when a link is clicked', async ({ page }) => {
-    await page.goto('/');
+    await open(page, '/');
     const toggle = page.getByRole('button', { name: 'Open menu' });
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     const menu = page.locator(`#${await toggle.getAttribute('aria-controls')}`);
@@ -113,7 +114,7 @@ test.describe('mobile (360 px)', () => {
 
   test('pages fit the screen without horizontal scrolling', async ({ page }) => {
     for (const entry of PUBLIC_PAGES) {
-      await page.goto(entry.path);
+      await open(page, entry.path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, entry.path).toBeLessThanOrEqual(0);
@@ -122,13 +123,13 @@ test.describe('mobile (360 px)', () => {
 });
 
 test('the home page leads to sign-up', async ({ page }) => {
-  await page.goto('/');
+  await open(page, '/');
   await page.getByRole('link', { name: 'Sign up free' }).first().click();
   await expect(page).toHaveURL(/\/login$/);
 });
 
 test('pricing shows the three plans', async ({ page }) => {
-  await page.goto('/pricing');
+  await open(page, '/pricing');
   const free = page.getByTestId('plan-free');
   await expect(free.getByRole('heading')).toHaveText('Free');
   await expect(free).toContainText('$0/mo');
@@ -147,12 +148,12 @@ test('pricing shows the three plans', async ({ page }) => {
 });
 
 test('testimonials show three reviews', async ({ page }) => {
-  await page.goto('/testimonials');
+  await open(page, '/testimonials');
   await expect(page.getByRole('region', { name: 'Customer reviews' }).locator('figure')).toHaveCount(3);
 });
 
 test('the contact form validates each field and stores a valid message', async ({ page }) => {
-  await page.goto('/contact');
+  await open(page, '/contact');
   const name = page.getByLabel('Name');
   const email = page.getByLabel('Email');
   const message = page.getByLabel('Message');
@@ -198,7 +199,7 @@ test('the contact form shows the server failure', async ({ page }) => {
       }),
     }),
   );
-  await page.goto('/contact');
+  await open(page, '/contact');
   await page.getByLabel('Name').fill('Ada');
   await page.getByLabel('Email').fill('ada@example.test');
   await page.getByLabel('Message').fill('Hello');
@@ -212,7 +213,7 @@ test('the contact form shows the server failure', async ({ page }) => {
 test.describe('dashboard shell', () => {
   test('home greets by local time and shows four cards', async ({ page }) => {
     await signInAsAdmin(page);
-    await page.goto('/dashboard');
+    await open(page, '/dashboard');
     const hour = await page.evaluate(() => new Date().getHours());
     const greeting = hour < 12 ? 'Good Morning' : hour < 18 ? 'Good Afternoon' : 'Good Evening';
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(new RegExp(`^${greeting}, `));
@@ -229,7 +230,7 @@ test.describe('dashboard shell', () => {
 
   test('profile shows the identity data', async ({ page, context, baseURL }) => {
     await signInAsUser(context, baseURL ?? '', { ownerKey: 'grace', name: 'Grace Hopper' });
-    await page.goto('/dashboard/profile');
+    await open(page, '/dashboard/profile');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');
     await expect(page.getByText('Grace Hopper').first()).toBeVisible();
     await expect(page.getByText('grace@example.test')).toBeVisible();
@@ -238,7 +239,7 @@ test.describe('dashboard shell', () => {
 
   test('sidebar: filter, one group open at a time, collapse, admin group, logout', async ({ page }) => {
     await signInAsAdmin(page);
-    await page.goto('/dashboard');
+    await open(page, '/dashboard');
     const sidebar = page.getByTestId('sidebar');
     const main = sidebar.getByRole('list', { name: 'Main' });
     await expect(main.getByRole('link')).toHaveText(['Home', 'Profile', 'Notifications', 'AI Assistant']);
@@ -290,7 +291,7 @@ test.describe('dashboard shell', () => {
 
   test('a member does not see the Admin group', async ({ page, context, baseURL }) => {
     await signInAsUser(context, baseURL ?? '', { ownerKey: 'member-e2e', name: 'Mia Member' });
-    await page.goto('/dashboard');
+    await open(page, '/dashboard');
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Mia Member');
     const sidebar = page.getByTestId('sidebar');
     await expect(sidebar.getByRole('button', { name: 'Files' })).toBeVisible();
@@ -301,7 +302,7 @@ test.describe('dashboard shell', () => {
   });
 
   test('the dashboard asks for a session and remembers where the visitor was going', async ({ page }) => {
-    await page.goto('/dashboard/profile');
+    await open(page, '/dashboard/profile');
     await expect(page).toHaveURL(/\/login$/);
   });
 
@@ -309,7 +310,7 @@ test.describe('dashboard shell', () => {
     test.use({ viewport: { width: 360, height: 740 } });
     test('the sidebar is a drawer that closes after navigating', async ({ page }) => {
       await signInAsAdmin(page);
-      await page.goto('/dashboard');
+      await open(page, '/dashboard');
       await expect(page.getByTestId('sidebar')).toBeHidden();
       await page.getByRole('button', { name: 'Open menu' }).click();
       const drawer = page.getByTestId('drawer');
@@ -330,7 +331,7 @@ test('screenshots at 360 px and 1280 px', async ({ page }) => {
   for (const width of [360, 1280]) {
     await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
     for (const entry of PUBLIC_PAGES) {
-      await page.goto(entry.path);
+      await open(page, entry.path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       const name = entry.path === '/' ? 'home' : entry.path.slice(1);
       await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
@@ -340,7 +341,7 @@ test('screenshots at 360 px and 1280 px', async ({ page }) => {
   for (const width of [360, 1280]) {
     await page.setViewportSize({ width, height: 800 });
     for (const route of ['/dashboard', '/dashboard/profile', '/dashboard/chatbot']) {
-      await page.goto(route);
+      await open(page, route);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await page.waitForTimeout(300);
       const name = route.slice(1).replaceAll('/', '-');

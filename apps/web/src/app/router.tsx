@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { PublicLayout } from './layouts/public-layout';
 import { RouteErrorBoundary } from './routes/route-error-boundary';
 import NotFoundPage from './routes/not-found';
@@ -57,5 +57,3 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
-
-export const router = createBrowserRouter(routes);

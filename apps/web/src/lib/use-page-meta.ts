@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useDocumentTitle } from './use-document-title';
 
 /** Sets the page title ("Title · Atrium") and its meta description. */
-export function usePageMeta(title: string, description: string) {
+export function usePageMeta({ title, description }: { title: string; description: string }) {
   useDocumentTitle(title);
   useEffect(() => {
     let meta = document.querySelector<HTMLMetaElement>('meta[name="description"]');

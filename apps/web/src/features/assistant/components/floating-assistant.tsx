@@ -1,5 +1,5 @@
 import { Loader2, MessageCircle, Mic, MicOff } from 'lucide-react';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { VoiceSession, VoiceState, VoiceTone } from '../voice/voice-session';
 
@@ -20,7 +20,15 @@ const roundButton =
  * icon links to /dashboard/chatbot; on public pages it opens the chat overlay.
  * The chat and voice code loads on first use, so public pages stay light.
  */
+const subscribeNothing = () => () => undefined;
+
 export function FloatingAssistant({ chat }: { chat: 'overlay' | 'link' }) {
+  // Not in prerendered markup: the icons appear once they work (they are fixed, so nothing shifts).
+  const inBrowser = useSyncExternalStore(
+    subscribeNothing,
+    () => true,
+    () => false,
+  );
   const navigate = useNavigate();
   const [chatOpen, setChatOpen] = useState(false);
   const [voiceState, setVoiceState] = useState<VoiceState>('idle');
@@ -46,6 +54,7 @@ export function FloatingAssistant({ chat }: { chat: 'overlay' | 'link' }) {
   }, [navigate]);
 
   const active = voiceState !== 'idle';
+  if (!inBrowser) return null;
   return (
     <>
       {chat === 'overlay' && chatOpen && (

@@ -1,5 +1,6 @@
 import { Compass, HeartHandshake, Lock } from 'lucide-react';
 import { usePageMeta } from '../../../lib/use-page-meta';
+import { PAGE_META } from '../page-meta';
 import { TeamIllustration } from '../components/illustrations';
 import { CallToAction, PageHeader } from '../components/page-header';
 
@@ -22,10 +23,7 @@ const VALUES = [
 ];
 
 export default function AboutPage() {
-  usePageMeta(
-    'About',
-    'Why we built Atrium: a private, self-hostable AI workspace that gives every team speech, vision and file tools without a cloud account.',
-  );
+  usePageMeta(PAGE_META['/about']);
   return (
     <>
       <PageHeader eyebrow="About Atrium" title="AI tools for every team, on infrastructure you control">

@@ -2,6 +2,7 @@ import { CheckCircle2, Mail, MessageSquare, TriangleAlert } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { isApiError } from '../../../lib/api-error';
 import { usePageMeta } from '../../../lib/use-page-meta';
+import { PAGE_META } from '../page-meta';
 import { sendContactMessage } from '../api/send-contact';
 import {
   validateContact,
@@ -18,10 +19,7 @@ const FIELDS: ContactField[] = ['name', 'email', 'message'];
 type Status = { kind: 'idle' } | { kind: 'sending' } | { kind: 'sent' } | { kind: 'failed'; message: string };
 
 export default function ContactPage() {
-  usePageMeta(
-    'Contact',
-    'Contact the Atrium team: questions about plans, self-hosting or Enterprise terms. We answer every message.',
-  );
+  usePageMeta(PAGE_META['/contact']);
   const [values, setValues] = useState<ContactValues>(EMPTY);
   const [errors, setErrors] = useState<ContactErrors>({});
   const [status, setStatus] = useState<Status>({ kind: 'idle' });

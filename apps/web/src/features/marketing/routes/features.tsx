@@ -1,13 +1,11 @@
 import { Check } from 'lucide-react';
 import { usePageMeta } from '../../../lib/use-page-meta';
+import { PAGE_META } from '../page-meta';
 import { CAPABILITIES } from '../components/capabilities';
 import { CallToAction, PageHeader } from '../components/page-header';
 
 export default function FeaturesPage() {
-  usePageMeta(
-    'Features',
-    'Atrium features: file storage with previews and stats, speech to text, text to speech, face detection, image analysis, push notifications and a chat and voice assistant.',
-  );
+  usePageMeta(PAGE_META['/features']);
   return (
     <>
       <PageHeader eyebrow="Features" title="One workspace, seven AI-powered tools">

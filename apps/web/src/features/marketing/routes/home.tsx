@@ -1,6 +1,7 @@
 import { ArrowRight, Check, Server, ShieldCheck, WifiOff } from 'lucide-react';
 import { Link } from 'react-router';
 import { usePageMeta } from '../../../lib/use-page-meta';
+import { PAGE_META } from '../page-meta';
 import { CAPABILITIES } from '../components/capabilities';
 import { WorkspaceIllustration } from '../components/illustrations';
 import { CallToAction } from '../components/page-header';
@@ -24,10 +25,7 @@ const PROMISES = [
 ];
 
 export default function HomePage() {
-  usePageMeta(
-    '',
-    'Atrium is a self-hostable AI workspace for teams: file storage, speech to text, text to speech, face detection, image analysis, push notifications and a voice assistant.',
-  );
+  usePageMeta(PAGE_META['/']);
   return (
     <>
       <section aria-labelledby="hero-title" className="overflow-hidden bg-slate-50">

@@ -1,6 +1,7 @@
 import { Check } from 'lucide-react';
 import { Link } from 'react-router';
 import { usePageMeta } from '../../../lib/use-page-meta';
+import { PAGE_META } from '../page-meta';
 import { PageHeader } from '../components/page-header';
 
 /** Spec section 9. */
@@ -38,10 +39,7 @@ export const PLANS = [
 ] as const;
 
 export default function PricingPage() {
-  usePageMeta(
-    'Pricing',
-    'Atrium pricing: Free $0/mo with basic AI, community support and up to 3 projects; Pro $19/mo with unlimited projects, priority support and advanced analytics; Enterprise custom.',
-  );
+  usePageMeta(PAGE_META['/pricing']);
   return (
     <>
       <PageHeader eyebrow="Pricing" title="Simple plans that grow with your team">

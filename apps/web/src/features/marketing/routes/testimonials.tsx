@@ -1,5 +1,6 @@
 import { Star } from 'lucide-react';
 import { usePageMeta } from '../../../lib/use-page-meta';
+import { PAGE_META } from '../page-meta';
 import { CallToAction, PageHeader } from '../components/page-header';
 
 export const REVIEWS = [
@@ -30,10 +31,7 @@ export const REVIEWS = [
 ] as const;
 
 export default function TestimonialsPage() {
-  usePageMeta(
-    'Reviews',
-    'What teams say about Atrium, the self-hostable AI workspace: three reviews from our customers.',
-  );
+  usePageMeta(PAGE_META['/testimonials']);
   return (
     <>
       <PageHeader eyebrow="Reviews" title="Teams that run on Atrium">
