@@ -226,6 +226,7 @@ test.describe('voice (scripted SpeechRecognition)', () => {
     await page.clock.pauseAt(new Date('2026-03-02T19:00:00'));
     await setScript(page, { kind: 'result', transcript: 'hello' });
     await page.getByRole('button', { name: 'Start voice assistant' }).click();
+    await expect(page.getByRole('button', { name: 'Stop listening' })).toBeVisible();
     await page.clock.runFor(200);
     await expect(page.getByTestId('voice-message')).toHaveText(
       'Good Evening! I am the Atrium assistant. How can I help you today?',
@@ -284,6 +285,8 @@ test.describe('voice (scripted SpeechRecognition)', () => {
       await page.clock.pauseAt(new Date('2026-03-02T10:00:00'));
       await setScript(page, { kind: 'error', error });
       await page.getByRole('button', { name: 'Start voice assistant' }).click();
+      // The voice code loads on first click: wait until it listens before moving the clock.
+      await expect(page.getByRole('button', { name: 'Stop listening' })).toBeVisible();
       await page.clock.runFor(200); // the scripted recogniser reports its error
       await expect(page.getByTestId('voice-message')).toHaveText(text);
       // Still in the session for a second after the error, then idle.

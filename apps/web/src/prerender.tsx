@@ -1,5 +1,5 @@
 // Server-side render of the public pages at build time (vite build --ssr; see prerender.mjs), so they
-// paint before their JavaScript runs. The browser then renders the same markup (main.tsx).
+// paint before their JavaScript runs. The browser then hydrates that markup (main.tsx).
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
