@@ -159,7 +159,7 @@ ${rows}
   const updated =
     start === -1
       ? `${current.trimEnd()}\n\n${section}`
-      : `${current.slice(0, start)}${section}${next === -1 ? '' : current.slice(next + 1)}`;
+      : `${current.slice(0, start)}${section}${next === -1 ? '' : `\n${current.slice(next + 1)}`}`;
   writeFileSync(file, updated.endsWith('\n') ? updated : `${updated}\n`);
   console.log(`Scores written to ${path.relative(root, file)}`);
 }
