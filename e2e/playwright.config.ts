@@ -37,6 +37,9 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** Spoken "go to pricing" (flite, 16 kHz mono) with silence after it: the voice assistant's fake microphone. */
+export const FAKE_AUDIO_FILE = path.join(root, 'e2e/assets/go-to-pricing.wav');
+
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
@@ -54,7 +57,7 @@ export default defineConfig({
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
   },
   projects: [
-    { name: 'chromium', grepInvert: /@mic/ },
+    { name: 'chromium', grepInvert: /@mic|@fake-audio/ },
     {
       // Tests tagged @mic record from a fake microphone fed by FAKE_MIC_WAV.
       name: 'chromium-fake-mic',
@@ -67,6 +70,22 @@ export default defineConfig({
             '--use-fake-ui-for-media-stream',
             '--use-fake-device-for-media-stream',
             `--use-file-for-fake-audio-capture=${FAKE_MIC_WAV}%noloop`,
+          ],
+        },
+      },
+    },
+    {
+      // Tests tagged @fake-audio: the voice assistant's recording fallback hears "go to pricing".
+      name: 'chromium-fake-audio',
+      grep: /@fake-audio/,
+      use: {
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: [
+            ...CHROMIUM_ARGS,
+            '--use-fake-ui-for-media-stream',
+            '--use-fake-device-for-media-stream',
+            `--use-file-for-fake-audio-capture=${FAKE_AUDIO_FILE}`,
           ],
         },
       },

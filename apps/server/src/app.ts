@@ -23,6 +23,9 @@ import { createFilesRepository } from './modules/files/files.repository';
 import { createFilesService } from './modules/files/files.service';
 import { registerTusRoutes } from './modules/files/files.tus';
 import { createFilesFileSource } from './modules/files/files.file-source';
+import { createContactRepository } from './modules/contact/contact.repository';
+import { registerContactRoutes } from './modules/contact/contact.routes';
+import { createContactService } from './modules/contact/contact.service';
 import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
 import { collectRoutes, enforceAccess, undeclaredApiRoutes } from './plugins/access';
 import { registerCsrfProtection } from './plugins/csrf';
@@ -215,6 +218,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     loadLocalEngines: () => loadLocalEngines(config.ai),
   });
   registerNotificationRoutes(app, { notifications, hub });
+  registerContactRoutes(app, {
+    contact: createContactService({
+      repo: createContactRepository(database.db),
+      clock,
+      maxPerHour: config.contact.maxPerHour,
+    }),
+  });
   await registerSpa(app, config.webDist);
 
   const sweep = setInterval(() => {

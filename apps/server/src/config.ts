@@ -111,6 +111,7 @@ export const EnvSchema = z.object({
     .regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https:// URL')
     .optional(),
   PUSH_ALLOW_HTTP: booleanString.default(false),
+  CONTACT_MAX_PER_HOUR: z.coerce.number().int().positive().default(5),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -170,6 +171,8 @@ export interface Config {
     /** Allow http:// push endpoints (tests with a local fake push service only). */
     pushAllowHttp: boolean;
   };
+  /** Contact form messages accepted per sender address per hour. */
+  contact: { maxPerHour: number };
 }
 
 export type AiServiceKey = 'speechToText' | 'textToSpeech' | 'faceDetection' | 'imageAnalysis';
@@ -424,5 +427,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       vapidSubject: env.VAPID_SUBJECT ?? (publicUrl.startsWith('https://') ? publicUrl : 'mailto:admin@localhost'),
       pushAllowHttp: env.PUSH_ALLOW_HTTP,
     },
+    contact: { maxPerHour: env.CONTACT_MAX_PER_HOUR },
   };
 }

@@ -1,1 +1,17 @@
-export {};
+export { greetingFor, type Greeting } from './greeting';
+export { NAMED_ROUTES, type NamedRoute } from './routes';
+export {
+  HELP_REPLY,
+  LAUNCH_DATE,
+  OWNER_NAME,
+  QUICK_COMMANDS,
+  UNKNOWN_COMMAND_REPLY,
+  findRoute,
+  respond,
+  type AssistantReply,
+  type Intent,
+  type QuickCommand,
+  type RespondOptions,
+} from './respond';
+export { normalize } from './text';
+export { VOICE_MESSAGES, VOICE_SETTINGS, pickVoice, voiceErrorMessage, type VoiceLike } from './voice';

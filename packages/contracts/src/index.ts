@@ -5,3 +5,4 @@ export * from './auth';
 export * from './files';
 export * from './ai';
 export * from './notifications';
+export * from './contact';

@@ -91,6 +91,17 @@ export interface PushSubscriptionsTable {
   updated_at: string;
 }
 
+export interface ContactMessagesTable {
+  id: string;
+  name: string;
+  email: string;
+  message: string;
+  /** The sender's IP address, for the per-address rate limit. */
+  ip: string;
+  user_agent: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -100,4 +111,5 @@ export interface Database {
   notifications: NotificationsTable;
   notification_subscribers: NotificationSubscribersTable;
   push_subscriptions: PushSubscriptionsTable;
+  contact_messages: ContactMessagesTable;
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -22,6 +22,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
       root: webDist,
       wildcard: false,
       index: false,
+      // The web build writes .br and .gz copies of its text assets.
+      preCompressed: true,
       cacheControl: false,
       etag: true,
       lastModified: true,
@@ -31,6 +33,18 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
       },
     });
   }
+
+  // Public pages prerendered at build time (apps/web/prerender.mjs): dist/pages/<page>.html.
+  const prerendered = new Map<string, string>();
+  const pagesDir = webDist ? path.join(webDist, 'pages') : undefined;
+  if (hasSpa && pagesDir && existsSync(pagesDir)) {
+    for (const file of readdirSync(pagesDir)) {
+      if (!file.endsWith('.html')) continue;
+      const name = file.slice(0, -'.html'.length);
+      prerendered.set(name === 'index' ? '/' : `/${name}`, path.join(pagesDir, file));
+    }
+  }
+  const pageCache = new Map<string, Buffer>();
 
   let indexHtml: Buffer | undefined;
   app.setNotFoundHandler(async (request, reply) => {
@@ -47,7 +61,20 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
           : undefined;
       return sendError(request, reply, new AppError(code, message));
     }
-    indexHtml ??= await readFile(indexFile);
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    const pathname = (request.url.split('?')[0] ?? '/').replace(/(.)\/+$/, '$1');
+    const pageFile = prerendered.get(pathname);
+    let html: Buffer;
+    if (pageFile) {
+      const brotli = /\bbr\b/.test(String(request.headers['accept-encoding'] ?? '')) && existsSync(`${pageFile}.br`);
+      const file = brotli ? `${pageFile}.br` : pageFile;
+      html = pageCache.get(file) ?? (await readFile(file));
+      pageCache.set(file, html);
+      void reply.header('vary', 'accept-encoding');
+      if (brotli) void reply.header('content-encoding', 'br');
+    } else {
+      indexHtml ??= await readFile(indexFile);
+      html = indexHtml;
+    }
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
   });
 }

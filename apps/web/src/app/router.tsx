@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { PublicLayout } from './layouts/public-layout';
 import { RouteErrorBoundary } from './routes/route-error-boundary';
 import NotFoundPage from './routes/not-found';
@@ -35,8 +35,8 @@ export const routes: RouteObject[] = [
         // The whole signed-in area is its own chunk: public pages never download it.
         lazy: async () => ({ Component: (await import('./layouts/dashboard-layout')).DashboardLayout }),
         children: [
-          { index: true, ...page(() => import('../features/dashboard/routes/dashboard-home')) },
-          { path: 'profile', ...page(() => import('../features/dashboard/routes/profile')) },
+          { index: true, ...page(() => import('./routes/dashboard-home')) },
+          { path: 'profile', ...page(() => import('./routes/profile')) },
           { path: 'notifications', ...page(() => import('../features/notifications/routes/notifications')) },
           { path: 'files', ...page(() => import('../features/files/routes/files')) },
           { path: 'file-upload', ...page(() => import('../features/files/routes/file-upload')) },
@@ -63,5 +63,3 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
-
-export const router = createBrowserRouter(routes);

@@ -4,6 +4,7 @@ import { m0002Identity } from './0002-identity';
 import { m0003Files } from './0003-files';
 import { m0005Ai } from './0005-ai';
 import { m0004Notifications } from './0004-notifications';
+import { m0006Contact } from './0006-contact';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0003-files': m0003Files,
   '0005-ai': m0005Ai,
   '0004-notifications': m0004Notifications,
+  '0006-contact': m0006Contact,
 };

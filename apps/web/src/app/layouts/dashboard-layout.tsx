@@ -1,13 +1,31 @@
-import { Suspense } from 'react';
+import { Menu, X } from 'lucide-react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { logout, useMe } from '../../lib/me';
-import { NotificationBell, NotificationsRuntime } from '../../features/notifications';
+import { FloatingAssistant } from '../../features/assistant';
+import { Sidebar } from '../../features/dashboard/components/sidebar';
+import { NotificationsRuntime, useUnreadCount } from '../../features/notifications';
+
+const COLLAPSED_KEY = 'atrium.sidebarCollapsed';
 
 /** Signed-in area: requires a session (else /login, then back here), sidebar plus page. */
 export function DashboardLayout() {
   const me = useMe();
   const location = useLocation();
+  const unreadCount = useUnreadCount();
+  const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === 'true');
+  // The drawer belongs to the page it was opened on: navigating closes it.
+  const [drawerOpenOn, setDrawerOpenOn] = useState<string | null>(null);
+  const drawerOpen = drawerOpenOn === location.pathname;
+  const setDrawerOpen = (open: boolean) => setDrawerOpenOn(open ? location.pathname : null);
+  useEffect(() => {
+    if (!drawerOpen) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setDrawerOpenOn(null);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [drawerOpen]);
+
   if (me.isPending) return <Spinner label="Checking your session…" />;
   if (me.isError) {
     return (
@@ -19,32 +37,91 @@ export function DashboardLayout() {
   }
   if (!me.data) return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
 
+  const toggleCollapsed = () =>
+    setCollapsed((value) => {
+      localStorage.setItem(COLLAPSED_KEY, String(!value));
+      return !value;
+    });
+  const onLogout = () => void logout();
+
   return (
     <div className="flex min-h-screen bg-slate-50 text-slate-900">
-      <aside aria-label="Sidebar" className="hidden w-64 shrink-0 border-r border-slate-200 bg-white p-4 md:block">
-        <Link to="/dashboard" className="text-lg font-bold tracking-tight text-brand-700">
-          Atrium
-        </Link>
-        <button
-          type="button"
-          onClick={() => void logout()}
-          className="mt-6 block rounded-lg px-3 py-2 text-sm text-slate-700 hover:bg-slate-100"
-        >
-          Logout
-        </button>
-        <nav aria-label="Dashboard" className="mt-6">
-          <NotificationBell />
-        </nav>
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
+        Skip to content
+      </a>
+      <aside
+        aria-label="Sidebar"
+        data-testid="sidebar"
+        className={`sticky top-0 hidden h-screen shrink-0 border-r border-slate-200 bg-white transition-[width] duration-200 md:block ${
+          collapsed ? 'w-18' : 'w-64'
+        }`}
+      >
+        <Sidebar
+          me={me.data}
+          unreadCount={unreadCount}
+          onLogout={onLogout}
+          collapsed={collapsed}
+          onToggleCollapsed={toggleCollapsed}
+        />
       </aside>
-      <NotificationsRuntime />
-      <main id="main" className="flex-1">
-        <div className="border-b border-slate-200 bg-white p-2 md:hidden">
-          <NotificationBell />
+      {drawerOpen && (
+        <div className="fixed inset-0 z-50 md:hidden">
+          <button
+            type="button"
+            aria-label="Close menu"
+            tabIndex={-1}
+            className="absolute inset-0 bg-slate-900/50"
+            onClick={() => setDrawerOpen(false)}
+          />
+          <aside
+            aria-label="Sidebar"
+            data-testid="drawer"
+            className="absolute inset-y-0 left-0 w-72 max-w-[85vw] overflow-y-auto bg-white shadow-xl"
+          >
+            <button
+              type="button"
+              onClick={() => setDrawerOpen(false)}
+              aria-label="Close menu"
+              className="absolute right-3 top-3 rounded-lg p-2 text-slate-600 hover:bg-slate-100"
+            >
+              <X className="size-5" aria-hidden="true" />
+            </button>
+            <Sidebar
+              me={me.data}
+              unreadCount={unreadCount}
+              onLogout={onLogout}
+              collapsed={false}
+              onNavigate={() => setDrawerOpen(false)}
+            />
+          </aside>
         </div>
-        <Suspense fallback={<Spinner />}>
-          <Outlet />
-        </Suspense>
-      </main>
+      )}
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-30 flex h-14 items-center gap-3 border-b border-slate-200 bg-white px-4 md:hidden">
+          <button
+            type="button"
+            onClick={() => setDrawerOpen(true)}
+            aria-label="Open menu"
+            aria-expanded={drawerOpen}
+            className="rounded-lg p-2 text-slate-700 hover:bg-slate-100"
+          >
+            <Menu className="size-5" aria-hidden="true" />
+          </button>
+          <Link to="/dashboard" className="rounded-md text-lg font-bold tracking-tight text-brand-700">
+            Atrium
+          </Link>
+        </header>
+        <main id="main" className="flex-1 pb-24">
+          <Suspense fallback={<Spinner />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+      <NotificationsRuntime />
+      <FloatingAssistant chat="link" />
     </div>
   );
 }

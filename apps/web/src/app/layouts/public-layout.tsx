@@ -1,17 +1,10 @@
 import { Suspense } from 'react';
-import { Link, NavLink, Outlet } from 'react-router';
+import { Link, Outlet } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
+import { FloatingAssistant } from '../../features/assistant';
+import { Logo, SITE_NAV, SiteHeader } from './site-header';
 
-const NAV = [
-  { to: '/', label: 'Home' },
-  { to: '/about', label: 'About' },
-  { to: '/features', label: 'Features' },
-  { to: '/testimonials', label: 'Reviews' },
-  { to: '/pricing', label: 'Pricing' },
-  { to: '/contact', label: 'Contact' },
-] as const;
-
-/** Public site: header, page, footer. */
+/** Public site: header, page, footer, and the floating chat and voice icons. */
 export function PublicLayout() {
   return (
     <div className="flex min-h-screen flex-col bg-white text-slate-900">
@@ -21,42 +14,52 @@ export function PublicLayout() {
       >
         Skip to content
       </a>
-      <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur">
-        <nav aria-label="Main" className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
-          <Link to="/" className="text-lg font-bold tracking-tight text-brand-700">
-            Atrium
-          </Link>
-          <ul className="hidden gap-5 md:flex">
-            {NAV.map((item) => (
-              <li key={item.to}>
-                <NavLink
-                  to={item.to}
-                  end
-                  className={({ isActive }) =>
-                    isActive ? 'font-medium text-brand-700' : 'text-slate-600 hover:text-slate-900'
-                  }
-                >
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-          <Link
-            to="/login"
-            className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
-          >
-            Get Started
-          </Link>
-        </nav>
-      </header>
+      <SiteHeader />
       <main id="main" className="flex-1">
         <Suspense fallback={<Spinner />}>
           <Outlet />
         </Suspense>
       </main>
-      <footer className="border-t border-slate-200 py-8 text-center text-sm text-slate-500">
-        © {new Date().getFullYear()} Atrium
+      <footer className="border-t border-slate-200 bg-slate-50">
+        <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:px-6 md:grid-cols-[2fr_1fr_1fr]">
+          <div>
+            <Link to="/" className="inline-flex items-center gap-2 rounded-md font-bold text-slate-900">
+              <Logo />
+              <span>Atrium</span>
+            </Link>
+            <p className="mt-3 max-w-sm text-sm text-slate-600">
+              The self-hostable AI workspace for teams: files, speech, vision, notifications and an assistant, on your
+              own machine.
+            </p>
+          </div>
+          <nav aria-label="Footer">
+            <h2 className="text-sm font-semibold text-slate-900">Product</h2>
+            <ul className="mt-3 space-y-2 text-sm">
+              {SITE_NAV.map((item) => (
+                <li key={item.to}>
+                  <Link to={item.to} className="rounded text-slate-600 hover:text-slate-900">
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div>
+            <h2 className="text-sm font-semibold text-slate-900">Get going</h2>
+            <p className="mt-3 text-sm text-slate-600">Free for small teams. No credit card.</p>
+            <Link
+              to="/login"
+              className="mt-3 inline-block rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+            >
+              Sign in
+            </Link>
+          </div>
+        </div>
+        <p className="border-t border-slate-200 py-5 text-center text-sm text-slate-600">
+          © {new Date().getFullYear()} Atrium. Launched 28 April 2025.
+        </p>
       </footer>
+      <FloatingAssistant chat="overlay" />
     </div>
   );
 }

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContactCreated, ContactMessageList } from '@atrium/contracts';
+import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+
+const post = (server: TestServer, body: unknown, headers: Record<string, string> = {}) =>
+  server.fetch('/api/contact', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+const valid = { name: 'Ada Lovelace', email: 'ada@example.test', message: 'Do you offer a non-profit discount?' };
+
+describe.each(dialects())('contact (%s)', (dialect) => {
+  let server: TestServer;
+  let adminCookie: string;
+  beforeAll(async () => {
+    server = await startTestServer({ dialect, env: { CONTACT_MAX_PER_HOUR: '3' } });
+    adminCookie = await server.signInAs({ owner_key: 'admin-contact', role: 'admin' });
+  });
+  afterAll(async () => server?.close());
+
+  const list = async () => {
+    const response = await server.fetch('/api/contact', { headers: { cookie: adminCookie } });
+    expect(response.status).toBe(200);
+    return readJson<ContactMessageList>(response);
+  };
+
+  it('rejects missing and invalid fields with 400 and field messages, storing nothing', async () => {
+    const empty = await post(server, { name: '  ', email: '', message: '' });
+    expect(empty.status).toBe(400);
+    const error = await readError(empty);
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.details).toEqual(
+      expect.arrayContaining([
+        { path: 'body.name', message: 'Please enter your name.' },
+        { path: 'body.email', message: 'Please enter your email address.' },
+        { path: 'body.message', message: 'Please enter a message.' },
+      ]),
+    );
+
+    const badEmail = await post(server, { ...valid, email: 'not-an-email' });
+    expect(badEmail.status).toBe(400);
+    expect((await readError(badEmail)).details).toEqual([
+      { path: 'body.email', message: 'Please enter a valid email address.' },
+    ]);
+
+    const missing = await post(server, { name: 'Ada' });
+    expect(missing.status).toBe(400);
+    expect((await readError(missing)).details?.map((d) => d.path).sort()).toEqual(['body.email', 'body.message']);
+
+    const tooLong = await post(server, { ...valid, message: 'x'.repeat(5001) });
+    expect(tooLong.status).toBe(400);
+
+    const notJson = await server.fetch('/api/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":',
+    });
+    expect(notJson.status).toBe(400);
+    expect(await list()).toEqual([]);
+  });
+
+  it('stores a valid message (trimmed) for anonymous visitors, and admins read it newest first', async () => {
+    const first = await post(server, { ...valid, name: '  Ada Lovelace  ' });
+    expect(first.status).toBe(201);
+    const created = await readJson<ContactCreated>(first);
+    expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Date.parse(created.createdAt)).not.toBeNaN();
+
+    const second = await post(server, { name: 'Grace', email: 'grace@example.test', message: 'Hello!' });
+    expect(second.status).toBe(201);
+
+    const messages = await list();
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toMatchObject({ name: 'Grace', email: 'grace@example.test', message: 'Hello!' });
+    expect(messages[1]).toEqual({ ...valid, id: created.id, createdAt: created.createdAt });
+  });
+
+  it('lists messages only for admins', async () => {
+    const anonymous = await server.fetch('/api/contact');
+    expect(anonymous.status).toBe(401);
+    expect((await readError(anonymous)).code).toBe('UNAUTHENTICATED');
+
+    const userCookie = await server.signInAs({ owner_key: 'bob' });
+    const user = await server.fetch('/api/contact', { headers: { cookie: userCookie } });
+    expect(user.status).toBe(403);
+    expect(await readError(user)).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'Only admins can read contact messages.',
+    });
+  });
+
+  it('rate-limits one address to CONTACT_MAX_PER_HOUR messages, storing nothing more', async () => {
+    // Two messages were accepted above from this address; the limit is 3.
+    const third = await post(server, { ...valid, message: 'third' });
+    expect(third.status).toBe(201);
+    const fourth = await post(server, { ...valid, message: 'fourth' });
+    expect(fourth.status).toBe(429);
+    expect(await readError(fourth)).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'You have sent several messages already. Please try again later.',
+    });
+    const retryAfter = Number(fourth.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(3500);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect((await list()).map((m) => m.message)).not.toContain('fourth');
+  });
+});
+
+describe('contact rate limit window', () => {
+  it('accepts messages again once the hour has passed', async () => {
+    let now = new Date('2026-01-01T10:00:00.000Z');
+    const server = await startTestServer({
+      env: { CONTACT_MAX_PER_HOUR: '1' },
+      overrides: { clock: { now: () => now } },
+    });
+    try {
+      expect((await post(server, valid)).status).toBe(201);
+      now = new Date('2026-01-01T10:59:59.000Z');
+      const limited = await post(server, valid);
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toBe('1');
+      now = new Date('2026-01-01T11:00:01.000Z');
+      expect((await post(server, valid)).status).toBe(201);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,61 @@
+/* eslint-disable no-console -- a build script reports what it wrote */
+// After `vite build` and `vite build --ssr src/prerender.tsx`: writes dist/pages/<page>.html for each
+// public page (its markup, title and meta description inside the built index.html). The server
+// answers those paths with them (apps/server/src/plugins/spa.ts); every other route gets index.html.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.join(here, 'dist');
+const ssrDir = path.join(here, 'dist-ssr');
+const { render, PAGE_META } = await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href);
+
+const escapeHtml = (text) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
+const template = readFileSync(path.join(dist, 'index.html'), 'utf8');
+const pagesDir = path.join(dist, 'pages');
+rmSync(pagesDir, { recursive: true, force: true });
+mkdirSync(pagesDir, { recursive: true });
+for (const [pathname, meta] of Object.entries(PAGE_META)) {
+  const markup = await render(pathname);
+  if (/<script|style="/i.test(markup)) throw new Error(`${pathname}: prerendered markup has inline script or style`);
+  const title = meta.title ? `${meta.title} · Atrium` : 'Atrium — the AI workspace for teams';
+  const html = template
+    // Replacement functions: page text may contain "$" (prices), which string replacements would interpret.
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
+    .replace(
+      /(<meta\s+name="description"\s+content=")[^"]*(")/,
+      (_, open, close) => `${open}${escapeHtml(meta.description)}${close}`,
+    )
+    .replace('<div id="root"></div>', () => `<div id="root">${markup}</div>`);
+  if (!html.includes(markup)) throw new Error('index.html has no empty <div id="root"></div> to fill');
+  const file = path.join(pagesDir, `${pathname === '/' ? 'index' : pathname.slice(1)}.html`);
+  writeFileSync(file, html);
+  console.log(`prerendered ${pathname} → ${path.relative(here, file)} (${(html.length / 1024).toFixed(1)} KB)`);
+}
+rmSync(ssrDir, { recursive: true, force: true });
+
+// Pre-compressed copies (Brotli and gzip) of every text asset: the server sends them to browsers that accept them.
+let raw = 0;
+let brotli = 0;
+const compressAll = (dir) => {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) compressAll(file);
+    else if (/\.(js|css|html|svg|json|txt|map)$/.test(entry.name)) {
+      const content = readFileSync(file);
+      const br = brotliCompressSync(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } });
+      writeFileSync(`${file}.br`, br);
+      writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+      if (!entry.name.endsWith('.map')) {
+        raw += content.length;
+        brotli += br.length;
+      }
+    }
+  }
+};
+compressAll(dist);
+console.log(`compressed: ${(raw / 1024).toFixed(0)} KB of text assets → ${(brotli / 1024).toFixed(0)} KB with Brotli`);

@@ -1,0 +1,115 @@
+import { Menu, X } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
+
+export const SITE_NAV = [
+  { to: '/', label: 'Home' },
+  { to: '/about', label: 'About' },
+  { to: '/features', label: 'Features' },
+  { to: '/testimonials', label: 'Reviews' },
+  { to: '/pricing', label: 'Pricing' },
+  { to: '/contact', label: 'Contact' },
+] as const;
+
+/** Spec section 9: the header style changes after this much scroll. */
+export const HEADER_SCROLL_THRESHOLD_PX = 10;
+
+export function Logo() {
+  return (
+    <svg viewBox="0 0 32 32" className="size-8" aria-hidden="true" focusable="false">
+      <rect width="32" height="32" rx="8" className="fill-brand-600" />
+      <path d="M9 23 16 8l7 15" fill="none" stroke="white" strokeWidth="2.6" strokeLinejoin="round" />
+      <path d="M11.8 18h8.4" stroke="white" strokeWidth="2.6" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/** The public site header: links, Get Started, a mobile menu, and a style that changes on scroll. */
+export function SiteHeader() {
+  const [scrolled, setScrolled] = useState(false);
+  const location = useLocation();
+  // The menu belongs to the page it was opened on: a new page (link or back button) closes it.
+  const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
+  const menuOpen = menuOpenOn === location.pathname;
+  const setMenuOpen = (open: boolean) => setMenuOpenOn(open ? location.pathname : null);
+  const menuId = useId();
+
+  useEffect(() => {
+    const onScroll = () => setScrolled(window.scrollY > HEADER_SCROLL_THRESHOLD_PX);
+    onScroll();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+
+  const linkClass = ({ isActive }: { isActive: boolean }) =>
+    `rounded-md px-3 py-2 text-sm font-medium transition-colors ${
+      isActive ? 'text-brand-700' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'
+    }`;
+
+  return (
+    <header
+      data-scrolled={scrolled ? 'true' : 'false'}
+      className={`sticky top-0 z-40 h-16 border-b transition-[background-color,box-shadow,border-color] duration-200 ${
+        scrolled || menuOpen ? 'border-slate-200 bg-white/95 shadow-md backdrop-blur' : 'border-transparent bg-slate-50'
+      }`}
+    >
+      <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
+        <Link to="/" className="flex items-center gap-2 rounded-md text-lg font-bold tracking-tight text-slate-900">
+          <Logo />
+          <span>Atrium</span>
+        </Link>
+        <ul className="hidden items-center gap-1 lg:flex">
+          {SITE_NAV.map((item) => (
+            <li key={item.to}>
+              <NavLink to={item.to} end className={linkClass}>
+                {item.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+        <div className="flex items-center gap-2">
+          <Link
+            to="/login"
+            className="hidden rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 sm:inline-block"
+          >
+            Get Started
+          </Link>
+          <button
+            type="button"
+            className="inline-flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 lg:hidden"
+            aria-expanded={menuOpen}
+            aria-controls={menuId}
+            aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            {menuOpen ? <X className="size-5" aria-hidden="true" /> : <Menu className="size-5" aria-hidden="true" />}
+          </button>
+        </div>
+      </nav>
+      <div
+        id={menuId}
+        hidden={!menuOpen}
+        className="absolute inset-x-0 top-16 border-b border-slate-200 bg-white shadow-lg lg:hidden"
+      >
+        <ul className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3">
+          {SITE_NAV.map((item) => (
+            <li key={item.to}>
+              <NavLink to={item.to} end className={linkClass} onClick={() => setMenuOpen(false)}>
+                {item.label}
+              </NavLink>
+            </li>
+          ))}
+          <li className="pt-2">
+            <Link
+              to="/login"
+              onClick={() => setMenuOpen(false)}
+              className="block rounded-lg bg-brand-600 px-4 py-2.5 text-center text-sm font-semibold text-white hover:bg-brand-700"
+            >
+              Get Started
+            </Link>
+          </li>
+        </ul>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,355 @@
+import {
+  VOICE_MESSAGES,
+  VOICE_SETTINGS,
+  pickVoice,
+  respond,
+  voiceErrorMessage,
+  type AssistantReply,
+} from '@atrium/assistant';
+import { toSpeechWav } from './wav';
+
+/** The parts of the Web Speech API this module uses (not in every TypeScript DOM lib). */
+interface RecognitionResultEvent {
+  results: ArrayLike<ArrayLike<{ transcript: string }>>;
+}
+interface RecognitionErrorEvent {
+  error: string;
+}
+interface Recognition {
+  lang: string;
+  continuous: boolean;
+  interimResults: boolean;
+  maxAlternatives: number;
+  onresult: ((event: RecognitionResultEvent) => void) | null;
+  onerror: ((event: RecognitionErrorEvent) => void) | null;
+  onend: (() => void) | null;
+  start(): void;
+  stop(): void;
+  abort(): void;
+}
+type RecognitionConstructor = new () => Recognition;
+
+export type VoiceState = 'idle' | 'listening' | 'transcribing';
+export type VoiceTone = 'info' | 'heard' | 'reply' | 'error';
+
+export interface VoiceCallbacks {
+  onState(state: VoiceState): void;
+  onMessage(text: string, tone: VoiceTone): void;
+  onNavigate(path: string): void;
+}
+
+/** Server speech-to-text (the Azure short-audio answer shape). */
+export const SPEECH_TO_TEXT_URL = '/api/ai/speech-to-text';
+
+/** Recorder fallback: loudness above this counts as speech… */
+const SPEECH_RMS = 0.015;
+/** …and this much quiet after speech ends the utterance. */
+const END_OF_SPEECH_SILENCE_MS = 1200;
+/** The longest utterance recorded. */
+const MAX_RECORDING_MS = 15_000;
+
+/**
+ * SpeechRecognition errors after which the recorder and the server's
+ * speech-to-text are tried: offline ('network'), no vendor service, and
+ * headless or sandboxed browsers whose recogniser cannot open the microphone
+ * that getUserMedia can ('audio-capture'; a real microphone failure then fails again, with the message).
+ */
+const FALLBACK_ERRORS = new Set(['network', 'service-not-allowed', 'language-not-supported', 'audio-capture']);
+
+const recognitionConstructor = (): RecognitionConstructor | undefined => {
+  const scope = window as unknown as {
+    SpeechRecognition?: RecognitionConstructor;
+    webkitSpeechRecognition?: RecognitionConstructor;
+  };
+  return scope.SpeechRecognition ?? scope.webkitSpeechRecognition;
+};
+
+const canRecord = () =>
+  typeof MediaRecorder !== 'undefined' &&
+  typeof navigator.mediaDevices?.getUserMedia === 'function' &&
+  typeof AudioContext !== 'undefined';
+
+/** Speaks a reply: rate 0.9, pitch 1.1, volume 1, a male en-US voice preferred. */
+export function speak(text: string) {
+  if (typeof window.speechSynthesis === 'undefined' || typeof SpeechSynthesisUtterance === 'undefined') return;
+  const utterance = new SpeechSynthesisUtterance(text);
+  utterance.lang = VOICE_SETTINGS.lang;
+  utterance.rate = VOICE_SETTINGS.rate;
+  utterance.pitch = VOICE_SETTINGS.pitch;
+  utterance.volume = VOICE_SETTINGS.volume;
+  const voice = pickVoice(window.speechSynthesis.getVoices());
+  if (voice) utterance.voice = voice;
+  window.speechSynthesis.cancel();
+  window.speechSynthesis.speak(utterance);
+}
+
+interface SpeechToTextAnswer {
+  RecognitionStatus?: string;
+  DisplayText?: string;
+}
+
+/**
+ * One voice session at a time: click → listening; click again → stop.
+ * Uses the browser's SpeechRecognition (en-US, not continuous, no interim
+ * results); where it is missing or fails with a network error (always, offline),
+ * records with MediaRecorder and asks the server's speech-to-text instead.
+ */
+export function createVoiceSession(callbacks: VoiceCallbacks, answer: (text: string) => AssistantReply = respond) {
+  let state: VoiceState = 'idle';
+  let generation = 0;
+  let heard = false;
+  let recognition: Recognition | undefined;
+  let recorder: MediaRecorder | undefined;
+  let stream: MediaStream | undefined;
+  let audioContext: AudioContext | undefined;
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  let meter: ReturnType<typeof setInterval> | undefined;
+
+  const setState = (next: VoiceState) => {
+    state = next;
+    callbacks.onState(next);
+  };
+  const later = (ms: number, run: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run();
+    }, ms);
+    timers.add(timer);
+  };
+  const say = (text: string, tone: VoiceTone) => {
+    callbacks.onMessage(text, tone);
+    speak(text);
+  };
+
+  /** Releases the microphone, timers and recogniser; the session is idle again. */
+  const teardown = () => {
+    generation++;
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+    if (meter) clearInterval(meter);
+    meter = undefined;
+    if (recognition) {
+      recognition.onresult = null;
+      recognition.onerror = null;
+      recognition.onend = null;
+      try {
+        recognition.abort();
+      } catch {
+        // already ended
+      }
+    }
+    recognition = undefined;
+    if (recorder && recorder.state !== 'inactive') {
+      recorder.ondataavailable = null;
+      recorder.onstop = null;
+      recorder.stop();
+    }
+    recorder = undefined;
+    stream?.getTracks().forEach((track) => track.stop());
+    stream = undefined;
+    void audioContext?.close().catch(() => undefined);
+    audioContext = undefined;
+    if (state !== 'idle') setState('idle');
+  };
+
+  const closeAfter = (ms: number) => {
+    const current = generation;
+    later(ms, () => {
+      if (current === generation) teardown();
+    });
+  };
+
+  const fail = (code: string) => {
+    say(voiceErrorMessage(code), 'error');
+    closeAfter(VOICE_SETTINGS.closeAfterErrorMs);
+  };
+
+  const handleTranscript = (transcript: string) => {
+    callbacks.onMessage(`You said: "${transcript}"`, 'heard');
+    const reply = answer(transcript);
+    say(reply.text, 'reply');
+    if (reply.navigateTo) callbacks.onNavigate(reply.navigateTo);
+    closeAfter(VOICE_SETTINGS.closeAfterResultMs);
+  };
+
+  /** 5 s with nothing heard: say so and wait 5 s more; then end the session. */
+  const startIdleTimers = (onGiveUp: () => void) => {
+    const current = generation;
+    later(VOICE_SETTINGS.idleTimeoutMs, () => {
+      if (current !== generation || heard) return;
+      say(VOICE_MESSAGES.stillWaiting, 'info');
+      later(VOICE_SETTINGS.extraWaitMs, () => {
+        if (current !== generation || heard) return;
+        onGiveUp();
+      });
+    });
+  };
+
+  const giveUp = () => {
+    say(VOICE_MESSAGES.noSpeech, 'error');
+    teardown();
+  };
+
+  async function transcribe(recording: Blob) {
+    const current = generation;
+    setState('transcribing');
+    callbacks.onMessage('Transcribing…', 'info');
+    try {
+      const wav = await toSpeechWav(recording);
+      const response = await fetch(SPEECH_TO_TEXT_URL, {
+        method: 'POST',
+        headers: { 'content-type': 'audio/wav', accept: 'application/json' },
+        credentials: 'same-origin',
+        body: wav,
+      });
+      if (current !== generation) return;
+      if (!response.ok) return fail('server');
+      const result = (await response.json()) as SpeechToTextAnswer;
+      if (current !== generation) return;
+      const text = result.DisplayText?.trim();
+      if (result.RecognitionStatus === 'Success' && text) handleTranscript(text);
+      else fail('no-speech');
+    } catch (error) {
+      if (current !== generation) return;
+      fail(error instanceof TypeError ? 'network' : 'server');
+    }
+  }
+
+  async function startRecorder() {
+    const current = generation;
+    heard = false;
+    if (state === 'idle') setState('listening');
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch {
+      if (current === generation) fail('not-allowed');
+      return;
+    }
+    if (current !== generation) {
+      stream.getTracks().forEach((track) => track.stop());
+      return;
+    }
+    const chunks: Blob[] = [];
+    const activeRecorder = new MediaRecorder(stream);
+    recorder = activeRecorder;
+    activeRecorder.ondataavailable = (event) => {
+      if (event.data.size > 0) chunks.push(event.data);
+    };
+    activeRecorder.onstop = () => {
+      if (current !== generation) return;
+      if (meter) clearInterval(meter);
+      meter = undefined;
+      stream?.getTracks().forEach((track) => track.stop());
+      void transcribe(new Blob(chunks, { type: activeRecorder.mimeType }));
+    };
+
+    // A simple voice-activity detector: speech, then a pause, ends the utterance.
+    audioContext = new AudioContext();
+    const analyser = audioContext.createAnalyser();
+    analyser.fftSize = 2048;
+    audioContext.createMediaStreamSource(stream).connect(analyser);
+    const samples = new Float32Array(analyser.fftSize);
+    const startedAt = performance.now();
+    let lastVoiceAt = 0;
+    meter = setInterval(() => {
+      analyser.getFloatTimeDomainData(samples);
+      let sum = 0;
+      for (const sample of samples) sum += sample * sample;
+      const rms = Math.sqrt(sum / samples.length);
+      const now = performance.now();
+      if (rms > SPEECH_RMS) {
+        heard = true;
+        lastVoiceAt = now;
+      }
+      const pauseAfterSpeech = heard && now - lastVoiceAt > END_OF_SPEECH_SILENCE_MS;
+      if ((pauseAfterSpeech || now - startedAt > MAX_RECORDING_MS) && activeRecorder.state === 'recording') {
+        activeRecorder.stop();
+      }
+    }, 100);
+
+    activeRecorder.start();
+    setState('listening');
+    callbacks.onMessage(VOICE_MESSAGES.listening, 'info');
+    startIdleTimers(giveUp);
+  }
+
+  function startBrowserRecognition(Constructor: RecognitionConstructor) {
+    const current = generation;
+    heard = false;
+    const active = new Constructor();
+    recognition = active;
+    active.lang = VOICE_SETTINGS.lang;
+    active.continuous = VOICE_SETTINGS.continuous;
+    active.interimResults = VOICE_SETTINGS.interimResults;
+    active.maxAlternatives = 1;
+    active.onresult = (event) => {
+      if (current !== generation) return;
+      const transcript = event.results[0]?.[0]?.transcript.trim() ?? '';
+      heard = true;
+      if (transcript) handleTranscript(transcript);
+      else fail('no-speech');
+    };
+    active.onerror = (event) => {
+      if (current !== generation) return;
+      if (event.error === 'aborted') return;
+      if (FALLBACK_ERRORS.has(event.error) && canRecord()) {
+        // Offline, or the browser's speech service cannot work here: record and use the server's speech-to-text.
+        active.onresult = null;
+        active.onerror = null;
+        active.onend = null;
+        recognition = undefined;
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        void startRecorder();
+        return;
+      }
+      heard = true;
+      fail(event.error);
+    };
+    active.onend = () => {
+      // Not continuous: the browser may end before our 10 s are up; listen again meanwhile.
+      if (current !== generation || heard || recognition !== active) return;
+      try {
+        active.start();
+      } catch {
+        // cannot restart: the idle timers end the session
+      }
+    };
+    try {
+      active.start();
+    } catch {
+      fail('start');
+      return;
+    }
+    setState('listening');
+    callbacks.onMessage(VOICE_MESSAGES.listening, 'info');
+    startIdleTimers(giveUp);
+  }
+
+  return {
+    get state() {
+      return state;
+    },
+    /** Click: start listening, or stop when already listening. */
+    toggle() {
+      if (state !== 'idle') {
+        // Clicking while listening stops it; a recording made so far is still transcribed.
+        if (state === 'listening' && recorder?.state === 'recording' && heard) {
+          recorder.stop();
+          return;
+        }
+        teardown();
+        callbacks.onMessage('Stopped listening.', 'info');
+        return;
+      }
+      generation++;
+      const Constructor = recognitionConstructor();
+      if (Constructor) startBrowserRecognition(Constructor);
+      else if (canRecord()) void startRecorder();
+      else say(VOICE_MESSAGES.unsupported, 'error');
+    },
+    dispose: teardown,
+  };
+}
+
+export type VoiceSession = ReturnType<typeof createVoiceSession>;

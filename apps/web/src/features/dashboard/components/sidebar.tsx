@@ -1,0 +1,261 @@
+import type { MeResponse } from '@atrium/contracts';
+import {
+  AudioLines,
+  Bell,
+  Bot,
+  ChevronDown,
+  ChevronsLeft,
+  ChevronsRight,
+  FileUp,
+  FolderOpen,
+  House,
+  List,
+  LogOut,
+  Eye,
+  BarChart3,
+  ScanFace,
+  ScanSearch,
+  Search,
+  Send,
+  ShieldCheck,
+  Sparkles,
+  UserRound,
+  Volume2,
+  type LucideIcon,
+} from 'lucide-react';
+import { useId, useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
+
+interface Item {
+  to: string;
+  label: string;
+  icon: LucideIcon;
+}
+interface Group {
+  id: 'files' | 'admin' | 'ai';
+  label: string;
+  icon: LucideIcon;
+  items: Item[];
+}
+
+/** The filterable top-level entries (spec section 2, Sidebar). */
+export const MAIN_ITEMS: Item[] = [
+  { to: '/dashboard', label: 'Home', icon: House },
+  { to: '/dashboard/profile', label: 'Profile', icon: UserRound },
+  { to: '/dashboard/notifications', label: 'Notifications', icon: Bell },
+  { to: '/dashboard/chatbot', label: 'AI Assistant', icon: Bot },
+];
+
+export const GROUPS: Group[] = [
+  {
+    id: 'files',
+    label: 'Files',
+    icon: FolderOpen,
+    items: [
+      { to: '/dashboard/file-upload', label: 'Upload', icon: FileUp },
+      { to: '/dashboard/file-list', label: 'List', icon: List },
+      { to: '/dashboard/file-preview', label: 'Preview', icon: Eye },
+      { to: '/dashboard/file-stats', label: 'File Stats', icon: BarChart3 },
+    ],
+  },
+  {
+    id: 'admin',
+    label: 'Admin',
+    icon: ShieldCheck,
+    items: [{ to: '/dashboard/admin/push-message', label: 'Send Push Message', icon: Send }],
+  },
+  {
+    id: 'ai',
+    label: 'AI Services',
+    icon: Sparkles,
+    items: [
+      { to: '/dashboard/speech-to-text', label: 'Speech to Text', icon: AudioLines },
+      { to: '/dashboard/text-to-speech', label: 'Text to Speech', icon: Volume2 },
+      { to: '/dashboard/face-detection', label: 'Face Detection', icon: ScanFace },
+      { to: '/dashboard/image-analysis', label: 'Image Analysis', icon: ScanSearch },
+    ],
+  },
+];
+
+export interface SidebarProps {
+  me: MeResponse;
+  unreadCount: number;
+  onLogout: () => void;
+  collapsed: boolean;
+  onToggleCollapsed?: () => void;
+  /** Called after a link is followed (closes the mobile drawer). */
+  onNavigate?: () => void;
+}
+
+const itemClass =
+  (collapsed: boolean) =>
+  ({ isActive }: { isActive: boolean }) =>
+    `flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium transition-colors ${
+      collapsed ? 'justify-center' : ''
+    } ${isActive ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'}`;
+
+/**
+ * The dashboard sidebar: a search filter over the main entries, the Files,
+ * Admin (admins only) and AI Services groups with one open at a time, a
+ * collapse toggle, and Logout.
+ */
+export function Sidebar({ me, unreadCount, onLogout, collapsed, onToggleCollapsed, onNavigate }: SidebarProps) {
+  const location = useLocation();
+  const searchId = useId();
+  const [query, setQuery] = useState('');
+  const groups = GROUPS.filter((group) => group.id !== 'admin' || me.isAdmin);
+  const [openGroup, setOpenGroup] = useState<Group['id'] | null>(
+    () => groups.find((group) => group.items.some((item) => location.pathname.startsWith(item.to)))?.id ?? null,
+  );
+  const needle = query.trim().toLowerCase();
+  const mainItems = MAIN_ITEMS.filter((item) => item.label.toLowerCase().includes(needle));
+
+  return (
+    <nav aria-label="Dashboard" className="flex h-full flex-col gap-4 p-3" data-collapsed={collapsed}>
+      <div className={`flex items-center gap-2 ${collapsed ? 'justify-center' : 'justify-between'}`}>
+        {!collapsed && (
+          <Link
+            to="/dashboard"
+            onClick={onNavigate}
+            className="rounded-md px-2 text-lg font-bold tracking-tight text-brand-700"
+          >
+            Atrium
+          </Link>
+        )}
+        {onToggleCollapsed && (
+          <button
+            type="button"
+            onClick={onToggleCollapsed}
+            aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+            aria-expanded={!collapsed}
+            className="rounded-lg p-2 text-slate-600 hover:bg-slate-100"
+          >
+            {collapsed ? (
+              <ChevronsRight className="size-5" aria-hidden="true" />
+            ) : (
+              <ChevronsLeft className="size-5" aria-hidden="true" />
+            )}
+          </button>
+        )}
+      </div>
+
+      {!collapsed && (
+        <div className="relative">
+          <label htmlFor={searchId} className="sr-only">
+            Search menu
+          </label>
+          <Search
+            className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-500"
+            aria-hidden="true"
+          />
+          <input
+            id={searchId}
+            type="search"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            placeholder="Search…"
+            className="w-full rounded-lg border border-slate-300 py-2 pl-9 pr-3 text-sm focus:border-brand-600 focus:outline-none focus-visible:outline-2 focus-visible:outline-brand-600"
+          />
+        </div>
+      )}
+
+      <ul className="space-y-1" aria-label="Main">
+        {mainItems.map(({ to, label, icon: Icon }) => (
+          <li key={to}>
+            <NavLink
+              to={to}
+              end
+              onClick={onNavigate}
+              className={itemClass(collapsed)}
+              title={collapsed ? label : undefined}
+            >
+              <span className="relative">
+                <Icon
+                  className={`size-5 shrink-0 ${to.endsWith('notifications') && unreadCount > 0 ? 'animate-bell text-brand-600' : ''}`}
+                  aria-hidden="true"
+                  data-animated={to.endsWith('notifications') && unreadCount > 0 ? 'true' : undefined}
+                />
+                {collapsed && to.endsWith('notifications') && unreadCount > 0 && (
+                  <span className="absolute -right-1 -top-1 size-2.5 rounded-full bg-red-600" aria-hidden="true" />
+                )}
+              </span>
+              <span className={collapsed ? 'sr-only' : 'flex-1'}>{label}</span>
+              {to.endsWith('notifications') && unreadCount > 0 && (
+                <span
+                  className={`${collapsed ? 'sr-only' : ''} rounded-full bg-red-600 px-2 py-0.5 text-xs font-semibold text-white`}
+                  data-testid="unread-badge"
+                >
+                  {unreadCount}
+                  <span className="sr-only"> unread</span>
+                </span>
+              )}
+            </NavLink>
+          </li>
+        ))}
+        {mainItems.length === 0 && <li className="px-3 py-2 text-sm text-slate-600">No matching pages.</li>}
+      </ul>
+
+      <ul className="space-y-1 border-t border-slate-200 pt-4">
+        {groups.map(({ id, label, icon: Icon, items }) => {
+          const open = openGroup === id && !collapsed;
+          const panelId = `${searchId}-${id}`;
+          return (
+            <li key={id}>
+              <button
+                type="button"
+                aria-expanded={open}
+                aria-controls={panelId}
+                title={collapsed ? label : undefined}
+                onClick={() => {
+                  if (collapsed) onToggleCollapsed?.();
+                  setOpenGroup(open ? null : id);
+                }}
+                className={`flex w-full items-center gap-3 rounded-lg px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${
+                  collapsed ? 'justify-center' : ''
+                }`}
+              >
+                <Icon className="size-5 shrink-0" aria-hidden="true" />
+                <span className={collapsed ? 'sr-only' : 'flex-1 text-left'}>{label}</span>
+                {!collapsed && (
+                  <ChevronDown
+                    className={`size-4 transition-transform ${open ? 'rotate-180' : ''}`}
+                    aria-hidden="true"
+                  />
+                )}
+              </button>
+              <ul id={panelId} hidden={!open} className="mt-1 space-y-1 pl-4">
+                {items.map(({ to, label: itemLabel, icon: ItemIcon }) => (
+                  <li key={to}>
+                    <NavLink to={to} onClick={onNavigate} className={itemClass(false)}>
+                      <ItemIcon className="size-4 shrink-0" aria-hidden="true" />
+                      <span>{itemLabel}</span>
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          );
+        })}
+      </ul>
+
+      <div className="mt-auto border-t border-slate-200 pt-4">
+        {!collapsed && (
+          <p className="mb-2 truncate px-3 text-xs text-slate-600" title={me.email ?? undefined}>
+            Signed in as <span className="font-medium text-slate-900">{me.name ?? me.nickname ?? me.ownerKey}</span>
+          </p>
+        )}
+        <button
+          type="button"
+          onClick={onLogout}
+          title={collapsed ? 'Logout' : undefined}
+          className={`flex w-full items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-red-50 hover:text-red-700 ${
+            collapsed ? 'justify-center' : ''
+          }`}
+        >
+          <LogOut className="size-5 shrink-0" aria-hidden="true" />
+          <span className={collapsed ? 'sr-only' : ''}>Logout</span>
+        </button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,34 @@
+/** Titles and meta descriptions of the public pages: set by each page, and written into the prerendered HTML. */
+export const PAGE_META = {
+  '/': {
+    title: '',
+    description:
+      'Atrium is a self-hostable AI workspace for teams: file storage, speech to text, text to speech, face detection, image analysis, push notifications and a voice assistant.',
+  },
+  '/about': {
+    title: 'About',
+    description:
+      'Why we built Atrium: a private, self-hostable AI workspace that gives every team speech, vision and file tools without a cloud account.',
+  },
+  '/features': {
+    title: 'Features',
+    description:
+      'Atrium features: file storage with previews and stats, speech to text, text to speech, face detection, image analysis, push notifications and a chat and voice assistant.',
+  },
+  '/testimonials': {
+    title: 'Reviews',
+    description: 'What teams say about Atrium, the self-hostable AI workspace: three reviews from our customers.',
+  },
+  '/pricing': {
+    title: 'Pricing',
+    description:
+      'Atrium pricing: Free $0/mo with basic AI, community support and up to 3 projects; Pro $19/mo with unlimited projects, priority support and advanced analytics; Enterprise custom.',
+  },
+  '/contact': {
+    title: 'Contact',
+    description:
+      'Contact the Atrium team: questions about plans, self-hosting or Enterprise terms. We answer every message.',
+  },
+} as const;
+
+export type PublicPath = keyof typeof PAGE_META;

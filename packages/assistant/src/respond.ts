@@ -1,0 +1,142 @@
+import { greetingFor } from './greeting';
+import { NAMED_ROUTES, type NamedRoute } from './routes';
+import { hasPhrase, normalize } from './text';
+
+/** Spec section 8: the reply to anything the assistant does not understand. */
+export const UNKNOWN_COMMAND_REPLY =
+  'Sorry, I did not understand that command. Try saying help to see available commands';
+
+/** Spec section 9: the launch date the assistant states. */
+export const LAUNCH_DATE = '28 April 2025';
+
+/** Who the assistant names as the product's owner. */
+export const OWNER_NAME = 'the Atrium team';
+
+export type Intent = 'navigate' | 'help' | 'owner' | 'launch-date' | 'greeting' | 'thanks' | 'unknown';
+
+export interface AssistantReply {
+  intent: Intent;
+  /** What the chat shows and the voice assistant speaks. */
+  text: string;
+  /** Set for navigation commands: the route path to open. */
+  navigateTo?: string;
+}
+
+export interface RespondOptions {
+  /** The user's local time, for greetings. Defaults to now. */
+  now?: Date;
+}
+
+const NAVIGATION_VERBS = [
+  'open',
+  'open up',
+  'go to',
+  'go',
+  'goto',
+  'take me to',
+  'take me',
+  'bring me to',
+  'navigate to',
+  'navigate',
+  'show me',
+  'show',
+  'visit',
+  'launch',
+  'switch to',
+  'i want to see',
+  'i want to go to',
+];
+
+/** Every (name, route) pair, longest name first, so "file upload" wins over "file". */
+const ROUTE_NAMES: readonly { name: string; route: NamedRoute }[] = NAMED_ROUTES.flatMap((route) =>
+  route.names.map((name) => ({ name, route })),
+).sort((a, b) => b.name.length - a.name.length);
+
+/** The route named in `text`, if any (whole words, most specific name first). */
+export function findRoute(text: string): NamedRoute | undefined {
+  const normalized = normalize(text);
+  return ROUTE_NAMES.find(({ name }) => hasPhrase(normalized, name))?.route;
+}
+
+const stripPolite = (text: string) =>
+  text
+    .replace(/^(please |hey assistant |assistant |can you |could you |would you )+/, '')
+    .replace(/( please)+$/, '')
+    .trim();
+
+const stripFillers = (text: string) =>
+  stripPolite(text)
+    .replace(/( page| the page| section| screen)+$/, '')
+    .replace(/^(the |my )/, '')
+    .trim();
+
+/** "open files" → /dashboard/files; a bare page name ("pricing") works too. */
+function matchNavigation(normalized: string): NamedRoute | undefined {
+  const text = stripPolite(normalized);
+  const verb = [...NAVIGATION_VERBS]
+    .sort((a, b) => b.length - a.length)
+    .find((candidate) => text === candidate || text.startsWith(`${candidate} `));
+  if (verb) {
+    const target = text.slice(verb.length).trim();
+    return target ? (findRoute(target) ?? findRoute(stripFillers(target))) : undefined;
+  }
+  const bare = stripFillers(text);
+  return ROUTE_NAMES.find(({ name }) => name === text || name === bare)?.route;
+}
+
+const HELP =
+  /^(help|help me|what can you do|what can i say|what can i ask|commands|show commands|list commands|available commands|how does this work)$/;
+const OWNER = /\b(owner|owns|owned)\b|^who (made|built|created|developed|runs) (you|this|atrium|it)\b/;
+const LAUNCH =
+  /\b(launch date|creation date|release date|launched|released)\b|^when (was|were|did) .*\b(created|made|built|launched|released|start|started|born)\b|^how old (are you|is atrium|is it)/;
+const GREETING =
+  /^(hello|hi|hey|hiya|howdy|greetings|good (morning|afternoon|evening|day)|hello there|hi there|hey there)( (assistant|atrium|bot))?$/;
+const THANKS = /^(thanks|thank you|thank you very much|thanks a lot|cheers)$/;
+
+/** The help text: everything the assistant can do. */
+export const HELP_REPLY =
+  'I can open any page for you: say "open files", "go to pricing" or "take me to speech to text" ' +
+  '(also home, about, features, reviews, contact, login, dashboard, profile, notifications, file upload, ' +
+  'file list, file preview, file stats, text to speech, face detection, image analysis and the chatbot). ' +
+  'I can also tell you who the owner is and when Atrium was created, and I answer greetings.';
+
+/**
+ * The rule-based assistant shared by chat and voice: one input, one reply.
+ * Pure: no browser APIs; the caller navigates when `navigateTo` is set.
+ */
+export function respond(input: string, options: RespondOptions = {}): AssistantReply {
+  const normalized = normalize(input);
+  if (!normalized) return { intent: 'unknown', text: UNKNOWN_COMMAND_REPLY };
+
+  const route = matchNavigation(normalized);
+  if (route) return { intent: 'navigate', text: `Opening ${route.label}.`, navigateTo: route.path };
+  if (HELP.test(stripFillers(normalized))) return { intent: 'help', text: HELP_REPLY };
+  if (OWNER.test(normalized)) {
+    return { intent: 'owner', text: `Atrium is owned and maintained by ${OWNER_NAME}.` };
+  }
+  if (LAUNCH.test(normalized)) {
+    return { intent: 'launch-date', text: `Atrium was created and launched on ${LAUNCH_DATE}.` };
+  }
+  if (GREETING.test(normalized)) {
+    const greeting = greetingFor(options.now ?? new Date());
+    return { intent: 'greeting', text: `${greeting}! I am the Atrium assistant. How can I help you today?` };
+  }
+  if (THANKS.test(normalized)) return { intent: 'thanks', text: 'You are welcome! Anything else I can do?' };
+  return { intent: 'unknown', text: UNKNOWN_COMMAND_REPLY };
+}
+
+export interface QuickCommand {
+  label: string;
+  /** The text sent as if typed. */
+  command: string;
+}
+
+/** The chat's six quick commands (spec sections 2 and 9). */
+export const QUICK_COMMANDS: readonly QuickCommand[] = [
+  { label: 'Help', command: 'help' },
+  { label: 'Who is the owner?', command: 'who is the owner' },
+  { label: 'When was it created?', command: 'when was Atrium created' },
+  { label: 'Say hello', command: 'hello' },
+  { label: 'Open files', command: 'open files' },
+  { label: 'Go to pricing', command: 'go to pricing' },
+];

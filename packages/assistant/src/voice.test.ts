@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { VOICE_MESSAGES, VOICE_SETTINGS, pickVoice, voiceErrorMessage } from './voice';
+
+describe('voice constants', () => {
+  it('matches the spec', () => {
+    expect(VOICE_SETTINGS).toMatchObject({
+      lang: 'en-US',
+      continuous: false,
+      interimResults: false,
+      rate: 0.9,
+      pitch: 1.1,
+      volume: 1,
+      idleTimeoutMs: 5000,
+      extraWaitMs: 5000,
+      closeAfterResultMs: 100,
+      closeAfterErrorMs: 1000,
+    });
+  });
+
+  it('maps recognition errors to the spec messages', () => {
+    expect(voiceErrorMessage('no-speech')).toBe('I did not hear anything. Please try again and speak clearly.');
+    expect(voiceErrorMessage('network')).toBe('Network error. Please check your connection and try again.');
+    expect(voiceErrorMessage('audio-capture')).toBe('Voice recognition error. Please try again.');
+    expect(voiceErrorMessage('not-allowed')).toBe('Voice recognition error. Please try again.');
+    expect(VOICE_MESSAGES.unsupported).toBe('Voice recognition is not supported in your browser.');
+  });
+});
+
+describe('pickVoice', () => {
+  const zira = { name: 'Microsoft Zira - English (United States)', lang: 'en-US' };
+  const david = { name: 'Microsoft David - English (United States)', lang: 'en-US' };
+  const daniel = { name: 'Daniel', lang: 'en-GB' };
+  const samantha = { name: 'Samantha', lang: 'en-US' };
+  const neutral = { name: 'English (America)', lang: 'en_US' };
+  const french = { name: 'Thomas', lang: 'fr-FR', default: true };
+  const german = { name: 'Anna', lang: 'de-DE', default: true };
+
+  it('prefers a male en-US voice', () => {
+    expect(pickVoice([zira, daniel, david])).toBe(david);
+  });
+  it('then a male English voice', () => {
+    expect(pickVoice([zira, daniel])).toBe(daniel);
+  });
+  it('then an en-US voice not known to be female', () => {
+    expect(pickVoice([samantha, neutral])).toBe(neutral);
+  });
+  it('then any en-US voice, then the default, then none', () => {
+    expect(pickVoice([german, samantha])).toBe(samantha);
+    expect(pickVoice([{ name: 'Anna', lang: 'de-DE' }, german])).toBe(german);
+    expect(pickVoice([french])).toBe(french);
+    expect(pickVoice([])).toBeUndefined();
+  });
+});
