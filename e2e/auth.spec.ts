@@ -94,3 +94,37 @@ test('an unreachable provider brings the user back with the spec message', async
   await page.goto('/login?error=oidc_unavailable');
   await expect(page.getByRole('alert')).toHaveText('Could not connect to Auth0. Please try again.');
 });
+
+test('signing in as the admin subscribes to notifications, or warns when the browser refuses', async ({
+  browser,
+  baseURL,
+}) => {
+  // Permission granted: the admin is counted as a subscriber right after signing in.
+  const granted = await browser.newContext({ baseURL });
+  await granted.grantPermissions(['notifications']);
+  const page = await granted.newPage();
+  await page.goto('/login');
+  const subscribed = page.waitForResponse(
+    (r) => r.url().endsWith('/public/api/notifications/subscribe') && r.request().method() === 'POST',
+  );
+  await signInAsAdmin(page);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  expect((await subscribed).status()).toBe(200);
+  expect((await subscribed).request().postDataJSON()).toMatchObject({ userId: 'admin' });
+  const count = await page.request.get('/public/api/notifications/subscribers/count');
+  expect((await count.json()).count).toBeGreaterThanOrEqual(1);
+  await expect(page.getByText('Could not subscribe to notifications')).toHaveCount(0);
+  await granted.close();
+
+  // Permission denied: the spec's warning toast.
+  const denied = await browser.newContext({ baseURL });
+  const deniedPage = await denied.newPage();
+  await deniedPage.addInitScript(() => {
+    Object.defineProperty(Notification, 'permission', { get: () => 'denied' });
+    Notification.requestPermission = async () => 'denied';
+  });
+  await deniedPage.goto('/login');
+  await signInAsAdmin(deniedPage);
+  await expect(deniedPage.getByText('Could not subscribe to notifications')).toBeVisible();
+  await denied.close();
+});

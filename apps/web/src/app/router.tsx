@@ -29,7 +29,7 @@ export const routes: RouteObject[] = [
           { path: '*', Component: NotFoundPage },
         ],
       },
-      { path: 'login', ...page(() => import('../features/auth/routes/login')) },
+      { path: 'login', ...page(() => import('./routes/login')) },
       {
         path: 'dashboard',
         // The whole signed-in area is its own chunk: public pages never download it.

@@ -1,3 +1,4 @@
+import type { MeResponse } from '@atrium/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { LogIn, ShieldCheck } from 'lucide-react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -21,7 +22,12 @@ const safePath = (value: unknown): string | undefined =>
     ? value
     : undefined;
 
-export default function LoginPage() {
+export interface LoginPageProps {
+  /** Called after a successful admin sign-in (the app layer subscribes to notifications here, spec section 4). */
+  onSignedIn?: (me: MeResponse) => unknown;
+}
+
+export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
   useDocumentTitle('Sign in');
   const me = useMe();
   const config = useAuthConfig();
@@ -54,7 +60,8 @@ export default function LoginPage() {
     setDismissedQueryError(true);
     setMessage(null);
     try {
-      await login.mutateAsync({ username, password });
+      const signedIn = await login.mutateAsync({ username, password });
+      void onSignedIn?.(signedIn); // not awaited: a permission prompt must not hold up the navigation
       await navigate(from, { replace: true }); // also done by the <Navigate> above once the cache is primed
     } catch (error) {
       if (isApiError(error) && error.code === 'INVALID_CREDENTIALS') setMessage(invalidCredentials(provider));
