@@ -4,7 +4,6 @@
  */
 export { useUnreadCount, useNotifications } from './hooks/use-notifications';
 export { NotificationsRuntime } from './components/notifications-runtime';
-export { NotificationBell } from './components/notification-bell';
 export { useFirstLoginSubscription } from './hooks/use-first-login-subscription';
 export { useWelcomeNotification } from './hooks/use-welcome-notification';
 export { subscribeToNotifications, SubscribeError } from './lib/subscribe';
