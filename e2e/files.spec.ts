@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
-import { E2E_ADMIN_PASSWORD } from './playwright.config';
 import { expect, test } from './fixtures';
+import { signInAsUser } from './users';
 
-// The tests share the admin's files (owner key "admin"), so they run in order.
+// The tests share one user's files, so they run in order. Each attempt (a CI retry re-runs the whole
+// group) has its own user, so a retry starts from an empty storage again.
 test.describe.configure({ mode: 'serial' });
 
+const owner = () => `e2e-files-${test.info().retry}`;
+
 async function signIn(page: Page) {
-  const response = await page.request.post('/api/auth/login', {
-    data: { username: 'admin', password: E2E_ADMIN_PASSWORD },
-  });
-  expect(response.status()).toBe(200);
+  await signInAsUser(page.context(), String(test.info().project.use.baseURL), { ownerKey: owner() });
 }
 
 /** A valid PNG of one colour, built here so the test needs no fixture file. */
@@ -142,7 +142,7 @@ test('a cancelled upload stores nothing', async ({ page }) => {
     buffer: Buffer.alloc(4 * 1024 * 1024, 1),
   });
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
-  await expect(page.getByRole('progressbar')).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByText('Upload cancelled.')).toBeVisible();
   await cdp.send('Network.emulateNetworkConditions', {
@@ -151,7 +151,7 @@ test('a cancelled upload stores nothing', async ({ page }) => {
     downloadThroughput: -1,
     uploadThroughput: -1,
   });
-  const list = await page.request.get('/api/files/user/admin');
+  const list = await page.request.get(`/api/files/user/${owner()}`);
   expect((await list.json()).map((file: { fileName: string }) => file.fileName)).not.toContain('cancel-me.bin');
 });
 
@@ -202,7 +202,10 @@ test('previews audio, images and text in cards that toggle open and closed', asy
 
 test('downloads by id after an existence check', async ({ page }) => {
   await signIn(page);
-  const files = (await (await page.request.get('/api/files/user/admin')).json()) as { id: string; fileName: string }[];
+  const files = (await (await page.request.get(`/api/files/user/${owner()}`)).json()) as {
+    id: string;
+    fileName: string;
+  }[];
   const notes = files.find((file) => file.fileName === 'notes.txt');
   expect(notes).toBeTruthy();
 
@@ -239,7 +242,7 @@ test('a large file goes through the resumable (tus) protocol', async ({ page }) 
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await tusCreate;
     await expect(page.getByText('File uploaded successfully!')).toBeVisible({ timeout: 60_000 });
-    const files = (await (await page.request.get('/api/files/user/admin')).json()) as {
+    const files = (await (await page.request.get(`/api/files/user/${owner()}`)).json()) as {
       fileName: string;
       size: number;
     }[];
@@ -271,7 +274,10 @@ test('deletes with a confirmation, from the files page and by id', async ({ page
   await expect(page.getByText('Failed to delete file.')).toBeVisible();
   await expect(page.getByText(/^Delete failed\./)).toBeVisible();
 
-  const files = (await (await page.request.get('/api/files/user/admin')).json()) as { id: string; fileName: string }[];
+  const files = (await (await page.request.get(`/api/files/user/${owner()}`)).json()) as {
+    id: string;
+    fileName: string;
+  }[];
   for (const file of files) {
     await page.getByLabel('File ID').fill(file.id);
     await page.getByRole('button', { name: 'Delete' }).click();
