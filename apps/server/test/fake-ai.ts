@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { makeWav as makeSampleWav } from '../src/adapters/ai/local/testing/audio';
 
 export interface RecordedRequest {
   method: string;
@@ -119,26 +120,9 @@ export const startFakeOpenAi = () =>
     return { status: 404, type: 'application/json', body: JSON.stringify({ error: { message: 'not found' } }) };
   });
 
-/** A minimal valid 16 kHz mono 16-bit PCM WAV of the given length (silence unless samples are given). */
-export function makeWav(seconds: number, sampleRate = 16000, channels = 1): Buffer {
-  const samples = Math.round(seconds * sampleRate) * channels;
-  const data = Buffer.alloc(samples * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(channels, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * channels * 2, 28);
-  header.writeUInt16LE(channels * 2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
+/** A valid 16-bit PCM WAV of silence of the given length (16 kHz mono by default). */
+export const makeWav = (seconds: number, sampleRate = 16000, channels = 1): Buffer =>
+  makeSampleWav(new Int16Array(Math.round(seconds * sampleRate) * channels), sampleRate, channels);
 
 /** The last request a fake server received (fails the test when there is none). */
 export function lastRequest(fake: FakeServer): RecordedRequest {
