@@ -13,20 +13,24 @@ export const ADMIN_PASSWORD = 'bench-password';
  * @param {{ port: number, dataDir: string, env?: Record<string, string> }} options
  */
 export async function startAtrium({ port, dataDir, env = {} }) {
-  const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ADMIN_PASSWORD,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      SESSION_SECRET: 'bench-session-secret-bench-session-secret',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), path.join(root, 'apps/server/dist/main.js')],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        ADMIN_PASSWORD,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        SESSION_SECRET: 'bench-session-secret-bench-session-secret',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const started = Date.now();
   for (;;) {
     try {
@@ -36,6 +40,17 @@ export async function startAtrium({ port, dataDir, env = {} }) {
     }
     if (Date.now() - started > 30_000) throw new Error('server did not start in 30 s');
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  // Wait until every readiness probe is ok (the AI models warm up in the background after start-up),
+  // so that a memory baseline taken now does not count the models loading during a transfer.
+  for (;;) {
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null);
+    const body = /** @type {{ checks?: Record<string, { status: string }> } | null} */ (
+      ready ? await ready.json().catch(() => null) : null
+    );
+    if (body?.checks && Object.values(body.checks).every((check) => check.status === 'ok')) break;
+    if (Date.now() - started > 120_000) throw new Error('server not ready in 120 s');
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
     method: 'POST',

@@ -1,7 +1,7 @@
 // 1 GiB upload and download over loopback: Atrium (multipart upload streamed to the fs blob store,
 // ranged/streamed download) versus nginx from Debian in the same run (WebDAV PUT with
 // client_body_in_file_only for upload, sendfile for download), plus Atrium's RSS growth.
-// Usage: npm run build && node bench/files-transfer.mjs [sizeMiB=1024]   (needs: apt-get install -y nginx)
+// Usage: npm run build && node bench/files-transfer.mjs [sizeMiB=1024] [rounds=3]   (needs: apt-get install -y nginx)
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, createReadStream, mkdirSync, mkdtempSync, openSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -72,6 +72,14 @@ async function benchAtrium() {
     });
     const downPeak = stop();
     if (down.bytes !== size) throw new Error(`downloaded ${down.bytes} bytes`);
+    const removed = await send({
+      port: ATRIUM_PORT,
+      method: 'DELETE',
+      path: `/api/files/user/${id}`,
+      headers: { cookie: server.cookie },
+      writeBody: (req) => req.end(),
+    });
+    if (removed.status !== 200 && removed.status !== 204) throw new Error(`delete failed: ${removed.status}`);
     return { up: up.ms, down: down.ms, baseline, upPeak, downPeak };
   } finally {
     await server.stop();
@@ -137,20 +145,35 @@ http {
   }
 }
 
+const rounds = Number(process.argv[3] ?? 3);
+/** @param {number[]} xs */
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
 try {
   if (spawnSync('/usr/sbin/nginx', ['-v']).status !== 0) throw new Error('nginx is missing: apt-get install -y nginx');
-  const atrium = await benchAtrium();
-  const nginx = await benchNginx();
   const rate = (/** @type {number} */ ms) => `${(mib(size) / (ms / 1000)).toFixed(0)} MiB/s`;
-  console.log(`payload: ${sizeMiB} MiB`);
+  console.log(`payload: ${sizeMiB} MiB, ${rounds} rounds (the order of the two servers alternates)`);
+  /** @type {{ up: number[], down: number[], upRatio: number[], downRatio: number[], rssUp: number[], rssDown: number[] }} */
+  const all = { up: [], down: [], upRatio: [], downRatio: [], rssUp: [], rssDown: [] };
+  for (let round = 1; round <= rounds; round += 1) {
+    // Alternate which server goes first, so neither always meets a warm or a cold page cache.
+    const [atrium, nginx] =
+      round % 2 === 1
+        ? [await benchAtrium(), await benchNginx()]
+        : await benchNginx().then(async (n) => [await benchAtrium(), n]);
+    all.up.push(atrium.up);
+    all.down.push(atrium.down);
+    all.upRatio.push(nginx.up / atrium.up);
+    all.downRatio.push(nginx.down / atrium.down);
+    all.rssUp.push(atrium.upPeak - atrium.baseline);
+    all.rssDown.push(atrium.downPeak - atrium.baseline);
+    console.log(
+      `round ${round}: upload atrium ${rate(atrium.up)} / nginx ${rate(nginx.up)} = ${((nginx.up / atrium.up) * 100).toFixed(0)}%` +
+        ` | download atrium ${rate(atrium.down)} / nginx ${rate(nginx.down)} = ${((nginx.down / atrium.down) * 100).toFixed(0)}%` +
+        ` | RSS ${mib(atrium.baseline).toFixed(0)} MiB, +${mib(atrium.upPeak - atrium.baseline).toFixed(0)} up, +${mib(atrium.downPeak - atrium.baseline).toFixed(0)} down`,
+    );
+  }
   console.log(
-    `upload   atrium ${rate(atrium.up)} (${(atrium.up / 1000).toFixed(2)} s) | nginx ${rate(nginx.up)} (${(nginx.up / 1000).toFixed(2)} s) | ratio ${((nginx.up / atrium.up) * 100).toFixed(0)}%`,
-  );
-  console.log(
-    `download atrium ${rate(atrium.down)} (${(atrium.down / 1000).toFixed(2)} s) | nginx ${rate(nginx.down)} (${(nginx.down / 1000).toFixed(2)} s) | ratio ${((nginx.down / atrium.down) * 100).toFixed(0)}%`,
-  );
-  console.log(
-    `atrium RSS: baseline ${mib(atrium.baseline).toFixed(0)} MiB, peak during upload ${mib(atrium.upPeak).toFixed(0)} MiB (+${mib(atrium.upPeak - atrium.baseline).toFixed(0)}), during download ${mib(atrium.downPeak).toFixed(0)} MiB (+${mib(atrium.downPeak - atrium.baseline).toFixed(0)})`,
+    `median: upload ${rate(median(all.up))}, ${(median(all.upRatio) * 100).toFixed(0)}% of nginx | download ${rate(median(all.down))}, ${(median(all.downRatio) * 100).toFixed(0)}% of nginx | RSS growth max +${mib(Math.max(...all.rssUp, ...all.rssDown)).toFixed(0)} MiB`,
   );
 } finally {
   rmSync(work, { recursive: true, force: true });
