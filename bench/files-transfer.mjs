@@ -156,10 +156,15 @@ try {
   const all = { up: [], down: [], upRatio: [], downRatio: [], rssUp: [], rssDown: [] };
   for (let round = 1; round <= rounds; round += 1) {
     // Alternate which server goes first, so neither always meets a warm or a cold page cache.
-    const [atrium, nginx] =
-      round % 2 === 1
-        ? [await benchAtrium(), await benchNginx()]
-        : await benchNginx().then(async (n) => [await benchAtrium(), n]);
+    let atrium;
+    let nginx;
+    if (round % 2 === 1) {
+      atrium = await benchAtrium();
+      nginx = await benchNginx();
+    } else {
+      nginx = await benchNginx();
+      atrium = await benchAtrium();
+    }
     all.up.push(atrium.up);
     all.down.push(atrium.down);
     all.upRatio.push(nginx.up / atrium.up);
