@@ -345,9 +345,12 @@ function parseWav(body: Buffer) {
   };
 }
 
+/** The voice assistant's server speech-to-text (public, rate-limited). */
+const VOICE_COMMAND_URL = '/api/assistant/voice-command';
+
 test.describe('voice fallback: MediaRecorder and the server speech-to-text @fake-audio', () => {
   const answerSpeechToText = async (page: Page, bodies: Buffer[]) => {
-    await page.route('/api/ai/speech-to-text', async (route) => {
+    await page.route(VOICE_COMMAND_URL, async (route) => {
       const request = route.request();
       expect(request.method()).toBe('POST');
       expect(request.headers()['content-type']).toBe('audio/wav');
@@ -435,7 +438,7 @@ test.describe('voice fallback: MediaRecorder and the server speech-to-text @fake
       delete w.SpeechRecognition;
       delete w.webkitSpeechRecognition;
     });
-    await page.route('/api/ai/speech-to-text', (route) =>
+    await page.route(VOICE_COMMAND_URL, (route) =>
       route.fulfill({
         status: 200,
         contentType: 'application/json',
@@ -446,6 +449,64 @@ test.describe('voice fallback: MediaRecorder and the server speech-to-text @fake
     await page.getByRole('button', { name: 'Start voice assistant' }).click();
     await expect(page.getByTestId('voice-message')).toHaveText(
       'I did not hear anything. Please try again and speak clearly.',
+      { timeout: 20_000 },
+    );
+    await expect(page.getByRole('button', { name: 'Start voice assistant' })).toHaveAttribute('data-state', 'idle');
+  });
+
+  test('a visitor who is not signed in is understood by the real server, offline', async ({ page }) => {
+    await page.addInitScript(() => {
+      const w = window as unknown as Record<string, unknown>;
+      delete w.SpeechRecognition;
+      delete w.webkitSpeechRecognition;
+    });
+    // No stub: the recording goes to the real server (pocketsphinx); the route only keeps a copy.
+    const bodies: Buffer[] = [];
+    await page.route(VOICE_COMMAND_URL, async (route) => {
+      bodies.push(route.request().postDataBuffer() ?? Buffer.alloc(0));
+      await route.continue();
+    });
+    const answered = page.waitForResponse((response) => response.url().endsWith(VOICE_COMMAND_URL), {
+      timeout: 30_000,
+    });
+    await open(page, '/about');
+    expect((await page.request.get('/api/me')).status()).toBe(401);
+    await page.getByRole('button', { name: 'Start voice assistant' }).click();
+    const answer = await answered;
+    expect(answer.status()).toBe(200);
+    const result = (await answer.json()) as { RecognitionStatus: string; DisplayText: string };
+    expect(result.RecognitionStatus).toBe('Success');
+    // The fake microphone says "go to pricing"; the general language model hears the page name.
+    expect(result.DisplayText.toLowerCase()).toContain('pricing');
+    await expect(page).toHaveURL(/\/pricing$/, { timeout: 10_000 });
+    await expect(page.getByTestId('voice-message')).toHaveText('Opening Pricing.');
+    expectSpeechWav(bodies[0]);
+    // Captured without the browser's automatic gain control: the speech is not clipped.
+    let peak = 0;
+    const body = bodies[0] ?? Buffer.alloc(44);
+    for (let offset = 44; offset + 1 < body.length; offset += 2)
+      peak = Math.max(peak, Math.abs(body.readInt16LE(offset)));
+    expect(peak).toBeLessThan(32_000);
+  });
+
+  test('too many commands from one network get a clear message', async ({ page }) => {
+    await page.addInitScript(() => {
+      const w = window as unknown as Record<string, unknown>;
+      delete w.SpeechRecognition;
+      delete w.webkitSpeechRecognition;
+    });
+    await page.route(VOICE_COMMAND_URL, (route) =>
+      route.fulfill({
+        status: 429,
+        headers: { 'retry-after': '42' },
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Too many', requestId: 'x' } }),
+      }),
+    );
+    await open(page, '/');
+    await page.getByRole('button', { name: 'Start voice assistant' }).click();
+    await expect(page.getByTestId('voice-message')).toHaveText(
+      'Too many voice commands. Please wait a minute and try again.',
       { timeout: 20_000 },
     );
     await expect(page.getByRole('button', { name: 'Start voice assistant' })).toHaveAttribute('data-state', 'idle');

@@ -28,6 +28,7 @@ const aiEnv = {
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   AI_QUEUE_LIMIT: z.coerce.number().int().positive().default(16),
   AI_WARM_UP: booleanString.optional(),
+  AI_VOICE_COMMANDS_PER_MINUTE: z.coerce.number().int().positive().default(20),
   AZURE_SPEECH_KEY: z.string().min(1).optional(),
   AZURE_SPEECH_REGION: z
     .string()
@@ -186,6 +187,8 @@ export interface AiConfig {
   queueLimit: number;
   /** Load local models in the background after start-up (default: yes, except NODE_ENV=test). */
   warmUp: boolean;
+  /** Public voice-command transcriptions allowed per client IP and minute. */
+  voiceCommandsPerMinute: number;
   azure: {
     speech: { key: string; sttEndpoint: string; ttsEndpoint: string; voice: string } | undefined;
     face: { key: string; endpoint: string } | undefined;
@@ -273,6 +276,7 @@ function resolveAiConfig(env: Env, problems: string[]): AiConfig {
     timeoutMs: env.AI_TIMEOUT_MS,
     queueLimit: env.AI_QUEUE_LIMIT,
     warmUp: env.AI_WARM_UP ?? env.NODE_ENV !== 'test',
+    voiceCommandsPerMinute: env.AI_VOICE_COMMANDS_PER_MINUTE,
     azure: { speech, face, vision },
     openai,
   };

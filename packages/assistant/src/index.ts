@@ -8,6 +8,7 @@ export {
   UNKNOWN_COMMAND_REPLY,
   findRoute,
   respond,
+  respondToSpeech,
   type AssistantReply,
   type Intent,
   type QuickCommand,

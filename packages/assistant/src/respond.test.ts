@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HELP_REPLY, QUICK_COMMANDS, UNKNOWN_COMMAND_REPLY, findRoute, respond } from './respond';
+import { HELP_REPLY, QUICK_COMMANDS, UNKNOWN_COMMAND_REPLY, findRoute, respond, respondToSpeech } from './respond';
 import { NAMED_ROUTES } from './routes';
 
 const SPEC_ROUTES = [
@@ -84,6 +84,26 @@ describe('navigation commands', () => {
   it('does not navigate for a verb without a known page', () => {
     expect(respond('open the door')).toEqual({ intent: 'unknown', text: UNKNOWN_COMMAND_REPLY });
     expect(respond('go')).toMatchObject({ intent: 'unknown' });
+  });
+});
+
+describe('speech (lenient) rules', () => {
+  it.each([
+    ['but the pricing', '/pricing'],
+    ['built in the pricing page', '/pricing'],
+    ['i think the files are there', '/dashboard/files'],
+    ['and speech to text now', '/dashboard/speech-to-text'],
+  ])('a misheard command that still names a page opens it: "%s"', (input, path) => {
+    expect(respondToSpeech(input)).toMatchObject({ intent: 'navigate', navigateTo: path });
+    expect(respond(input)).toEqual({ intent: 'unknown', text: UNKNOWN_COMMAND_REPLY }); // typed chat stays strict
+  });
+
+  it('keeps every other rule first, and still does not understand speech without a page name', () => {
+    expect(respondToSpeech('who is the owner')).toMatchObject({ intent: 'owner' });
+    expect(respondToSpeech('help')).toMatchObject({ intent: 'help' });
+    expect(respondToSpeech('go to pricing')).toMatchObject({ intent: 'navigate', navigateTo: '/pricing' });
+    expect(respondToSpeech('open the door')).toEqual({ intent: 'unknown', text: UNKNOWN_COMMAND_REPLY });
+    expect(respondToSpeech('take me to try saying')).toEqual({ intent: 'unknown', text: UNKNOWN_COMMAND_REPLY });
   });
 });
 

@@ -25,6 +25,12 @@ export interface AssistantReply {
 export interface RespondOptions {
   /** The user's local time, for greetings. Defaults to now. */
   now?: Date;
+  /**
+   * For speech: when no rule matches but the words name a page, open it. Speech recognisers
+   * often mishear the short verb of a command ("go to pricing" came back as "but the pricing"),
+   * while the page's name survives; typed chat keeps the strict rules.
+   */
+  lenient?: boolean;
 }
 
 const NAVIGATION_VERBS = [
@@ -122,8 +128,14 @@ export function respond(input: string, options: RespondOptions = {}): AssistantR
     return { intent: 'greeting', text: `${greeting}! I am the Atrium assistant. How can I help you today?` };
   }
   if (THANKS.test(normalized)) return { intent: 'thanks', text: 'You are welcome! Anything else I can do?' };
+  const named = options.lenient ? findRoute(normalized) : undefined;
+  if (named) return { intent: 'navigate', text: `Opening ${named.label}.`, navigateTo: named.path };
   return { intent: 'unknown', text: UNKNOWN_COMMAND_REPLY };
 }
+
+/** The voice assistant's rules: `respond` with `lenient` on (see RespondOptions). */
+export const respondToSpeech = (input: string, options: Omit<RespondOptions, 'lenient'> = {}): AssistantReply =>
+  respond(input, { ...options, lenient: true });
 
 export interface QuickCommand {
   label: string;

@@ -102,6 +102,13 @@ export interface ContactMessagesTable {
   created_at: string;
 }
 
+export interface RateLimitsTable {
+  /** What is counted, e.g. `voice-command:ip:203.0.113.7`. */
+  key: string;
+  hits: number;
+  window_started_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -112,4 +119,5 @@ export interface Database {
   notification_subscribers: NotificationSubscribersTable;
   push_subscriptions: PushSubscriptionsTable;
   contact_messages: ContactMessagesTable;
+  rate_limits: RateLimitsTable;
 }

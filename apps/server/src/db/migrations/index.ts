@@ -5,6 +5,7 @@ import { m0003Files } from './0003-files';
 import { m0005Ai } from './0005-ai';
 import { m0004Notifications } from './0004-notifications';
 import { m0006Contact } from './0006-contact';
+import { m0007RateLimits } from './0007-rate-limits';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0005-ai': m0005Ai,
   '0004-notifications': m0004Notifications,
   '0006-contact': m0006Contact,
+  '0007-rate-limits': m0007RateLimits,
 };

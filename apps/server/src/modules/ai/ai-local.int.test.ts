@@ -48,6 +48,22 @@ describe('AI module with the local engines', () => {
     expect(result.Duration).toBeGreaterThan(0);
   });
 
+  it(
+    'voice commands: a visitor without a session is understood by the offline engine',
+    { timeout: 120_000 },
+    async () => {
+      const response = await server.fetch('/api/assistant/voice-command', {
+        method: 'POST',
+        headers: { 'content-type': 'audio/wav' },
+        body: speak('open the files page', 'command.wav'),
+      });
+      expect(response.status).toBe(200);
+      const result = SpeechToTextResult.parse(await response.json());
+      expect(result.RecognitionStatus).toBe('Success');
+      expect(result.DisplayText.toLowerCase()).toMatch(/\bfiles?\b/);
+    },
+  );
+
   it('speech-to-text: a 44.1 kHz stereo file is resampled first', { timeout: 120_000 }, async () => {
     const source = path.join(work, 'hello.wav');
     writeFileSync(source, speak('hello world', 'hello-16k.wav'));

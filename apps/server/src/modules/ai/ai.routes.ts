@@ -19,6 +19,7 @@ import { sendError, toAppError } from '../../plugins/errors';
 import '../../plugins/access';
 import type { AiService } from './ai.service';
 import type { ApiKeysService } from './api-keys.service';
+import type { RateLimiter } from '../../lib/rate-limiter';
 import type { FileSource } from './file-source';
 import { readUpload, registerMediaParsers, tooLargeMessage } from './ai.input';
 
@@ -26,9 +27,21 @@ export interface AiRouteDeps {
   ai: AiService;
   keys: ApiKeysService;
   files: FileSource;
+  limiter: RateLimiter;
+  /** Public voice-command transcriptions allowed per client IP and minute. */
+  voiceCommandsPerMinute: number;
 }
 
 const TEXT_BODY_LIMIT = 256 * 1024;
+
+/** The voice assistant's recorder fallback: public, short, rate-limited per client IP. */
+export const VOICE_COMMAND_PATH = '/api/assistant/voice-command';
+/** The browser records at most 15 s; a little margin for the WAV conversion. */
+export const VOICE_COMMAND_MAX_SECONDS = 20;
+/** 20 s of 16 kHz 16-bit mono is 640 KB; 48 kHz stereo float would be larger than anything we accept anyway. */
+export const VOICE_COMMAND_MAX_BYTES = 1024 * 1024;
+export const VOICE_COMMAND_RATE_MESSAGE =
+  'Too many voice commands from your network. Please wait a minute and try again.';
 
 /** Rewords body-too-large errors for the route's input, then answers in the project's error shape. */
 export function aiErrorHandler(limits: Record<string, [string, number]>) {
@@ -58,7 +71,10 @@ export function readSpeechInput(request: FastifyRequest): { text?: string; ssml?
 }
 
 /** /api/ai/*: the four services for signed-in users, their status, and API keys for admins. */
-export async function registerAiRoutes(app: FastifyInstance, { ai, keys, files }: AiRouteDeps) {
+export async function registerAiRoutes(
+  app: FastifyInstance,
+  { ai, keys, files, limiter, voiceCommandsPerMinute }: AiRouteDeps,
+) {
   const { limits } = ai;
   await app.register(async (scope) => {
     await registerMediaParsers(scope, Math.max(limits.audioBytes, limits.imageBytes));
@@ -68,6 +84,7 @@ export async function registerAiRoutes(app: FastifyInstance, { ai, keys, files }
         '/api/ai/face-detection': ['image', limits.imageBytes],
         '/api/ai/image-analysis': ['image', limits.imageBytes],
         '/api/ai/text-to-speech': ['text', TEXT_BODY_LIMIT],
+        [VOICE_COMMAND_PATH]: ['voice recording', VOICE_COMMAND_MAX_BYTES],
       }),
     );
     // Access (`config.access`) is enforced by the app-wide hook before any body is read.
@@ -96,6 +113,42 @@ export async function registerAiRoutes(app: FastifyInstance, { ai, keys, files }
         const user = await request.requireUser();
         const { buffer } = await readUpload(request, { what: 'audio', maxBytes: limits.audioBytes, user, files });
         return ai.transcribe(buffer);
+      },
+    );
+
+    // The voice assistant works on public pages too, so visitors without a session may send it a
+    // short recording (the browser's own recogniser needs the vendor's cloud; this does not).
+    typed.post(
+      VOICE_COMMAND_PATH,
+      {
+        bodyLimit: VOICE_COMMAND_MAX_BYTES,
+        config: { access: 'public' },
+        schema: {
+          tags: ['ai'],
+          summary: `Transcribe a spoken assistant command (body audio/wav, at most ${VOICE_COMMAND_MAX_SECONDS} s; ${voiceCommandsPerMinute} per minute per client)`,
+          response: {
+            200: SpeechToTextResult,
+            400: ErrorResponse,
+            413: ErrorResponse,
+            415: ErrorResponse,
+            429: ErrorResponse,
+            503: ErrorResponse,
+          },
+        },
+      },
+      async (request) => {
+        const body = request.body;
+        if (typeof body === 'string' || request.isMultipart())
+          throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Please send the recording as the request body (audio/wav).');
+        if (!Buffer.isBuffer(body) || body.length === 0)
+          throw new AppError('BAD_REQUEST', 'The recording is empty. Please try again.');
+        await limiter.consume({
+          key: `voice-command:ip:${request.ip}`,
+          max: voiceCommandsPerMinute,
+          windowMs: 60_000,
+          message: VOICE_COMMAND_RATE_MESSAGE,
+        });
+        return ai.transcribe(body, { maxSeconds: VOICE_COMMAND_MAX_SECONDS });
       },
     );
 

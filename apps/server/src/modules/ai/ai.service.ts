@@ -26,7 +26,7 @@ export function createAiService({ providers, limits }: { providers: AiProviders;
     }
   };
 
-  function checkAudio(wav: Buffer) {
+  function checkAudio(wav: Buffer, maxSeconds = limits.audioSeconds) {
     if (wav.length === 0) throw new AppError('BAD_REQUEST', 'The audio is empty. Please send a WAV file.');
     if (wav.length > limits.audioBytes)
       throw new AppError('PAYLOAD_TOO_LARGE', `The audio file is larger than ${mb(limits.audioBytes)}.`);
@@ -36,10 +36,10 @@ export function createAiService({ providers, limits }: { providers: AiProviders;
         throw new AppError('INVALID_MEDIA', 'The WAV file could not be read. It may be damaged.');
       throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Please send a WAV audio file (audio/wav).');
     }
-    if (info.durationSeconds > limits.audioSeconds) {
+    if (info.durationSeconds > maxSeconds) {
       throw new AppError(
         'PAYLOAD_TOO_LARGE',
-        `The audio is ${info.durationSeconds.toFixed(1)} seconds long; the limit is ${limits.audioSeconds} seconds.`,
+        `The audio is ${info.durationSeconds.toFixed(1)} seconds long; the limit is ${maxSeconds} seconds.`,
       );
     }
     if (info.durationSeconds === 0) throw new AppError('INVALID_MEDIA', 'The WAV file contains no audio.');
@@ -83,8 +83,9 @@ export function createAiService({ providers, limits }: { providers: AiProviders;
 
   return {
     limits,
-    async transcribe(wav: Buffer) {
-      checkAudio(wav);
+    /** `maxSeconds`: a tighter length limit than AI_MAX_AUDIO_SECONDS (the public voice commands). */
+    async transcribe(wav: Buffer, options: { maxSeconds?: number } = {}) {
+      checkAudio(wav, Math.min(options.maxSeconds ?? limits.audioSeconds, limits.audioSeconds));
       return run('speechToText', () => providers.speechToText.transcribe(wav));
     },
     async synthesize(input: { text?: string; ssml?: string }) {

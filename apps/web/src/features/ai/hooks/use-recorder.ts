@@ -34,7 +34,8 @@ export function useRecorder(onRecorded: (wav: Blob) => void) {
     }
     let stream: MediaStream;
     try {
-      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+      // No automatic gain control: it drives speech into clipping, which the recogniser misreads.
+      stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, autoGainControl: false } });
     } catch {
       setState({ status: 'error', message: 'Microphone access was denied.' });
       return;

@@ -2,7 +2,7 @@ import {
   VOICE_MESSAGES,
   VOICE_SETTINGS,
   pickVoice,
-  respond,
+  respondToSpeech,
   voiceErrorMessage,
   type AssistantReply,
 } from '@atrium/assistant';
@@ -38,8 +38,21 @@ export interface VoiceCallbacks {
   onNavigate(path: string): void;
 }
 
-/** Server speech-to-text (the Azure short-audio answer shape). */
-export const SPEECH_TO_TEXT_URL = '/api/ai/speech-to-text';
+/**
+ * The server's speech-to-text for spoken commands (the Azure short-audio answer shape). Public and
+ * rate-limited, so the assistant also works for visitors who are not signed in.
+ */
+export const SPEECH_TO_TEXT_URL = '/api/assistant/voice-command';
+/** Shown when the server refuses more commands for now (HTTP 429). */
+export const TOO_MANY_COMMANDS_MESSAGE = 'Too many voice commands. Please wait a minute and try again.';
+
+/**
+ * Microphone settings for speech recognition: the browser's automatic gain control drives ordinary
+ * speech into clipping (measured: a flite recording peaking at 0.43 came out of Chromium peaking at
+ * 1.0 with an RMS of 0.26), and clipped audio is what the recogniser misreads; it normalises
+ * loudness itself. Echo cancellation and noise suppression stay on.
+ */
+const SPEECH_CAPTURE: MediaTrackConstraints = { channelCount: 1, autoGainControl: false };
 
 /** Recorder fallback: loudness above this counts as speech… */
 const SPEECH_RMS = 0.015;
@@ -94,7 +107,10 @@ interface SpeechToTextAnswer {
  * results); where it is missing or fails with a network error (always, offline),
  * records with MediaRecorder and asks the server's speech-to-text instead.
  */
-export function createVoiceSession(callbacks: VoiceCallbacks, answer: (text: string) => AssistantReply = respond) {
+export function createVoiceSession(
+  callbacks: VoiceCallbacks,
+  answer: (text: string) => AssistantReply = respondToSpeech,
+) {
   let state: VoiceState = 'idle';
   let generation = 0;
   let heard = false;
@@ -203,6 +219,10 @@ export function createVoiceSession(callbacks: VoiceCallbacks, answer: (text: str
         body: wav,
       });
       if (current !== generation) return;
+      if (response.status === 429) {
+        say(TOO_MANY_COMMANDS_MESSAGE, 'error');
+        return closeAfter(VOICE_SETTINGS.closeAfterErrorMs);
+      }
       if (!response.ok) return fail('server');
       const result = (await response.json()) as SpeechToTextAnswer;
       if (current !== generation) return;
@@ -220,7 +240,7 @@ export function createVoiceSession(callbacks: VoiceCallbacks, answer: (text: str
     heard = false;
     if (state === 'idle') setState('listening');
     try {
-      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+      stream = await navigator.mediaDevices.getUserMedia({ audio: SPEECH_CAPTURE });
     } catch {
       if (current === generation) fail('not-allowed');
       return;
