@@ -159,7 +159,7 @@ try {
     const [atrium, nginx] =
       round % 2 === 1
         ? [await benchAtrium(), await benchNginx()]
-        : await benchNginx().then(async (n) => [await benchAtrium(), n]);
+        : await benchNginx().then(async (n) => /** @type {const} */ ([await benchAtrium(), n]));
     all.up.push(atrium.up);
     all.down.push(atrium.down);
     all.upRatio.push(nginx.up / atrium.up);
