@@ -208,7 +208,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     secureCookies: config.session.cookieSecure,
   });
   await registerFileRoutes(app, { files, maxUploadBytes: config.uploads.maxBytes });
-  const tus = await registerTusRoutes(app, { files, config });
+  const tus = await registerTusRoutes(app, { files, blobs, bus, config });
   await registerAiModule(app, {
     config: config.ai,
     db: database.db,

@@ -9,6 +9,7 @@ import {
   ListObjectsV2Command,
   S3Client,
   S3ServiceException,
+  type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable, Transform } from 'node:stream';
@@ -26,6 +27,33 @@ export interface S3BlobStoreOptions {
   partSize?: number;
 }
 
+/** Keys under `<prefix>tus/` belong to the tus store (resumable uploads in progress), not to this blob store. */
+export const TUS_KEY_PREFIX = 'tus/';
+
+/**
+ * The S3 client settings shared by the blob store and the tus store: path-style
+ * addressing, and checksums only where S3 requires them. Since 3.729 the AWS SDK
+ * adds CRC32 checksums to every upload by default, sending a body of unknown
+ * length as `aws-chunked` with a trailing checksum; S3-compatible servers that
+ * do not decode that encoding store the chunk framing as data (seen with
+ * s3rver: a 400,000-byte tus part stored as 400,098 bytes). `WHEN_REQUIRED`
+ * sends plain bodies, which every S3 API accepts.
+ */
+export function s3ClientConfig(
+  options: Pick<S3BlobStoreOptions, 'endpoint' | 'region' | 'accessKeyId' | 'secretAccessKey'>,
+): S3ClientConfig {
+  return {
+    region: options.region,
+    forcePathStyle: true,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.accessKeyId && options.secretAccessKey
+      ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
+      : {}),
+  };
+}
+
 const isNotFound = (error: unknown): boolean =>
   error instanceof S3ServiceException &&
   (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
@@ -37,14 +65,7 @@ const isNotFound = (error: unknown): boolean =>
  * upload is aborted.
  */
 export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
-  const client = new S3Client({
-    region: options.region,
-    forcePathStyle: true,
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    ...(options.accessKeyId && options.secretAccessKey
-      ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
-      : {}),
-  });
+  const client = new S3Client(s3ClientConfig(options));
   const Bucket = options.bucket;
   const prefix = options.prefix ?? '';
   const partSize = Math.max(options.partSize ?? 8 * 1024 * 1024, 5 * 1024 * 1024);
@@ -149,6 +170,8 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       try {
         const uploads = await client.send(new ListMultipartUploadsCommand({ Bucket, Prefix: prefix }));
         for (const upload of uploads.Uploads ?? []) {
+          // Resumable (tus) uploads stay open for a day on purpose; the tus store expires them.
+          if (upload.Key?.startsWith(`${prefix}${TUS_KEY_PREFIX}`)) continue;
           if (upload.Key && upload.UploadId && upload.Initiated && upload.Initiated < before) {
             await client.send(new AbortMultipartUploadCommand({ Bucket, Key: upload.Key, UploadId: upload.UploadId }));
             removed += 1;

@@ -1,110 +1,241 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import type { FileRecord } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { S3_TEST_CREDENTIALS, startS3 } from '../../../test/s3';
 
 const b64 = (value: string) => Buffer.from(value).toString('base64');
 const TUS = { 'tus-resumable': '1.0.0' };
+const BUCKET = 'atrium-tus';
 
-describe.each(dialects())('resumable uploads with tus (%s)', (dialect) => {
-  let server: TestServer;
-  let alice: string;
-  let bob: string;
+type S3 = Awaited<ReturnType<typeof startS3>>;
+const s3Env = (s3: S3, prefix = '') => ({
+  BLOB_STORE: 's3',
+  S3_ENDPOINT: s3.endpoint,
+  S3_BUCKET: BUCKET,
+  S3_PREFIX: prefix,
+  ...S3_TEST_CREDENTIALS,
+});
+
+/** Writes a PATCH by hand and sends only the first `sent` bytes of its body, leaving the request open. */
+async function stalledPatch(server: TestServer, location: string, cookie: string, body: Buffer, sent: number) {
+  const url = new URL(server.url);
+  const socket = net.connect(Number(url.port), url.hostname);
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  let answer = '';
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+  socket.on('error', () => undefined);
+  socket.write(
+    `PATCH ${location} HTTP/1.1\r\nHost: ${url.host}\r\nCookie: ${cookie}\r\nTus-Resumable: 1.0.0\r\n` +
+      `Upload-Offset: 0\r\nContent-Type: application/offset+octet-stream\r\nContent-Length: ${body.length}\r\n\r\n`,
+  );
+  socket.write(body.subarray(0, sent));
+  // Long enough for the server to receive and store what was sent (nothing is timed here).
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return { socket, answer: () => answer };
+}
+
+/** Where the tus copies live: the files under DATA_DIR/tus, or the keys under tus/ and open multipart uploads in the bucket. */
+async function tusLeftovers(server: TestServer, s3: S3 | undefined): Promise<string[]> {
+  if (!s3) return readdirSync(path.join(server.dataDir, 'tus'));
+  const keys = (await s3.keys(BUCKET)).filter((key) => !/^(atrium\/)?files\//.test(key));
+  return [...keys, ...(await s3.uploads(BUCKET))];
+}
+
+describe.each(dialects().flatMap((dialect) => (['fs', 's3'] as const).map((store) => [dialect, store] as const)))(
+  'resumable uploads with tus (%s, %s store)',
+  (dialect, store) => {
+    let server: TestServer;
+    let s3: S3 | undefined;
+    let alice: string;
+    let bob: string;
+    beforeAll(async () => {
+      if (store === 's3') s3 = await startS3();
+      server = await startTestServer({
+        dialect,
+        env: { USER_QUOTA_BYTES: String(4 * 1024 * 1024), ...(s3 ? s3Env(s3) : {}) },
+      });
+      alice = await server.signInAs({ owner_key: 'alice' });
+      bob = await server.signInAs({ owner_key: 'bob' });
+    });
+    afterAll(async () => {
+      await server?.close();
+      await s3?.close();
+    });
+
+    const create = (cookie: string, length: number, userId = 'alice') =>
+      server.fetch('/api/files/tus', {
+        method: 'POST',
+        headers: {
+          ...TUS,
+          cookie,
+          'upload-length': String(length),
+          'upload-metadata': `filename ${b64('résumé.bin')},userId ${b64(userId)}`,
+        },
+      });
+
+    const offsetOf = async (location: string, cookie = alice) => {
+      const head = await server.fetch(location, { method: 'HEAD', headers: { ...TUS, cookie } });
+      return { status: head.status, offset: Number(head.headers.get('upload-offset')) };
+    };
+
+    it('continues an interrupted upload where it stopped and commits the same file record', async () => {
+      const bytes = randomBytes(1024 * 1024 + 17);
+      const created = await create(alice, bytes.length);
+      expect(created.status).toBe(201);
+      const location = created.headers.get('location') ?? '';
+      expect(location).toMatch(/^\/api\/files\/tus\/\S+$/);
+
+      // First attempt: the connection drops after 400 kB of the PATCH body.
+      const { socket } = await stalledPatch(server, location, alice, bytes, 400_000);
+      socket.destroy();
+
+      // The server kept what arrived; the client asks where to continue.
+      await expect.poll(async () => (await offsetOf(location)).offset, { timeout: 5000 }).toBe(400_000);
+      const { offset } = await offsetOf(location);
+      expect(
+        await readJson<FileRecord[]>(await server.fetch('/api/files/user/alice', { headers: { cookie: alice } })),
+      ).toEqual([]);
+
+      const rest = await server.fetch(location, {
+        method: 'PATCH',
+        headers: {
+          ...TUS,
+          cookie: alice,
+          'upload-offset': String(offset),
+          'content-type': 'application/offset+octet-stream',
+        },
+        body: bytes.subarray(offset),
+      });
+      expect(rest.status).toBe(204);
+      const id = rest.headers.get('x-atrium-file-id') ?? '';
+      expect(id).not.toBe('');
+
+      const record = await readJson<FileRecord>(await server.fetch(`/api/files/${id}`, { headers: { cookie: alice } }));
+      expect(record).toMatchObject({
+        id,
+        fileName: 'résumé.bin',
+        size: bytes.length,
+        contentType: 'application/octet-stream',
+      });
+      const download = await server.fetch(`/api/files/download/${id}`, { headers: { cookie: alice } });
+      expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
+      // The tus copy is gone once the file is committed: only the file's blob is left.
+      expect((await offsetOf(location)).status).toBe(404);
+      expect(await tusLeftovers(server, s3)).toEqual([]);
+      if (s3) expect(await s3.keys(BUCKET)).toEqual([expect.stringMatching(/^files\//)]);
+      await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: alice } });
+      if (s3) expect(await s3.keys(BUCKET)).toEqual([]);
+    });
+
+    it('keeps uploads private and enforces the owner, size and quota at creation', async () => {
+      expect((await create(bob, 10, 'alice')).status).toBe(403);
+      const created = await create(alice, 10);
+      const location = created.headers.get('location') ?? '';
+      expect((await offsetOf(location, bob)).status).toBe(404);
+      const patch = await server.fetch(location, {
+        method: 'PATCH',
+        headers: { ...TUS, cookie: bob, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+        body: Buffer.alloc(10),
+      });
+      expect(patch.status).toBe(404);
+      expect(
+        (await server.fetch('/api/files/tus', { method: 'POST', headers: { ...TUS, 'upload-length': '5' } })).status,
+      ).toBe(401);
+      const overQuota = await create(alice, 5 * 1024 * 1024);
+      expect(overQuota.status).toBe(413);
+      expect(((await overQuota.json()) as { error: { code: string } }).error.code).toBe('QUOTA_EXCEEDED');
+      expect((await server.fetch(location, { method: 'DELETE', headers: { ...TUS, cookie: alice } })).status).toBe(204);
+      expect((await offsetOf(location)).status).toBe(404);
+      expect(await tusLeftovers(server, s3)).toEqual([]);
+    });
+
+    it('answers 404 for upload ids that are not ids', async () => {
+      for (const id of ['..%2Fblobs', 'a%00b', 'x'.repeat(65)]) {
+        expect((await offsetOf(`/api/files/tus/${id}`)).status).toBe(404);
+      }
+    });
+  },
+);
+
+/**
+ * Two instances sharing PostgreSQL, Redis and the tus data (the bucket, or one
+ * DATA_DIR for the fs store): a PATCH on one instance while a PATCH for the same
+ * upload is stalled on the other takes the shared lock over (the stalled request is
+ * answered with what it stored), conflicts are clear 409s, and the file is byte-exact.
+ */
+const shared = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
+describe.runIf(shared).each(['fs', 's3'] as const)('tus uploads across two instances (%s store)', (store) => {
+  let one: TestServer;
+  let two: TestServer;
+  let s3: S3 | undefined;
   beforeAll(async () => {
-    server = await startTestServer({ dialect, env: { USER_QUOTA_BYTES: String(4 * 1024 * 1024) } });
-    alice = await server.signInAs({ owner_key: 'alice' });
-    bob = await server.signInAs({ owner_key: 'bob' });
+    if (store === 's3') s3 = await startS3();
+    const env = {
+      REDIS_URL: process.env.TEST_REDIS_URL ?? '',
+      REDIS_CHANNEL_PREFIX: `atrium-test-${randomUUID()}:`,
+      ...(s3 ? s3Env(s3, 'atrium/') : {}),
+    };
+    one = await startTestServer({ dialect: 'postgres', env });
+    two = await startTestServer({ databaseUrl: one.databaseUrl, dataDir: one.dataDir, env });
   });
-  afterAll(async () => server?.close());
+  afterAll(async () => {
+    await two?.close();
+    await one?.close();
+    await s3?.close();
+  });
 
-  const create = (cookie: string, length: number, userId = 'alice') =>
-    server.fetch('/api/files/tus', {
+  it('hands the upload over between instances without corrupting it', async () => {
+    const cookie = await one.signInAs({ owner_key: 'erin' });
+    const bytes = randomBytes(1024 * 1024 + 5);
+    const created = await one.fetch('/api/files/tus', {
       method: 'POST',
       headers: {
         ...TUS,
         cookie,
-        'upload-length': String(length),
-        'upload-metadata': `filename ${b64('résumé.bin')},userId ${b64(userId)}`,
+        'upload-length': String(bytes.length),
+        'upload-metadata': `filename ${b64('shared.bin')},userId ${b64('erin')}`,
       },
     });
-
-  const offsetOf = async (location: string, cookie = alice) => {
-    const head = await server.fetch(location, { method: 'HEAD', headers: { ...TUS, cookie } });
-    return { status: head.status, offset: Number(head.headers.get('upload-offset')) };
-  };
-
-  it('continues an interrupted upload where it stopped and commits the same file record', async () => {
-    const bytes = randomBytes(1024 * 1024 + 17);
-    const created = await create(alice, bytes.length);
     expect(created.status).toBe(201);
     const location = created.headers.get('location') ?? '';
-    expect(location).toMatch(/^\/api\/files\/tus\/\S+$/);
 
-    // First attempt: the connection drops after 400 kB of the PATCH body.
-    const url = new URL(server.url);
-    const socket = net.connect(Number(url.port), url.hostname);
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write(
-      `PATCH ${location} HTTP/1.1\r\nHost: ${url.host}\r\nCookie: ${alice}\r\nTus-Resumable: 1.0.0\r\n` +
-        `Upload-Offset: 0\r\nContent-Type: application/offset+octet-stream\r\nContent-Length: ${bytes.length}\r\n\r\n`,
-    );
-    socket.write(bytes.subarray(0, 400_000));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    socket.destroy();
+    // A PATCH on instance two stalls after 300 kB, holding the upload's lock.
+    const stalled = await stalledPatch(two, location, cookie, bytes, 300_000);
+    try {
+      // Another PATCH for the same upload arrives on instance one, from offset 0.
+      const competing = await one.fetch(location, {
+        method: 'PATCH',
+        headers: { ...TUS, cookie, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+        body: bytes.subarray(0, 64 * 1024),
+      });
+      // It took the lock over: the stalled request was ended with the offset it reached…
+      await expect.poll(() => stalled.answer(), { timeout: 10_000 }).toMatch(/^HTTP\/1\.1 204 /);
+      const reached = Number(/upload-offset: (\d+)/i.exec(stalled.answer())?.[1]);
+      expect(reached).toBe(300_000);
+      // …so offset 0 no longer matches: a clear 409, nothing written.
+      expect(competing.status).toBe(409);
+    } finally {
+      stalled.socket.destroy();
+    }
 
-    // The server kept what arrived; the client asks where to continue.
-    await expect.poll(async () => (await offsetOf(location)).offset, { timeout: 5000 }).toBe(400_000);
-    const { offset } = await offsetOf(location);
-    expect(
-      await readJson<FileRecord[]>(await server.fetch('/api/files/user/alice', { headers: { cookie: alice } })),
-    ).toEqual([]);
-
-    const rest = await server.fetch(location, {
+    // The client asks either instance where to continue and finishes on the first.
+    const head = await two.fetch(location, { method: 'HEAD', headers: { ...TUS, cookie } });
+    const offset = Number(head.headers.get('upload-offset'));
+    expect(offset).toBe(300_000);
+    const rest = await one.fetch(location, {
       method: 'PATCH',
-      headers: {
-        ...TUS,
-        cookie: alice,
-        'upload-offset': String(offset),
-        'content-type': 'application/offset+octet-stream',
-      },
+      headers: { ...TUS, cookie, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
       body: bytes.subarray(offset),
     });
     expect(rest.status).toBe(204);
     const id = rest.headers.get('x-atrium-file-id') ?? '';
-    expect(id).not.toBe('');
-
-    const record = await readJson<FileRecord>(await server.fetch(`/api/files/${id}`, { headers: { cookie: alice } }));
-    expect(record).toMatchObject({
-      id,
-      fileName: 'résumé.bin',
-      size: bytes.length,
-      contentType: 'application/octet-stream',
-    });
-    const download = await server.fetch(`/api/files/download/${id}`, { headers: { cookie: alice } });
+    const download = await two.fetch(`/api/files/download/${id}`, { headers: { cookie } });
     expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
-    // The tus copy is gone once the file is committed.
-    expect((await offsetOf(location)).status).toBe(404);
-    await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: alice } });
-  });
-
-  it('keeps uploads private and enforces the owner, size and quota at creation', async () => {
-    expect((await create(bob, 10, 'alice')).status).toBe(403);
-    const created = await create(alice, 10);
-    const location = created.headers.get('location') ?? '';
-    expect((await offsetOf(location, bob)).status).toBe(404);
-    const patch = await server.fetch(location, {
-      method: 'PATCH',
-      headers: { ...TUS, cookie: bob, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
-      body: Buffer.alloc(10),
-    });
-    expect(patch.status).toBe(404);
-    expect(
-      (await server.fetch('/api/files/tus', { method: 'POST', headers: { ...TUS, 'upload-length': '5' } })).status,
-    ).toBe(401);
-    const overQuota = await create(alice, 5 * 1024 * 1024);
-    expect(overQuota.status).toBe(413);
-    expect(((await overQuota.json()) as { error: { code: string } }).error.code).toBe('QUOTA_EXCEEDED');
-    expect((await server.fetch(location, { method: 'DELETE', headers: { ...TUS, cookie: alice } })).status).toBe(204);
+    expect((await two.fetch(location, { method: 'HEAD', headers: { ...TUS, cookie } })).status).toBe(404);
+    expect(await tusLeftovers(one, s3)).toEqual([]);
   });
 });

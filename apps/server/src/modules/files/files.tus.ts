@@ -3,38 +3,55 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { FileStore } from '@tus/file-store';
-import { S3Store } from '@tus/s3-store';
-import { Server, type DataStore } from '@tus/server';
+import { Server, Uid, type DataStore } from '@tus/server';
+import type { BlobStore } from '../../adapters/blob-store';
+import type { EventBus } from '../../adapters/event-bus';
 import type { Config } from '../../config';
 import { AppError } from '../../errors';
 import { formatBytes } from './format-bytes';
 import type { FilesService } from './files.service';
+import { createRedisLocker } from './tus-redis-locker';
+import { AtriumS3Store } from './tus-s3-store';
 
 export const TUS_PATH = '/api/files/tus';
 /** Header on the final PATCH answer naming the committed file. */
 export const TUS_FILE_ID_HEADER = 'x-atrium-file-id';
 const EXPIRY_MS = 24 * 60 * 60 * 1000;
 
-function createDataStore(
-  config: Pick<Config, 'blobStore' | 'dataDir'>,
-): DataStore & { read(id: string): Readable | Promise<Readable> } {
+/** Upload ids in URLs: what tus's default naming makes (hex), nothing that could leave the key prefix. */
+const URL_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+interface TusStore {
+  datastore: DataStore & { read(id: string): Readable | Promise<Readable> };
+  /** The upload id (data store key) named by the last segment of an upload URL. */
+  idOf(urlId: string): string | undefined;
+  /** The last segment of the upload URL of an id. */
+  urlIdOf(id: string): string;
+}
+
+function createDataStore(config: Pick<Config, 'blobStore' | 'dataDir'>): TusStore {
   const store = config.blobStore;
   if (store.kind === 's3') {
-    return new S3Store({
+    // Keys `<S3_PREFIX>tus/<id>` (+ `.info`, `.part`); URLs carry only `<id>`.
+    const datastore = new AtriumS3Store({
+      ...store,
       partSize: 8 * 1024 * 1024,
       expirationPeriodInMilliseconds: EXPIRY_MS,
-      s3ClientConfig: {
-        bucket: store.bucket,
-        region: store.region,
-        forcePathStyle: true,
-        ...(store.endpoint ? { endpoint: store.endpoint } : {}),
-        ...(store.accessKeyId && store.secretAccessKey
-          ? { credentials: { accessKeyId: store.accessKeyId, secretAccessKey: store.secretAccessKey } }
-          : {}),
-      },
     });
+    return {
+      datastore,
+      idOf: (urlId) => (URL_ID.test(urlId) ? `${datastore.keyPrefix}${urlId}` : undefined),
+      urlIdOf: (id) => id.slice(datastore.keyPrefix.length),
+    };
   }
-  return new FileStore({ directory: path.join(config.dataDir, 'tus'), expirationPeriodInMilliseconds: EXPIRY_MS });
+  return {
+    datastore: new FileStore({
+      directory: path.join(config.dataDir, 'tus'),
+      expirationPeriodInMilliseconds: EXPIRY_MS,
+    }),
+    idOf: (urlId) => (URL_ID.test(urlId) ? urlId : undefined),
+    urlIdOf: (id) => id,
+  };
 }
 
 /** Reads tus `Upload-Metadata` (comma-separated `key base64value` pairs). */
@@ -54,18 +71,45 @@ function parseMetadata(header: string | undefined): Record<string, string> {
  * (size, SHA-256, type, quota) into the blob store, the tus copy is removed,
  * and the final answer names the new file in `X-Atrium-File-Id`.
  * Metadata: `filename` (label) and `userId` (owner key, checked like `?userId=`).
+ *
+ * Upload locks (one request at a time per upload) are in memory, or shared by
+ * every instance through Redis when REDIS_URL is set.
  */
 export async function registerTusRoutes(
   app: FastifyInstance,
-  { files, config }: { files: FilesService; config: Pick<Config, 'blobStore' | 'dataDir' | 'uploads'> },
+  {
+    files,
+    blobs,
+    bus,
+    config,
+  }: {
+    files: FilesService;
+    /** Pinged before the first upload is created, so the bucket exists (the blob store creates it). */
+    blobs: Pick<BlobStore, 'ping'>;
+    bus: EventBus;
+    config: Pick<Config, 'blobStore' | 'dataDir' | 'uploads' | 'bus'>;
+  },
 ) {
-  const datastore = createDataStore(config);
+  const { datastore, idOf, urlIdOf } = createDataStore(config);
+  const locker = config.bus.redisUrl
+    ? await createRedisLocker({
+        url: config.bus.redisUrl,
+        keyPrefix: config.bus.channelPrefix,
+        bus,
+        onError: (error) => app.log.warn({ err: error }, 'tus lock error'),
+      })
+    : undefined;
+  if (locker) app.addHook('onClose', async () => locker.close());
+  let storeReady: Promise<void> | undefined;
   const tus = new Server({
     path: TUS_PATH,
     datastore,
-    relativeLocation: true,
+    ...(locker ? { locker } : {}),
     maxSize: config.uploads.maxBytes,
     respectForwardedHeaders: false,
+    namingFunction: () => idOf(Uid.rand()) ?? Uid.rand(),
+    generateUrl: (_req, { path: base, id }) => `${base}/${urlIdOf(id)}`,
+    getFileIdFromRequest: (_req, lastPath) => (lastPath === undefined ? undefined : idOf(lastPath)),
     async onUploadFinish(_req, upload) {
       const ownerKey = upload.metadata?.userId ?? '';
       try {
@@ -88,10 +132,16 @@ export async function registerTusRoutes(
 
   /** The owner key of an upload in progress, read from its stored metadata. */
   async function ownerOf(request: FastifyRequest): Promise<string | undefined> {
-    const id = request.url.split('?')[0]?.slice(TUS_PATH.length + 1) ?? '';
+    const urlId = request.url.split('?')[0]?.slice(TUS_PATH.length + 1) ?? '';
+    let id: string | undefined;
+    try {
+      id = idOf(decodeURIComponent(urlId));
+    } catch {
+      return undefined;
+    }
     if (!id) return undefined;
     try {
-      return (await datastore.getUpload(decodeURIComponent(id))).metadata?.userId ?? undefined;
+      return (await datastore.getUpload(id)).metadata?.userId ?? undefined;
     } catch {
       return undefined;
     }
@@ -121,6 +171,10 @@ export async function registerTusRoutes(
             `This upload would exceed the storage quota of ${formatBytes(config.uploads.userQuotaBytes)} per user. Delete some files and try again.`,
           );
         }
+        await (storeReady ??= blobs.ping().catch((error: unknown) => {
+          storeReady = undefined;
+          throw error;
+        }));
       } else if (request.method !== 'OPTIONS') {
         const owner = await ownerOf(request);
         // Someone else's upload looks exactly like a missing one.
