@@ -114,13 +114,14 @@ export function DashboardLayout() {
             Atrium
           </Link>
         </header>
+        {/* The latest-message banner sits in the flow above the page, so it never covers the page's heading. */}
+        <NotificationsRuntime />
         <main id="main" className="flex-1 pb-24">
           <Suspense fallback={<Spinner />}>
             <Outlet />
           </Suspense>
         </main>
       </div>
-      <NotificationsRuntime />
       <FloatingAssistant chat="link" />
     </div>
   );
