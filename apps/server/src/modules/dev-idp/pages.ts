@@ -11,6 +11,7 @@ export const page = (title: string, body: string) => `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <link rel="stylesheet" href="/oidc/assets/dev-idp.css">
 </head>
 <body><main class="card">${body}</main></body>
