@@ -345,6 +345,21 @@ function parseWav(body: Buffer) {
   };
 }
 
+/** The largest sample of a 16-bit PCM WAV (after its 44-byte header). */
+function peakOf(wav: Buffer) {
+  let peak = 0;
+  for (let offset = 44; offset + 1 < wav.length; offset += 2) peak = Math.max(peak, Math.abs(wav.readInt16LE(offset)));
+  return peak;
+}
+
+/** Removes the browser's SpeechRecognition before the page's scripts run: the recorder fallback takes over. */
+const withoutSpeechRecognition = (page: Page) =>
+  page.addInitScript(() => {
+    const w = window as unknown as Record<string, unknown>;
+    delete w.SpeechRecognition;
+    delete w.webkitSpeechRecognition;
+  });
+
 /** The voice assistant's server speech-to-text (public, rate-limited). */
 const VOICE_COMMAND_URL = '/api/assistant/voice-command';
 
@@ -385,18 +400,11 @@ test.describe('voice fallback: MediaRecorder and the server speech-to-text @fake
     // At least half a second of audio was captured from the fake microphone.
     expect(wav.dataBytes / 2 / 16_000).toBeGreaterThan(0.5);
     // …and it is not silence.
-    let peak = 0;
-    for (let offset = 44; offset + 1 < body.length; offset += 2)
-      peak = Math.max(peak, Math.abs(body.readInt16LE(offset)));
-    expect(peak).toBeGreaterThan(1000);
+    expect(peakOf(body)).toBeGreaterThan(1000);
   };
 
   test('without SpeechRecognition it records, posts a 16 kHz mono WAV and runs the transcript', async ({ page }) => {
-    await page.addInitScript(() => {
-      const w = window as unknown as Record<string, unknown>;
-      delete w.SpeechRecognition;
-      delete w.webkitSpeechRecognition;
-    });
+    await withoutSpeechRecognition(page);
     const bodies: Buffer[] = [];
     await answerSpeechToText(page, bodies);
     await open(page, '/about');
@@ -433,11 +441,7 @@ test.describe('voice fallback: MediaRecorder and the server speech-to-text @fake
   });
 
   test('a failing speech-to-text service ends with the error message', async ({ page }) => {
-    await page.addInitScript(() => {
-      const w = window as unknown as Record<string, unknown>;
-      delete w.SpeechRecognition;
-      delete w.webkitSpeechRecognition;
-    });
+    await withoutSpeechRecognition(page);
     await page.route(VOICE_COMMAND_URL, (route) =>
       route.fulfill({
         status: 200,
@@ -455,11 +459,7 @@ test.describe('voice fallback: MediaRecorder and the server speech-to-text @fake
   });
 
   test('a visitor who is not signed in is understood by the real server, offline', async ({ page }) => {
-    await page.addInitScript(() => {
-      const w = window as unknown as Record<string, unknown>;
-      delete w.SpeechRecognition;
-      delete w.webkitSpeechRecognition;
-    });
+    await withoutSpeechRecognition(page);
     // No stub: the recording goes to the real server (pocketsphinx); the route only keeps a copy.
     const bodies: Buffer[] = [];
     await page.route(VOICE_COMMAND_URL, async (route) => {
@@ -482,19 +482,11 @@ test.describe('voice fallback: MediaRecorder and the server speech-to-text @fake
     await expect(page.getByTestId('voice-message')).toHaveText('Opening Pricing.');
     expectSpeechWav(bodies[0]);
     // Captured without the browser's automatic gain control: the speech is not clipped.
-    let peak = 0;
-    const body = bodies[0] ?? Buffer.alloc(44);
-    for (let offset = 44; offset + 1 < body.length; offset += 2)
-      peak = Math.max(peak, Math.abs(body.readInt16LE(offset)));
-    expect(peak).toBeLessThan(32_000);
+    expect(peakOf(bodies[0] ?? Buffer.alloc(44))).toBeLessThan(32_000);
   });
 
   test('too many commands from one network get a clear message', async ({ page }) => {
-    await page.addInitScript(() => {
-      const w = window as unknown as Record<string, unknown>;
-      delete w.SpeechRecognition;
-      delete w.webkitSpeechRecognition;
-    });
+    await withoutSpeechRecognition(page);
     await page.route(VOICE_COMMAND_URL, (route) =>
       route.fulfill({
         status: 429,

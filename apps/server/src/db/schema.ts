@@ -31,12 +31,6 @@ export interface SessionsTable {
 }
 
 /** Failed sign-ins per key (`ip:…` or `user:…`) in a fixed window. */
-export interface AuthFailuresTable {
-  key: string;
-  failures: number;
-  window_started_at: string;
-}
-
 export interface FilesTable {
   id: string;
   owner_key: string;
@@ -112,7 +106,6 @@ export interface RateLimitsTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
-  auth_failures: AuthFailuresTable;
   files: FilesTable;
   ai_api_keys: AiApiKeysTable;
   notifications: NotificationsTable;

@@ -45,12 +45,23 @@ describe.each(dialects())('rate limiter in the database (%s)', (dialect) => {
     expect(results.filter((result) => result === 'ok')).toHaveLength(5);
   });
 
-  it('sweeps counters of windows long gone and keeps the current ones', async () => {
-    await attempt('old');
+  it('sweeps the counters of one kind whose windows are long gone, and keeps the rest', async () => {
+    const db = server.app.database.db;
+    await db.deleteFrom('rate_limits').execute();
+    await attempt('sweep:old');
+    await attempt('other_kind:old'); // `_` must not act as a LIKE wildcard
     now = new Date(now.getTime() + 2 * 60 * 60_000);
-    await attempt('fresh');
-    await limiter.sweep(60 * 60_000);
-    const keys = await server.app.database.db.selectFrom('rate_limits').select('key').execute();
-    expect(keys.map((row) => row.key)).toEqual(['fresh']);
+    await attempt('sweep:fresh');
+    await limiter.sweep('sweep:', 60 * 60_000);
+    await limiter.sweep('other%', 60 * 60_000); // matches no key literally
+    const keys = await db.selectFrom('rate_limits').select('key').orderBy('key').execute();
+    expect(keys.map((row) => row.key)).toEqual(['other_kind:old', 'sweep:fresh']);
+  });
+
+  it('resets the counts of given keys', async () => {
+    await attempt('reset-me', 1);
+    expect(await attempt('reset-me', 1)).toBeInstanceOf(AppError);
+    await limiter.reset(['reset-me']);
+    expect(await attempt('reset-me', 1)).toBe('ok');
   });
 });

@@ -13,38 +13,64 @@ export interface RateLimit {
   message: string;
 }
 
-/**
- * Fixed-window request counters in the database (table `rate_limits`), so every instance
- * sees the same counts. Each request is counted atomically by one upsert that returns the
- * new count; over the limit → 429 `RATE_LIMITED` with `Retry-After`.
- */
-export const createRateLimiter = ({ db, clock }: { db: Db; clock: Clock }) => ({
-  async consume({ key, max, windowMs, message }: RateLimit): Promise<void> {
-    const now = clock.now();
-    const nowIso = iso(now);
-    const cutoff = iso(new Date(now.getTime() - windowMs));
-    const row = await db
-      .insertInto('rate_limits')
-      .values({ key, hits: 1, window_started_at: nowIso })
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({
-          hits: sql<number>`CASE WHEN rate_limits.window_started_at <= ${cutoff} THEN 1 ELSE rate_limits.hits + 1 END`,
-          window_started_at: sql<string>`CASE WHEN rate_limits.window_started_at <= ${cutoff} THEN ${nowIso} ELSE rate_limits.window_started_at END`,
-        }),
-      )
-      .returning(['hits', 'window_started_at'])
-      .executeTakeFirstOrThrow();
-    if (Number(row.hits) <= max) return;
-    const resetAt = Date.parse(row.window_started_at) + windowMs;
-    const retryAfterSeconds = Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000));
-    throw new AppError('RATE_LIMITED', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
-  },
+export interface WindowCount {
+  /** Hits in the current window, this one included. */
+  hits: number;
+  /** Seconds until the current window ends (at least 1). */
+  retryAfterSeconds: number;
+}
 
-  /** Deletes counters whose window started before `olderThanMs` ago. */
-  async sweep(olderThanMs: number): Promise<void> {
-    const cutoff = iso(new Date(clock.now().getTime() - olderThanMs));
-    await db.deleteFrom('rate_limits').where('window_started_at', '<=', cutoff).execute();
-  },
-});
+/**
+ * Fixed-window counters in the database (table `rate_limits`), so every instance sees the
+ * same counts. Each hit is counted atomically by one upsert that returns the new count, so
+ * parallel requests cannot slip past a limit.
+ */
+export const createRateLimiter = ({ db, clock }: { db: Db; clock: Clock }) => {
+  const limiter = {
+    /** Counts one hit of `key` in a window of `windowMs` (a new window starts once it has passed). */
+    async hit(key: string, windowMs: number): Promise<WindowCount> {
+      const now = clock.now();
+      const nowIso = iso(now);
+      const cutoff = iso(new Date(now.getTime() - windowMs));
+      const row = await db
+        .insertInto('rate_limits')
+        .values({ key, hits: 1, window_started_at: nowIso })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            hits: sql<number>`CASE WHEN rate_limits.window_started_at <= ${cutoff} THEN 1 ELSE rate_limits.hits + 1 END`,
+            window_started_at: sql<string>`CASE WHEN rate_limits.window_started_at <= ${cutoff} THEN ${nowIso} ELSE rate_limits.window_started_at END`,
+          }),
+        )
+        .returning(['hits', 'window_started_at'])
+        .executeTakeFirstOrThrow();
+      const resetAt = Date.parse(row.window_started_at) + windowMs;
+      return { hits: Number(row.hits), retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)) };
+    },
+
+    /** Counts one request; over `max` in the window → 429 `RATE_LIMITED` with `Retry-After`. */
+    async consume({ key, max, windowMs, message }: RateLimit): Promise<void> {
+      const { hits, retryAfterSeconds } = await limiter.hit(key, windowMs);
+      if (hits > max) {
+        throw new AppError('RATE_LIMITED', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+      }
+    },
+
+    /** Forgets the counts of `keys` (e.g. after a successful sign-in). */
+    async reset(keys: string[]): Promise<void> {
+      if (keys.length > 0) await db.deleteFrom('rate_limits').where('key', 'in', keys).execute();
+    },
+
+    /** Deletes the counters under `keyPrefix` whose window started before `olderThanMs` ago. */
+    async sweep(keyPrefix: string, olderThanMs: number): Promise<void> {
+      const cutoff = iso(new Date(clock.now().getTime() - olderThanMs));
+      await db
+        .deleteFrom('rate_limits')
+        .where(sql<boolean>`substr(key, 1, ${keyPrefix.length}) = ${keyPrefix}`)
+        .where('window_started_at', '<=', cutoff)
+        .execute();
+    },
+  };
+  return limiter;
+};
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;

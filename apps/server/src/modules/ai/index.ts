@@ -48,7 +48,9 @@ export async function registerAiModule(app: FastifyInstance, deps: AiModuleDeps)
   });
   // Counters of finished windows are of no use: clear them hourly.
   const sweep = setInterval(() => {
-    limiter.sweep(60 * 60_000).catch((error: unknown) => app.log.warn({ err: error }, 'rate counter sweep failed'));
+    limiter
+      .sweep('voice-command:', 60 * 60_000)
+      .catch((error: unknown) => app.log.warn({ err: error }, 'rate counter sweep failed'));
   }, 60 * 60_000);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
