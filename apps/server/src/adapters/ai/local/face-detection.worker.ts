@@ -1,12 +1,14 @@
 /**
  * Worker entry: @vladmandic/face-api (SSD MobileNet v1 + 68-point landmarks + age/gender +
- * expressions) on TensorFlow.js/WASM. Weights are read from face-api's model/ folder with fs.
+ * expressions) on TensorFlow.js/WASM, through face-pipeline.ts. Weights are read from face-api's
+ * model/ folder with fs.
  */
 import type * as FaceApiNamespace from '@vladmandic/face-api/dist/face-api.node-wasm.js';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { decodeRgb } from './image-input.js';
 import { packageDir, requireCjs } from './packages.js';
+import { createFacePipeline } from './face-pipeline.js';
 import { initTfjsWasm } from './tfjs-wasm.js';
 import { serveWorker } from './worker-runtime.js';
 import { toAzureEmotion, type AzureFace } from './face-types.js';
@@ -32,29 +34,21 @@ serveWorker<FaceJob, AzureFace[], FaceWorkerData>(async (data) => {
   const tf = await initTfjsWasm(FEATURE);
   const faceApiDir = packageDir('@vladmandic/face-api', FEATURE);
   const faceapi = requireCjs(path.join(faceApiDir, 'dist', 'face-api.node-wasm.js')) as FaceApi;
-  const modelDir = path.join(faceApiDir, 'model');
-  await faceapi.nets.ssdMobilenetv1.loadFromDisk(modelDir);
-  await faceapi.nets.faceLandmark68Net.loadFromDisk(modelDir);
-  await faceapi.nets.ageGenderNet.loadFromDisk(modelDir);
-  await faceapi.nets.faceExpressionNet.loadFromDisk(modelDir);
-  const options = new faceapi.SsdMobilenetv1Options({ minConfidence: data.minConfidence, maxResults: data.maxFaces });
+  const pipeline = await createFacePipeline(tf, faceapi, path.join(faceApiDir, 'model'), {
+    minConfidence: data.minConfidence,
+    maxFaces: data.maxFaces,
+  });
 
   const detect = async (pixels: Uint8Array | Int32Array, width: number, height: number) => {
     const input = tf.tensor3d(pixels, [height, width, 3], 'int32');
     try {
-      // face-api's .d.ts declares its own copy of the tfjs Tensor class; at run time both are the
-      // same @tensorflow/tfjs-core instance (face-api's node-wasm build requires @tensorflow/tfjs).
-      return await faceapi
-        .detectAllFaces(input as unknown as Parameters<FaceApi['detectAllFaces']>[0], options)
-        .withFaceLandmarks()
-        .withFaceExpressions()
-        .withAgeAndGender();
+      return await pipeline.detect(input);
     } finally {
       input.dispose();
     }
   };
-  // First inference compiles kernels: do it now so the first request is not slow.
-  await detect(new Int32Array(64 * 64 * 3), 64, 64);
+  // First inference sets up kernels: do it now so the first request is not slow.
+  await pipeline.warmUp();
 
   return async (job) => {
     const rgb = await decodeRgb(job.image, data.inferenceMaxSide, data.maxPixels);
@@ -62,7 +56,7 @@ serveWorker<FaceJob, AzureFace[], FaceWorkerData>(async (data) => {
     const sx = job.width / rgb.width;
     const sy = job.height / rgb.height;
     const faces: AzureFace[] = results.map((r) => {
-      const box = r.detection.box;
+      const box = r.box;
       const left = Math.max(0, Math.round(box.x * sx));
       const top = Math.max(0, Math.round(box.y * sy));
       const right = Math.min(job.width, Math.round((box.x + box.width) * sx));
@@ -72,8 +66,8 @@ serveWorker<FaceJob, AzureFace[], FaceWorkerData>(async (data) => {
         faceRectangle: { top, left, width: Math.max(1, right - left), height: Math.max(1, bottom - top) },
         faceAttributes: {
           age: Math.round(r.age * 10) / 10,
-          gender: r.gender === 'male' ? 'male' : 'female',
-          emotion: toAzureEmotion(r.expressions as unknown as Record<string, number>),
+          gender: r.gender,
+          emotion: toAzureEmotion(r.expressions),
         },
       };
     });
