@@ -47,6 +47,14 @@ interface Api {
 
 const FEATURE = 'Speech-to-text';
 
+/**
+ * Decoder settings used unless `extraArgs` sets them. `-maxhmmpf` caps the HMMs searched per
+ * 10 ms frame (pocketsphinx's default, 30 000, is effectively no cap): 4 000 halves the decoding
+ * time of noisy or short recordings with the same transcripts on the benchmark corpus (flite,
+ * librivox and cards sets; 2 000 starts losing words) — see docs/BENCHMARKS.md.
+ */
+export const DEFAULT_DECODER_ARGS: Readonly<Record<string, string>> = { '-maxhmmpf': '4000' };
+
 function loadLibrary(soname: string, debianPackage: string): koffi.LibraryHandle {
   try {
     return koffi.load(soname);
@@ -99,7 +107,11 @@ export class PocketsphinxDecoder {
       requireFile(file, 'pocketsphinx-en-us', FEATURE);
     }
     this.api = bind();
-    const argv = ['-hmm', hmm, '-lm', lm, '-dict', dict, '-logfn', '/dev/null', ...(options.extraArgs ?? [])];
+    const extra = options.extraArgs ?? [];
+    const defaults = Object.entries(DEFAULT_DECODER_ARGS)
+      .filter(([name]) => !extra.includes(name))
+      .flat();
+    const argv = ['-hmm', hmm, '-lm', lm, '-dict', dict, '-logfn', '/dev/null', ...defaults, ...extra];
     this.config = this.api.cmdLnParseR(null, this.api.psArgs(), argv.length, argv, 1);
     if (!this.config) throw new EngineUnavailableError(`${FEATURE}: pocketsphinx rejected its arguments`);
     this.decoder = this.api.psInit(this.config);

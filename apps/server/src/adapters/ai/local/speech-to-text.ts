@@ -19,7 +19,7 @@ export interface SpeechToTextOptions extends PoolLimits {
   maxSeconds?: number;
   /** Largest accepted WAV file. Default 32 MiB. */
   maxBytes?: number;
-  /** Extra pocketsphinx arguments. */
+  /** Extra pocketsphinx arguments; they override DEFAULT_DECODER_ARGS (pocketsphinx.ts), e.g. ['-maxhmmpf', '30000']. */
   decoderArgs?: string[];
   /** Audio whose loudest 10 ms frame is below this is silence. Default -50 dBFS. */
   silenceDbfs?: number;
