@@ -41,6 +41,18 @@ describe('WorkerPool', () => {
     expect(pool.state().status).toBe('ready');
   });
 
+  it('after a time-out, the job waiting behind it runs on a fresh worker', async () => {
+    const pool = makePool({ timeoutMs: 300, concurrency: 1 });
+    const before = await pool.run({ op: 'sleep', ms: 1 });
+    const stuck = pool.run({ op: 'spin', ms: 20_000 });
+    const waiting = pool.run({ op: 'sleep', ms: 1 });
+    expect(pool.stats()).toEqual({ queued: 1, running: 1, workers: 1 });
+    await expect(stuck).rejects.toBeInstanceOf(TimeoutError);
+    const after = await waiting;
+    expect(after.threadId).not.toBe(before.threadId);
+    expect(pool.stats()).toEqual({ queued: 0, running: 0, workers: 1 });
+  });
+
   it('rejects with QueueFullError when the queue is full, and runs the rest', async () => {
     const pool = makePool({ concurrency: 1, maxQueue: 2 });
     await pool.warmUp();
