@@ -24,10 +24,102 @@ export function initTfjsWasm(feature: string): Promise<Tf> {
     if (!ok) throw new EngineUnavailableError(`${feature}: the TensorFlow.js WebAssembly backend failed to start`);
     await tf.ready();
     tf.enableProdMode();
+    registerFastConcat(tf);
+    registerFastSlice(tf);
     registerFileRouter(tf);
     return tf;
   })();
   return ready;
+}
+
+interface WasmBackend {
+  makeOutput(shape: number[], dtype: TfNamespace.DataType): TfNamespace.TensorInfo;
+  typedArrayFromHeap(info: TfNamespace.TensorInfo): TfNamespace.TypedArray;
+}
+
+/**
+ * Concatenation along an axis whose inner slices are a few elements long, e.g. face-api's
+ * per-channel mean ([n, 112, 112, 1] × 3 along the channels). The wasm backend's Concat copies one
+ * `subarray()` per inner slice — 110 000 of them for one 3-face batch, 5–17 ms — so this copies
+ * element by element instead and leaves every other case to the original kernel.
+ */
+export const SMALL_INNER_CONCAT = 16;
+
+function registerFastConcat(tf: Tf): void {
+  const original = tf.getKernel('Concat', 'wasm');
+  if (!original) return;
+  const kernelFunc: TfNamespace.KernelFunc = (args) => {
+    const inputs = args.inputs as unknown as TfNamespace.TensorInfo[];
+    const backend = args.backend as unknown as WasmBackend;
+    const first = inputs[0];
+    if (!first || inputs.length < 2 || first.dtype === 'string') return original.kernelFunc(args);
+    const rank = first.shape.length;
+    const rawAxis = (args.attrs as { axis?: number | number[] } | undefined)?.axis;
+    const axisParam = Array.isArray(rawAxis) ? rawAxis[0] : rawAxis;
+    const axis = (axisParam ?? 0) < 0 ? (axisParam ?? 0) + rank : (axisParam ?? 0);
+    const size = (shape: number[]) => shape.reduce((a, b) => a * b, 1);
+    const inner = inputs.map((t) => size(t.shape.slice(axis)));
+    if (inner.some((n) => n === 0 || n > SMALL_INNER_CONCAT) || inputs.some((t) => t.dtype !== first.dtype)) {
+      return original.kernelFunc(args);
+    }
+    const outShape = [...first.shape];
+    outShape[axis] = inputs.reduce((sum, t) => sum + (t.shape[axis] ?? 0), 0);
+    const out = backend.makeOutput(outShape, first.dtype);
+    // Views after makeOutput(): growing the wasm heap detaches earlier ones.
+    const outVals = backend.typedArrayFromHeap(out);
+    const inVals = inputs.map((t) => backend.typedArrayFromHeap(t));
+    const outer = size(first.shape.slice(0, axis));
+    let o = 0;
+    for (let b = 0; b < outer; b++) {
+      for (let i = 0; i < inVals.length; i++) {
+        const vals = inVals[i] as TfNamespace.TypedArray;
+        const n = inner[i] as number;
+        for (let k = b * n, end = k + n; k < end; k++) outVals[o++] = vals[k] as number;
+      }
+    }
+    return out;
+  };
+  tf.unregisterKernel('Concat', 'wasm');
+  tf.registerKernel({ ...original, kernelFunc });
+}
+
+/**
+ * Slicing a [height, width, channels] tensor to a box with all its channels (face-api's face
+ * crops): each row of the box is one contiguous run, copied at once. The wasm backend's Slice
+ * copies one `subarray()` per pixel instead (30 000 for three 100-pixel faces). Every other case
+ * goes to the original kernel.
+ */
+function registerFastSlice(tf: Tf): void {
+  const original = tf.getKernel('Slice', 'wasm');
+  if (!original) return;
+  const kernelFunc: TfNamespace.KernelFunc = (args) => {
+    const x = (args.inputs as { x?: TfNamespace.TensorInfo }).x;
+    const backend = args.backend as unknown as WasmBackend;
+    const attrs = args.attrs as { begin?: number | number[]; size?: number | number[] } | undefined;
+    const begin = attrs?.begin;
+    const size = attrs?.size;
+    if (!x || x.dtype === 'string' || x.shape.length !== 3 || !Array.isArray(begin) || !Array.isArray(size)) {
+      return original.kernelFunc(args);
+    }
+    const [height = 0, width = 0, channels = 0] = x.shape;
+    const [y = -1, left = -1, c = -1] = begin;
+    const [h = -2, w = -2, cs = -2] = size;
+    const whole = c === 0 && (cs === channels || cs === -1);
+    if (!whole || y < 0 || left < 0 || h < 0 || w < 0 || y + h > height || left + w > width) {
+      return original.kernelFunc(args);
+    }
+    const out = backend.makeOutput([h, w, channels], x.dtype);
+    const outVals = backend.typedArrayFromHeap(out);
+    const xVals = backend.typedArrayFromHeap(x);
+    const run = w * channels;
+    for (let i = 0; i < h; i++) {
+      const from = ((y + i) * width + left) * channels;
+      outVals.set(xVals.subarray(from, from + run), i * run);
+    }
+    return out;
+  };
+  tf.unregisterKernel('Slice', 'wasm');
+  tf.registerKernel({ ...original, kernelFunc });
 }
 
 /**
