@@ -63,7 +63,9 @@ describe('face pipeline (fused SSD, batched per-face networks)', () => {
       const input = tf.tensor3d(rgb.data, [rgb.height, rgb.width, 3], 'int32');
       try {
         const expected = await reference(input as unknown as FaceApiNamespace.tf.Tensor3D);
+        const tensorsBefore = tf.memory().numTensors;
         const actual = await pipeline.detect(input);
+        expect(tf.memory().numTensors).toBe(tensorsBefore); // nothing leaks per request
         expect(expected.length).toBeGreaterThanOrEqual(3);
         expect(actual).toHaveLength(expected.length);
         expected.forEach((want, i) => {
