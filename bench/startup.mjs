@@ -12,6 +12,14 @@ const port = 3190;
 
 /** @param {string} dataDir */
 async function once(dataDir) {
+  // Another server on the port would answer /healthz at once and fake the figure.
+  if (
+    await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error(`port ${port} is already in use: stop what listens there first`);
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
     env: {
