@@ -7,10 +7,10 @@ import { expect, test } from './fixtures';
 import { signInAsUser } from './users';
 
 // The tests share one user's files, so they run in order. Each attempt (a CI retry re-runs the whole
-// group) has its own user, so a retry starts from an empty storage again.
+// group) and each --repeat-each round has its own user, so it starts from an empty storage again.
 test.describe.configure({ mode: 'serial' });
 
-const owner = () => `e2e-files-${test.info().retry}`;
+const owner = () => `e2e-files-${test.info().retry}-${test.info().repeatEachIndex}`;
 
 async function signIn(page: Page) {
   await signInAsUser(page.context(), String(test.info().project.use.baseURL), { ownerKey: owner() });
@@ -158,20 +158,19 @@ test('a cancelled upload stores nothing', async ({ page }) => {
 test('previews audio, images and text in cards that toggle open and closed', async ({ page }) => {
   await signIn(page);
   await page.goto('/dashboard/file-upload');
-  await page
-    .getByLabel('Choose a file')
-    .setInputFiles({ name: 'square.png', mimeType: 'image/png', buffer: png(300, 200) });
-  await page.getByRole('button', { name: 'Upload', exact: true }).click();
-  await expect(page.getByText('File uploaded successfully!')).toBeVisible();
-  await page
-    .getByLabel('Choose a file')
-    .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Hello from the preview\n') });
-  await page.getByRole('button', { name: 'Upload', exact: true }).click();
-  await expect(page.getByText('File uploaded successfully!').first()).toBeVisible();
-
-  await page.getByLabel('Choose a file').setInputFiles({ name: 'tone.wav', mimeType: 'audio/wav', buffer: wav() });
-  await page.getByRole('button', { name: 'Upload', exact: true }).click();
-  await expect(page.getByText('File uploaded successfully!').first()).toBeVisible();
+  // Each upload is awaited by its answer: the success toast of the previous one may still be on screen.
+  const upload = async (file: { name: string; mimeType: string; buffer: Buffer }) => {
+    await page.getByLabel('Choose a file').setInputFiles(file);
+    const answered = page.waitForResponse(
+      (response) => response.url().includes('/api/files/upload') && response.request().method() === 'POST',
+    );
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    expect((await answered).status()).toBe(200);
+    await expect(page.getByText('File uploaded successfully!').first()).toBeVisible();
+  };
+  await upload({ name: 'square.png', mimeType: 'image/png', buffer: png(300, 200) });
+  await upload({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Hello from the preview\n') });
+  await upload({ name: 'tone.wav', mimeType: 'audio/wav', buffer: wav() });
 
   await page.goto('/dashboard/file-preview');
   const audioCard = page.getByRole('button', { name: /tone\.wav/ });
