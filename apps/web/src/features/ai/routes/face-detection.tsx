@@ -1,11 +1,11 @@
 import { ScanFace } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { isApiError } from '../../../lib/api-error';
 import { useDetectFaces } from '../api/ai-api';
 import { AiPage, buttonClass, Working } from '../components/ai-page';
 import { Alert } from '../components/alert';
 import { ImagePicker } from '../components/image-picker';
-import { useObjectUrl } from '../hooks/use-object-url';
+import { useImageForm } from '../hooks/use-image-form';
 import { faceLabel } from '../lib/faces';
 
 /** The spec's message for an invalid-media-type answer; every other failure gets the generic one. */
@@ -16,39 +16,26 @@ const failureMessage = (error: unknown) =>
     : 'Error detecting faces. Please try again.';
 
 export default function FaceDetectionPage() {
-  const [file, setFile] = useState<File | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   const [size, setSize] = useState<{ width: number; height: number } | null>(null);
   const detect = useDetectFaces();
-  const imageUrl = useObjectUrl(file);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!file) {
-      setProblem('Please select an image file before submitting.');
-      return;
-    }
-    setProblem(null);
-    detect.mutate(file);
-  };
+  const form = useImageForm({
+    run: (file) => detect.mutate(file),
+    onPick: () => {
+      setSize(null);
+      detect.reset();
+    },
+  });
+  const { imageUrl, problem } = form;
   const faces = detect.data ?? [];
 
   return (
     <AiPage title="Face Detection" intro="Upload a photo to find faces with their estimated age, gender and emotion.">
       <form
-        onSubmit={submit}
+        onSubmit={form.submit}
         className="space-y-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
         noValidate
       >
-        <ImagePicker
-          onPick={(picked) => {
-            setFile(picked);
-            setSize(null);
-            setProblem(null);
-            detect.reset();
-          }}
-          onInvalid={() => setProblem('Please select a valid PNG or JPG file.')}
-        />
+        <ImagePicker onPick={form.pick} onInvalid={form.invalid} />
         <button type="submit" className={buttonClass} disabled={detect.isPending}>
           <ScanFace className="size-4" aria-hidden="true" /> Detect Faces
         </button>

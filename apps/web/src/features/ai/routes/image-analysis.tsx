@@ -1,11 +1,10 @@
 import { ImageUp } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
 import type { ImageAnalysisResult } from '@atrium/contracts';
 import { useAnalyzeImage } from '../api/ai-api';
 import { AiPage, buttonClass, Working } from '../components/ai-page';
 import { Alert, ErrorDetail } from '../components/alert';
 import { ImagePicker } from '../components/image-picker';
-import { useObjectUrl } from '../hooks/use-object-url';
+import { useImageForm } from '../hooks/use-image-form';
 
 /** Azure names colours ("Grey", "White") or gives the accent as hex without '#'. */
 const cssColour = (name: string) => (/^[0-9a-f]{6}$/i.test(name) ? `#${name}` : name.toLowerCase());
@@ -75,36 +74,18 @@ function Summary({ result }: { result: ImageAnalysisResult }) {
 }
 
 export default function ImageAnalysisPage() {
-  const [file, setFile] = useState<File | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   const analyze = useAnalyzeImage();
-  const imageUrl = useObjectUrl(file);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!file) {
-      setProblem('Please select an image file before submitting.');
-      return;
-    }
-    setProblem(null);
-    analyze.mutate(file);
-  };
+  const form = useImageForm({ run: (file) => analyze.mutate(file), onPick: () => analyze.reset() });
+  const { imageUrl, problem } = form;
 
   return (
     <AiPage title="Image Analysis" intro="Upload an image to get a caption, tags, categories and its colours.">
       <form
-        onSubmit={submit}
+        onSubmit={form.submit}
         className="space-y-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
         noValidate
       >
-        <ImagePicker
-          onPick={(picked) => {
-            setFile(picked);
-            setProblem(null);
-            analyze.reset();
-          }}
-          onInvalid={() => setProblem('Please select a valid PNG or JPG file.')}
-        />
+        <ImagePicker onPick={form.pick} onInvalid={form.invalid} />
         {imageUrl && <img src={imageUrl} alt="Preview of the selected image" className="max-h-80 rounded-lg" />}
         <button type="submit" className={buttonClass} disabled={analyze.isPending}>
           <ImageUp className="size-4" aria-hidden="true" /> Analyze Image

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 
 export function FilesPageShell({ title, intro, children }: { title: string; intro?: string; children: ReactNode }) {
@@ -20,3 +20,23 @@ export const primaryButtonClass =
   'rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-60';
 export const dangerButtonClass =
   'rounded-lg bg-red-600 px-4 py-2 text-sm font-medium text-white hover:bg-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:cursor-not-allowed disabled:opacity-60';
+
+/** The "File ID" field of the download and delete screens (labelled, required, no autocomplete). */
+export function FileIdField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const inputId = useId();
+  return (
+    <>
+      <label htmlFor={inputId} className="block text-sm font-medium text-slate-700">
+        File ID
+      </label>
+      <input
+        id={inputId}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        required
+        autoComplete="off"
+        className={inputClass}
+      />
+    </>
+  );
+}

@@ -1,12 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
-import { dangerButtonClass, FilesPageShell, inputClass } from '../components/page';
+import { dangerButtonClass, FileIdField, FilesPageShell } from '../components/page';
 import { useDeleteFlow } from '../components/delete-flow';
 
 /** /dashboard/file-delete/:fileId?: delete by id after a confirmation. */
 export default function FileDeletePage() {
   const params = useParams();
-  const inputId = useId();
   const [fileId, setFileId] = useState(params.fileId ?? '');
   const deletion = useDeleteFlow(() => setFileId(''));
   const id = fileId.trim();
@@ -19,17 +18,7 @@ export default function FileDeletePage() {
   return (
     <FilesPageShell title="Delete a file" intro="Enter the ID of the file to delete.">
       <form onSubmit={submit} className="max-w-xl space-y-3">
-        <label htmlFor={inputId} className="block text-sm font-medium text-slate-700">
-          File ID
-        </label>
-        <input
-          id={inputId}
-          value={fileId}
-          onChange={(event) => setFileId(event.target.value)}
-          required
-          autoComplete="off"
-          className={inputClass}
-        />
+        <FileIdField value={fileId} onChange={setFileId} />
         <button type="submit" disabled={!id} className={dangerButtonClass}>
           Delete
         </button>

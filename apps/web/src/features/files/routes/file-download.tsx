@@ -1,9 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { isApiError } from '../../../lib/api-error';
 import { downloadUrl, getFile } from '../api/files-api';
-import { FilesPageShell, inputClass, primaryButtonClass } from '../components/page';
+import { FileIdField, FilesPageShell, primaryButtonClass } from '../components/page';
 
 /** Starts a browser download of a file's bytes. */
 function startDownload(id: string, fileName: string) {
@@ -19,7 +19,6 @@ function startDownload(id: string, fileName: string) {
 /** /dashboard/file-download/:fileId?: existence check by id, then download. */
 export default function FileDownloadPage() {
   const params = useParams();
-  const inputId = useId();
   const [fileId, setFileId] = useState(params.fileId ?? '');
   const [busy, setBusy] = useState(false);
   const id = fileId.trim();
@@ -43,17 +42,7 @@ export default function FileDownloadPage() {
   return (
     <FilesPageShell title="Download a file" intro="Enter the ID of one of your files.">
       <form onSubmit={(event) => void submit(event)} className="max-w-xl space-y-3">
-        <label htmlFor={inputId} className="block text-sm font-medium text-slate-700">
-          File ID
-        </label>
-        <input
-          id={inputId}
-          value={fileId}
-          onChange={(event) => setFileId(event.target.value)}
-          required
-          autoComplete="off"
-          className={inputClass}
-        />
+        <FileIdField value={fileId} onChange={setFileId} />
         <button type="submit" disabled={!id || busy} className={primaryButtonClass}>
           {busy ? 'Checking…' : 'Download'}
         </button>
