@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.BENCH_PORT ?? process.env.E2E_PORT ?? 3204);
@@ -18,17 +19,6 @@ const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 /** @type {Record<string, number>} */
 const TARGETS = { performance: 0.95, accessibility: 1, 'best-practices': 1, seo: 0.95 };
-/** The headless flags of e2e/playwright.config.ts (CHROMIUM_ARGS). */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 try {
   await fetch(`${origin}/healthz`);
@@ -72,7 +62,7 @@ async function waitHealthy() {
 }
 
 const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  chromePath: process.env.CHROME_PATH ?? CHROMIUM_PATH,
   chromeFlags: CHROMIUM_ARGS,
 });
 /** @type {{ formFactor: string, page: string, scores: Record<string, number>, problems: string[] }[]} */

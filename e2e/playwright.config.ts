@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3123);
 export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
@@ -25,18 +26,6 @@ if (!existsSync(FAKE_MIC_WAV)) {
   }
 }
 
-/** Debian Chromium, headless, with flags that work on a closed network. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /** Spoken "go to pricing" (flite, 16 kHz mono) with silence after it: the voice assistant's fake microphone. */
 export const FAKE_AUDIO_FILE = path.join(root, 'e2e/assets/go-to-pricing.wav');
 
@@ -54,7 +43,7 @@ export default defineConfig({
     baseURL: `http://localhost:${E2E_PORT}`,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [
     { name: 'chromium', grepInvert: /@mic|@fake-audio/ },
@@ -64,7 +53,7 @@ export default defineConfig({
       grep: /@mic/,
       use: {
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          executablePath: CHROMIUM_PATH,
           args: [
             ...CHROMIUM_ARGS,
             '--use-fake-ui-for-media-stream',
@@ -80,7 +69,7 @@ export default defineConfig({
       grep: /@fake-audio/,
       use: {
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          executablePath: CHROMIUM_PATH,
           args: [
             ...CHROMIUM_ARGS,
             '--use-fake-ui-for-media-stream',

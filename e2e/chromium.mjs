@@ -1,0 +1,16 @@
+// Debian Chromium, headless, with flags that work on a closed network: shared by the e2e suite
+// (playwright.config.ts) and the Lighthouse benchmark (bench/lighthouse.mjs).
+
+/** Where Debian installs Chromium (`CHROMIUM_PATH` overrides). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
