@@ -63,12 +63,7 @@ function syncedFileWriter(file: string): Writable & { bytesWritten: number } {
           callback();
         }, callback);
       },
-      write(chunk: Buffer, _encoding, callback) {
-        if (flushError) return callback(flushError);
-        opened()
-          .write(chunk)
-          .then(({ bytesWritten }) => callback(void afterWrite(bytesWritten)), callback);
-      },
+      // Only writev: Node sends a lone chunk through it too.
       writev(chunks, callback) {
         if (flushError) return callback(flushError);
         opened()
