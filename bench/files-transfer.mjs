@@ -27,6 +27,15 @@ const source = path.join(work, 'payload.bin');
 }
 
 /**
+ * Writes back every dirty page on the machine (the payload just generated, the file the other
+ * server received) before a timed transfer, so each server starts from the same disk state
+ * instead of paying for the previous step's write-back. Atrium's own fsync stays in its time.
+ */
+function settleDisk() {
+  spawnSync('sync');
+}
+
+/**
  * @param {import('node:http').ClientRequest} req
  * @param {Buffer} [before]
  * @param {Buffer} [after]
@@ -45,6 +54,7 @@ async function benchAtrium() {
     env: { MAX_UPLOAD_BYTES: String(size * 2), USER_QUOTA_BYTES: String(size * 4) },
   });
   try {
+    settleDisk();
     const baseline = rssOf(server.pid);
     const form = multipart('payload.bin', size);
     let stop = sampleRss(server.pid);
@@ -128,6 +138,7 @@ http {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
+    settleDisk();
     const up = await send({
       port: NGINX_PORT,
       method: 'PUT',
@@ -145,6 +156,21 @@ http {
   }
 }
 
+/**
+ * The disk's own ceiling for a durable write of the payload: dd copies it to a new file and
+ * fdatasyncs it, as Atrium must before it answers (nginx answers before its bytes reach the disk).
+ */
+function benchDisk() {
+  const copy = path.join(work, 'dd.bin');
+  settleDisk();
+  const started = performance.now();
+  const dd = spawnSync('dd', [`if=${source}`, `of=${copy}`, 'bs=1M', 'conv=fdatasync', 'status=none']);
+  const ms = performance.now() - started;
+  rmSync(copy, { force: true });
+  if (dd.status !== 0) throw new Error(`dd failed: ${dd.stderr}`);
+  return ms;
+}
+
 const rounds = Number(process.argv[3] ?? 3);
 /** @param {number[]} xs */
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
@@ -152,8 +178,8 @@ try {
   if (spawnSync('/usr/sbin/nginx', ['-v']).status !== 0) throw new Error('nginx is missing: apt-get install -y nginx');
   const rate = (/** @type {number} */ ms) => `${(mib(size) / (ms / 1000)).toFixed(0)} MiB/s`;
   console.log(`payload: ${sizeMiB} MiB, ${rounds} rounds (the order of the two servers alternates)`);
-  /** @type {{ up: number[], down: number[], upRatio: number[], downRatio: number[], rssUp: number[], rssDown: number[] }} */
-  const all = { up: [], down: [], upRatio: [], downRatio: [], rssUp: [], rssDown: [] };
+  /** @type {{ up: number[], down: number[], upRatio: number[], downRatio: number[], diskRatio: number[], rssUp: number[], rssDown: number[] }} */
+  const all = { up: [], down: [], upRatio: [], downRatio: [], diskRatio: [], rssUp: [], rssDown: [] };
   for (let round = 1; round <= rounds; round += 1) {
     // Alternate which server goes first, so neither always meets a warm or a cold page cache.
     let atrium;
@@ -165,6 +191,8 @@ try {
       nginx = await benchNginx();
       atrium = await benchAtrium();
     }
+    const disk = benchDisk();
+    all.diskRatio.push(disk / atrium.up);
     all.up.push(atrium.up);
     all.down.push(atrium.down);
     all.upRatio.push(nginx.up / atrium.up);
@@ -173,12 +201,13 @@ try {
     all.rssDown.push(atrium.downPeak - atrium.baseline);
     console.log(
       `round ${round}: upload atrium ${rate(atrium.up)} / nginx ${rate(nginx.up)} = ${((nginx.up / atrium.up) * 100).toFixed(0)}%` +
+        ` (durable disk write ${rate(disk)}, atrium ${((disk / atrium.up) * 100).toFixed(0)}% of it)` +
         ` | download atrium ${rate(atrium.down)} / nginx ${rate(nginx.down)} = ${((nginx.down / atrium.down) * 100).toFixed(0)}%` +
         ` | RSS ${mib(atrium.baseline).toFixed(0)} MiB, +${mib(atrium.upPeak - atrium.baseline).toFixed(0)} up, +${mib(atrium.downPeak - atrium.baseline).toFixed(0)} down`,
     );
   }
   console.log(
-    `median: upload ${rate(median(all.up))}, ${(median(all.upRatio) * 100).toFixed(0)}% of nginx | download ${rate(median(all.down))}, ${(median(all.downRatio) * 100).toFixed(0)}% of nginx | RSS growth max +${mib(Math.max(...all.rssUp, ...all.rssDown)).toFixed(0)} MiB`,
+    `median: upload ${rate(median(all.up))}, ${(median(all.upRatio) * 100).toFixed(0)}% of nginx, ${(median(all.diskRatio) * 100).toFixed(0)}% of a durable disk write | download ${rate(median(all.down))}, ${(median(all.downRatio) * 100).toFixed(0)}% of nginx | RSS growth max +${mib(Math.max(...all.rssUp, ...all.rssDown)).toFixed(0)} MiB`,
   );
 } finally {
   rmSync(work, { recursive: true, force: true });

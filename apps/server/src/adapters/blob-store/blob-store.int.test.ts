@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -121,7 +121,27 @@ describe.each(implementations)('blob store contract (%s)', (_name, start) => {
   });
 });
 
-describe('fs blob store temp files', () => {
+describe('fs blob store', () => {
+  it('stores a file written across many background flushes byte for byte, and leaves nothing when one fails', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'atrium-blobs-'));
+    try {
+      const store = createFsBlobStore(root, { flushEveryBytes: 256 * 1024 });
+      const bytes = randomBytes(9 * 1024 * 1024 + 77);
+      expect(await store.put('files/flushed', chunked(bytes))).toEqual({ size: bytes.length });
+      expect(sha(await buffer(await store.get('files/flushed')))).toBe(sha(bytes));
+
+      const source = new Readable({ read() {} });
+      const pending = store.put('files/cut', source);
+      for (let i = 0; i < 16; i += 1) source.push(randomBytes(256 * 1024));
+      setTimeout(() => source.destroy(new Error('client went away')), 50);
+      await expect(pending).rejects.toThrow('client went away');
+      expect(await store.stat('files/cut')).toBeNull();
+      expect(readdirSync(path.join(root, '.tmp'))).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('sweeps temp files left by a crash, older than the cut-off', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'atrium-blobs-'));
     try {

@@ -18,17 +18,35 @@ async function fsyncPath(file: string, flags: string): Promise<void> {
   }
 }
 
-/** Bytes written between two background flushes of a file being written. */
-const FLUSH_EVERY_BYTES = 32 * 1024 * 1024;
+/**
+ * Default bytes written between two background flushes of a file being written. Each flush commits the
+ * file system's journal, and writes wait while it commits, so fewer, larger flushes stall less:
+ * in paired runs 128 MiB beat 64 MiB, which beat 32 MiB (docs/BENCHMARKS.md).
+ */
+const FLUSH_EVERY_BYTES = 128 * 1024 * 1024;
+
+/**
+ * Bytes a writer accepts before it pushes back on the upload. Large enough to absorb a write
+ * that waits for a journal commit, so the network keeps flowing meanwhile (with 1 MiB a large
+ * upload stopped and started; 16 MiB was faster in paired rounds). Uploads running at the same
+ * time share WRITE_BUFFER_BUDGET, and each gets at least MIN_WRITE_BUFFER_BYTES, so fifty
+ * concurrent uploads to a slow disk buffer about 100 MiB, not 800.
+ */
+const WRITE_BUFFER_BYTES = 16 * 1024 * 1024;
+const MIN_WRITE_BUFFER_BYTES = 1024 * 1024;
+const WRITE_BUFFER_BUDGET = 64 * 1024 * 1024;
 
 /**
  * A write stream to a new file that asks the kernel to flush what has been written every
- * FLUSH_EVERY_BYTES, in the background, while more bytes arrive. The durability `fsync` when the
+ * `flushEveryBytes`, in the background, while more bytes arrive. The durability `fsync` when the
  * stream ends then only has the last stretch to write, instead of the whole file after the last
  * byte came in: the disk works while the network does, and a large upload is answered sooner.
  * The stream finishes only once the file is synced and closed; destroying it closes the file.
  */
-function syncedFileWriter(file: string): Writable & { bytesWritten: number } {
+function syncedFileWriter(
+  file: string,
+  { flushEveryBytes, bufferBytes }: { flushEveryBytes: number; bufferBytes: number },
+): Writable & { bytesWritten: number } {
   let handle: FileHandle | undefined;
   let unflushed = 0;
   let flushing: Promise<unknown> | undefined;
@@ -40,7 +58,7 @@ function syncedFileWriter(file: string): Writable & { bytesWritten: number } {
   const afterWrite = (bytes: number) => {
     writer.bytesWritten += bytes;
     unflushed += bytes;
-    if (unflushed < FLUSH_EVERY_BYTES || flushing) return;
+    if (unflushed < flushEveryBytes || flushing) return;
     unflushed = 0;
     flushing = opened()
       .datasync()
@@ -55,7 +73,7 @@ function syncedFileWriter(file: string): Writable & { bytesWritten: number } {
   };
   const writer = Object.assign(
     new Writable({
-      highWaterMark: 1024 * 1024,
+      highWaterMark: bufferBytes,
       // Opened here, so the stream exists (and takes errors) at once.
       construct(callback) {
         open(file, 'wx').then((opened) => {
@@ -97,7 +115,15 @@ const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException |
  * `root/.tmp/<random>`, are fsync'd, then renamed over the final path (atomic
  * on one file system) and the folder is fsync'd so the rename survives a crash.
  */
-export function createFsBlobStore(root: string): BlobStore {
+export interface FsBlobStoreOptions {
+  /** Bytes written between two background flushes of a file being written (default 128 MiB). */
+  flushEveryBytes?: number;
+}
+
+export function createFsBlobStore(
+  root: string,
+  { flushEveryBytes = FLUSH_EVERY_BYTES }: FsBlobStoreOptions = {},
+): BlobStore {
   const resolved = path.resolve(root);
   const tmpDir = path.join(resolved, TMP_DIR);
   const pathOf = (key: string) => {
@@ -105,6 +131,7 @@ export function createFsBlobStore(root: string): BlobStore {
     return path.join(resolved, ...key.split('/'));
   };
   let ready: Promise<void> | undefined;
+  let bufferBudget = WRITE_BUFFER_BUDGET;
   const ensureRoot = () => (ready ??= mkdir(tmpDir, { recursive: true }).then(() => undefined));
 
   async function* walk(dir: string, relative: string): AsyncGenerator<BlobInfo> {
@@ -133,7 +160,9 @@ export function createFsBlobStore(root: string): BlobStore {
       const target = pathOf(key);
       await ensureRoot();
       const tmp = path.join(tmpDir, `${randomUUID()}.part`);
-      const writer = syncedFileWriter(tmp);
+      const bufferBytes = Math.max(MIN_WRITE_BUFFER_BYTES, Math.min(WRITE_BUFFER_BYTES, bufferBudget));
+      bufferBudget -= bufferBytes;
+      const writer = syncedFileWriter(tmp, { flushEveryBytes, bufferBytes });
       try {
         await pipeline(body, writer);
         const size = writer.bytesWritten;
@@ -144,6 +173,8 @@ export function createFsBlobStore(root: string): BlobStore {
       } catch (error) {
         await unlink(tmp).catch(() => undefined);
         throw error;
+      } finally {
+        bufferBudget += bufferBytes;
       }
     },
     async get(key, range?: ByteRange) {
