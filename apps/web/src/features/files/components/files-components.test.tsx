@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { ToastContainer } from 'react-toastify/unstyled';
@@ -7,6 +7,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FilePreviewCard } from './file-preview-card';
 import { FileTable } from './file-table';
 import { UploadPanel } from './upload-panel';
+
+const uploadAnyFile = vi.hoisted(() => vi.fn());
+vi.mock('../api/upload', () => ({ uploadAnyFile }));
 
 function wrap(children: ReactNode) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -29,6 +32,31 @@ describe('UploadPanel', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
     expect(await screen.findByText('Please select a file first')).toBeTruthy();
     expect(screen.getByText('No file selected')).toBeTruthy();
+  });
+
+  it('shows percentage and speed while sending, then that the server is saving the file', async () => {
+    let report: (progress: { loaded: number; total: number; bytesPerSecond: number }) => void = () => {};
+    let finish: () => void = () => {};
+    uploadAnyFile.mockImplementation(
+      (_file: File, _userId: string, options: { onProgress: typeof report }) =>
+        new Promise<void>((resolve) => {
+          report = options.onProgress;
+          finish = resolve;
+        }),
+    );
+    wrap(<UploadPanel userId="alice" />);
+    await userEvent.upload(screen.getByLabelText('Choose a file'), new File(['x'.repeat(2048)], 'notes.txt'));
+    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    const text = await screen.findByTestId('upload-progress');
+    expect(text.textContent).toBe('0% · starting…');
+    act(() => report({ loaded: 1024, total: 2048, bytesPerSecond: 2048 }));
+    expect(text.textContent).toBe('50% · 2.00 KB/s');
+    expect(screen.getByRole('progressbar', { name: 'Upload progress' }).getAttribute('aria-valuenow')).toBe('50');
+    act(() => report({ loaded: 2048, total: 2048, bytesPerSecond: 2048 }));
+    expect(text.textContent).toBe('100% · Saving…');
+    act(() => finish());
+    expect(await screen.findByText('File uploaded successfully!')).toBeTruthy();
+    expect(screen.queryByTestId('upload-progress')).toBeNull();
   });
 });
 

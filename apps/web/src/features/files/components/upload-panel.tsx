@@ -120,7 +120,12 @@ export function UploadPanel({ userId }: { userId: string }) {
             <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${percent}%` }} />
           </div>
           <p className="mt-1 text-sm text-slate-600" data-testid="upload-progress">
-            {percent}% · {progress ? `${formatBytes(progress.bytesPerSecond)}/s` : 'starting…'}
+            {percent}% ·{' '}
+            {!progress
+              ? 'starting…'
+              : percent === 100
+                ? 'Saving…' // every byte is sent; the server is storing and checking the file
+                : `${formatBytes(progress.bytesPerSecond)}/s`}
           </p>
         </div>
       )}
