@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -121,7 +121,36 @@ describe.each(implementations)('blob store contract (%s)', (_name, start) => {
   });
 });
 
+/** A folder on another file system than the temp folder (tmpfs), when this machine has one. */
+const otherDevice =
+  existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(tmpdir()).dev ? '/dev/shm' : undefined;
+
 describe('fs blob store', () => {
+  /** Hands a finished 3 MiB file in `folder` to a new store and checks the store took it over. */
+  async function adoptFrom(folder: string) {
+    const root = mkdtempSync(path.join(tmpdir(), 'atrium-blobs-'));
+    const source = mkdtempSync(path.join(folder, 'atrium-adopt-'));
+    try {
+      const store = createFsBlobStore(root);
+      const bytes = randomBytes(3 * 1024 * 1024 + 5);
+      const file = path.join(source, 'upload.bin');
+      writeFileSync(file, bytes);
+      expect(await store.adoptFile?.('files/adopted', file)).toEqual({ size: bytes.length });
+      expect(existsSync(file)).toBe(false);
+      expect(sha(await buffer(await store.get('files/adopted')))).toBe(sha(bytes));
+      expect(readdirSync(path.join(root, '.tmp'))).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(source, { recursive: true, force: true });
+    }
+  }
+
+  it('takes over a finished local file on the same file system by moving it', () => adoptFrom(tmpdir()));
+
+  it.runIf(otherDevice)('takes over a finished local file on another file system by copying it', () =>
+    adoptFrom(otherDevice ?? ''),
+  );
+
   it('stores a file written across many background flushes byte for byte, and leaves nothing when one fails', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'atrium-blobs-'));
     try {

@@ -23,6 +23,12 @@ export interface BlobInfo {
 export interface BlobStore {
   readonly kind: 'fs' | 's3';
   put(key: string, body: Readable): Promise<{ size: number }>;
+  /**
+   * Moves a complete local file (for example a finished resumable upload) under `key`, atomically
+   * and durably, without copying it when it is on the same file system. The file is gone afterwards.
+   * Only stores on the local disk have it.
+   */
+  adoptFile?(key: string, file: string): Promise<{ size: number }>;
   /** The object's bytes (or one range of them); throws BlobNotFoundError when missing. */
   get(key: string, range?: ByteRange): Promise<Readable>;
   /** Size and modification time, or null when missing. */

@@ -153,6 +153,37 @@ describe.each(dialects().flatMap((dialect) => (['fs', 's3'] as const).map((store
       expect(await tusLeftovers(server, s3)).toEqual([]);
     });
 
+    it('refuses a finished upload that no longer fits the quota and leaves nothing behind', async () => {
+      const bytes = randomBytes(3 * 1024 * 1024);
+      const created = await create(alice, bytes.length);
+      expect(created.status).toBe(201);
+      // Meanwhile another file takes 2 of the 4 MiB.
+      const form = new FormData();
+      form.append('file', new Blob([randomBytes(2 * 1024 * 1024)]), 'other.bin');
+      const other = await readJson<FileRecord>(
+        await server.fetch('/api/files/upload?userId=alice', {
+          method: 'POST',
+          headers: { cookie: alice, accept: 'application/json' },
+          body: form,
+        }),
+      );
+      const finish = await server.fetch(created.headers.get('location') ?? '', {
+        method: 'PATCH',
+        headers: { ...TUS, cookie: alice, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+        body: bytes,
+      });
+      expect(finish.status).toBe(413);
+      expect(await finish.text()).toMatch(/exceed the storage quota of 4\.00 MB/);
+      const files = await readJson<FileRecord[]>(
+        await server.fetch('/api/files/user/alice', { headers: { cookie: alice } }),
+      );
+      expect(files.map((file) => file.id)).toEqual([other.id]);
+      expect(await tusLeftovers(server, s3)).toEqual([]);
+      if (s3) expect(await s3.keys(BUCKET)).toHaveLength(1);
+      else expect(readdirSync(path.join(server.dataDir, 'blobs', 'files'))).toEqual([other.id]);
+      await server.fetch(`/api/files/user/${other.id}`, { method: 'DELETE', headers: { cookie: alice } });
+    });
+
     it('answers 404 for upload ids that are not ids', async () => {
       for (const id of ['..%2Fblobs', 'a%00b', 'x'.repeat(65)]) {
         expect((await offsetOf(`/api/files/tus/${id}`)).status).toBe(404);

@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { FileStore } from '@tus/file-store';
 import { Server, Uid, type DataStore } from '@tus/server';
 import type { BlobStore } from '../../adapters/blob-store';
 import type { EventBus } from '../../adapters/event-bus';
@@ -12,6 +11,8 @@ import { formatBytes } from './format-bytes';
 import type { FilesService } from './files.service';
 import { createRedisLocker } from './tus-redis-locker';
 import { AtriumS3Store } from './tus-s3-store';
+import { DurableFileStore } from './tus-file-store';
+import { handleTusRequest } from './tus-web';
 
 export const TUS_PATH = '/api/files/tus';
 /** Header on the final PATCH answer naming the committed file. */
@@ -27,6 +28,8 @@ interface TusStore {
   idOf(urlId: string): string | undefined;
   /** The last segment of the upload URL of an id. */
   urlIdOf(id: string): string;
+  /** The data file of an upload, when uploads are files on the local disk. */
+  localFileOf?(id: string): string;
 }
 
 function createDataStore(config: Pick<Config, 'blobStore' | 'dataDir'>): TusStore {
@@ -44,13 +47,15 @@ function createDataStore(config: Pick<Config, 'blobStore' | 'dataDir'>): TusStor
       urlIdOf: (id) => id.slice(datastore.keyPrefix.length),
     };
   }
+  const datastore = new DurableFileStore({
+    directory: path.join(config.dataDir, 'tus'),
+    expirationPeriodInMilliseconds: EXPIRY_MS,
+  });
   return {
-    datastore: new FileStore({
-      directory: path.join(config.dataDir, 'tus'),
-      expirationPeriodInMilliseconds: EXPIRY_MS,
-    }),
+    datastore,
     idOf: (urlId) => (URL_ID.test(urlId) ? urlId : undefined),
     urlIdOf: (id) => id,
+    localFileOf: (id) => datastore.dataFile(id),
   };
 }
 
@@ -90,7 +95,7 @@ export async function registerTusRoutes(
     config: Pick<Config, 'blobStore' | 'dataDir' | 'uploads' | 'bus'>;
   },
 ) {
-  const { datastore, idOf, urlIdOf } = createDataStore(config);
+  const { datastore, idOf, urlIdOf, localFileOf } = createDataStore(config);
   const locker = config.bus.redisUrl
     ? await createRedisLocker({
         url: config.bus.redisUrl,
@@ -113,10 +118,10 @@ export async function registerTusRoutes(
     async onUploadFinish(_req, upload) {
       const ownerKey = upload.metadata?.userId ?? '';
       try {
-        const record = await files.ingest(ownerKey, {
-          fileName: upload.metadata?.filename ?? undefined,
-          stream: await datastore.read(upload.id),
-        });
+        const fileName = upload.metadata?.filename ?? undefined;
+        const record = localFileOf
+          ? await files.ingestFile(ownerKey, { fileName, file: localFileOf(upload.id) })
+          : await files.ingest(ownerKey, { fileName, stream: await datastore.read(upload.id) });
         return { headers: { [TUS_FILE_ID_HEADER]: record.id } };
       } catch (error) {
         const appError = error instanceof AppError ? error : undefined;
@@ -183,7 +188,7 @@ export async function registerTusRoutes(
         }
       }
       reply.hijack();
-      await tus.handle(request.raw, reply.raw);
+      await handleTusRequest(tus, request.raw, reply.raw);
     };
     // Who may call these routes (the access-control matrix reads it); typed loosely
     // because Fastify's context config type does not declare `access` on this branch.
