@@ -100,7 +100,7 @@ export function sampleRss(pid) {
 /**
  * Sends a request whose body comes from `writeBody(req)`; resolves with status, body text and elapsed ms.
  * @param {{ port: number, method: string, path: string, headers: http.OutgoingHttpHeaders, writeBody: (req: http.ClientRequest) => void }} options
- * @returns {Promise<{ status: number | undefined, body: string, ms: number }>}
+ * @returns {Promise<{ status: number | undefined, headers: http.IncomingHttpHeaders, body: string, ms: number }>}
  */
 export function send({ port, method, path: urlPath, headers, writeBody }) {
   return new Promise((resolve, reject) => {
@@ -110,7 +110,12 @@ export function send({ port, method, path: urlPath, headers, writeBody }) {
       const chunks = [];
       res.on('data', (chunk) => chunks.push(chunk));
       res.on('end', () =>
-        resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString(), ms: performance.now() - started }),
+        resolve({
+          status: res.statusCode,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString(),
+          ms: performance.now() - started,
+        }),
       );
     });
     req.on('error', reject);

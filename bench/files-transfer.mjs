@@ -1,10 +1,10 @@
 // 1 GiB upload and download over loopback: Atrium (multipart upload streamed to the fs blob store,
-// ranged/streamed download) versus nginx from Debian in the same run (WebDAV PUT with
+// the same file as a resumable tus upload, ranged/streamed download) versus nginx from Debian in the same run (WebDAV PUT with
 // client_body_in_file_only for upload, sendfile for download), plus Atrium's RSS growth.
 // Usage: npm run build && node bench/files-transfer.mjs [sizeMiB=1024] [rounds=3]   (needs: apt-get install -y nginx)
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, createReadStream, mkdirSync, mkdtempSync, openSync, rmSync, writeSync, closeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { drain, mib, multipart, rssOf, sampleRss, send, startAtrium } from './files-lib.mjs';
@@ -16,13 +16,16 @@ const NGINX_PORT = 3293;
 const work = mkdtempSync(path.join(tmpdir(), 'atrium-bench-files-'));
 chmodSync(work, 0o777);
 
-// The payload: a file on disk, streamed by both clients the same way.
+// The payload: a file on disk, streamed by both clients the same way. Every block is fresh random
+// data, so nothing below (compression, deduplication) can store it more cheaply than a real file.
 const source = path.join(work, 'payload.bin');
 {
-  const block = randomBytes(16 * 1024 * 1024);
+  const block = Buffer.allocUnsafe(16 * 1024 * 1024);
   const fd = openSync(source, 'w');
-  for (let written = 0; written < size; written += block.length)
+  for (let written = 0; written < size; written += block.length) {
+    randomFillSync(block);
     writeSync(fd, block, 0, Math.min(block.length, size - written));
+  }
   closeSync(fd);
 }
 
@@ -90,7 +93,59 @@ async function benchAtrium() {
       writeBody: (req) => req.end(),
     });
     if (removed.status !== 200 && removed.status !== 204) throw new Error(`delete failed: ${removed.status}`);
-    return { up: up.ms, down: down.ms, baseline, upPeak, downPeak };
+
+    // The same file as the web app sends files from 64 MiB up: a resumable (tus) upload, one PATCH,
+    // timed from the creation request to the answer that names the stored file.
+    settleDisk();
+    stop = sampleRss(server.pid);
+    const started = performance.now();
+    const created = await send({
+      port: ATRIUM_PORT,
+      method: 'POST',
+      path: '/api/files/tus',
+      headers: {
+        cookie: server.cookie,
+        'tus-resumable': '1.0.0',
+        'upload-length': size,
+        'upload-metadata': `filename ${Buffer.from('payload.bin').toString('base64')},userId ${Buffer.from('admin').toString('base64')}`,
+      },
+      writeBody: (req) => req.end(),
+    });
+    const location = created.headers.location;
+    if (created.status !== 201 || !location) throw new Error(`tus creation failed: ${created.status} ${created.body}`);
+    const patched = await send({
+      port: ATRIUM_PORT,
+      method: 'PATCH',
+      path: new URL(location, 'http://localhost').pathname,
+      headers: {
+        cookie: server.cookie,
+        'tus-resumable': '1.0.0',
+        'upload-offset': 0,
+        'content-type': 'application/offset+octet-stream',
+        'content-length': size,
+      },
+      writeBody: (req) => pipeFile(req),
+    });
+    const tus = performance.now() - started;
+    const tusPeak = stop();
+    const tusId = patched.headers['x-atrium-file-id'];
+    if (patched.status !== 204 || !tusId) throw new Error(`tus upload failed: ${patched.status} ${patched.body}`);
+    const tusRecord = await send({
+      port: ATRIUM_PORT,
+      method: 'GET',
+      path: `/api/files/${tusId}`,
+      headers: { cookie: server.cookie },
+      writeBody: (req) => req.end(),
+    });
+    if (JSON.parse(tusRecord.body).size !== size) throw new Error(`tus stored ${tusRecord.body}`);
+    await send({
+      port: ATRIUM_PORT,
+      method: 'DELETE',
+      path: `/api/files/user/${tusId}`,
+      headers: { cookie: server.cookie },
+      writeBody: (req) => req.end(),
+    });
+    return { up: up.ms, down: down.ms, tus, baseline, upPeak, downPeak, tusPeak };
   } finally {
     await server.stop();
   }
@@ -178,8 +233,8 @@ try {
   if (spawnSync('/usr/sbin/nginx', ['-v']).status !== 0) throw new Error('nginx is missing: apt-get install -y nginx');
   const rate = (/** @type {number} */ ms) => `${(mib(size) / (ms / 1000)).toFixed(0)} MiB/s`;
   console.log(`payload: ${sizeMiB} MiB, ${rounds} rounds (the order of the two servers alternates)`);
-  /** @type {{ up: number[], down: number[], upRatio: number[], downRatio: number[], diskRatio: number[], rssUp: number[], rssDown: number[] }} */
-  const all = { up: [], down: [], upRatio: [], downRatio: [], diskRatio: [], rssUp: [], rssDown: [] };
+  /** @type {Record<'up' | 'down' | 'tus' | 'upRatio' | 'downRatio' | 'tusRatio' | 'diskRatio' | 'rss', number[]>} */
+  const all = { up: [], down: [], tus: [], upRatio: [], downRatio: [], tusRatio: [], diskRatio: [], rss: [] };
   for (let round = 1; round <= rounds; round += 1) {
     // Alternate which server goes first, so neither always meets a warm or a cold page cache.
     let atrium;
@@ -195,19 +250,21 @@ try {
     all.diskRatio.push(disk / atrium.up);
     all.up.push(atrium.up);
     all.down.push(atrium.down);
+    all.tus.push(atrium.tus);
     all.upRatio.push(nginx.up / atrium.up);
     all.downRatio.push(nginx.down / atrium.down);
-    all.rssUp.push(atrium.upPeak - atrium.baseline);
-    all.rssDown.push(atrium.downPeak - atrium.baseline);
+    all.tusRatio.push(nginx.up / atrium.tus);
+    all.rss.push(...[atrium.upPeak, atrium.downPeak, atrium.tusPeak].map((peak) => peak - atrium.baseline));
     console.log(
       `round ${round}: upload atrium ${rate(atrium.up)} / nginx ${rate(nginx.up)} = ${((nginx.up / atrium.up) * 100).toFixed(0)}%` +
         ` (durable disk write ${rate(disk)}, atrium ${((disk / atrium.up) * 100).toFixed(0)}% of it)` +
+        ` | resumable upload ${rate(atrium.tus)} = ${((nginx.up / atrium.tus) * 100).toFixed(0)}% of nginx` +
         ` | download atrium ${rate(atrium.down)} / nginx ${rate(nginx.down)} = ${((nginx.down / atrium.down) * 100).toFixed(0)}%` +
-        ` | RSS ${mib(atrium.baseline).toFixed(0)} MiB, +${mib(atrium.upPeak - atrium.baseline).toFixed(0)} up, +${mib(atrium.downPeak - atrium.baseline).toFixed(0)} down`,
+        ` | RSS ${mib(atrium.baseline).toFixed(0)} MiB, +${mib(atrium.upPeak - atrium.baseline).toFixed(0)} up, +${mib(atrium.downPeak - atrium.baseline).toFixed(0)} down, +${mib(atrium.tusPeak - atrium.baseline).toFixed(0)} resumable`,
     );
   }
   console.log(
-    `median: upload ${rate(median(all.up))}, ${(median(all.upRatio) * 100).toFixed(0)}% of nginx, ${(median(all.diskRatio) * 100).toFixed(0)}% of a durable disk write | download ${rate(median(all.down))}, ${(median(all.downRatio) * 100).toFixed(0)}% of nginx | RSS growth max +${mib(Math.max(...all.rssUp, ...all.rssDown)).toFixed(0)} MiB`,
+    `median: upload ${rate(median(all.up))}, ${(median(all.upRatio) * 100).toFixed(0)}% of nginx, ${(median(all.diskRatio) * 100).toFixed(0)}% of a durable disk write | resumable upload ${rate(median(all.tus))}, ${(median(all.tusRatio) * 100).toFixed(0)}% of nginx | download ${rate(median(all.down))}, ${(median(all.downRatio) * 100).toFixed(0)}% of nginx | RSS growth max +${mib(Math.max(...all.rss)).toFixed(0)} MiB`,
   );
 } finally {
   rmSync(work, { recursive: true, force: true });
