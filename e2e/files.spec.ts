@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -231,7 +232,8 @@ test('a large file goes through the resumable (tus) protocol', async ({ page }) 
   await signIn(page);
   const dir = mkdtempSync(path.join(tmpdir(), 'atrium-e2e-big-'));
   const file = path.join(dir, 'large.bin');
-  writeFileSync(file, Buffer.alloc(65 * 1024 * 1024, 3));
+  const bytes = Buffer.alloc(65 * 1024 * 1024, 3);
+  writeFileSync(file, bytes);
   try {
     await page.goto('/dashboard/file-upload');
     await page.getByLabel('Choose a file').setInputFiles(file);
@@ -242,10 +244,15 @@ test('a large file goes through the resumable (tus) protocol', async ({ page }) 
     await tusCreate;
     await expect(page.getByText('File uploaded successfully!')).toBeVisible({ timeout: 60_000 });
     const files = (await (await page.request.get(`/api/files/user/${owner()}`)).json()) as {
+      id: string;
       fileName: string;
       size: number;
     }[];
-    expect(files).toContainEqual(expect.objectContaining({ fileName: 'large.bin', size: 65 * 1024 * 1024 }));
+    const stored = files.find((one) => one.fileName === 'large.bin');
+    expect(stored).toMatchObject({ size: 65 * 1024 * 1024 });
+    // The stored bytes are the sent bytes: the download's ETag is their SHA-256.
+    const head = await page.request.head(`/api/files/download/${stored?.id}`);
+    expect(head.headers()['etag']).toBe(`"${createHash('sha256').update(bytes).digest('hex')}"`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
