@@ -7,6 +7,7 @@ export function NotificationBanner({ message, onDismiss }: { message: string; on
       role="status"
       aria-live="polite"
       data-testid="notification-banner"
+      data-notification-banner
       className="mx-4 mt-4 flex items-start gap-3 rounded-lg border border-brand-100 bg-brand-50 px-4 py-3 text-brand-900 shadow-sm sm:mx-6"
     >
       <Bell className="mt-0.5 size-5 shrink-0 text-brand-600" aria-hidden="true" />
