@@ -92,9 +92,9 @@ export function createFsBlobStore(
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
         // Another file system: copy (through a temp file, atomically), then drop the original.
-        await store.put(key, createReadStream(file, { highWaterMark: 1024 * 1024 }));
+        const stored = await store.put(key, createReadStream(file, { highWaterMark: 1024 * 1024 }));
         await unlink(file);
-        return { size: (await stat(target)).size };
+        return stored;
       }
       await fsyncPath(path.dirname(target), 'r');
       return { size: (await stat(target)).size };

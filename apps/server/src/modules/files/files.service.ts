@@ -137,6 +137,10 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
   const tooLargeError = () =>
     new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the upload limit of ${formatBytes(limits.maxBytes)}.`);
 
+  /** An inspector that fails once the upload passes the upload limit or the owner's remaining quota. */
+  const inspectorWithin = (remaining: number) =>
+    new Inspector((size) => (size > limits.maxBytes ? tooLargeError() : size > remaining ? quotaError() : undefined));
+
   /** Writes the metadata row of bytes already stored under `blobKey`; on any failure removes them. */
   async function commit({
     id,
@@ -198,15 +202,12 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
     /** Stores a stream as a new file of `ownerKey` (access already checked by the caller). */
     async ingest(ownerKey: string, input: UploadInput): Promise<FileRecord> {
       const fileName = sanitizeFileName(input.fileName);
-      const used = (await repo.statsByOwner(ownerKey)).sizeInBytes;
-      const remaining = limits.userQuotaBytes - used;
+      const remaining = await service.remainingQuota(ownerKey);
       if (remaining <= 0) {
         input.stream.resume();
         throw quotaError();
       }
-      const inspector = new Inspector((size) =>
-        size > limits.maxBytes ? tooLargeError() : size > remaining ? quotaError() : undefined,
-      );
+      const inspector = inspectorWithin(remaining);
       const id = randomUUID();
       const blobKey = `${FILE_BLOB_PREFIX}${id}`;
       let sourceError: (Error & { statusCode?: number }) | undefined;
@@ -245,9 +246,7 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
       const fileName = sanitizeFileName(input.fileName);
       const remaining = await service.remainingQuota(ownerKey);
       if (remaining <= 0) throw quotaError();
-      const inspector = new Inspector((size) =>
-        size > limits.maxBytes ? tooLargeError() : size > remaining ? quotaError() : undefined,
-      );
+      const inspector = inspectorWithin(remaining);
       await inspector.inspectFile(input.file);
       const id = randomUUID();
       const blobKey = `${FILE_BLOB_PREFIX}${id}`;
