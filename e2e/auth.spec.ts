@@ -43,7 +43,7 @@ test('the admin signs in and out through the login page', async ({ page }) => {
   expect(me.status()).toBe(401);
 });
 
-test('wrong credentials show the spec message and keep the user signed out', async ({ page }) => {
+test('wrong credentials show the documented message and keep the user signed out', async ({ page }) => {
   await page.goto('/login');
   await signInAsAdmin(page, 'not-the-password');
   await expect(page.getByRole('alert')).toHaveText('Invalid credentials. Please try again or continue with Auth0');
@@ -90,7 +90,7 @@ test('a user signs in through the identity provider and is kept off the admin pa
   expect((await page.request.get('/api/me')).status()).toBe(401);
 });
 
-test('an unreachable provider brings the user back with the spec message', async ({ page }) => {
+test('an unreachable provider brings the user back with the documented message', async ({ page }) => {
   await page.goto('/login?error=oidc_unavailable');
   await expect(page.getByRole('alert')).toHaveText('Could not connect to Auth0. Please try again.');
 });
@@ -116,7 +116,7 @@ test('signing in as the admin subscribes to notifications, or warns when the bro
   await expect(page.getByText('Could not subscribe to notifications')).toHaveCount(0);
   await granted.close();
 
-  // Permission denied: the spec's warning toast.
+  // Permission denied: the warning toast of docs/PRODUCT.md#notification-messages.
   const denied = await browser.newContext({ baseURL });
   const deniedPage = await denied.newPage();
   await deniedPage.addInitScript(() => {

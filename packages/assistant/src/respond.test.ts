@@ -29,7 +29,7 @@ const SPEC_ROUTES = [
 ];
 
 describe('navigation commands', () => {
-  it('names every route of the spec', () => {
+  it('names every route of the product', () => {
     expect(NAMED_ROUTES.map((route) => route.path).sort()).toEqual([...SPEC_ROUTES].sort());
   });
 

@@ -2,11 +2,11 @@ import { greetingFor } from './greeting';
 import { NAMED_ROUTES, type NamedRoute } from './routes';
 import { hasPhrase, normalize } from './text';
 
-/** Spec section 8: the reply to anything the assistant does not understand. */
+/** The reply to anything the assistant does not understand (docs/PRODUCT.md#assistant-replies). */
 export const UNKNOWN_COMMAND_REPLY =
   'Sorry, I did not understand that command. Try saying help to see available commands';
 
-/** Spec section 9: the launch date the assistant states. */
+/** The launch date the assistant states (docs/PRODUCT.md#assistant-replies). */
 export const LAUNCH_DATE = '28 April 2025';
 
 /** Who the assistant names as the product's owner. */
@@ -143,7 +143,7 @@ export interface QuickCommand {
   command: string;
 }
 
-/** The chat's six quick commands (spec sections 2 and 9). */
+/** The chat's six quick commands (docs/PRODUCT.md#quick-commands). */
 export const QUICK_COMMANDS: readonly QuickCommand[] = [
   { label: 'Help', command: 'help' },
   { label: 'Who is the owner?', command: 'who is the owner' },

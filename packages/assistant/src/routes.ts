@@ -7,7 +7,7 @@ export interface NamedRoute {
   names: readonly string[];
 }
 
-/** Every route of the product (spec section 2), by name. */
+/** Every route of the product (docs/PRODUCT.md#web-routes), by name. */
 export const NAMED_ROUTES: readonly NamedRoute[] = [
   { path: '/', label: 'Home', names: ['home', 'home page', 'homepage', 'landing page', 'start page'] },
   { path: '/about', label: 'About', names: ['about', 'about us', 'about page'] },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { VOICE_MESSAGES, VOICE_SETTINGS, pickVoice, voiceErrorMessage } from './voice';
 
 describe('voice constants', () => {
-  it('matches the spec', () => {
+  it('matches docs/PRODUCT.md#constants', () => {
     expect(VOICE_SETTINGS).toMatchObject({
       lang: 'en-US',
       continuous: false,
@@ -17,7 +17,7 @@ describe('voice constants', () => {
     });
   });
 
-  it('maps recognition errors to the spec messages', () => {
+  it('maps recognition errors to the messages of docs/PRODUCT.md#voice-messages', () => {
     expect(voiceErrorMessage('no-speech')).toBe('I did not hear anything. Please try again and speak clearly.');
     expect(voiceErrorMessage('network')).toBe('Network error. Please check your connection and try again.');
     expect(voiceErrorMessage('audio-capture')).toBe('Voice recognition error. Please try again.');

@@ -1,4 +1,4 @@
-/** Spec sections 4, 8 and 9: the voice assistant's constants and messages. */
+/** The voice assistant's constants and messages (docs/PRODUCT.md#voice-assistant). */
 export const VOICE_SETTINGS = {
   lang: 'en-US',
   continuous: false,

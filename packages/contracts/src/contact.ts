@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** POST /api/contact: a message from the public contact form (spec section 2, /contact). */
+/** POST /api/contact: a message from the public contact form (docs/PRODUCT.md#contact). */
 export const ContactRequest = z
   .object({
     name: z.string().trim().min(1, 'Please enter your name.').max(200, 'Please keep your name under 200 characters.'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A stored file as the spec's screens read it (section 3). */
+/** A stored file as the screens read it (docs/PRODUCT.md#file-record). */
 export const FileRecord = z
   .object({
     id: z.string(),
@@ -40,8 +40,8 @@ export const FileIdParams = z.object({ id: z.string().min(1).max(200) });
 export const FileUserParams = z.object({ userId: z.string().min(1).max(320) });
 
 /**
- * GET /api/files/user/{userId} query. The answer stays a plain array (spec
- * clients); when more files follow, the `X-Next-Cursor` header carries the
+ * GET /api/files/user/{userId} query. The answer stays a plain array (as the
+ * API's first clients read it); when more files follow, the `X-Next-Cursor` header carries the
  * cursor for the next page (and `Link: <…>; rel="next"`).
  */
 export const FileListQuery = z.object({

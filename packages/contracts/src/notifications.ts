@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** Longest message an admin may publish (characters). Keeps a Web Push payload well under 4 KB. */
 export const NOTIFICATION_MESSAGE_MAX = 1000;
 
-/** Spec texts for notifications (section 8). */
+/** The notification texts users see (docs/PRODUCT.md#notification-messages). */
 export const NOTIFICATION_TEXTS = {
   blankMessage: 'Please enter a message to send',
   adminOnly: 'Only admin users can publish notifications',
@@ -18,7 +18,7 @@ export const NOTIFICATION_TEXTS = {
 export const NotificationType = z.enum(['welcome', 'admin', 'other']).meta({ id: 'NotificationType' });
 export type NotificationType = z.infer<typeof NotificationType>;
 
-/** A notification (spec section 3). Also the `data:` of every event on the stream. */
+/** A notification (docs/PRODUCT.md#notifications). Also the `data:` of every event on the stream. */
 export const Notification = z
   .object({
     id: z.string().describe('Monotonic sequence number as text; also the SSE event id'),

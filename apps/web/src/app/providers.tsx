@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { ToastContainer } from 'react-toastify/unstyled';
 import { isApiError } from '../lib/api-error';
 
-/** Toasts as the spec sets them: top-right, 5000 ms, 320 px wide (width in index.css). */
+/** Toasts (docs/PRODUCT.md#toasts): top-right, 5000 ms, 320 px wide (width in index.css). */
 export const TOAST_DEFAULTS = { position: 'top-right', autoClose: 5000 } as const;
 
 export function createQueryClient() {

@@ -4,7 +4,7 @@ import { Spinner } from '../components/ui/spinner';
 import { useMe } from '../lib/me';
 
 /**
- * Admin-only pages: anyone else is sent to /dashboard (spec section 2). The
+ * Admin-only pages: anyone else is sent to /dashboard (docs/PRODUCT.md#web-routes). The
  * server refuses non-admins anyway; this only keeps them off a page they
  * cannot use. Wraps its children, or the nested routes when used as a layout.
  */

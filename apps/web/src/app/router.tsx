@@ -10,7 +10,7 @@ const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject
 });
 
 /**
- * The route table of spec section 2. Public pages share the site header;
+ * The route table of docs/PRODUCT.md#web-routes. Public pages share the site header;
  * /login and /dashboard/* do not.
  */
 export const routes: RouteObject[] = [

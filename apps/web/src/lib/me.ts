@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, isApiError } from './api-client';
 
 /**
- * The spec's browser flags (section 3): `auth`, `isAdmin`, `user` ({ name,
+ * The browser flags (docs/PRODUCT.md#browser-flags): `auth`, `isAdmin`, `user` ({ name,
  * isAdmin }) and `userId`. Kept only as a cache of /api/me for code that reads
  * them; nothing trusts them: the server decides every permission.
  */

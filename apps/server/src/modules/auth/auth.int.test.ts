@@ -37,7 +37,7 @@ describe.each(dialects())('admin login and sessions (%s)', (dialect) => {
     expect(await whoami.json()).toMatchObject({ ownerKey: 'admin', isAdmin: true });
   });
 
-  it('refuses wrong credentials with the spec message and no cookie', async () => {
+  it('refuses wrong credentials with the documented message and no cookie', async () => {
     for (const [username, password] of [
       ['admin', 'wrong password'],
       ['root', TEST_ADMIN_PASSWORD],

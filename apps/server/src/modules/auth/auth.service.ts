@@ -41,8 +41,8 @@ const clean = (value: string | undefined, max = 300): string | null => {
 };
 
 /**
- * The owner key the spec's `{userId}` paths use: nickname, else name, else
- * email (spec section 3), else the subject. `admin` is reserved for the
+ * The owner key the `{userId}` paths use: nickname, else name, else
+ * email (docs/PRODUCT.md#owner-key), else the subject. `admin` is reserved for the
  * built-in admin in any letter case.
  */
 export function baseOwnerKey(profile: OidcProfile): string {

@@ -31,7 +31,7 @@ export const DEMO_USERS: readonly DemoUser[] = [
     nickname: 'bob',
     email: 'bob@example.com',
   },
-  // No nickname: her owner key falls back to her name (spec section 3).
+  // No nickname: her owner key falls back to her name (docs/PRODUCT.md#owner-key).
   { sub: 'demo-carol', username: 'carol', password: 'singer', name: 'Carol Diaz', email: 'carol@example.com' },
 ];
 

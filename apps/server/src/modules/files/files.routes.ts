@@ -109,7 +109,7 @@ export interface FilesRouteOptions {
 }
 
 /**
- * The file service of spec section 7 (base path /api). Registered in its own
+ * The file service of docs/PRODUCT.md#api-paths (base path /api). Registered in its own
  * scope so the multipart parser applies to these routes only.
  */
 export async function registerFileRoutes(app: FastifyInstance, { files, maxUploadBytes }: FilesRouteOptions) {
@@ -151,7 +151,7 @@ export async function registerFileRoutes(app: FastifyInstance, { files, maxUploa
         try {
           const record = await files.upload(caller, ownerKey, { fileName: part.filename, stream: part.file });
           if (wantsJson(request)) return record;
-          // Text for spec clients; the schema above documents the JSON variant.
+          // Text, as the API's first clients read it; the schema above documents the JSON variant.
           return (reply as FastifyReply)
             .type('text/plain; charset=utf-8')
             .send(`File uploaded successfully with ID: ${record.id}`);

@@ -28,7 +28,7 @@ const adminOnly = async (request: FastifyRequest) => {
   await request.requireAdmin(NOTIFICATION_TEXTS.adminOnly);
 };
 
-/** The notification service of spec section 7, plus the feed, the welcome notification and Web Push's key. */
+/** The notification service (docs/PRODUCT.md#api-paths): subscribe, publish, count, stream, the feed, the welcome notification and Web Push's key. */
 export function registerNotificationRoutes(
   app: FastifyInstance,
   deps: { notifications: NotificationsService; hub: NotificationHub },

@@ -11,7 +11,7 @@ export const SITE_NAV = [
   { to: '/contact', label: 'Contact' },
 ] as const;
 
-/** Spec section 9: the header style changes after this much scroll. */
+/** The header style changes after this much scroll (docs/PRODUCT.md#site-header). */
 export const HEADER_SCROLL_THRESHOLD_PX = 10;
 
 export function Logo() {

@@ -1,7 +1,7 @@
 import { AlertCircle, Info } from 'lucide-react';
 import type { ReactNode } from 'react';
 
-/** An inline, announced message (the spec's alerts, made accessible). */
+/** An inline, announced message (the AI screens' messages, docs/PRODUCT.md#ai-services). */
 export function Alert({ kind = 'error', children }: { kind?: 'error' | 'info'; children: ReactNode }) {
   const Icon = kind === 'error' ? AlertCircle : Info;
   return (
@@ -17,7 +17,7 @@ export function Alert({ kind = 'error', children }: { kind?: 'error' | 'info'; c
   );
 }
 
-/** The server's own explanation under a spec message, when it has one worth showing. */
+/** The server's own explanation under the screen's message, when it has one worth showing. */
 export function ErrorDetail({ error }: { error: unknown }) {
   if (!(error instanceof Error) || !error.message) return null;
   return <p className="mt-1 text-xs text-red-700">{error.message}</p>;

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useObjectUrl } from './use-object-url';
 
-/** The spec's texts for the image screens (face detection, image analysis). */
+/** The texts of the image screens, face detection and image analysis (docs/PRODUCT.md#face-detection). */
 export const NO_IMAGE_MESSAGE = 'Please select an image file before submitting.';
 export const INVALID_IMAGE_MESSAGE = 'Please select a valid PNG or JPG file.';
 

@@ -19,7 +19,7 @@ const jsonResponse = (status: number, body: unknown) =>
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('AI screens (spec texts)', () => {
+describe('AI screens (their documented texts)', () => {
   it('speech to text asks for a file first', async () => {
     wrap(<SpeechToTextPage />);
     await userEvent.click(screen.getByRole('button', { name: 'Transcribe' }));
@@ -36,7 +36,7 @@ describe('AI screens (spec texts)', () => {
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
-  it('text to speech shows the spec failure message when the server fails', async () => {
+  it('text to speech shows its failure message when the server fails', async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => jsonResponse(503, { error: { code: 'SERVICE_UNAVAILABLE', message: 'Install flite' } })),

@@ -8,7 +8,7 @@ import { ImagePicker } from '../components/image-picker';
 import { useImageForm } from '../hooks/use-image-form';
 import { faceLabel } from '../lib/faces';
 
-/** The spec's message for an invalid-media-type answer; every other failure gets the generic one. */
+/** The message for an invalid-media-type answer (docs/PRODUCT.md#face-detection); every other failure gets the generic one. */
 const failureMessage = (error: unknown) =>
   isApiError(error) &&
   (error.status === 415 || error.code === 'UNSUPPORTED_MEDIA_TYPE' || error.code === 'INVALID_MEDIA')

@@ -2,7 +2,7 @@ import { respond, type AssistantReply } from '@atrium/assistant';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 
-/** Spec section 9: canned reply delays. */
+/** Canned reply delays (docs/PRODUCT.md#chat-assistant). */
 export const QUICK_REPLY_DELAY_MS = 600;
 export const TYPED_REPLY_DELAY_MS = 800;
 

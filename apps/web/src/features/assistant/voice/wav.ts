@@ -1,4 +1,4 @@
-/** The sample rate the server's speech-to-text expects (spec section 9: wav PCM at 16 kHz). */
+/** The sample rate the server's speech-to-text expects: WAV PCM at 16 kHz (docs/PRODUCT.md#speech-to-text). */
 export const SPEECH_SAMPLE_RATE = 16_000;
 
 /** Encodes mono float samples (-1…1) as a 16-bit PCM WAV file. */

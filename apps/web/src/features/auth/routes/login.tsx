@@ -23,7 +23,7 @@ const safePath = (value: unknown): string | undefined =>
     : undefined;
 
 export interface LoginPageProps {
-  /** Called after a successful admin sign-in (the app layer subscribes to notifications here, spec section 4). */
+  /** Called after a successful admin sign-in (the app layer subscribes to notifications here, docs/PRODUCT.md#admin-sign-in). */
   onSignedIn?: (me: MeResponse) => unknown;
 }
 

@@ -38,7 +38,7 @@ interface Group {
   items: Item[];
 }
 
-/** The filterable top-level entries (spec section 2, Sidebar). */
+/** The filterable top-level entries (docs/PRODUCT.md#sidebar). */
 export const MAIN_ITEMS: Item[] = [
   { to: '/dashboard', label: 'Home', icon: House },
   { to: '/dashboard/profile', label: 'Profile', icon: UserRound },

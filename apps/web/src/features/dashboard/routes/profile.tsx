@@ -4,7 +4,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useMe } from '../../../lib/me';
 
-/** Spec section 9: banners show for 5 s. */
+/** Banners show for 5 s (docs/PRODUCT.md#banners). */
 export const BANNER_MS = 5000;
 
 function initialsOf(name: string) {

@@ -7,7 +7,7 @@ export interface Capability {
   points: string[];
 }
 
-/** What the product does (spec section 1), as the public pages present it. */
+/** What the product does (docs/PRODUCT.md#what-atrium-is), as the public pages present it. */
 export const CAPABILITIES: Capability[] = [
   {
     icon: FolderOpen,

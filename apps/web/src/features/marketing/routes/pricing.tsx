@@ -4,7 +4,7 @@ import { usePageMeta } from '../../../lib/use-page-meta';
 import { PAGE_META } from '../page-meta';
 import { PageHeader } from '../components/page-header';
 
-/** Spec section 9. */
+/** The plans of docs/PRODUCT.md#pricing. */
 export const PLANS = [
   {
     name: 'Free',

@@ -37,7 +37,7 @@ export function usePublishNotification() {
   });
 }
 
-/** What to tell the admin when publishing fails: the server's refusal as is, otherwise the spec's text. */
+/** What to tell the admin when publishing fails: the server's refusal as is, otherwise the text of docs/PRODUCT.md#notification-messages. */
 export function publishErrorMessage(error: unknown): string {
   if (isApiError(error) && (error.status === 400 || error.status === 403)) return error.message;
   return NOTIFICATION_TEXTS.publishFailed;

@@ -1,6 +1,6 @@
 import { Bell, X } from 'lucide-react';
 
-/** The latest-message banner (spec: shows for 5 s). */
+/** The latest-message banner (shows for 5 s: docs/PRODUCT.md#banners). */
 export function NotificationBanner({ message, onDismiss }: { message: string; onDismiss: () => void }) {
   return (
     <div

@@ -8,7 +8,7 @@ import { ingestNotification, onNotificationArrival } from '../lib/notifications-
 import { registerServiceWorker } from '../lib/subscribe';
 import { NotificationBanner } from './notification-banner';
 
-/** Spec section 9: notification toasts close after 3000 ms. */
+/** Notification toasts close after 3000 ms (docs/PRODUCT.md#toasts). */
 export const NOTIFICATION_TOAST_MS = 3000;
 
 /**

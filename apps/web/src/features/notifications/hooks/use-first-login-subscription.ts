@@ -4,7 +4,7 @@ import { useMe } from '../../../lib/me';
 import { subscribeToNotifications } from '../lib/subscribe';
 import { useTimedMessage } from './use-timed-message';
 
-/** Local flag (spec section 3): 'false' once the first-login subscription has run. */
+/** Local flag (docs/PRODUCT.md#browser-flags): 'false' once the first-login subscription has run. */
 export const FIRST_LOGIN_KEY = 'firstLogin';
 
 export const greetingFor = (name: string) => `Welcome to Atrium, ${name}! You will get notifications here.`;
@@ -13,7 +13,7 @@ export const greetingFor = (name: string) => `Welcome to Atrium, ${name}! You wi
  * Called by the profile page. On first login (firstLogin is not 'false'):
  * subscribes to notifications (asking for permission), sets firstLogin to
  * false and returns a greeting for the 5 s banner. Subscription failures
- * show as an error toast with the spec's text.
+ * show as an error toast with their text (docs/PRODUCT.md#notification-messages).
  */
 export function useFirstLoginSubscription(): { greeting: string | null; dismiss: () => void } {
   const me = useMe();

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 
-/** Spec section 9: banner messages show for 5 s. */
+/** Banner messages show for 5 s (docs/PRODUCT.md#banners). */
 export const BANNER_MS = 5000;
 
 /** A message that clears itself after `ms`; showing a new one restarts the clock. */

@@ -3,7 +3,7 @@ import { useMe } from '../../../lib/me';
 import { requestWelcomeNotification } from '../api/notifications-api';
 import { ingestNotification } from '../lib/notifications-store';
 
-/** Spec section 3: a seen-flag for the login notification (per user). */
+/** A seen-flag for the welcome notification, per user (docs/PRODUCT.md#browser-flags). */
 export const welcomeSeenKey = (ownerKey: string) => `welcomeNotificationSeen:${ownerKey}`;
 
 /**

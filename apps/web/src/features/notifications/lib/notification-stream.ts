@@ -20,8 +20,8 @@ export const backoffDelay = (attempt: number, baseMs: number, maxMs: number, ran
   Math.round(Math.min(maxMs, baseMs * 2 ** attempt) * (0.5 + random() / 2));
 
 /**
- * The live notification stream. On an error the stream is closed (spec: a
- * stream error closes the stream) and a new one is opened after a backoff,
+ * The live notification stream. On an error the stream is closed
+ * (docs/PRODUCT.md#live-updates) and a new one is opened after a backoff,
  * resuming after the last id received (`?lastEventId=`, since EventSource
  * cannot set headers). Returns a function that stops it.
  */

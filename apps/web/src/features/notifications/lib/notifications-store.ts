@@ -1,7 +1,7 @@
 import { Notification } from '@atrium/contracts';
 import { z } from 'zod';
 
-/** localStorage key of the list (spec section 3: the notifications list is kept in browser storage). */
+/** localStorage key of the list: the notifications list is kept in browser storage (docs/PRODUCT.md#browser-flags). */
 export const STORAGE_KEY = 'notifications';
 /** The id of the last stream event received, so a new stream resumes after it. */
 export const LAST_EVENT_ID_KEY = 'notificationsLastEventId';

@@ -2,7 +2,7 @@ import { NOTIFICATION_TEXTS } from '@atrium/contracts';
 import { toast } from 'react-toastify/unstyled';
 import { subscribeToNotifications } from './subscribe';
 
-/** Spec section 4: after the admin login, try to subscribe; on failure warn 'Could not subscribe to notifications'. */
+/** After the admin login, try to subscribe; on failure warn 'Could not subscribe to notifications' (docs/PRODUCT.md#admin-sign-in). */
 export async function subscribeAtLogin(userId: string): Promise<boolean> {
   try {
     await subscribeToNotifications(userId);

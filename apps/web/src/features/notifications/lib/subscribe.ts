@@ -4,7 +4,7 @@ import { getVapidPublicKey, postSubscription } from '../api/notifications-api';
 
 export const SERVICE_WORKER_URL = '/sw.js';
 
-/** A subscription failure, with the text to show the user (spec section 8). */
+/** A subscription failure, with the text to show the user (docs/PRODUCT.md#notification-messages). */
 export class SubscribeError extends Error {
   constructor(message: string) {
     super(message);
@@ -61,7 +61,7 @@ async function pushSubscription(): Promise<PushSubscriptionInput | undefined> {
 /**
  * Subscribes the signed-in user: asks for notification permission first,
  * then registers with the server (with a Web Push subscription when the
- * browser can make one). Throws SubscribeError with the spec's texts.
+ * browser can make one). Throws SubscribeError with the texts of docs/PRODUCT.md#notification-messages.
  */
 export async function subscribeToNotifications(userId: string): Promise<SubscribeResponse> {
   if (typeof window === 'undefined' || !('Notification' in window)) {
