@@ -223,6 +223,14 @@ describe.each(dialects().flatMap((dialect) => (['fs', 's3'] as const).map((store
       expect(await listOf('alice', alice)).toEqual([]);
       expect(await listOf('bob', bob)).toEqual([]);
       expect(await tusLeftovers(server, s3)).toEqual([]);
+
+      // What is stored is what the server decided: the checked owner and the file name, nothing else.
+      const created = await post(bob, `${evil},userId ${b64('bob')},owner ${b64('alice')},user`);
+      expect(created.status).toBe(201);
+      const location = created.headers.get('location') ?? '';
+      const head = await server.fetch(location, { method: 'HEAD', headers: { ...TUS, cookie: bob } });
+      expect(head.headers.get('upload-metadata')?.split(',').sort()).toEqual([evil, `userId ${b64('bob')}`]);
+      expect((await server.fetch(location, { method: 'DELETE', headers: { ...TUS, cookie: bob } })).status).toBe(204);
     });
 
     it('reads the upload id from the path only, whatever the query string says', async () => {
