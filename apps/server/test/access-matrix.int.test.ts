@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import type { FileRecord } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../src/errors';
 import type { RouteEntry } from '../src/plugins/access';
 import { undeclaredApiRoutes } from '../src/plugins/access';
-import { dialects, readError, startTestServer, type TestServer } from './helpers';
+import { dialects, readError, readJson, startTestServer, type TestServer } from './helpers';
 
 /**
  * The access-control matrix: every /api and /public/api route registered by
@@ -40,6 +43,152 @@ function expected(route: RouteEntry, who: Identity): 'unauthenticated' | 'forbid
   return 'allowed';
 }
 
+/**
+ * Path parameters are read from the path only. A route whose policy check and handler read an id
+ * differently (say, the handler takes the end of the whole URL, query string included) acts on a
+ * resource nobody checked. The rule: every route with path parameters, called by the owner of a real
+ * resource, answers the same with a query string naming another resource (one that does not exist,
+ * or user A's) in several spellings as without it.
+ *
+ * Real resources come from the fixtures below, found by route; a route without one is called with
+ * probe ids (the rule still runs, but proves less). Owner parameters name the caller.
+ */
+interface ParamFixture {
+  /** The routes whose parameter names this kind of resource. */
+  route: RegExp;
+  /** Creates one, owned by the identity behind `cookie` (owner key `owner`); returns its id. */
+  make(server: TestServer, cookie: string, owner: string): Promise<string>;
+  /** The request the route expects (default: a JSON `{}` body on POST, PUT and PATCH). */
+  init?(method: string): RequestInit;
+}
+
+const TUS_HEADERS = { 'tus-resumable': '1.0.0' };
+const b64 = (value: string) => Buffer.from(value).toString('base64');
+
+async function createTusUpload(server: TestServer, cookie: string, owner: string, length = 4): Promise<string> {
+  const created = await server.fetch('/api/files/tus', {
+    method: 'POST',
+    headers: {
+      ...TUS_HEADERS,
+      cookie,
+      'upload-length': String(length),
+      'upload-metadata': `filename ${b64('matrix.bin')},userId ${b64(owner)}`,
+    },
+  });
+  if (created.status !== 201) throw new Error(`tus creation answered ${created.status}`);
+  return (created.headers.get('location') ?? '').split('/').pop() ?? '';
+}
+
+/** The test-only route below: probe id → owner key. */
+const confusedProbes = new Map<string, string>();
+const CONFUSED_ROUTE = '/api/test/matrix-query-confused/:id';
+
+const PARAM_FIXTURES: ParamFixture[] = [
+  {
+    route: /^\/api\/files\/tus\/:uploadId$/,
+    make: (server, cookie, owner) => createTusUpload(server, cookie, owner),
+    init: (method) =>
+      method === 'PATCH'
+        ? {
+            headers: { ...TUS_HEADERS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+            body: 'x',
+          }
+        : { headers: TUS_HEADERS },
+  },
+  {
+    route: /^\/api\/files\/(.+\/)?:id(\/|$)/,
+    async make(server, cookie, owner) {
+      const form = new FormData();
+      form.append('file', new Blob(['matrix']), 'matrix.txt');
+      const uploaded = await server.fetch(`/api/files/upload?userId=${owner}`, {
+        method: 'POST',
+        headers: { cookie, accept: 'application/json' },
+        body: form,
+      });
+      return (await readJson<FileRecord>(uploaded)).id;
+    },
+  },
+  {
+    route: /^\/api\/ai\/keys\/:id$/,
+    async make(server, cookie) {
+      const created = await server.fetch('/api/ai/keys', {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'matrix' }),
+      });
+      return (await readJson<{ id: string }>(created)).id;
+    },
+  },
+  {
+    route: new RegExp(`^${CONFUSED_ROUTE}$`),
+    make: async (_server, _cookie, owner) => {
+      const id = randomUUID();
+      confusedProbes.set(id, owner);
+      return id;
+    },
+  },
+];
+
+/** Query strings naming the resource at `path` (whose last segment is `id`), spelled several ways. */
+const confusingQueries = (path: string, id: string) => [
+  `?x=/${id}`,
+  `?x=%2F${id}`,
+  `?x=/${id}/`,
+  `?x=${path}`,
+  `?${encodeURIComponent(path)}`,
+  `?x=${encodeURIComponent(path)}&y=/${id}`,
+];
+
+/**
+ * Applies the rule to `routes`; returns one line per difference. `caller` is who owns the resources the
+ * path names (user B, or the admin on admin routes); the other resource in the query is user A's.
+ */
+async function queryConfusions(
+  server: TestServer,
+  routes: RouteEntry[],
+  cookieFor: (who: 'userA' | 'userB' | 'admin') => Promise<string>,
+): Promise<string[]> {
+  const failures: string[] = [];
+  for (const route of routes.filter((r) => /:\w+/.test(r.url))) {
+    const fixture = PARAM_FIXTURES.find((f) => f.route.test(route.url));
+    const callerKey = route.access === 'admin' ? 'admin' : 'userB';
+    const caller = { cookie: await cookieFor(callerKey), owner: callerKey === 'admin' ? 'admin' : USER_B };
+    const other = { cookie: await cookieFor(route.access === 'admin' ? 'admin' : 'userA'), owner: USER_A };
+    /** The route's path for a fresh resource of `who` (fresh each time: a call may delete or change it). */
+    const pathFor = async (who: { cookie: string; owner: string }) => {
+      const id = fixture ? await fixture.make(server, who.cookie, who.owner) : 'matrix-probe';
+      return route.url.replace(/:(\w+)/g, (_m, name: string) => (OWNER_PARAMS.has(name) ? who.owner : id));
+    };
+    const call = async (url: string) => {
+      const init = fixture?.init?.(route.method) ?? {};
+      const withBody = ['POST', 'PUT', 'PATCH'].includes(route.method) && init.body === undefined;
+      const response = await server.fetch(url, {
+        ...init,
+        method: route.method,
+        headers: {
+          ...(init.headers as Record<string, string> | undefined),
+          cookie: caller.cookie,
+          ...(withBody ? { 'content-type': 'application/json' } : {}),
+        },
+        redirect: 'manual',
+        ...(withBody ? { body: '{}' } : {}),
+      });
+      await response.body?.cancel();
+      return response.status;
+    };
+    const plain = await call(await pathFor(caller));
+    const missing = route.url.replace(/:(\w+)/g, 'matrix-missing');
+    for (const otherPath of [missing, await pathFor(other)]) {
+      for (const query of confusingQueries(otherPath, otherPath.split('/').pop() ?? '')) {
+        const status = await call(`${await pathFor(caller)}${query}`);
+        if (status !== plain)
+          failures.push(`${route.method} ${route.url}${query}: ${status}, without the query ${plain}`);
+      }
+    }
+  }
+  return failures;
+}
+
 describe.each(dialects())('access-control matrix (%s)', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
@@ -48,6 +197,16 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       setup(app) {
         // A route that forgets to check in its handler: the declaration alone must protect it.
         app.post('/api/test/matrix-admin-only', { config: { access: 'admin' } }, async () => ({ ok: true }));
+        // A route that checks the id in its path but acts on the end of the whole URL (the mistake
+        // the query-string rule exists for): the rule must notice it.
+        app.get(CONFUSED_ROUTE, { config: { access: 'user' } }, async (request) => {
+          const user = await request.requireUser();
+          const { id } = request.params as { id: string };
+          if (confusedProbes.get(id) !== user.ownerKey) throw new AppError('NOT_FOUND');
+          const acted = /([^/]+)\/?$/.exec(request.url)?.[1] ?? '';
+          if (!confusedProbes.has(acted)) throw new AppError('NOT_FOUND');
+          return { id: acted };
+        });
       },
     });
   });
@@ -112,5 +271,123 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
     const user = await server.fetch('/api/test/matrix-admin-only', { method: 'POST', headers: { cookie } });
     expect(user.status).toBe(403);
     expect((await readError(user)).code).toBe('FORBIDDEN');
+  });
+  const signIn = (who: 'userA' | 'userB' | 'admin') =>
+    who === 'admin'
+      ? server.signInAs({ owner_key: 'admin', role: 'admin' })
+      : server.signInAs({ owner_key: who === 'userA' ? USER_A : USER_B });
+
+  it('reads path parameters from the path only: a query string naming another resource changes nothing', async () => {
+    const routes = server.app.routeTable.filter((r) => isApi(r.url) && !r.url.startsWith('/api/test/'));
+    // The rule has real resources behind the routes that matter here.
+    const withFixture = routes.filter((r) => /:\w+/.test(r.url) && PARAM_FIXTURES.some((f) => f.route.test(r.url)));
+    expect(withFixture.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining(['HEAD /api/files/tus/:uploadId', 'PATCH /api/files/tus/:uploadId', 'GET /api/files/:id']),
+    );
+    expect(await queryConfusions(server, routes, signIn)).toEqual([]);
+    // The rule itself notices a route that checks one id and acts on another.
+    const confused = server.app.routeTable.filter((r) => r.url === CONFUSED_ROUTE);
+    expect(await queryConfusions(server, confused, signIn)).not.toEqual([]);
+  });
+
+  it('keeps tus uploads to their owner: no metadata, query-string or id trick reaches user A', async () => {
+    const a = await signIn('userA');
+    const b = await signIn('userB');
+    const filesOfA = async () =>
+      (await readJson<FileRecord[]>(await server.fetch(`/api/files/user/${USER_A}`, { headers: { cookie: a } }))).map(
+        (file) => file.id,
+      );
+    const filesBefore = await filesOfA();
+    const uploadOfA = await createTusUpload(server, a, USER_A);
+    const stateOfA = async () => {
+      const head = await server.fetch(`/api/files/tus/${uploadOfA}`, {
+        method: 'HEAD',
+        headers: { ...TUS_HEADERS, cookie: a },
+      });
+      return `${head.status} ${head.headers.get('upload-offset')}/${head.headers.get('upload-length')}`;
+    };
+    expect(await stateOfA()).toBe('200 0/4');
+    const failures: string[] = [];
+    const send = async (
+      method: string,
+      url: string,
+      init: { headers?: Record<string, string>; body?: string } = {},
+    ) => {
+      const response = await server.fetch(url, {
+        method,
+        headers: { ...TUS_HEADERS, cookie: b, ...init.headers },
+        ...(init.body === undefined ? {} : { body: init.body }),
+      });
+      await response.body?.cancel();
+      return response;
+    };
+    const expectStatus = async (label: string, response: Promise<Response>, want: number) => {
+      const { status } = await response;
+      if (status !== want) failures.push(`${label} → ${status}, expected ${want}`);
+      if ((await stateOfA()) !== '200 0/4') failures.push(`${label} changed user A's upload: ${await stateOfA()}`);
+    };
+
+    // POST: metadata naming user A, or reading as user A to tus (a key repeated or prefixed with blanks).
+    const metadataTricks: [string, number][] = [
+      [`userId ${b64(USER_A)}`, 403],
+      [`userId ${b64(USER_A)},\tuserId ${b64(USER_B)}`, 400],
+      [`userId ${b64(USER_B)},\tuserId ${b64(USER_A)}`, 400],
+      [`userId ${b64(USER_B)}, userId ${b64(USER_A)}`, 400],
+      [`userId ${b64(USER_B)},userId ${b64(USER_A)}`, 400],
+      [`userId ${b64(USER_A)},userId ${b64(USER_B)}`, 400],
+    ];
+    for (const [metadata, want] of metadataTricks) {
+      for (const url of ['/api/files/tus', `/api/files/tus?x=/${uploadOfA}`]) {
+        const headers = { 'upload-length': '4', 'upload-metadata': `filename ${b64('evil.txt')},${metadata}` };
+        await expectStatus(`POST ${url} ${JSON.stringify(metadata)}`, send('POST', url, { headers }), want);
+        // Creation with upload: the whole file in the POST would be committed at once.
+        const withBody = { headers: { ...headers, 'content-type': 'application/offset+octet-stream' }, body: 'evil' };
+        await expectStatus(`POST ${url} ${JSON.stringify(metadata)} with body`, send('POST', url, withBody), want);
+      }
+    }
+
+    // HEAD, PATCH, DELETE on user A's upload id, however spelled: 404, as for a missing upload.
+    const uploadOfB = await createTusUpload(server, b, USER_B);
+    const patch = {
+      headers: { 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      body: 'evil',
+    };
+    for (const method of ['HEAD', 'PATCH', 'DELETE']) {
+      for (const url of [
+        `/api/files/tus/${uploadOfA}`,
+        `/api/files/tus/${uploadOfA}/`,
+        `/api/files/tus/${uploadOfA}?x=/${uploadOfB}`,
+        `/api/files/tus/${uploadOfA}?x=%2F${uploadOfB}`,
+      ]) {
+        await expectStatus(`${method} ${url}`, send(method, url, method === 'PATCH' ? patch : {}), 404);
+      }
+    }
+    // OPTIONS says nothing about an upload: the same answer for user A's id as for a missing one.
+    const optionsOf = async (id: string) => {
+      const response = await send('OPTIONS', `/api/files/tus/${id}`);
+      return `${response.status} ${response.headers.get('tus-extension')} ${response.headers.get('upload-length')}`;
+    };
+    expect(await optionsOf(uploadOfA)).toBe(await optionsOf('0123456789abcdef0123456789abcdef'));
+
+    // User B's own upload with user A's id in the query string: B's upload is read, written and finished.
+    for (const query of [`?x=/${uploadOfA}`, `?x=%2F${uploadOfA}`, `?/api/files/tus/${uploadOfA}`]) {
+      const own = await createTusUpload(server, b, USER_B);
+      const url = `/api/files/tus/${own}${query}`;
+      const head = await send('HEAD', url);
+      if (head.headers.get('upload-offset') !== '0' || head.status !== 200)
+        failures.push(`HEAD ${url} → ${head.status}`);
+      await expectStatus(`PATCH ${url}`, send('PATCH', url, patch), 204);
+      const finished = await send('HEAD', `/api/files/tus/${own}`);
+      if (finished.status !== 404) failures.push(`PATCH ${url} did not finish user B's own upload`);
+      await expectStatus(`DELETE ${url}`, send('DELETE', url), 404);
+    }
+    expect(failures).toEqual([]);
+    const filesOfB = await readJson<FileRecord[]>(
+      await server.fetch(`/api/files/user/${USER_B}`, { headers: { cookie: b } }),
+    );
+    expect(filesOfB.filter((file) => file.fileName === 'matrix.bin')).toHaveLength(3);
+
+    expect(await filesOfA()).toEqual(filesBefore);
+    expect(await stateOfA()).toBe('200 0/4');
   });
 });

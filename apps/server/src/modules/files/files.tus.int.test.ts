@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { FileRecord } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
 import { S3_TEST_CREDENTIALS, startS3 } from '../../../test/s3';
 
 const b64 = (value: string) => Buffer.from(value).toString('base64');
@@ -182,6 +182,111 @@ describe.each(dialects().flatMap((dialect) => (['fs', 's3'] as const).map((store
       if (s3) expect(await s3.keys(BUCKET)).toHaveLength(1);
       else expect(readdirSync(path.join(server.dataDir, 'blobs', 'files'))).toEqual([other.id]);
       await server.fetch(`/api/files/user/${other.id}`, { method: 'DELETE', headers: { cookie: alice } });
+    });
+
+    const listOf = async (owner: string, cookie: string) =>
+      (await readJson<FileRecord[]>(await server.fetch(`/api/files/user/${owner}`, { headers: { cookie } }))).map(
+        (file) => file.fileName,
+      );
+
+    it('decides the owner at creation: metadata that reads differently to tus is refused', async () => {
+      const post = (cookie: string, metadata: string, body?: Buffer) =>
+        server.fetch('/api/files/tus', {
+          method: 'POST',
+          headers: {
+            ...TUS,
+            cookie,
+            'upload-length': '4',
+            'upload-metadata': metadata,
+            ...(body ? { 'content-type': 'application/offset+octet-stream' } : {}),
+          },
+          ...(body ? { body } : {}),
+        });
+      const evil = `filename ${b64('evil.txt')}`;
+      for (const metadata of [
+        // A tab-prefixed key is another key to tus, the same key after trimming.
+        `${evil},userId ${b64('alice')},\tuserId ${b64('bob')}`,
+        `${evil},userId ${b64('bob')},\tuserId ${b64('alice')}`,
+        // A repeated key.
+        `${evil},userId ${b64('bob')},userId ${b64('alice')}`,
+        `${evil},userId ${b64('alice')},userId ${b64('bob')}`,
+        // What tus's own parser refuses: a value that is not base64, an empty pair.
+        `${evil},userId bob!`,
+        `${evil},,userId ${b64('bob')}`,
+      ]) {
+        for (const body of [undefined, Buffer.from('evil')]) {
+          const created = await post(bob, metadata, body);
+          expect(created.status, metadata).toBe(400);
+          expect((await readError(created)).code).toBe('BAD_REQUEST');
+        }
+      }
+      expect(await listOf('alice', alice)).toEqual([]);
+      expect(await listOf('bob', bob)).toEqual([]);
+      expect(await tusLeftovers(server, s3)).toEqual([]);
+
+      // What is stored is what the server decided: the checked owner and the file name, nothing else.
+      const created = await post(bob, `${evil},userId ${b64('bob')},owner ${b64('alice')},user`);
+      expect(created.status).toBe(201);
+      const location = created.headers.get('location') ?? '';
+      const head = await server.fetch(location, { method: 'HEAD', headers: { ...TUS, cookie: bob } });
+      expect(head.headers.get('upload-metadata')?.split(',').sort()).toEqual([evil, `userId ${b64('bob')}`]);
+      expect((await server.fetch(location, { method: 'DELETE', headers: { ...TUS, cookie: bob } })).status).toBe(204);
+    });
+
+    it('reads the upload id from the path only, whatever the query string says', async () => {
+      const aliceUpload = (await create(alice, 10)).headers.get('location') ?? '';
+      const aliceId = aliceUpload.split('/').pop() ?? '';
+      const aliceHead = async () => {
+        const head = await server.fetch(aliceUpload, { method: 'HEAD', headers: { ...TUS, cookie: alice } });
+        return [head.status, head.headers.get('upload-length'), head.headers.get('upload-offset')];
+      };
+      for (const query of [`?x=/${aliceId}`, `?x=%2F${aliceId}`, `?/${aliceId}`, `?x=/${aliceId}/`]) {
+        const bobUpload = (await create(bob, 20, 'bob')).headers.get('location') ?? '';
+        const url = `${bobUpload}${query}`;
+        // HEAD answers for bob's own upload (20 bytes), not alice's (10).
+        const head = await server.fetch(url, { method: 'HEAD', headers: { ...TUS, cookie: bob } });
+        expect([head.status, head.headers.get('upload-length')], url).toEqual([200, '20']);
+        // PATCH writes bob's upload.
+        const patch = await server.fetch(url, {
+          method: 'PATCH',
+          headers: { ...TUS, cookie: bob, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+          body: Buffer.alloc(5),
+        });
+        expect([patch.status, patch.headers.get('upload-offset')], url).toEqual([204, '5']);
+        expect(await aliceHead()).toEqual([200, '10', '0']);
+        // DELETE removes bob's upload, not alice's.
+        const removed = await server.fetch(url, { method: 'DELETE', headers: { ...TUS, cookie: bob } });
+        expect(removed.status, url).toBe(204);
+        expect((await offsetOf(bobUpload, bob)).status).toBe(404);
+        expect(await aliceHead()).toEqual([200, '10', '0']);
+      }
+      expect(await listOf('alice', alice)).toEqual([]);
+      expect((await server.fetch(aliceUpload, { method: 'DELETE', headers: { ...TUS, cookie: alice } })).status).toBe(
+        204,
+      );
+    });
+
+    it('answers a single-request upload (creation with upload) with the new file', async () => {
+      const bytes = randomBytes(1000);
+      const created = await server.fetch('/api/files/tus', {
+        method: 'POST',
+        headers: {
+          ...TUS,
+          cookie: alice,
+          'upload-length': String(bytes.length),
+          'upload-metadata': `filename ${b64('whole.bin')},userId ${b64('alice')}`,
+          'content-type': 'application/offset+octet-stream',
+        },
+        body: bytes,
+      });
+      expect(created.status).toBe(201);
+      expect(created.headers.get('upload-offset')).toBe(String(bytes.length));
+      const id = created.headers.get('x-atrium-file-id') ?? '';
+      const download = await server.fetch(`/api/files/download/${id}`, { headers: { cookie: alice } });
+      expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
+      expect(await listOf('alice', alice)).toEqual(['whole.bin']);
+      expect(await tusLeftovers(server, s3)).toEqual([]);
+      await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: alice } });
     });
 
     it('answers 404 for upload ids that are not ids', async () => {

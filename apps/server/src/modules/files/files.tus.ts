@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Server, Uid, type DataStore } from '@tus/server';
+import { Metadata, Server, Uid, type DataStore } from '@tus/server';
 import type { BlobStore } from '../../adapters/blob-store';
 import type { EventBus } from '../../adapters/event-bus';
 import type { Config } from '../../config';
@@ -59,14 +59,25 @@ function createDataStore(config: Pick<Config, 'blobStore' | 'dataDir'>): TusStor
   };
 }
 
-/** Reads tus `Upload-Metadata` (comma-separated `key base64value` pairs). */
-function parseMetadata(header: string | undefined): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const pair of (header ?? '').split(',')) {
-    const [key, value] = pair.trim().split(' ');
-    if (key) result[key] = value ? Buffer.from(value, 'base64').toString('utf8') : '';
+/** Metadata keys Atrium accepts: visible ASCII, so no key reads as another one once trimmed. */
+const METADATA_KEY = /^[!-~]+$/;
+
+/**
+ * Reads tus `Upload-Metadata` (comma-separated `key base64value` pairs) with tus's own parser, the one
+ * @tus/server stores: what it refuses (a repeated key, a value that is not base64, an empty pair) and
+ * keys with blanks or control characters (`\tuserId` is not `userId` to tus) are a 400.
+ */
+function readMetadata(header: string): Record<string, string | null> {
+  let metadata: Record<string, string | null>;
+  try {
+    metadata = Metadata.parse(header);
+  } catch {
+    throw new AppError('BAD_REQUEST', 'Upload-Metadata is not valid tus metadata.');
   }
-  return result;
+  if (!Object.keys(metadata).every((key) => METADATA_KEY.test(key))) {
+    throw new AppError('BAD_REQUEST', 'Upload-Metadata keys must be printable ASCII without blanks.');
+  }
+  return metadata;
 }
 
 /**
@@ -75,7 +86,9 @@ function parseMetadata(header: string | undefined): Record<string, string> {
  * arrives, the upload is streamed through the same ingest as a normal upload
  * (size, SHA-256, type, quota) into the blob store, the tus copy is removed,
  * and the final answer names the new file in `X-Atrium-File-Id`.
- * Metadata: `filename` (label) and `userId` (owner key, checked like `?userId=`).
+ * Metadata: `filename` (label) and `userId` (owner key, checked like `?userId=`). The owner is decided
+ * once, when the upload is created: the checked owner key is what tus stores, and every later request
+ * is checked against it. tus sees only the path the checks resolved (never the client's query string).
  *
  * Upload locks (one request at a time per upload) are in memory, or shared by
  * every instance through Redis when REDIS_URL is set.
@@ -106,6 +119,8 @@ export async function registerTusRoutes(
     : undefined;
   if (locker) app.addHook('onClose', async () => locker.close());
   let storeReady: Promise<void> | undefined;
+  /** The owner key checked for a creation request, for `onUploadCreate` to store. */
+  const checkedOwners = new WeakMap<Request, string>();
   const tus = new Server({
     path: TUS_PATH,
     datastore,
@@ -115,6 +130,12 @@ export async function registerTusRoutes(
     namingFunction: () => idOf(Uid.rand()) ?? Uid.rand(),
     generateUrl: (_req, { path: base, id }) => `${base}/${urlIdOf(id)}`,
     getFileIdFromRequest: (_req, lastPath) => (lastPath === undefined ? undefined : idOf(lastPath)),
+    async onUploadCreate(req, upload) {
+      const ownerKey = checkedOwners.get(req);
+      if (ownerKey === undefined) throw { status_code: 500, body: 'The upload has no checked owner.' };
+      // Only what Atrium reads, and the owner as checked: tus stores this and never lets a client change it.
+      return { metadata: { filename: upload.metadata?.filename ?? null, userId: ownerKey } };
+    },
     async onUploadFinish(_req, upload) {
       const ownerKey = upload.metadata?.userId ?? '';
       try {
@@ -122,6 +143,9 @@ export async function registerTusRoutes(
         const record = localFileOf
           ? await files.ingestFile(ownerKey, { fileName, file: localFileOf(upload.id) })
           : await files.ingest(ownerKey, { fileName, stream: await datastore.read(upload.id) });
+        // Finished on creation (a single-request upload): no expiry to announce, so tus must not read
+        // the upload back for its Upload-Expires header (it is gone: that read would answer 404).
+        delete upload.creation_date;
         return { headers: { [TUS_FILE_ID_HEADER]: record.id } };
       } catch (error) {
         const appError = error instanceof AppError ? error : undefined;
@@ -135,15 +159,14 @@ export async function registerTusRoutes(
     },
   });
 
+  /** The upload id named by the request's path (the route parameter; never the query string). */
+  const uploadIdOf = (request: FastifyRequest): string | undefined => {
+    const { uploadId } = request.params as { uploadId?: string };
+    return uploadId === undefined ? undefined : idOf(uploadId);
+  };
+
   /** The owner key of an upload in progress, read from its stored metadata. */
-  async function ownerOf(request: FastifyRequest): Promise<string | undefined> {
-    const urlId = request.url.split('?')[0]?.slice(TUS_PATH.length + 1) ?? '';
-    let id: string | undefined;
-    try {
-      id = idOf(decodeURIComponent(urlId));
-    } catch {
-      return undefined;
-    }
+  async function ownerOf(id: string | undefined): Promise<string | undefined> {
     if (!id) return undefined;
     try {
       return (await datastore.getUpload(id)).metadata?.userId ?? undefined;
@@ -158,11 +181,14 @@ export async function registerTusRoutes(
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const user = await request.requireUser();
+      const id = uploadIdOf(request);
+      let bind: ((tusRequest: Request) => void) | undefined;
       if (request.method === 'POST') {
-        const metadata = parseMetadata(request.headers['upload-metadata'] as string | undefined);
-        const ownerKey = metadata.userId || user.ownerKey;
-        if (!metadata.userId) throw new AppError('BAD_REQUEST', 'Upload-Metadata must carry userId.');
+        const header = request.headers['upload-metadata'];
+        const ownerKey = typeof header === 'string' && header !== '' ? readMetadata(header).userId : undefined;
+        if (!ownerKey) throw new AppError('BAD_REQUEST', 'Upload-Metadata must carry userId.');
         files.assertActsFor(user, ownerKey);
+        bind = (tusRequest) => checkedOwners.set(tusRequest, ownerKey);
         const length = Number(request.headers['upload-length'] ?? 0);
         if (length > config.uploads.maxBytes) {
           throw new AppError(
@@ -181,14 +207,17 @@ export async function registerTusRoutes(
           throw error;
         }));
       } else if (request.method !== 'OPTIONS') {
-        const owner = await ownerOf(request);
+        const owner = await ownerOf(id);
         // Someone else's upload looks exactly like a missing one.
         if (owner === undefined || (owner !== user.ownerKey && user.role !== 'admin')) {
           throw new AppError('NOT_FOUND', 'Upload not found.');
         }
       }
       reply.hijack();
-      await handleTusRequest(tus, request.raw, reply.raw);
+      await handleTusRequest(tus, request.raw, reply.raw, {
+        path: id === undefined ? TUS_PATH : `${TUS_PATH}/${urlIdOf(id)}`,
+        ...(bind ? { bind } : {}),
+      });
     };
     // Who may call these routes (the access-control matrix reads it); typed loosely
     // because Fastify's context config type does not declare `access` on this branch.

@@ -47,8 +47,17 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
  * Its Node entry point (`handle`) turns the body into a web stream with `Readable.toWeb`, which in
  * Node 20 copies every chunk: a 1 GiB upload allocated another GiB and spent 2.4 s of the main
  * thread collecting it. Here the body's Buffers go through as they are.
+ *
+ * tus sees `path` as the whole URL, not the client's: it takes the upload id from the end of the
+ * URL, query string included, so the caller passes the path its own checks resolved (no query).
+ * `bind` receives the request tus's hooks will get, so the caller can attach what it decided.
  */
-export async function handleTusRequest(tus: Server, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleTusRequest(
+  tus: Server,
+  req: IncomingMessage,
+  res: ServerResponse,
+  { path, bind }: { path: string; bind?: (request: Request) => void },
+): Promise<void> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -56,11 +65,12 @@ export async function handleTusRequest(tus: Server, req: IncomingMessage, res: S
   }
   const method = req.method ?? 'GET';
   const hasBody = method === 'POST' || method === 'PATCH';
-  const request = new Request(new URL(req.url ?? '/', 'http://localhost'), {
+  const request = new Request(new URL(path, 'http://localhost'), {
     method,
     headers,
     ...(hasBody ? { body: bodyOf(req), duplex: 'half' } : {}),
   } as RequestInit);
+  bind?.(request);
   let response: Response;
   try {
     response = await tus.handleWeb(request);
