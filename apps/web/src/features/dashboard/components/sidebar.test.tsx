@@ -13,6 +13,7 @@ const user: MeResponse = {
   picture: null,
   role: 'user',
   isAdmin: false,
+  firstLogin: false,
 };
 
 function renderSidebar() {
