@@ -109,6 +109,14 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
     return Number(row?.count ?? 0);
   },
 
+  async countPushSubscriptions(): Promise<number> {
+    const row = await db
+      .selectFrom('push_subscriptions')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  },
+
   /** Stores (or moves to this user) the browser's push subscription, keyed by its endpoint. */
   async upsertPushSubscription(userId: string, sub: { endpoint: string; p256dh: string; auth: string }) {
     const now = iso(clock.now());
