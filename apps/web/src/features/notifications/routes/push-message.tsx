@@ -2,7 +2,7 @@ import { NOTIFICATION_MESSAGE_MAX, NOTIFICATION_TEXTS, type SubscriberCount } fr
 import { BellRing, Radio, Send, Users, type LucideIcon } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
-import { toast } from 'react-toastify/unstyled';
+import { showToast } from '../../../lib/toast';
 import { Spinner } from '../../../components/ui/spinner';
 import { useMe } from '../../../lib/me';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -56,15 +56,15 @@ export default function PushMessagePage() {
   const send = (event: FormEvent) => {
     event.preventDefault();
     if (!message.trim()) {
-      toast.warning(NOTIFICATION_TEXTS.blankMessage);
+      showToast('warning', NOTIFICATION_TEXTS.blankMessage);
       return;
     }
     publish.mutate(message, {
       onSuccess: () => {
-        toast.success('Notification sent');
+        showToast('success', 'Notification sent');
         setMessage('');
       },
-      onError: (error) => toast.error(publishErrorMessage(error)),
+      onError: (error) => showToast('error', publishErrorMessage(error)),
     });
   };
 
