@@ -223,3 +223,19 @@ test.describe('screens changed by issue 13 (1366 and 390 px)', () => {
     });
   }
 });
+
+for (const { name, viewport } of WIDTHS) {
+  test(`without a microphone the voice assistant says so and how to allow it (${viewport.width} px)`, async ({
+    page,
+  }) => {
+    // This Chromium has no microphone and no permission prompt: recognition fails, the recorder fallback's
+    // getUserMedia is refused or finds no device.
+    await page.setViewportSize(viewport);
+    await open(page, '/features');
+    await page.getByRole('button', { name: 'Start voice assistant' }).click();
+    await expect(page.getByTestId('voice-message')).toHaveText(
+      /^(No microphone was found\.|Microphone access is blocked\. Allow it in your browser's site settings)/,
+    );
+    await shot(page, `voice-microphone-${name}`);
+  });
+}
