@@ -276,7 +276,10 @@ test.describe('voice (scripted SpeechRecognition)', () => {
   for (const [error, text] of [
     ['no-speech', 'I did not hear anything. Please try again and speak clearly.'],
     ['bad-grammar', 'Voice recognition error. Please try again.'],
-    ['not-allowed', 'Voice recognition error. Please try again.'],
+    [
+      'not-allowed',
+      "Microphone access is blocked. Allow it in your browser's site settings (the icon left of the address bar) and try again.",
+    ],
   ] as const) {
     test(`the "${error}" error shows its message and ends after 1 s`, async ({ page }) => {
       await page.clock.install({ time: new Date('2026-03-02T09:00:00') });

@@ -15,4 +15,11 @@ export {
   type RespondOptions,
 } from './respond';
 export { normalize } from './text';
-export { VOICE_MESSAGES, VOICE_SETTINGS, pickVoice, voiceErrorMessage, type VoiceLike } from './voice';
+export {
+  VOICE_MESSAGES,
+  VOICE_SETTINGS,
+  microphoneErrorCode,
+  pickVoice,
+  voiceErrorMessage,
+  type VoiceLike,
+} from './voice';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VOICE_MESSAGES, VOICE_SETTINGS, pickVoice, voiceErrorMessage } from './voice';
+import { VOICE_MESSAGES, VOICE_SETTINGS, microphoneErrorCode, pickVoice, voiceErrorMessage } from './voice';
 
 describe('voice constants', () => {
   it('matches docs/PRODUCT.md#constants', () => {
@@ -20,9 +20,20 @@ describe('voice constants', () => {
   it('maps recognition errors to the messages of docs/PRODUCT.md#voice-messages', () => {
     expect(voiceErrorMessage('no-speech')).toBe('I did not hear anything. Please try again and speak clearly.');
     expect(voiceErrorMessage('network')).toBe('Network error. Please check your connection and try again.');
-    expect(voiceErrorMessage('audio-capture')).toBe('Voice recognition error. Please try again.');
-    expect(voiceErrorMessage('not-allowed')).toBe('Voice recognition error. Please try again.');
+    expect(voiceErrorMessage('aborted-by-service')).toBe('Voice recognition error. Please try again.');
     expect(VOICE_MESSAGES.unsupported).toBe('Voice recognition is not supported in your browser.');
+  });
+
+  it('says that the microphone is missing or blocked, and how to allow it', () => {
+    expect(voiceErrorMessage('audio-capture')).toMatch(/^No microphone was found\./);
+    expect(voiceErrorMessage('not-allowed')).toBe(
+      "Microphone access is blocked. Allow it in your browser's site settings (the icon left of the address bar) and try again.",
+    );
+    expect(voiceErrorMessage(microphoneErrorCode('NotFoundError'))).toBe(voiceErrorMessage('audio-capture'));
+    expect(voiceErrorMessage(microphoneErrorCode('NotAllowedError'))).toBe(voiceErrorMessage('not-allowed'));
+    expect(voiceErrorMessage(microphoneErrorCode('NotReadableError'))).toBe(
+      'Voice recognition error. Please try again.',
+    );
   });
 });
 

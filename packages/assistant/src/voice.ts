@@ -21,16 +21,46 @@ export const VOICE_MESSAGES = {
   noSpeech: 'I did not hear anything. Please try again and speak clearly.',
   network: 'Network error. Please check your connection and try again.',
   other: 'Voice recognition error. Please try again.',
+  /** Added: no microphone (SpeechRecognition `audio-capture`, getUserMedia `NotFoundError`). */
+  noMicrophone:
+    'No microphone was found. Connect a microphone (or check that your system lets the browser use it) and try again.',
+  /** Added: the user or the browser refused the microphone (`not-allowed`, `NotAllowedError`). */
+  microphoneBlocked:
+    "Microphone access is blocked. Allow it in your browser's site settings (the icon left of the address bar) and try again.",
   stillWaiting: 'I am still listening. I will wait another 5 seconds.',
   listening: 'Listening… say a command, for example "open files".',
 } as const;
 
-/** The message for a SpeechRecognition error code (`no-speech`, `network`, anything else). */
+/**
+ * The message for a SpeechRecognition error code (`no-speech`, `network`, `not-allowed`, `audio-capture`,
+ * anything else).
+ */
 export function voiceErrorMessage(code: string): string {
   if (code === 'no-speech') return VOICE_MESSAGES.noSpeech;
   if (code === 'network') return VOICE_MESSAGES.network;
   if (code === 'not-supported') return VOICE_MESSAGES.unsupported;
+  if (code === 'not-allowed') return VOICE_MESSAGES.microphoneBlocked;
+  if (code === 'audio-capture') return VOICE_MESSAGES.noMicrophone;
   return VOICE_MESSAGES.other;
+}
+
+/**
+ * The SpeechRecognition error code that matches a `getUserMedia` failure (its DOMException `name`), so
+ * both ways of listening explain a missing or blocked microphone the same way.
+ */
+export function microphoneErrorCode(errorName: string | undefined): string {
+  switch (errorName) {
+    case 'NotAllowedError':
+    case 'SecurityError':
+    case 'PermissionDeniedError': // older Chromium
+      return 'not-allowed';
+    case 'NotFoundError':
+    case 'OverconstrainedError':
+    case 'DevicesNotFoundError': // older Chromium
+      return 'audio-capture';
+    default:
+      return 'microphone';
+  }
 }
 
 /** The fields of SpeechSynthesisVoice the choice looks at. */

@@ -14,6 +14,12 @@ export const MeResponse = z
     picture: z.string().nullable(),
     role: Role,
     isAdmin: z.boolean(),
+    firstLogin: z
+      .boolean()
+      .describe(
+        "True until the user's first sign-in has been greeted (`POST /api/me/first-login`), in any browser: " +
+          'the client then shows the greeting and subscribes to notifications',
+      ),
   })
   .meta({ id: 'Me' });
 export type MeResponse = z.infer<typeof MeResponse>;

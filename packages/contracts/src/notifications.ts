@@ -78,7 +78,17 @@ export const PublishRequest = z
   .meta({ id: 'PublishRequest' });
 export type PublishRequest = z.input<typeof PublishRequest>;
 
-export const SubscriberCount = z.object({ count: z.number().int().nonnegative() }).meta({ id: 'SubscriberCount' });
+export const SubscriberCount = z
+  .object({
+    count: z.number().int().nonnegative().describe('Users subscribed to notifications (POST /subscribe)'),
+    pushBrowsers: z.number().int().nonnegative().describe('Browsers subscribed to Web Push'),
+    openStreams: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe('Live notification streams (open dashboards) connected now to the instance that answers'),
+  })
+  .meta({ id: 'SubscriberCount' });
 export type SubscriberCount = z.infer<typeof SubscriberCount>;
 
 export const WelcomeResponse = z

@@ -17,6 +17,8 @@ export interface UsersTable {
   oidc_subject: string | null;
   created_at: string;
   updated_at: string;
+  /** When the first sign-in was greeted; null while the greeting is due (`GET /api/me` `firstLogin`). */
+  first_login_completed_at: string | null;
 }
 
 export interface SessionsTable {

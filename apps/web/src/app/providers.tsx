@@ -1,10 +1,14 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ToastContainer } from 'react-toastify/unstyled';
 import { isApiError } from '../lib/api-error';
+import { limitToasts } from '../lib/toast';
 
-/** Toasts (docs/PRODUCT.md#toasts): top-right, 5000 ms, 320 px wide (width in index.css). */
+/**
+ * Toasts (docs/PRODUCT.md#toasts): top-right, 5000 ms, 320 px wide (width and placement in index.css); at most
+ * three at a time (`limitToasts`), and a repeated text counts up on one toast (`showToast`).
+ */
 export const TOAST_DEFAULTS = { position: 'top-right', autoClose: 5000 } as const;
 
 export function createQueryClient() {
@@ -22,6 +26,7 @@ export function createQueryClient() {
 
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
+  useEffect(() => limitToasts(), []);
   return (
     <QueryClientProvider client={queryClient}>
       {children}

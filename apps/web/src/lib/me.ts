@@ -50,6 +50,9 @@ export const meQueryOptions = () => queryOptions({ queryKey: ['me'], queryFn: ge
 
 export const useMe = () => useQuery(meQueryOptions());
 
+/** Tells the server the user's first sign-in was greeted; answers the user with `firstLogin: false`. */
+export const completeFirstLogin = (): Promise<MeResponse> => api.post(MeResponse, '/api/me/first-login');
+
 /**
  * Ends the session on the server, then leaves for where the server says
  * (the identity provider's logout, or the site origin).

@@ -5,7 +5,7 @@ import type { SessionControls } from '../../plugins/session';
 import type { AuthService } from './auth.service';
 import { isAdmin, type SessionUser } from './sessions.service';
 
-export const presentMe = (user: SessionUser): MeResponse => ({
+export const presentMe = (user: SessionUser, firstLogin: boolean): MeResponse => ({
   id: user.id,
   ownerKey: user.ownerKey,
   name: user.name,
@@ -14,6 +14,7 @@ export const presentMe = (user: SessionUser): MeResponse => ({
   picture: user.picture,
   role: user.role,
   isAdmin: isAdmin(user),
+  firstLogin,
 });
 
 export interface AuthRoutesDeps {
@@ -51,7 +52,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     async (request, reply) => {
       const user = await deps.auth.loginAdmin(request.body.username, request.body.password, request.ip);
       await deps.sessions.signIn(request, reply, user.id);
-      return presentMe(user);
+      return presentMe(user, await deps.auth.isFirstLogin(user.id));
     },
   );
 
@@ -74,6 +75,29 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
       config: { access: 'user' },
       schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: MeResponse, 401: ErrorResponse } },
     },
-    async (request) => presentMe(await request.requireUser()),
+    async (request) => {
+      const user = await request.requireUser();
+      return presentMe(user, await deps.auth.isFirstLogin(user.id));
+    },
+  );
+
+  typed.post(
+    '/api/me/first-login',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['auth'],
+        summary: "Record that the user's first sign-in was greeted",
+        description:
+          'The client calls this once it has shown the first-login greeting and subscribed to notifications; ' +
+          'from then on `GET /api/me` answers `firstLogin: false` in every browser. Repeating it changes nothing.',
+        response: { 200: MeResponse, 401: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const user = await request.requireUser();
+      await deps.auth.completeFirstLogin(user.id);
+      return presentMe(user, false);
+    },
   );
 }

@@ -137,6 +137,14 @@ export const createAuthService = ({ users, admin, providerName, limiter }: AuthS
     }
     throw new AppError('CONFLICT', 'Could not find a free user name for this account.');
   },
+
+  /** True until the user's first sign-in has been greeted, in whichever browser that happens. */
+  async isFirstLogin(userId: string): Promise<boolean> {
+    const row = await users.findById(userId);
+    return row !== undefined && row.first_login_completed_at === null;
+  },
+
+  completeFirstLogin: (userId: string) => users.completeFirstLogin(userId),
 });
 
 export type AuthService = ReturnType<typeof createAuthService>;

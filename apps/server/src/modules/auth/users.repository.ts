@@ -20,11 +20,29 @@ export const createUsersRepository = (db: Db, clock: Clock) => ({
       .where('oidc_subject', '=', subject)
       .executeTakeFirst(),
 
-  async insert(values: Omit<UserRow, 'id' | 'created_at' | 'updated_at'>): Promise<UserRow> {
+  async insert(
+    values: Omit<UserRow, 'id' | 'created_at' | 'updated_at' | 'first_login_completed_at'>,
+  ): Promise<UserRow> {
     const now = iso(clock.now());
-    const row: UserRow = { ...values, id: randomUUID(), created_at: now, updated_at: now };
+    const row: UserRow = {
+      ...values,
+      id: randomUUID(),
+      created_at: now,
+      updated_at: now,
+      first_login_completed_at: null,
+    };
     await db.insertInto('users').values(row).execute();
     return row;
+  },
+
+  /** Records that the user's first sign-in was greeted; the first call wins, later ones change nothing. */
+  async completeFirstLogin(id: string): Promise<void> {
+    await db
+      .updateTable('users')
+      .set({ first_login_completed_at: iso(clock.now()) })
+      .where('id', '=', id)
+      .where('first_login_completed_at', 'is', null)
+      .execute();
   },
 
   async update(id: string, values: Partial<Omit<UserRow, 'id' | 'created_at'>>): Promise<void> {

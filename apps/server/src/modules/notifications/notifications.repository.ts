@@ -10,6 +10,14 @@ export type NotificationRow = Omit<NotificationsTable, 'seq'> & { seq: number };
 const INSERT_LOCK = 7_340_001;
 
 /** Plain queries on notifications, subscribers and push subscriptions. */
+const countRows = async (db: Db, table: 'notification_subscribers' | 'push_subscriptions'): Promise<number> => {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('count'))
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+};
+
 export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: Clock) => ({
   /**
    * Stores a notification. Inserts are serialised (SQLite has one writer;
@@ -101,13 +109,9 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
       .execute();
   },
 
-  async countSubscribers(): Promise<number> {
-    const row = await db
-      .selectFrom('notification_subscribers')
-      .select((eb) => eb.fn.countAll().as('count'))
-      .executeTakeFirst();
-    return Number(row?.count ?? 0);
-  },
+  countSubscribers: () => countRows(db, 'notification_subscribers'),
+
+  countPushSubscriptions: () => countRows(db, 'push_subscriptions'),
 
   /** Stores (or moves to this user) the browser's push subscription, keyed by its endpoint. */
   async upsertPushSubscription(userId: string, sub: { endpoint: string; p256dh: string; auth: string }) {

@@ -94,13 +94,13 @@ export function registerNotificationRoutes(
       preValidation: adminOnly,
       schema: {
         tags,
-        summary: 'How many users are subscribed (admins only)',
+        summary: 'How many users are subscribed, browsers get push, and streams are open now (admins only)',
         response: { 200: SubscriberCount, 401: ErrorResponse, 403: ErrorResponse },
       },
     },
     async (request) => {
       const user = await request.requireAdmin(NOTIFICATION_TEXTS.adminOnly);
-      return { count: await deps.notifications.countSubscribers(user) };
+      return { ...(await deps.notifications.countSubscribers(user)), openStreams: deps.hub.size };
     },
   );
 

@@ -91,9 +91,11 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
       return presentNotification(row);
     },
 
-    async countSubscribers(user: SessionUser): Promise<number> {
+    /** Subscribed users (the spec's count) and browsers subscribed to Web Push. */
+    async countSubscribers(user: SessionUser): Promise<{ count: number; pushBrowsers: number }> {
       if (!isAdmin(user)) throw new AppError('FORBIDDEN', NOTIFICATION_TEXTS.adminOnly);
-      return repo.countSubscribers();
+      const [count, pushBrowsers] = await Promise.all([repo.countSubscribers(), repo.countPushSubscriptions()]);
+      return { count, pushBrowsers };
     },
 
     async feed(user: SessionUser, limit: number): Promise<Notification[]> {

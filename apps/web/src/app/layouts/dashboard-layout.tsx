@@ -114,7 +114,7 @@ export function DashboardLayout() {
             Atrium
           </Link>
         </header>
-        {/* The latest-message banner sits in the flow above the page, so it never covers the page's heading. */}
+        {/* The latest-message banner floats over the top of the page: content under the caret never moves. */}
         <NotificationsRuntime />
         <main id="main" className="flex-1 pb-24">
           <Suspense fallback={<Spinner />}>

@@ -1,5 +1,5 @@
 import { Menu, X } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 
 export const SITE_NAV = [
@@ -33,6 +33,27 @@ export function SiteHeader() {
   const menuOpen = menuOpenOn === location.pathname;
   const setMenuOpen = (open: boolean) => setMenuOpenOn(open ? location.pathname : null);
   const menuId = useId();
+  const headerRef = useRef<HTMLElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+
+  // An open menu closes on Esc (focus goes back to the ☰ button) and on a tap or click outside the header.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpenOn(null);
+      toggleRef.current?.focus();
+    };
+    const onPointer = (event: PointerEvent) => {
+      if (event.target instanceof Node && !headerRef.current?.contains(event.target)) setMenuOpenOn(null);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [menuOpen]);
 
   useEffect(() => {
     const onScroll = () => setScrolled(window.scrollY > HEADER_SCROLL_THRESHOLD_PX);
@@ -48,6 +69,7 @@ export function SiteHeader() {
 
   return (
     <header
+      ref={headerRef}
       data-scrolled={scrolled ? 'true' : 'false'}
       className={`sticky top-0 z-40 h-16 border-b transition-[background-color,box-shadow,border-color] duration-200 ${
         scrolled || menuOpen ? 'border-slate-200 bg-white/95 shadow-md backdrop-blur' : 'border-transparent bg-slate-50'
@@ -75,8 +97,9 @@ export function SiteHeader() {
             Get Started
           </Link>
           <button
+            ref={toggleRef}
             type="button"
-            className="inline-flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 lg:hidden"
+            className="inline-flex size-11 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 lg:hidden"
             aria-expanded={menuOpen}
             aria-controls={menuId}
             aria-label={menuOpen ? 'Close menu' : 'Open menu'}
@@ -94,7 +117,12 @@ export function SiteHeader() {
         <ul className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3">
           {SITE_NAV.map((item) => (
             <li key={item.to}>
-              <NavLink to={item.to} end className={linkClass} onClick={() => setMenuOpen(false)}>
+              <NavLink
+                to={item.to}
+                end
+                className={(state) => `${linkClass(state)} flex min-h-11 items-center text-base`}
+                onClick={() => setMenuOpen(false)}
+              >
                 {item.label}
               </NavLink>
             </li>
@@ -103,7 +131,7 @@ export function SiteHeader() {
             <Link
               to="/login"
               onClick={() => setMenuOpen(false)}
-              className="block rounded-lg bg-brand-600 px-4 py-2.5 text-center text-sm font-semibold text-white hover:bg-brand-700"
+              className="flex min-h-11 items-center justify-center rounded-lg bg-brand-600 px-4 py-2.5 text-base font-semibold text-white hover:bg-brand-700"
             >
               Get Started
             </Link>

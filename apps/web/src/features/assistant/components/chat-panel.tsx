@@ -35,11 +35,13 @@ export function ChatPanel({ onNavigate, onClose, variant = 'overlay' }: ChatPane
   return (
     <section
       aria-label="Chat with the Atrium assistant"
+      data-chat-panel={variant}
       className={`flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-xl ${
         variant === 'page' ? 'w-full' : 'w-[min(24rem,calc(100vw-2rem))]'
       }`}
     >
-      <header className="flex items-center gap-3 bg-brand-600 px-4 py-3 text-white">
+      {/* Above the toast layer: a toast never covers Minimise or Close (see index.css for the overlay). */}
+      <header className="relative z-[10000] flex items-center gap-3 bg-brand-600 px-4 py-3 text-white">
         <span className="flex size-8 items-center justify-center rounded-full bg-white/15" aria-hidden="true">
           <Bot className="size-5" />
         </span>

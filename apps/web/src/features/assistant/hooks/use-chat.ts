@@ -1,6 +1,6 @@
 import { respond, type AssistantReply } from '@atrium/assistant';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { toast } from 'react-toastify/unstyled';
+import { showToast } from '../../../lib/toast';
 
 /** Canned reply delays (docs/PRODUCT.md#chat-assistant). */
 export const QUICK_REPLY_DELAY_MS = 600;
@@ -51,10 +51,10 @@ export function useChat(onNavigate: (path: string) => void, answer: (text: strin
           try {
             const reply = answer(trimmed);
             setMessages((list) => [...list, { id: newId(), text: reply.text, sender: 'bot' }]);
-            toast.success('Response received!');
+            showToast('success', 'Response received!');
             if (reply.navigateTo) onNavigate(reply.navigateTo);
           } catch {
-            toast.error('Failed to get response');
+            showToast('error', 'Failed to get response');
           } finally {
             setPending(false);
           }

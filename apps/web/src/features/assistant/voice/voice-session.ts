@@ -1,6 +1,7 @@
 import {
   VOICE_MESSAGES,
   VOICE_SETTINGS,
+  microphoneErrorCode,
   pickVoice,
   respondToSpeech,
   voiceErrorMessage,
@@ -241,8 +242,9 @@ export function createVoiceSession(
     if (state === 'idle') setState('listening');
     try {
       stream = await navigator.mediaDevices.getUserMedia({ audio: SPEECH_CAPTURE });
-    } catch {
-      if (current === generation) fail('not-allowed');
+    } catch (error) {
+      if (current === generation)
+        fail(microphoneErrorCode(error instanceof DOMException || error instanceof Error ? error.name : undefined));
       return;
     }
     if (current !== generation) {

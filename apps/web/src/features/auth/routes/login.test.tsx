@@ -24,6 +24,7 @@ const me = {
   picture: null,
   role: 'admin',
   isAdmin: true,
+  firstLogin: false,
 };
 
 beforeEach(() => {

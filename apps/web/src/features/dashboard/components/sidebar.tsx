@@ -108,7 +108,21 @@ export function Sidebar({ me, unreadCount, onLogout, collapsed, onToggleCollapse
     () => groups.find((group) => group.items.some((item) => location.pathname.startsWith(item.to)))?.id ?? null,
   );
   const needle = query.trim().toLowerCase();
-  const mainItems = MAIN_ITEMS.filter((item) => item.label.toLowerCase().includes(needle));
+  const matches = (item: Item) => item.label.toLowerCase().includes(needle);
+  const mainItems = MAIN_ITEMS.filter(matches);
+  // A search also finds the groups' pages: groups without a match hide, and the first group with one opens
+  // (still one open at a time: opening another matching group switches to it) showing only its matches.
+  const [searchOpen, setSearchOpen] = useState<{ needle: string; id: Group['id'] | null } | null>(null);
+  const searching = needle !== '' && !collapsed;
+  const groupItems = (group: Group) => (searching ? group.items.filter(matches) : group.items);
+  const shownGroups = searching ? groups.filter((group) => groupItems(group).length > 0) : groups;
+  const openId = searching
+    ? searchOpen?.needle === needle
+      ? searchOpen.id
+      : (shownGroups[0]?.id ?? null)
+    : collapsed
+      ? null
+      : openGroup;
 
   return (
     <nav aria-label="Dashboard" className="flex h-full flex-col gap-4 p-3" data-collapsed={collapsed}>
@@ -192,12 +206,16 @@ export function Sidebar({ me, unreadCount, onLogout, collapsed, onToggleCollapse
             </NavLink>
           </li>
         ))}
-        {mainItems.length === 0 && <li className="px-3 py-2 text-sm text-slate-600">No matching pages.</li>}
+        {mainItems.length === 0 && shownGroups.length === 0 && (
+          <li className="px-3 py-2 text-sm text-slate-600">No matching pages.</li>
+        )}
       </ul>
 
       <ul className="space-y-1 border-t border-slate-200 pt-4">
-        {groups.map(({ id, label, icon: Icon, items }) => {
-          const open = openGroup === id && !collapsed;
+        {shownGroups.map((group) => {
+          const { id, label, icon: Icon } = group;
+          const items = groupItems(group);
+          const open = openId === id;
           const panelId = `${searchId}-${id}`;
           return (
             <li key={id}>
@@ -208,6 +226,7 @@ export function Sidebar({ me, unreadCount, onLogout, collapsed, onToggleCollapse
                 title={collapsed ? label : undefined}
                 onClick={() => {
                   if (collapsed) onToggleCollapsed?.();
+                  if (searching) setSearchOpen({ needle, id: open ? null : id });
                   setOpenGroup(open ? null : id);
                 }}
                 className={`flex w-full items-center gap-3 rounded-lg px-3 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-100 ${
@@ -226,7 +245,14 @@ export function Sidebar({ me, unreadCount, onLogout, collapsed, onToggleCollapse
               <ul id={panelId} hidden={!open} className="mt-1 space-y-1 pl-4">
                 {items.map(({ to, label: itemLabel, icon: ItemIcon }) => (
                   <li key={to}>
-                    <NavLink to={to} onClick={onNavigate} className={itemClass(false)}>
+                    <NavLink
+                      to={to}
+                      onClick={() => {
+                        setOpenGroup(id); // the group stays open once the search is cleared
+                        onNavigate?.();
+                      }}
+                      className={itemClass(false)}
+                    >
                       <ItemIcon className="size-4 shrink-0" aria-hidden="true" />
                       <span>{itemLabel}</span>
                     </NavLink>

@@ -1,6 +1,9 @@
 import { Bell, X } from 'lucide-react';
 
-/** The latest-message banner (shows for 5 s: docs/PRODUCT.md#banners). */
+/**
+ * The latest-message banner (shows for 5 s: docs/PRODUCT.md#banners). It floats over the top of the page (below
+ * the phone's top bar) instead of taking space in the flow, so nothing under the user's caret moves when it comes or goes.
+ */
 export function NotificationBanner({ message, onDismiss }: { message: string; onDismiss: () => void }) {
   return (
     <div
@@ -8,7 +11,7 @@ export function NotificationBanner({ message, onDismiss }: { message: string; on
       aria-live="polite"
       data-testid="notification-banner"
       data-notification-banner
-      className="mx-4 mt-4 flex items-start gap-3 rounded-lg border border-brand-100 bg-brand-50 px-4 py-3 text-brand-900 shadow-sm sm:mx-6"
+      className="fixed inset-x-3 top-[4.25rem] z-40 flex items-start gap-3 rounded-lg border border-brand-100 bg-brand-50 px-4 py-3 text-brand-900 shadow-lg md:inset-x-auto md:left-1/2 md:top-4 md:w-[min(36rem,calc(100vw-2rem))] md:-translate-x-1/2"
     >
       <Bell className="mt-0.5 size-5 shrink-0 text-brand-600" aria-hidden="true" />
       <p className="min-w-0 flex-1 break-words text-sm font-medium">{message}</p>

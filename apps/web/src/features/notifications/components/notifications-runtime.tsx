@@ -1,6 +1,6 @@
 import { NOTIFICATION_TEXTS } from '@atrium/contracts';
 import { useEffect } from 'react';
-import { toast } from 'react-toastify/unstyled';
+import { showToast } from '../../../lib/toast';
 import { useMe } from '../../../lib/me';
 import { useTimedMessage } from '../hooks/use-timed-message';
 import { connectNotificationStream } from '../lib/notification-stream';
@@ -26,10 +26,7 @@ export function NotificationsRuntime() {
   useEffect(
     () =>
       onNotificationArrival((notification) => {
-        toast.info(notification.message, {
-          autoClose: NOTIFICATION_TOAST_MS,
-          toastId: `notification-${notification.id}`,
-        });
+        showToast('info', notification.message, { autoClose: NOTIFICATION_TOAST_MS });
         showBanner(notification.message);
       }),
     [showBanner],
@@ -39,7 +36,7 @@ export function NotificationsRuntime() {
     if (!userId) return;
     return connectNotificationStream({
       onNotification: ingestNotification,
-      onParseError: () => toast.error(NOTIFICATION_TEXTS.parseFailed),
+      onParseError: () => showToast('error', NOTIFICATION_TEXTS.parseFailed),
     });
   }, [userId]);
 

@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { notificationsStore } from '../lib/notifications-store';
 import { me, renderAt, stubFetch } from '../test/render';
-import { FIRST_LOGIN_KEY, useFirstLoginSubscription } from './use-first-login-subscription';
+import { FIRST_LOGIN_KEY, firstLoginKey, useFirstLoginSubscription } from './use-first-login-subscription';
 import { useWelcomeNotification, welcomeSeenKey } from './use-welcome-notification';
 
 beforeEach(() => {
@@ -50,18 +50,64 @@ describe('first login', () => {
     await waitFor(() => expect(screen.getByTestId('greeting').textContent).toBe('none'), { timeout: 6000 });
   }, 10_000);
 
-  it('does nothing once firstLogin is false, and shows the permission error otherwise', async () => {
+  it("does nothing once this browser's firstLogin:<userId> is false, and shows the permission error otherwise", async () => {
     permission('denied');
     stubFetch((url) => (url === '/api/me' ? { status: 200, body: me() } : undefined));
-    window.localStorage.setItem(FIRST_LOGIN_KEY, 'false');
+    window.localStorage.setItem(firstLoginKey('alice'), 'false');
     const { unmount } = renderAt('/dashboard/profile', <Profile />);
     await act(() => new Promise((r) => setTimeout(r, 50)));
     expect(screen.getByTestId('greeting').textContent).toBe('none');
     unmount();
 
-    window.localStorage.removeItem(FIRST_LOGIN_KEY);
+    window.localStorage.removeItem(firstLoginKey('alice'));
     renderAt('/dashboard/profile', <Profile />);
     expect(await screen.findByText('Notification permission denied')).toBeTruthy();
+  });
+
+  it('belongs to the user: a second user of the same browser gets the greeting, a greeted user never again', async () => {
+    permission('granted');
+    // The server's record: who has been greeted (GET /api/me firstLogin, POST /api/me/first-login).
+    const greeted = new Set<string>();
+    let signedIn = 'bob';
+    const calls = stubFetch((url, init) => {
+      const user = (ownerKey: string) => me({ ownerKey, name: ownerKey === 'bob' ? 'Bob' : 'Carol' });
+      if (url === '/api/me') return { status: 200, body: { ...user(signedIn), firstLogin: !greeted.has(signedIn) } };
+      if (url === '/api/me/first-login' && init?.method === 'POST') {
+        greeted.add(signedIn);
+        return { status: 200, body: { ...user(signedIn), firstLogin: false } };
+      }
+      if (url.endsWith('/subscribe')) return { status: 200, body: { subscribed: true, userId: signedIn, push: false } };
+      return undefined;
+    });
+    const visitProfile = async (expected: string) => {
+      const view = renderAt('/dashboard/profile', <Profile />);
+      if (expected === 'none') {
+        await act(() => new Promise((r) => setTimeout(r, 100)));
+        expect(screen.getByTestId('greeting').textContent).toBe('none');
+      } else {
+        await waitFor(() => expect(screen.getByTestId('greeting').textContent).toContain(expected));
+      }
+      view.unmount();
+    };
+
+    await visitProfile('Welcome to Atrium, Bob');
+    await waitFor(() => expect(greeted.has('bob')).toBe(true));
+    expect(window.localStorage.getItem(FIRST_LOGIN_KEY)).toBe('false');
+    expect(window.localStorage.getItem(firstLoginKey('bob'))).toBe('false');
+
+    signedIn = 'carol'; // same browser, bob's flags still in storage
+    await visitProfile('Welcome to Atrium, Carol');
+    await waitFor(() => expect(greeted.has('carol')).toBe(true));
+    expect(calls.filter((c) => c.url.endsWith('/subscribe')).map((c) => c.body)).toEqual([
+      { userId: 'bob' },
+      { userId: 'carol' },
+    ]);
+
+    signedIn = 'bob';
+    await visitProfile('none');
+    window.localStorage.clear(); // bob in another browser: the server still knows he was greeted
+    await visitProfile('none');
+    expect(calls.filter((c) => c.url.endsWith('/subscribe'))).toHaveLength(2);
   });
 
   it('reports a browser without notifications', async () => {

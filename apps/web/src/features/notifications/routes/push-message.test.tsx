@@ -14,7 +14,8 @@ describe('push message page', () => {
   it('sends non-blank messages to everyone and shows the active subscriber count', async () => {
     const calls = stubFetch((url, init) => {
       if (url === '/api/me') return { status: 200, body: me({ isAdmin: true }) };
-      if (url.endsWith('/subscribers/count')) return { status: 200, body: { count: 3 } };
+      if (url.endsWith('/subscribers/count'))
+        return { status: 200, body: { count: 3, openStreams: 2, pushBrowsers: 1 } };
       if (url === '/public/api/notifications' && init?.method === 'POST')
         return { status: 200, body: { id: '1', message: 'Hi', timestamp: new Date().toISOString(), type: 'admin' } };
       return undefined;
@@ -22,6 +23,11 @@ describe('push message page', () => {
     renderAt(PATH, <PushMessagePage />);
     expect(await screen.findByRole('heading', { name: 'Send Push Message' })).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('subscriber-count').textContent).toBe('3'));
+    // Both other figures, named: streams open now and browsers subscribed to push.
+    expect(screen.getByText(/^Open now:/).textContent).toBe('Open now: 2');
+    expect(screen.getByText('live dashboard streams: they see a message at once')).toBeTruthy();
+    expect(screen.getByText(/^Push:/).textContent).toBe('Push: 1');
+    expect(screen.getByText('browsers subscribed to push: they get it even when closed')).toBeTruthy();
 
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByText('Please enter a message to send')).toBeTruthy();
@@ -39,7 +45,8 @@ describe('push message page', () => {
     let status = 403;
     stubFetch((url, init) => {
       if (url === '/api/me') return { status: 200, body: me({ isAdmin: true }) };
-      if (url.endsWith('/subscribers/count')) return { status: 200, body: { count: 0 } };
+      if (url.endsWith('/subscribers/count'))
+        return { status: 200, body: { count: 0, openStreams: 0, pushBrowsers: 0 } };
       if (init?.method === 'POST')
         return {
           status,

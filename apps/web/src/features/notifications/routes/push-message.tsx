@@ -1,12 +1,43 @@
-import { NOTIFICATION_MESSAGE_MAX, NOTIFICATION_TEXTS } from '@atrium/contracts';
-import { Send, Users } from 'lucide-react';
+import { NOTIFICATION_MESSAGE_MAX, NOTIFICATION_TEXTS, type SubscriberCount } from '@atrium/contracts';
+import { BellRing, Radio, Send, Users, type LucideIcon } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
-import { toast } from 'react-toastify/unstyled';
+import { showToast } from '../../../lib/toast';
 import { Spinner } from '../../../components/ui/spinner';
 import { useMe } from '../../../lib/me';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { publishErrorMessage, usePublishNotification, useSubscriberCount } from '../api/notifications-api';
+
+/** The admin's figures: the spec's subscriber count, the dashboards open now and the browsers that get push. */
+const figures: {
+  label: string;
+  hint: string;
+  value: (count: SubscriberCount) => number;
+  testId: string;
+  Icon: LucideIcon;
+}[] = [
+  {
+    label: 'Active subscribers',
+    hint: 'users subscribed to notifications',
+    value: (c) => c.count,
+    testId: 'subscriber-count',
+    Icon: Users,
+  },
+  {
+    label: 'Open now',
+    hint: 'live dashboard streams: they see a message at once',
+    value: (c) => c.openStreams,
+    testId: 'open-streams',
+    Icon: Radio,
+  },
+  {
+    label: 'Push',
+    hint: 'browsers subscribed to push: they get it even when closed',
+    value: (c) => c.pushBrowsers,
+    testId: 'push-browsers',
+    Icon: BellRing,
+  },
+];
 
 /** /dashboard/admin/push-message: admins send a notification to everyone. Non-admins go to /dashboard. */
 export default function PushMessagePage() {
@@ -25,15 +56,15 @@ export default function PushMessagePage() {
   const send = (event: FormEvent) => {
     event.preventDefault();
     if (!message.trim()) {
-      toast.warning(NOTIFICATION_TEXTS.blankMessage);
+      showToast('warning', NOTIFICATION_TEXTS.blankMessage);
       return;
     }
     publish.mutate(message, {
       onSuccess: () => {
-        toast.success('Notification sent');
+        showToast('success', 'Notification sent');
         setMessage('');
       },
-      onError: (error) => toast.error(publishErrorMessage(error)),
+      onError: (error) => showToast('error', publishErrorMessage(error)),
     });
   };
 
@@ -42,13 +73,23 @@ export default function PushMessagePage() {
       <h1 className="text-3xl font-semibold tracking-tight text-slate-900">Send Push Message</h1>
       <p className="mt-2 text-slate-600">Everyone signed in sees it at once; subscribed browsers also get a push.</p>
 
-      <p className="mt-6 inline-flex items-center gap-2 rounded-md bg-white px-3 py-2 text-sm text-slate-700 shadow-sm ring-1 ring-slate-200">
-        <Users className="size-4 text-brand-600" aria-hidden="true" />
-        Active subscribers:{' '}
-        <strong data-testid="subscriber-count" aria-live="polite">
-          {count.isPending ? '…' : count.isError ? 'unavailable' : count.data.count}
-        </strong>
-      </p>
+      <dl
+        aria-live="polite"
+        className="mt-6 grid gap-2 rounded-md bg-white px-4 py-3 text-sm text-slate-700 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[auto_1fr] sm:gap-x-4"
+      >
+        {figures.map(({ label, hint, value, testId, Icon }) => (
+          <div key={testId} className="contents">
+            <dt className="flex items-center gap-2">
+              <Icon className="size-4 text-brand-600" aria-hidden="true" />
+              {label}:{' '}
+              <strong data-testid={testId}>
+                {count.isPending ? '…' : count.isError ? 'unavailable' : value(count.data)}
+              </strong>
+            </dt>
+            <dd className="pl-6 text-slate-600 sm:pl-0">{hint}</dd>
+          </div>
+        ))}
+      </dl>
 
       <form onSubmit={send} className="mt-6 space-y-3" noValidate>
         <label htmlFor={fieldId} className="block text-sm font-medium text-slate-800">

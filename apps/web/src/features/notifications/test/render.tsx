@@ -28,12 +28,15 @@ export function stubFetch(handler: Handler) {
   return calls;
 }
 
-export const me = (overrides: Partial<{ isAdmin: boolean; name: string }> = {}) => ({
-  id: 'u1',
-  ownerKey: 'alice',
+export const me = (
+  overrides: Partial<{ isAdmin: boolean; name: string; ownerKey: string; firstLogin: boolean }> = {},
+) => ({
+  id: `id-${overrides.ownerKey ?? 'alice'}`,
+  ownerKey: overrides.ownerKey ?? 'alice',
   name: overrides.name ?? 'Alice',
-  nickname: 'alice',
+  nickname: overrides.ownerKey ?? 'alice',
   email: 'alice@example.test',
+  firstLogin: overrides.firstLogin ?? true,
   picture: null,
   role: overrides.isAdmin ? 'admin' : 'user',
   isAdmin: overrides.isAdmin ?? false,

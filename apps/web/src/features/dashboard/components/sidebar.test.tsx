@@ -1,0 +1,74 @@
+import type { MeResponse } from '@atrium/contracts';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { Sidebar } from './sidebar';
+
+const user: MeResponse = {
+  id: 'u1',
+  ownerKey: 'alice',
+  name: 'Alice',
+  nickname: 'alice',
+  email: null,
+  picture: null,
+  role: 'user',
+  isAdmin: false,
+  firstLogin: false,
+};
+
+function renderSidebar() {
+  render(
+    <MemoryRouter initialEntries={['/dashboard']}>
+      <Sidebar me={user} unreadCount={0} onLogout={() => {}} collapsed={false} />
+    </MemoryRouter>,
+  );
+  return (query: string) => fireEvent.change(screen.getByLabelText('Search menu'), { target: { value: query } });
+}
+
+const visibleLinks = () =>
+  screen
+    .queryAllByRole('link')
+    .map((link) => link.textContent)
+    .filter((text) => text !== 'Atrium');
+
+describe('sidebar search', () => {
+  it('filters the four main entries as before', () => {
+    const search = renderSidebar();
+    search('prof');
+    expect(visibleLinks()).toEqual(['Profile']);
+  });
+
+  it('finds a page inside a closed group and opens that group', () => {
+    const search = renderSidebar();
+    expect(screen.getByRole('button', { name: 'Files' }).getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('link', { name: 'Upload' })).toBeNull();
+
+    search('upload');
+    expect(visibleLinks()).toEqual(['Upload']);
+    expect(screen.getByRole('button', { name: 'Files' }).getAttribute('aria-expanded')).toBe('true');
+    expect(screen.queryByText('No matching pages.')).toBeNull();
+
+    search('FACE');
+    expect(visibleLinks()).toEqual(['Face Detection']);
+    expect(screen.getByRole('button', { name: 'AI Services' }).getAttribute('aria-expanded')).toBe('true');
+    expect(screen.queryByRole('button', { name: 'Files' })).toBeNull();
+  });
+
+  it('keeps one group open at a time when several groups match, and says when nothing matches', () => {
+    const search = renderSidebar();
+    search('i'); // matches in Main, Files and AI Services
+    const files = screen.getByRole('button', { name: 'Files' });
+    const ai = screen.getByRole('button', { name: 'AI Services' });
+    expect(files.getAttribute('aria-expanded')).toBe('true');
+    expect(ai.getAttribute('aria-expanded')).toBe('false');
+    expect(visibleLinks()).toEqual(['Profile', 'Notifications', 'AI Assistant', 'List', 'Preview', 'File Stats']);
+    fireEvent.click(ai);
+    expect(files.getAttribute('aria-expanded')).toBe('false');
+    expect(visibleLinks()).toEqual(['Profile', 'Notifications', 'AI Assistant', 'Face Detection', 'Image Analysis']);
+
+    search('zzz');
+    expect(screen.getByText('No matching pages.')).toBeTruthy();
+    search('');
+    expect(within(screen.getByRole('list', { name: 'Main' })).getAllByRole('link')).toHaveLength(4);
+  });
+});
