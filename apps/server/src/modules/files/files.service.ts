@@ -11,7 +11,7 @@ import { isAdmin, type SessionUser } from '../auth/sessions.service';
 import { detectContentType, SNIFF_BYTES } from './content-type';
 import { isUniqueViolation } from '../../db/errors';
 import { fileNameKey, numberedFileName, sanitizeFileName } from './file-names';
-import { formatBytes } from './format-bytes';
+import { formatBytes, readableSize } from '@atrium/contracts/format-bytes';
 import type { FileRow, FilesRepository, PageCursor } from './files.repository';
 
 export const FILE_BLOB_PREFIX = 'files/';
@@ -300,7 +300,7 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
     async stats(user: SessionUser, ownerKey: string): Promise<UserFileStats> {
       assertActsFor(user, ownerKey);
       const { fileCount, sizeInBytes } = await repo.statsByOwner(ownerKey);
-      return { fileCount, sizeInBytes, readableSize: formatBytes(sizeInBytes) };
+      return { fileCount, sizeInBytes, readableSize: readableSize(sizeInBytes) };
     },
 
     async get(user: SessionUser, id: string): Promise<FileRow> {

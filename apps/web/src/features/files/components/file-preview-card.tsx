@@ -1,7 +1,7 @@
 import type { FileRecord } from '@atrium/contracts';
+import { formatBytes } from '@atrium/contracts/format-bytes';
 import { ChevronDown, ChevronRight, Download } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
-import { formatKilobytes } from '../../../lib/format';
 import { downloadUrl, thumbnailUrl } from '../api/files-api';
 
 const TEXT_PREVIEW_BYTES = 64 * 1024;
@@ -83,7 +83,13 @@ function MediaPreview({ file }: { file: FileRecord }) {
   return <p className="text-sm text-slate-500">No preview for this kind of file.</p>;
 }
 
-/** A card that toggles open and closed; open, it shows details (size in KB) and a preview. */
+/** The exact size, for a tooltip: "20,000,000 bytes". */
+const exactBytes = (size: number) => `${size.toLocaleString('en-US')} ${size === 1 ? 'byte' : 'bytes'}`;
+
+/**
+ * A card that toggles open and closed; open, it shows details and a preview. Sizes read in KB from
+ * 1 KB, in MB/GB from 1,024 KB (`formatBytes`), with the exact byte count in a tooltip.
+ */
 export function FilePreviewCard({ file }: { file: FileRecord }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
@@ -103,14 +109,16 @@ export function FilePreviewCard({ file }: { file: FileRecord }) {
             <ChevronRight aria-hidden="true" className="size-4 shrink-0" />
           )}
           <span className="min-w-0 flex-1 truncate font-medium text-slate-900">{file.fileName}</span>
-          <span className="shrink-0 text-sm text-slate-500">{formatKilobytes(file.size)}</span>
+          <span className="shrink-0 text-sm text-slate-500" title={exactBytes(file.size)}>
+            {formatBytes(file.size)}
+          </span>
         </button>
       </h2>
       {open && (
         <div id={panelId} className="space-y-3 border-t border-slate-100 px-4 py-3">
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
             <dt className="text-slate-500">Size</dt>
-            <dd>{formatKilobytes(file.size)}</dd>
+            <dd title={exactBytes(file.size)}>{formatBytes(file.size)}</dd>
             <dt className="text-slate-500">Type</dt>
             <dd>{file.contentType}</dd>
             <dt className="text-slate-500">Uploaded</dt>

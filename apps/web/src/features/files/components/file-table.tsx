@@ -1,7 +1,7 @@
 import type { FileRecord } from '@atrium/contracts';
 import { Download, Trash2 } from 'lucide-react';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatBytes } from '../../../lib/format';
+import { formatBytes } from '@atrium/contracts/format-bytes';
 import { downloadUrl, useFiles } from '../api/files-api';
 
 const formatDate = (iso: string) => new Date(iso).toLocaleString();

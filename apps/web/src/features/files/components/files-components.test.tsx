@@ -99,6 +99,26 @@ describe('FileTable', () => {
 });
 
 describe('FilePreviewCard', () => {
+  it.each([
+    [1, '1 Byte', '1 byte'],
+    [512, '512 Bytes', '512 bytes'],
+    [20_000_000, '19.07 MB', '20,000,000 bytes'],
+  ])('shows %d bytes as %s with the exact count in a tooltip', (size, shown, exact) => {
+    wrap(
+      <FilePreviewCard
+        file={{
+          id: 'b1',
+          fileId: 'b1',
+          fileName: 'big.bin',
+          size,
+          contentType: 'application/octet-stream',
+          uploadDate: '2026-11-21T10:00:00.000Z',
+        }}
+      />,
+    );
+    expect(screen.getByTitle(exact).textContent).toBe(shown);
+  });
+
   it('toggles open and closed and shows the size in KB and a media preview', async () => {
     wrap(
       <FilePreviewCard
@@ -115,6 +135,7 @@ describe('FilePreviewCard', () => {
     const toggle = screen.getByRole('button', { name: /clip\.mp4/ });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     expect(toggle.textContent).toContain('2.00 KB');
+    expect(screen.getByTitle('2,048 bytes').textContent).toBe('2.00 KB');
     await userEvent.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     const video = document.querySelector('video');

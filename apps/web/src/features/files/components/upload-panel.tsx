@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { UploadCloud, X } from 'lucide-react';
 import { useId, useRef, useState, type DragEvent } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import { formatBytes } from '../../../lib/format';
+import { formatBytes } from '@atrium/contracts/format-bytes';
 import { isApiError } from '../../../lib/api-error';
 import { filesKeys, UploadCancelledError, type UploadProgress } from '../api/files-api';
 import { uploadAnyFile } from '../api/upload';
