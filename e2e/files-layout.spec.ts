@@ -1,28 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import { NAMED_ROUTES } from '../packages/assistant/src/routes';
 import { expect, test } from './fixtures';
 import { open } from './ready';
 import { signInAsUser } from './users';
 
 /** Every dashboard page a signed-in user can open (admin pages send a user back; they are covered elsewhere). */
-const DASHBOARD_PAGES = [
-  '/dashboard',
-  '/dashboard/profile',
-  '/dashboard/notifications',
-  '/dashboard/files',
-  '/dashboard/file-upload',
-  '/dashboard/file-list',
-  '/dashboard/file-download',
-  '/dashboard/file-delete',
-  '/dashboard/file-stats',
-  '/dashboard/file-preview',
-  '/dashboard/speech-to-text',
-  '/dashboard/text-to-speech',
-  '/dashboard/face-detection',
-  '/dashboard/image-analysis',
-  '/dashboard/chatbot',
-];
+const DASHBOARD_PAGES = NAMED_ROUTES.map((route) => route.path).filter(
+  (url) => url.startsWith('/dashboard') && !url.startsWith('/dashboard/admin'),
+);
 
 const SHOTS = path.join(import.meta.dirname, '..', 'test-results', 'screens');
 
