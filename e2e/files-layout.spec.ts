@@ -65,6 +65,7 @@ for (const { width, height } of [
     test('the combined Files page is linked; row menus work from the keyboard; delete names the file', async ({
       page,
     }) => {
+      test.setTimeout(90_000); // a dozen uploads, several pages and checks on a shared machine
       await signIn(page, `menu-${width}`);
       const names = await uploadNames(page, `menu-${width}`, [
         'report.txt',
@@ -179,8 +180,18 @@ test.describe('at 390 px (phone)', () => {
     const buttons = page.getByRole('main').getByRole('link', { name: /Get started free|Start|Contact/ });
     expect(await buttons.count()).toBeGreaterThan(0);
     for (const button of await buttons.all()) await expectClearOfFloatingIcons(page, button);
-    // And the last control of the page (the footer's).
+    // And the last control of the page (the footer's), and the page's last line of text.
     await expectClearOfFloatingIcons(page, page.getByRole('contentinfo').getByRole('link').last());
+    const lastLine = await page.getByText(/Launched 28 April 2025/).evaluate((element) => {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      const { x, y, width, height } = range.getBoundingClientRect();
+      return { x, y, width, height };
+    });
+    for (const icon of await page.getByRole('button', { name: 'Start voice assistant' }).all()) {
+      const iconBox = await icon.boundingBox();
+      if (iconBox) expect(intersects(lastLine, iconBox), 'the last line of the page under an icon').toBe(false);
+    }
     await page.screenshot({ path: path.join(SHOTS, 'pricing-bottom-390.png') });
   });
 });
