@@ -38,6 +38,8 @@ export interface FilesTable {
   owner_key: string;
   /** The user's label only; never used as a path. */
   file_name: string;
+  /** `fileNameKey(file_name)`, unique per owner; null only for same-named files stored before migration 0009. */
+  name_key: string | null;
   size: number;
   content_type: string;
   sha256: string;

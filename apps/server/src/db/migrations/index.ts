@@ -7,6 +7,7 @@ import { m0004Notifications } from './0004-notifications';
 import { m0006Contact } from './0006-contact';
 import { m0007RateLimits } from './0007-rate-limits';
 import { m0008FirstLogin } from './0008-first-login';
+import { m0009FileNameKey } from './0009-file-name-key';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0006-contact': m0006Contact,
   '0007-rate-limits': m0007RateLimits,
   '0008-first-login': m0008FirstLogin,
+  '0009-file-name-key': m0009FileNameKey,
 };

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors';
+import { isUniqueViolation } from '../../db/errors';
 import type { AdminCredentials } from './admin-credentials';
 import { verifyPassword } from './admin-credentials';
 import type { SessionUser } from './sessions.service';
@@ -53,13 +54,6 @@ export function baseOwnerKey(profile: OidcProfile): string {
 
 /** base, base-2, base-3, … */
 export const ownerKeyCandidate = (base: string, attempt: number) => (attempt === 0 ? base : `${base}-${attempt + 1}`);
-
-const isUniqueViolation = (error: unknown): boolean => {
-  const e = error as { code?: string; message?: string };
-  return (
-    e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e.message ?? '')
-  );
-};
 
 export interface AuthServiceDeps {
   users: UsersRepository;

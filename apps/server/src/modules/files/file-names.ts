@@ -17,6 +17,27 @@ export function sanitizeFileName(raw: string | undefined | null): string {
   return limited.length > 0 && limited !== '.' && limited !== '..' ? limited : 'file';
 }
 
+/**
+ * What makes two names of one owner "the same": names compare case-insensitively (Unicode lower case,
+ * locale-independent, after the NFC normalisation of `sanitizeFileName`), as on the file systems of
+ * Windows and macOS, where both files would otherwise end up in one download folder under one name.
+ */
+export const fileNameKey = (fileName: string): string => fileName.toLowerCase();
+
+/**
+ * The n-th name to try for a file: `name.ext`, then `name (1).ext`, `name (2).ext`… The number goes before
+ * the last extension (none for a leading-dot name such as `.env`); the stem is shortened to keep the
+ * name within `MAX_FILE_NAME_LENGTH`.
+ */
+export function numberedFileName(fileName: string, n: number): string {
+  if (n === 0) return fileName;
+  const dot = fileName.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [fileName.slice(0, dot), fileName.slice(dot)] : [fileName, ''];
+  const suffix = ` (${n})${ext}`;
+  const room = Math.max(MAX_FILE_NAME_LENGTH - Array.from(suffix).length, 1);
+  return `${Array.from(stem).slice(0, room).join('').trimEnd()}${suffix}`;
+}
+
 /** RFC 6266 / RFC 8187 Content-Disposition with an ASCII fallback and a UTF-8 `filename*`. */
 export function contentDisposition(kind: 'attachment' | 'inline', fileName: string): string {
   const fallback = fileName

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db';
 import type { FilesTable } from '../../db/schema';
 
@@ -13,6 +13,18 @@ export interface PageCursor {
 export const createFilesRepository = (db: Db) => ({
   async insert(row: Insertable<FilesTable>): Promise<void> {
     await db.insertInto('files').values(row).execute();
+  },
+
+  /** The name keys of an owner's files that start with `prefix` (a superset: LIKE may also fold ASCII case). */
+  async nameKeysStartingWith(ownerKey: string, prefix: string): Promise<Set<string>> {
+    const pattern = `${prefix.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    const rows = await db
+      .selectFrom('files')
+      .select('name_key')
+      .where('owner_key', '=', ownerKey)
+      .where(sql<boolean>`name_key like ${pattern} escape '\\'`)
+      .execute();
+    return new Set(rows.flatMap((row) => (row.name_key === null ? [] : [row.name_key])));
   },
 
   async findById(id: string): Promise<FileRow | undefined> {

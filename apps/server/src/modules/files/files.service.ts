@@ -9,13 +9,16 @@ import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
 import { isAdmin, type SessionUser } from '../auth/sessions.service';
 import { detectContentType, SNIFF_BYTES } from './content-type';
-import { sanitizeFileName } from './file-names';
-import { formatBytes } from './format-bytes';
+import { isUniqueViolation } from '../../db/errors';
+import { fileNameKey, numberedFileName, sanitizeFileName } from './file-names';
+import { formatBytes, readableSize } from '@atrium/contracts/format-bytes';
 import type { FileRow, FilesRepository, PageCursor } from './files.repository';
 
 export const FILE_BLOB_PREFIX = 'files/';
 export const THUMBNAIL_PREFIX = 'thumbnails/';
 export const THUMBNAIL_SIZE = 256;
+/** Attempts to find a free name when simultaneous uploads keep taking the one chosen. */
+const NAME_ATTEMPTS = 10;
 const THUMBNAIL_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/tiff']);
 
 export const presentFile = (row: FileRow): FileRecord => ({
@@ -141,6 +144,33 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
   const inspectorWithin = (remaining: number) =>
     new Inspector((size) => (size > limits.maxBytes ? tooLargeError() : size > remaining ? quotaError() : undefined));
 
+  /**
+   * Inserts the row under the first of `name.ext`, `name (1).ext`, `name (2).ext`… that the owner has no
+   * file by (`fileNameKey`: case-insensitive). The unique index (owner_key, name_key) is the arbiter: when a
+   * simultaneous upload takes the chosen name first, the names in use are read again and the next is tried.
+   */
+  async function insertWithFreeName(row: FileRow): Promise<void> {
+    const wanted = row.file_name;
+    for (let attempt = 0; attempt < NAME_ATTEMPTS; attempt += 1) {
+      const dot = wanted.lastIndexOf('.');
+      const taken = await repo.nameKeysStartingWith(
+        row.owner_key,
+        fileNameKey(dot > 0 ? wanted.slice(0, dot) : wanted).slice(0, 200),
+      );
+      let n = 0;
+      while (taken.has(fileNameKey(numberedFileName(wanted, n)))) n += 1;
+      row.file_name = numberedFileName(wanted, n);
+      row.name_key = fileNameKey(row.file_name);
+      try {
+        await repo.insert(row);
+        return;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
+    throw new AppError('CONFLICT', 'Too many files with this name are being uploaded at once. Try again.');
+  }
+
   /** Writes the metadata row of bytes already stored under `blobKey`; on any failure removes them. */
   async function commit({
     id,
@@ -161,13 +191,14 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
         id,
         owner_key: ownerKey,
         file_name: fileName,
+        name_key: fileNameKey(fileName),
         size: inspector.size,
         content_type: await detectContentType(inspector.head(), fileName),
         sha256: inspector.digest(),
         blob_key: blobKey,
         upload_date: iso(clock.now()),
       };
-      await repo.insert(row);
+      await insertWithFreeName(row);
       // Concurrent uploads each checked the quota on their own: re-check with
       // this file counted, and withdraw it if together they went over.
       if ((await repo.statsByOwner(ownerKey)).sizeInBytes > limits.userQuotaBytes) {
@@ -269,7 +300,7 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
     async stats(user: SessionUser, ownerKey: string): Promise<UserFileStats> {
       assertActsFor(user, ownerKey);
       const { fileCount, sizeInBytes } = await repo.statsByOwner(ownerKey);
-      return { fileCount, sizeInBytes, readableSize: formatBytes(sizeInBytes) };
+      return { fileCount, sizeInBytes, readableSize: readableSize(sizeInBytes) };
     },
 
     async get(user: SessionUser, id: string): Promise<FileRow> {

@@ -7,7 +7,7 @@ import type { BlobStore } from '../../adapters/blob-store';
 import type { EventBus } from '../../adapters/event-bus';
 import type { Config } from '../../config';
 import { AppError } from '../../errors';
-import { formatBytes } from './format-bytes';
+import { formatBytes } from '@atrium/contracts/format-bytes';
 import type { FilesService } from './files.service';
 import { createRedisLocker } from './tus-redis-locker';
 import { AtriumS3Store } from './tus-s3-store';

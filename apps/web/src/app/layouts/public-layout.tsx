@@ -55,7 +55,8 @@ export function PublicLayout() {
             </Link>
           </div>
         </div>
-        <p className="border-t border-slate-200 py-5 text-center text-sm text-slate-600">
+        {/* pb-24: room at the very bottom for the floating chat and voice icons, so they cover no control. */}
+        <p className="border-t border-slate-200 pt-5 pb-24 text-center text-sm text-slate-600">
           © {new Date().getFullYear()} Atrium. Launched 28 April 2025.
         </p>
       </footer>

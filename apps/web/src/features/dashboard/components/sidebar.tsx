@@ -7,6 +7,7 @@ import {
   ChevronsLeft,
   ChevronsRight,
   FileUp,
+  Files,
   FolderOpen,
   House,
   List,
@@ -52,6 +53,8 @@ export const GROUPS: Group[] = [
     label: 'Files',
     icon: FolderOpen,
     items: [
+      // The combined page (upload, list with row menus, stats, delete), then the spec's four entries.
+      { to: '/dashboard/files', label: 'All files', icon: Files },
       { to: '/dashboard/file-upload', label: 'Upload', icon: FileUp },
       { to: '/dashboard/file-list', label: 'List', icon: List },
       { to: '/dashboard/file-preview', label: 'Preview', icon: Eye },

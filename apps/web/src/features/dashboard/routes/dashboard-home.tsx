@@ -1,4 +1,5 @@
 import { greetingFor } from '@atrium/assistant';
+import { formatBytes } from '@atrium/contracts/format-bytes';
 import { Bell, FolderOpen, ShieldCheck, Sparkles, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -70,8 +71,8 @@ export function DashboardHome({ unreadCount, now }: DashboardHomeProps) {
       icon={FolderOpen}
       title="Files"
       value={`${stats.data.fileCount} ${stats.data.fileCount === 1 ? 'file' : 'files'}`}
-      detail={`${stats.data.readableSize} used`}
-      to="/dashboard/file-list"
+      detail={`${formatBytes(stats.data.sizeInBytes)} used`}
+      to="/dashboard/files"
     />
   );
 

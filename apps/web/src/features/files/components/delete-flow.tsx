@@ -1,3 +1,5 @@
+import type { FileRecord } from '@atrium/contracts';
+import { formatBytes } from '@atrium/contracts/format-bytes';
 import { useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { isApiError } from '../../../lib/api-error';
@@ -6,7 +8,7 @@ import { ConfirmDialog } from './confirm-dialog';
 
 /** Confirmation, then delete, success toast and a reload of the file data; failures toast and show inline. */
 export function useDeleteFlow(onDeleted?: () => void) {
-  const [target, setTarget] = useState<{ id: string; label: string } | null>(null);
+  const [target, setTarget] = useState<FileRecord | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const mutation = useDeleteFile();
 
@@ -31,7 +33,11 @@ export function useDeleteFlow(onDeleted?: () => void) {
     <ConfirmDialog
       open={target !== null}
       title="Delete this file?"
-      message={target ? `“${target.label}” will be deleted permanently.` : ''}
+      message={
+        target
+          ? `“${target.fileName}” (${formatBytes(target.size)}, uploaded ${new Date(target.uploadDate).toLocaleString()}) will be deleted permanently.`
+          : ''
+      }
       confirmLabel="Delete"
       busy={mutation.isPending}
       onConfirm={confirm}
@@ -44,5 +50,5 @@ export function useDeleteFlow(onDeleted?: () => void) {
         Delete failed.{failure ? ` ${failure}` : ''}
       </p>
     );
-  return { ask: (id: string, label: string) => setTarget({ id, label }), dialog, failureMessage };
+  return { ask: (file: FileRecord) => setTarget(file), dialog, failureMessage };
 }

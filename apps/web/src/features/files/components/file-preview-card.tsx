@@ -1,8 +1,9 @@
 import type { FileRecord } from '@atrium/contracts';
+import { formatBytes } from '@atrium/contracts/format-bytes';
 import { ChevronDown, ChevronRight, Download } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
-import { formatKilobytes } from '../../../lib/format';
 import { downloadUrl, thumbnailUrl } from '../api/files-api';
+import { FileRowMenu } from './row-menu';
 
 const TEXT_PREVIEW_BYTES = 64 * 1024;
 const THUMBNAIL_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/tiff'];
@@ -83,34 +84,45 @@ function MediaPreview({ file }: { file: FileRecord }) {
   return <p className="text-sm text-slate-500">No preview for this kind of file.</p>;
 }
 
-/** A card that toggles open and closed; open, it shows details (size in KB) and a preview. */
-export function FilePreviewCard({ file }: { file: FileRecord }) {
+/** The exact size, for a tooltip: "20,000,000 bytes". */
+const exactBytes = (size: number) => `${size.toLocaleString('en-US')} ${size === 1 ? 'byte' : 'bytes'}`;
+
+/**
+ * A card that toggles open and closed; open, it shows details and a preview. Sizes read in KB from
+ * 1 KB, in MB/GB from 1,024 KB (`formatBytes`), with the exact byte count in a tooltip.
+ */
+export function FilePreviewCard({ file, onDelete }: { file: FileRecord; onDelete?: (file: FileRecord) => void }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   return (
     <article className="rounded-xl border border-slate-200 bg-white shadow-sm">
-      <h2>
-        <button
-          type="button"
-          aria-expanded={open}
-          aria-controls={panelId}
-          onClick={() => setOpen((value) => !value)}
-          className="flex w-full items-center gap-2 rounded-xl px-4 py-3 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600"
-        >
-          {open ? (
-            <ChevronDown aria-hidden="true" className="size-4 shrink-0" />
-          ) : (
-            <ChevronRight aria-hidden="true" className="size-4 shrink-0" />
-          )}
-          <span className="min-w-0 flex-1 truncate font-medium text-slate-900">{file.fileName}</span>
-          <span className="shrink-0 text-sm text-slate-500">{formatKilobytes(file.size)}</span>
-        </button>
-      </h2>
+      <div className="flex items-center gap-1 pr-2">
+        <h2 className="min-w-0 flex-1">
+          <button
+            type="button"
+            aria-expanded={open}
+            aria-controls={panelId}
+            onClick={() => setOpen((value) => !value)}
+            className="flex w-full items-center gap-2 rounded-xl px-4 py-3 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+          >
+            {open ? (
+              <ChevronDown aria-hidden="true" className="size-4 shrink-0" />
+            ) : (
+              <ChevronRight aria-hidden="true" className="size-4 shrink-0" />
+            )}
+            <span className="min-w-0 flex-1 truncate font-medium text-slate-900">{file.fileName}</span>
+            <span className="shrink-0 text-sm text-slate-500" title={exactBytes(file.size)}>
+              {formatBytes(file.size)}
+            </span>
+          </button>
+        </h2>
+        <FileRowMenu file={file} onDelete={onDelete} />
+      </div>
       {open && (
         <div id={panelId} className="space-y-3 border-t border-slate-100 px-4 py-3">
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
             <dt className="text-slate-500">Size</dt>
-            <dd>{formatKilobytes(file.size)}</dd>
+            <dd title={exactBytes(file.size)}>{formatBytes(file.size)}</dd>
             <dt className="text-slate-500">Type</dt>
             <dd>{file.contentType}</dd>
             <dt className="text-slate-500">Uploaded</dt>

@@ -1,28 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ReactNode } from 'react';
-import { ToastContainer } from 'react-toastify/unstyled';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, wrap } from '../test-utils';
+import { ApiError } from '../../../lib/api-client';
 import { FilePreviewCard } from './file-preview-card';
 import { FileTable } from './file-table';
 import { UploadPanel } from './upload-panel';
 
 const uploadAnyFile = vi.hoisted(() => vi.fn());
 vi.mock('../api/upload', () => ({ uploadAnyFile }));
-
-function wrap(children: ReactNode) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      {children}
-      <ToastContainer />
-    </QueryClientProvider>,
-  );
-}
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -51,12 +37,66 @@ describe('UploadPanel', () => {
     expect(text.textContent).toBe('0% · starting…');
     act(() => report({ loaded: 1024, total: 2048, bytesPerSecond: 2048 }));
     expect(text.textContent).toBe('50% · 2.00 KB/s');
-    expect(screen.getByRole('progressbar', { name: 'Upload progress' }).getAttribute('aria-valuenow')).toBe('50');
+    expect(screen.getByRole('progressbar', { name: 'Upload progress: notes.txt' }).getAttribute('aria-valuenow')).toBe(
+      '50',
+    );
     act(() => report({ loaded: 2048, total: 2048, bytesPerSecond: 2048 }));
     expect(text.textContent).toBe('100% · Saving…');
     act(() => finish());
     expect(await screen.findByText('File uploaded successfully!')).toBeTruthy();
     expect(screen.queryByTestId('upload-progress')).toBeNull();
+  });
+});
+
+describe('UploadPanel with several files', () => {
+  it('uploads every chosen file in turn, each with its own state; one failure does not stop the others', async () => {
+    const started: string[] = [];
+    uploadAnyFile.mockImplementation(async (file: File) => {
+      started.push(file.name);
+      if (file.name === 'b.txt') throw new ApiError(413, 'QUOTA_EXCEEDED', 'Over quota.');
+      return undefined;
+    });
+    wrap(<UploadPanel userId="alice" />);
+    await userEvent.upload(screen.getByLabelText('Choose a file'), [
+      new File(['a'], 'a.txt'),
+      new File(['bb'], 'b.txt'),
+      new File(['ccc'], 'c.txt'),
+    ]);
+    expect(screen.getByText('3 files selected (6 Bytes)')).toBeTruthy();
+    const list = screen.getByRole('list', { name: 'Uploads' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['a.txt (1 Byte)Waiting', 'b.txt (2 Bytes)Waiting', 'c.txt (3 Bytes)Waiting']);
+    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Upload' })).toBeTruthy());
+    expect(started).toEqual(['a.txt', 'b.txt', 'c.txt']);
+    const states = within(list)
+      .getAllByTestId('upload-state')
+      .map((state) => state.textContent);
+    expect(states).toEqual(['Uploaded', 'Failed', 'Uploaded']);
+    expect(within(list).getByRole('alert').textContent).toBe('Upload failed. Over quota.');
+    expect(await screen.findByText('Failed to upload file. Please try again.')).toBeTruthy();
+
+    // Upload again retries only what did not arrive.
+    uploadAnyFile.mockClear();
+    uploadAnyFile.mockResolvedValue(undefined);
+    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(screen.getByText('No file selected')).toBeTruthy());
+    expect(uploadAnyFile.mock.calls.map(([file]) => (file as File).name)).toEqual(['b.txt']);
+  });
+
+  it('takes every dropped file, not only the first', async () => {
+    uploadAnyFile.mockResolvedValue(undefined);
+    wrap(<UploadPanel userId="alice" />);
+    const files = [new File(['1'], 'one.txt'), new File(['2'], 'two.txt')];
+    fireEvent.drop(screen.getByTestId('drop-zone'), { dataTransfer: { files } });
+    expect(screen.getByText('2 files selected (2 Bytes)')).toBeTruthy();
+    uploadAnyFile.mockClear();
+    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(screen.getByText('No file selected')).toBeTruthy());
+    expect(uploadAnyFile.mock.calls.map(([file]) => (file as File).name)).toEqual(['one.txt', 'two.txt']);
   });
 });
 
@@ -99,6 +139,26 @@ describe('FileTable', () => {
 });
 
 describe('FilePreviewCard', () => {
+  it.each([
+    [1, '1 Byte', '1 byte'],
+    [512, '512 Bytes', '512 bytes'],
+    [20_000_000, '19.07 MB', '20,000,000 bytes'],
+  ])('shows %d bytes as %s with the exact count in a tooltip', (size, shown, exact) => {
+    wrap(
+      <FilePreviewCard
+        file={{
+          id: 'b1',
+          fileId: 'b1',
+          fileName: 'big.bin',
+          size,
+          contentType: 'application/octet-stream',
+          uploadDate: '2026-11-21T10:00:00.000Z',
+        }}
+      />,
+    );
+    expect(screen.getByTitle(exact).textContent).toBe(shown);
+  });
+
   it('toggles open and closed and shows the size in KB and a media preview', async () => {
     wrap(
       <FilePreviewCard
@@ -112,9 +172,10 @@ describe('FilePreviewCard', () => {
         }}
       />,
     );
-    const toggle = screen.getByRole('button', { name: /clip\.mp4/ });
+    const toggle = screen.getByRole('button', { name: /^clip\.mp4/ });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     expect(toggle.textContent).toContain('2.00 KB');
+    expect(screen.getByTitle('2,048 bytes').textContent).toBe('2.00 KB');
     await userEvent.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     const video = document.querySelector('video');

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { toast } from 'react-toastify/unstyled';
+import { formatBytes } from '@atrium/contracts/format-bytes';
 import { Spinner } from '../../../components/ui/spinner';
 import { useFileStats } from '../api/files-api';
 
@@ -31,7 +32,7 @@ export function StatsCard({ userId }: { userId: string }) {
           <div>
             <dt className="text-sm text-slate-500">Total size</dt>
             <dd className="text-2xl font-semibold text-slate-900" data-testid="stats-size">
-              {stats.data.readableSize}
+              {formatBytes(stats.data.sizeInBytes)}
             </dd>
           </div>
         </dl>

@@ -1,11 +1,13 @@
 import { Spinner } from '../../../components/ui/spinner';
 import { useFiles } from '../api/files-api';
 import { FilePreviewCard } from '../components/file-preview-card';
+import { useDeleteFlow } from '../components/delete-flow';
 import { FilesPageShell } from '../components/page';
 import { useOwnerKey } from '../hooks/use-owner-key';
 
 export default function FilePreviewPage() {
   const files = useFiles(useOwnerKey());
+  const deletion = useDeleteFlow();
   return (
     <FilesPageShell title="Preview files" intro="Open a card to see its details and a preview.">
       {files.isPending ? (
@@ -19,10 +21,12 @@ export default function FilePreviewPage() {
       ) : (
         <div className="space-y-3">
           {files.data.map((file) => (
-            <FilePreviewCard key={file.id} file={file} />
+            <FilePreviewCard key={file.id} file={file} onDelete={deletion.ask} />
           ))}
+          {deletion.failureMessage}
         </div>
       )}
+      {deletion.dialog}
     </FilesPageShell>
   );
 }

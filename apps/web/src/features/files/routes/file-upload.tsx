@@ -5,7 +5,7 @@ import { useOwnerKey } from '../hooks/use-owner-key';
 export default function FileUploadPage() {
   const userId = useOwnerKey();
   return (
-    <FilesPageShell title="Upload a file" intro="Pick a file or drop it below.">
+    <FilesPageShell title="Upload a file" intro="Pick files or drop them below; they upload one after another.">
       <UploadPanel userId={userId} />
     </FilesPageShell>
   );

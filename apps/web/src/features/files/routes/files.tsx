@@ -16,7 +16,7 @@ export default function FilesPage() {
         <StatsCard userId={userId} />
       </div>
       <section aria-label="Your files" className="rounded-xl border border-slate-200 bg-white p-2 shadow-sm">
-        <FileTable userId={userId} onDelete={(file) => deletion.ask(file.id, file.fileName)} />
+        <FileTable userId={userId} onDelete={deletion.ask} />
         {deletion.failureMessage}
       </section>
       {deletion.dialog}

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatKilobytes } from './format';
+import { formatBytes, readableSize } from './format-bytes';
 
 describe('formatBytes', () => {
   it.each([
     [0, '0 Bytes'],
-    [512, '512.00 Bytes'],
+    [1, '1 Byte'],
+    [2, '2 Bytes'],
+    [512, '512 Bytes'],
+    [1023, '1023 Bytes'],
     [1024, '1.00 KB'],
     [1536, '1.50 KB'],
+    [20 * 1000 * 1000, '19.07 MB'],
     [1024 ** 2 * 5.25, '5.25 MB'],
     [1024 ** 3, '1.00 GB'],
     [1024 ** 4 * 2, '2.00 TB'],
@@ -21,9 +25,14 @@ describe('formatBytes', () => {
   });
 });
 
-describe('formatKilobytes', () => {
-  it('shows KB with two decimals', () => {
-    expect(formatKilobytes(2048)).toBe('2.00 KB');
-    expect(formatKilobytes(100)).toBe('0.10 KB');
+describe('readableSize (the stats answer, unchanged)', () => {
+  it.each([
+    [0, '0 Bytes'],
+    [1, '1.00 Bytes'],
+    [512, '512.00 Bytes'],
+    [40_000, '39.06 KB'],
+    [1024 ** 3, '1.00 GB'],
+  ])('%d bytes → %s', (bytes, text) => {
+    expect(readableSize(bytes)).toBe(text);
   });
 });
