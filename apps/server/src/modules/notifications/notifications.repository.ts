@@ -109,16 +109,31 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
     return Number(row?.count ?? 0);
   },
 
-  /** Stores (or moves to this user) the browser's push subscription, keyed by its endpoint. */
+  /**
+   * Stores the browser's push subscription for this user, keyed by its endpoint. An endpoint that
+   * another user registered moves to this user only with the same keys (the auth secret is known only
+   * to that browser, so this proves the caller holds the subscription); otherwise the owner's row stays
+   * unchanged. Returns whether the endpoint is now this user's.
+   */
   async upsertPushSubscription(userId: string, sub: { endpoint: string; p256dh: string; auth: string }) {
     const now = iso(clock.now());
-    await db
+    const stored = await db
       .insertInto('push_subscriptions')
       .values({ id: randomUUID(), user_id: userId, ...sub, created_at: now, updated_at: now })
       .onConflict((oc) =>
-        oc.column('endpoint').doUpdateSet({ user_id: userId, p256dh: sub.p256dh, auth: sub.auth, updated_at: now }),
+        oc
+          .column('endpoint')
+          .doUpdateSet({ user_id: userId, p256dh: sub.p256dh, auth: sub.auth, updated_at: now })
+          .where((eb) =>
+            eb.or([
+              eb('push_subscriptions.user_id', '=', userId),
+              eb.and([eb('push_subscriptions.p256dh', '=', sub.p256dh), eb('push_subscriptions.auth', '=', sub.auth)]),
+            ]),
+          ),
       )
-      .execute();
+      .returning('id')
+      .executeTakeFirst();
+    return stored !== undefined;
   },
 
   /** Push subscriptions for an audience: everyone (null) or one user. */

@@ -69,14 +69,15 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
         throw new AppError('BAD_REQUEST', 'Push subscription endpoints must use https.');
       }
       await repo.addSubscriber(user.id);
-      if (subscription) {
-        await repo.upsertPushSubscription(user.id, {
-          endpoint: subscription.endpoint,
-          p256dh: subscription.keys.p256dh,
-          auth: subscription.keys.auth,
-        });
-      }
-      return { subscribed: true, userId: user.ownerKey, push: Boolean(subscription) };
+      // An endpoint another user registered is not taken over without its keys: `push` is then false.
+      const stored = subscription
+        ? await repo.upsertPushSubscription(user.id, {
+            endpoint: subscription.endpoint,
+            p256dh: subscription.keys.p256dh,
+            auth: subscription.keys.auth,
+          })
+        : false;
+      return { subscribed: true, userId: user.ownerKey, push: stored };
     },
 
     async publish(user: SessionUser, input: { message: string }): Promise<Notification> {

@@ -176,4 +176,43 @@ describe.each(dialects())('Web Push (%s)', (dialect) => {
     const remaining = await db.selectFrom('push_subscriptions').select('endpoint').execute();
     expect(remaining.map((r) => r.endpoint)).toEqual([`${push.url}/ok/alice`]);
   });
+  it("keeps alice's subscription hers when bob registers the same endpoint with other keys", async () => {
+    const alice = await server.signInAs({ owner_key: 'alice-9' });
+    const bob = await server.signInAs({ owner_key: 'bob-9' });
+    const aliceKeys = browserKeys();
+    const endpoint = `${push.url}/ok/alice-browser`;
+    const subscribe = async (cookie: string, keys: ReturnType<typeof browserKeys>) => {
+      const response = await server.fetch('/public/api/notifications/subscribe', {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ subscription: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.authText } } }),
+      });
+      expect(response.status).toBe(200);
+      return readJson<{ push: boolean }>(response);
+    };
+    expect(await subscribe(alice, aliceKeys)).toMatchObject({ push: true });
+    // Bob knows the endpoint but not the browser's keys: nothing moves.
+    expect(await subscribe(bob, browserKeys())).toMatchObject({ push: false });
+
+    const welcome = async (cookie: string) =>
+      (
+        await readJson<{ notification: Notification }>(
+          await server.fetch('/public/api/notifications/welcome', { method: 'POST', headers: { cookie } }),
+        )
+      ).notification;
+    const before = push.received.length;
+    const bobsWelcome = await welcome(bob);
+    const alicesWelcome = await welcome(alice);
+    await until(() => push.received.slice(before).some((r) => r.path === '/ok/alice-browser'));
+    await new Promise((r) => setTimeout(r, 300)); // bob's welcome, had it gone there, would be in by now
+    const delivered = push.received.slice(before).filter((r) => r.path === '/ok/alice-browser');
+    // Only alice's own welcome reaches her browser, encrypted with her keys.
+    expect(delivered.map((r) => JSON.parse(decryptWebPush(r.body, aliceKeys)) as Notification)).toEqual([
+      alicesWelcome,
+    ]);
+    expect(bobsWelcome.message).toContain('bob-9');
+
+    // The same browser (same keys) may move to whoever signs in on it.
+    expect(await subscribe(bob, aliceKeys)).toMatchObject({ push: true });
+  });
 });
