@@ -188,7 +188,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     push: createWebPushSender({
       keys: loadVapidKeys(config.notifications.vapid, config.dataDir),
       subject: config.notifications.vapidSubject,
-      allowHttp: config.notifications.pushAllowHttp,
+      allowLoopback: config.notifications.pushAllowLoopback,
     }),
     log: app.log,
   });

@@ -65,9 +65,8 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
 
   return {
     async subscribe(user: SessionUser, subscription: PushSubscriptionInput | undefined): Promise<SubscribeResponse> {
-      if (subscription && !push.accepts(subscription.endpoint)) {
-        throw new AppError('BAD_REQUEST', 'Push subscription endpoints must use https.');
-      }
+      const refusal = subscription ? await push.refusal(subscription.endpoint) : null;
+      if (refusal) throw new AppError('BAD_REQUEST', refusal);
       await repo.addSubscriber(user.id);
       // An endpoint another user registered is not taken over without its keys: `push` is then false.
       const stored = subscription

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Notification } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
 
 interface PushRequest {
   path: string;
@@ -102,7 +102,7 @@ describe.each(dialects())('Web Push (%s)', (dialect) => {
   let push: Awaited<ReturnType<typeof startPushService>>;
   beforeAll(async () => {
     push = await startPushService();
-    server = await startTestServer({ dialect, env: { PUSH_ALLOW_HTTP: 'true' } });
+    server = await startTestServer({ dialect, env: { PUSH_ALLOW_LOOPBACK: 'true' } });
   });
   afterAll(async () => {
     await server?.close();
@@ -176,6 +176,19 @@ describe.each(dialects())('Web Push (%s)', (dialect) => {
     const remaining = await db.selectFrom('push_subscriptions').select('endpoint').execute();
     expect(remaining.map((r) => r.endpoint)).toEqual([`${push.url}/ok/alice`]);
   });
+  it('still refuses private and link-local endpoints with the loopback escape hatch on', async () => {
+    const keys = browserKeys();
+    const dave = await server.signInAs({ owner_key: 'dave' });
+    for (const endpoint of ['http://10.0.0.1/push', 'https://169.254.169.254/', `http://[::ffff:a9fe:a9fe]/push`]) {
+      const response = await server.fetch('/public/api/notifications/subscribe', {
+        method: 'POST',
+        headers: { cookie: dave, 'content-type': 'application/json' },
+        body: JSON.stringify({ subscription: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.authText } } }),
+      });
+      expect(response.status, endpoint).toBe(400);
+    }
+  });
+
   it("keeps alice's subscription hers when bob registers the same endpoint with other keys", async () => {
     const alice = await server.signInAs({ owner_key: 'alice-9' });
     const bob = await server.signInAs({ owner_key: 'bob-9' });
@@ -214,5 +227,47 @@ describe.each(dialects())('Web Push (%s)', (dialect) => {
 
     // The same browser (same keys) may move to whoever signs in on it.
     expect(await subscribe(bob, aliceKeys)).toMatchObject({ push: true });
+  });
+});
+
+describe.each(dialects())('Web Push endpoints the server refuses (%s)', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ dialect });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers 400 for private, loopback, link-local, IP-literal and http endpoints, and stores nothing', async () => {
+    const carol = await server.signInAs({ owner_key: 'carol' });
+    const keys = browserKeys();
+    const refused: [string, RegExp][] = [
+      ['https://127.0.0.1:8443/anything', /host name, not by IP address/],
+      ['https://10.0.0.1/push', /host name, not by IP address/],
+      ['https://169.254.169.254/latest/meta-data/', /host name, not by IP address/],
+      ['https://[::1]/push', /host name, not by IP address/],
+      ['https://[::ffff:127.0.0.1]/push', /host name, not by IP address/],
+      ['https://[fd00::1]/push', /host name, not by IP address/],
+      ['https://2130706433/push', /host name, not by IP address/],
+      ['https://0x7f.0.0.1/push', /host name, not by IP address/],
+      ['https://0177.0.0.1/push', /host name, not by IP address/],
+      ['https://localhost:8443/push', /public internet/],
+      ['http://push.example.com/push', /must use https/],
+    ];
+    for (const [endpoint, message] of refused) {
+      const response = await server.fetch('/public/api/notifications/subscribe', {
+        method: 'POST',
+        headers: { cookie: carol, 'content-type': 'application/json' },
+        body: JSON.stringify({ subscription: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.authText } } }),
+      });
+      expect(response.status, endpoint).toBe(400);
+      const error = await readError(response);
+      expect(error.code).toBe('BAD_REQUEST');
+      expect(error.message, endpoint).toMatch(message);
+    }
+    const db = server.app.database.db;
+    expect(await db.selectFrom('push_subscriptions').selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom('notification_subscribers').selectAll().execute()).toEqual([]);
   });
 });
