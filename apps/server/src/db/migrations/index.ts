@@ -6,6 +6,7 @@ import { m0005Ai } from './0005-ai';
 import { m0004Notifications } from './0004-notifications';
 import { m0006Contact } from './0006-contact';
 import { m0007RateLimits } from './0007-rate-limits';
+import { m0012PushFailures } from './0012-push-failures';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0004-notifications': m0004Notifications,
   '0006-contact': m0006Contact,
   '0007-rate-limits': m0007RateLimits,
+  '0012-push-failures': m0012PushFailures,
 };

@@ -14,6 +14,8 @@ import type { NotificationRow, NotificationsRepository } from './notifications.r
 
 /** How many push deliveries run at once per publish. */
 const PUSH_CONCURRENCY = 8;
+/** A subscription whose sends failed this many times in a row is removed (404/410 remove it at once). */
+export const PUSH_MAX_CONSECUTIVE_FAILURES = 5;
 
 export const welcomeMessage = (user: SessionUser): string =>
   `Welcome to Atrium, ${user.name ?? user.nickname ?? user.ownerKey}! Your workspace is ready.`;
@@ -46,7 +48,13 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
           await repo.deletePushSubscription(target.id);
           log.info({ endpoint: new URL(target.endpoint).origin }, 'removed an expired push subscription');
         } else if (outcome.status === 'failed') {
-          log.warn({ endpoint: new URL(target.endpoint).origin, reason: outcome.reason }, 'push delivery failed');
+          const endpoint = new URL(target.endpoint).origin;
+          log.warn({ endpoint, reason: outcome.reason }, 'push delivery failed');
+          if (await repo.recordPushFailure(target.id, PUSH_MAX_CONSECUTIVE_FAILURES)) {
+            log.info({ endpoint }, 'removed a push subscription that kept failing');
+          }
+        } else if (target.failed_sends > 0) {
+          await repo.recordPushSuccess(target.id);
         }
       }
     };

@@ -13,20 +13,24 @@ interface PushRequest {
   body: Buffer;
 }
 
-/** A local push service: records what it receives; /gone answers 410 like an expired subscription. */
+/**
+ * A local push service: records what it receives; /gone answers 410 like an expired subscription,
+ * paths in `failing` answer 500 like a push service in trouble.
+ */
 async function startPushService() {
   const received: PushRequest[] = [];
+  const failing = new Set<string>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-      res.writeHead(req.url?.startsWith('/gone') ? 410 : 201).end();
+      res.writeHead(req.url?.startsWith('/gone') ? 410 : failing.has(req.url ?? '') ? 500 : 201).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, received, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${port}`, received, failing, close: () => new Promise((r) => server.close(r)) };
 }
 
 /** A browser's side of a push subscription: its P-256 key pair and auth secret. */
@@ -176,6 +180,60 @@ describe.each(dialects())('Web Push (%s)', (dialect) => {
     const remaining = await db.selectFrom('push_subscriptions').select('endpoint').execute();
     expect(remaining.map((r) => r.endpoint)).toEqual([`${push.url}/ok/alice`]);
   });
+  it('removes a subscription after 5 failed sends in a row; a delivered one starts the count again', async () => {
+    const admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
+    const erin = await server.signInAs({ owner_key: 'erin' });
+    const keys = browserKeys();
+    const pathname = '/flaky/erin';
+    for (const endpoint of [`${push.url}${pathname}`, `${push.url}/ok/erin-laptop`]) {
+      const subscribed = await server.fetch('/public/api/notifications/subscribe', {
+        method: 'POST',
+        headers: { cookie: erin, 'content-type': 'application/json' },
+        body: JSON.stringify({ subscription: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.authText } } }),
+      });
+      expect(subscribed.status).toBe(200);
+    }
+    const db = server.app.database.db;
+    const failedSends = async () =>
+      (
+        await db
+          .selectFrom('push_subscriptions')
+          .select('failed_sends')
+          .where('endpoint', '=', `${push.url}${pathname}`)
+          .executeTakeFirst()
+      )?.failed_sends;
+    const attempts = () => push.received.filter((r) => r.path === pathname).length;
+    const publishAndSettle = async (expectedAttempts: number, expectedFailures: number | undefined) => {
+      const response = await server.fetch('/public/api/notifications', {
+        method: 'POST',
+        headers: { cookie: admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: `attempt ${expectedAttempts}`, type: 'admin' }),
+      });
+      expect(response.status).toBe(200);
+      await until(async () => attempts() === expectedAttempts && (await failedSends()) === expectedFailures);
+    };
+
+    push.failing.add(pathname);
+    for (let i = 1; i <= 4; i++) await publishAndSettle(i, i);
+    push.failing.delete(pathname);
+    await publishAndSettle(5, 0); // delivered: the run of failures ends
+    push.failing.add(pathname);
+    for (let i = 1; i <= 4; i++) await publishAndSettle(5 + i, i);
+    await publishAndSettle(10, undefined); // the fifth failure in a row removes it
+
+    // Nothing more is sent to it, even once the push service answers again.
+    push.failing.delete(pathname);
+    const laptop = () => push.received.filter((r) => r.path === '/ok/erin-laptop').length;
+    await server.fetch('/public/api/notifications', {
+      method: 'POST',
+      headers: { cookie: admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'after removal', type: 'admin' }),
+    });
+    await until(() => laptop() === 11); // erin's other browser got every notification
+    await new Promise((r) => setTimeout(r, 300));
+    expect(attempts()).toBe(10);
+  });
+
   it('still refuses private and link-local endpoints with the loopback escape hatch on', async () => {
     const keys = browserKeys();
     const dave = await server.signInAs({ owner_key: 'dave' });
