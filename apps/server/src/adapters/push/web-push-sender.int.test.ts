@@ -92,6 +92,27 @@ describe('Web Push sender: where it connects', () => {
     expect(connections).toBe(0);
   });
 
+  it('takes the answer from the status line and does not wait for a body that never ends', async () => {
+    const endless = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(201);
+      res.write('still talking');
+    });
+    const port = await listen(endless);
+    try {
+      const started = Date.now();
+      const outcome = await sender(true, fakeDns(['127.0.0.1']).resolve).send(
+        target(`http://push.example.test:${port}/endless`),
+        '{}',
+      );
+      expect(outcome).toEqual({ status: 'sent' });
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      endless.closeAllConnections();
+      await new Promise((r) => endless.close(r));
+    }
+  });
+
   it('counts an unresolvable host as a failed send, not a gone subscription', async () => {
     const push = sender(false, fakeDns([]).resolve);
     expect(await push.send(target('https://gone-from-dns.example/x'), '{}')).toMatchObject({ status: 'failed' });

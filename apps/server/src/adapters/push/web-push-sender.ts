@@ -102,9 +102,10 @@ function post(
       url,
       { method: 'POST', headers, lookup: pinnedLookup(addresses), signal: AbortSignal.timeout(PUSH_TIMEOUT_MS) },
       (res) => {
+        // Only the status matters: the body is drained (and cut at the time-out), never waited for.
+        resolve(res.statusCode ?? 0);
+        res.on('error', () => undefined);
         res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
       },
     );
     req.on('error', reject);
