@@ -122,8 +122,9 @@ export const createSessionService = ({
 
   async destroy(token: string): Promise<void> {
     const sessionId = hashToken(token);
-    await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
-    await tell(endListeners, { sessionId });
+    const deleted = await db.deleteFrom('sessions').where('id', '=', sessionId).executeTakeFirst();
+    // Only a session that existed has streams to end: unknown cookies announce nothing.
+    if (deleted.numDeletedRows > 0n) await tell(endListeners, { sessionId });
   },
 
   async destroyAllForUser(userId: string): Promise<void> {
