@@ -172,7 +172,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     bus,
     heartbeatMs: config.notifications.heartbeatMs,
     log: app.log,
+    liveSessions: (ids) => sessionService.liveSessionIds(ids),
   });
+  // A session that ends (sign-out, replaced, expired) ends its notification streams on every instance.
+  sessionService.onEnded((ended) =>
+    hub.endStreamsOf(ended).catch((error: unknown) => app.log.warn({ err: error }, 'could not end streams')),
+  );
   await hub.start();
   app.decorate('notificationHub', hub);
   // Streams never finish by themselves: end them first so close() does not wait on them.
@@ -183,7 +188,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     push: createWebPushSender({
       keys: loadVapidKeys(config.notifications.vapid, config.dataDir),
       subject: config.notifications.vapidSubject,
-      allowHttp: config.notifications.pushAllowHttp,
+      allowLoopback: config.notifications.pushAllowLoopback,
     }),
     log: app.log,
   });

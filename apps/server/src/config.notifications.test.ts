@@ -21,7 +21,7 @@ describe('notification and event bus configuration', () => {
       heartbeatMs: 25_000,
       vapid: undefined,
       vapidSubject: 'mailto:admin@localhost',
-      pushAllowHttp: false,
+      pushAllowLoopback: false,
     });
   });
 

@@ -111,7 +111,9 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https:// URL')
     .optional(),
-  PUSH_ALLOW_HTTP: booleanString.default(false),
+  PUSH_ALLOW_LOOPBACK: booleanString
+    .default(false)
+    .describe('Also accept push endpoints on loopback addresses, over http or https: a local test push service only'),
   CONTACT_MAX_PER_HOUR: z.coerce.number().int().positive().default(5),
 });
 export type Env = z.infer<typeof EnvSchema>;
@@ -169,8 +171,8 @@ export interface Config {
     /** VAPID keys from the environment; generated into DATA_DIR/secrets when unset. */
     vapid: { publicKey: string; privateKey: string } | undefined;
     vapidSubject: string;
-    /** Allow http:// push endpoints (tests with a local fake push service only). */
-    pushAllowHttp: boolean;
+    /** Also allow loopback push endpoints, http or https (a local test push service only). */
+    pushAllowLoopback: boolean;
   };
   /** Contact form messages accepted per sender address per hour. */
   contact: { maxPerHour: number };
@@ -429,7 +431,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY }
           : undefined,
       vapidSubject: env.VAPID_SUBJECT ?? (publicUrl.startsWith('https://') ? publicUrl : 'mailto:admin@localhost'),
-      pushAllowHttp: env.PUSH_ALLOW_HTTP,
+      pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK,
     },
     contact: { maxPerHour: env.CONTACT_MAX_PER_HOUR },
   };

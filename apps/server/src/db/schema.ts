@@ -87,6 +87,8 @@ export interface PushSubscriptionsTable {
   auth: string;
   created_at: string;
   updated_at: string;
+  /** Failed sends in a row (migration 0010); a success resets it. */
+  failed_sends: Generated<number>;
 }
 
 export interface ContactMessagesTable {

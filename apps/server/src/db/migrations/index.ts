@@ -8,6 +8,7 @@ import { m0006Contact } from './0006-contact';
 import { m0007RateLimits } from './0007-rate-limits';
 import { m0008FirstLogin } from './0008-first-login';
 import { m0009FileNameKey } from './0009-file-name-key';
+import { m0010PushFailures } from './0010-push-failures';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0007-rate-limits': m0007RateLimits,
   '0008-first-login': m0008FirstLogin,
   '0009-file-name-key': m0009FileNameKey,
+  '0010-push-failures': m0010PushFailures,
 };

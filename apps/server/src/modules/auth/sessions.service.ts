@@ -21,18 +21,38 @@ export interface SessionServiceDeps {
   clock: Clock;
   idleMs: number;
   absoluteMs: number;
+  /** Told (and awaited) after sessions end; `onEnded` adds to it. */
+  endListeners?: Set<SessionEndListener>;
 }
+
+/** What ended: one session (signed out, replaced or expired) or every session of a user. */
+export type SessionEnd = { sessionId: string } | { userId: string };
+export type SessionEndListener = (ended: SessionEnd) => Promise<void>;
 
 /** Last-seen is written at most this often, so a busy session does not write on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+/** A session's id (the `sessions` row key) from its cookie token: its SHA-256, never the token itself. */
+export const sessionIdOf = hashToken;
+/** Ids are checked for liveness this many at a time. */
+const LIVE_CHECK_BATCH = 500;
+
+const tell = async (listeners: Set<SessionEndListener>, ended: SessionEnd) => {
+  await Promise.allSettled([...listeners].map((listener) => listener(ended)));
+};
 
 /**
  * Server-side sessions: the browser holds an opaque random token in an
  * HttpOnly cookie; the database holds only its hash, the user and expiry.
  */
-export const createSessionService = ({ db, clock, idleMs, absoluteMs }: SessionServiceDeps) => ({
+export const createSessionService = ({
+  db,
+  clock,
+  idleMs,
+  absoluteMs,
+  endListeners = new Set(),
+}: SessionServiceDeps) => ({
   async create(
     userId: string,
     meta: { userAgent?: string | undefined; ip?: string | undefined } = {},
@@ -79,6 +99,7 @@ export const createSessionService = ({ db, clock, idleMs, absoluteMs }: SessionS
     const lastSeen = Date.parse(row.last_seen_at);
     if (now >= Date.parse(row.expires_at) || now - lastSeen >= idleMs) {
       await db.deleteFrom('sessions').where('id', '=', id).execute();
+      await tell(endListeners, { sessionId: id });
       return null;
     }
     if (now - lastSeen >= TOUCH_INTERVAL_MS) {
@@ -100,11 +121,37 @@ export const createSessionService = ({ db, clock, idleMs, absoluteMs }: SessionS
   },
 
   async destroy(token: string): Promise<void> {
-    await db.deleteFrom('sessions').where('id', '=', hashToken(token)).execute();
+    const sessionId = hashToken(token);
+    const deleted = await db.deleteFrom('sessions').where('id', '=', sessionId).executeTakeFirst();
+    // Only a session that existed has streams to end: unknown cookies announce nothing.
+    if (deleted.numDeletedRows > 0n) await tell(endListeners, { sessionId });
   },
 
   async destroyAllForUser(userId: string): Promise<void> {
     await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    await tell(endListeners, { userId });
+  },
+
+  /** Calls `listener` whenever a session, or all of a user's sessions, end; the ending waits for it. */
+  onEnded(listener: SessionEndListener): void {
+    endListeners.add(listener);
+  },
+
+  /** Which of these session ids are still valid: present, not idle too long, not past absolute expiry. */
+  async liveSessionIds(ids: readonly string[]): Promise<Set<string>> {
+    const now = clock.now().getTime();
+    const live = new Set<string>();
+    for (let i = 0; i < ids.length; i += LIVE_CHECK_BATCH) {
+      const rows = await db
+        .selectFrom('sessions')
+        .select('id')
+        .where('id', 'in', ids.slice(i, i + LIVE_CHECK_BATCH))
+        .where('expires_at', '>', iso(new Date(now)))
+        .where('last_seen_at', '>', iso(new Date(now - idleMs)))
+        .execute();
+      for (const row of rows) live.add(row.id);
+    }
+    return live;
   },
 
   /** Deletes sessions past their absolute expiry or idle limit. */

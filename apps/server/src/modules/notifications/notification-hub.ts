@@ -2,15 +2,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Notification } from '@atrium/contracts';
 import type { EventBus } from '../../adapters/event-bus';
+import type { SessionEnd } from '../auth/sessions.service';
 import type { NotificationRow, NotificationsRepository } from './notifications.repository';
 
 export const NOTIFICATIONS_CHANNEL = 'notifications';
+/** Announces `SessionEnd`s, so every instance ends the streams of a session signed out elsewhere. */
+export const STREAMS_END_CHANNEL = 'notification-streams:end';
 /** A client that stops reading is dropped once this much is queued for it; it reconnects and replays. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 const REPLAY_PAGE = 500;
 
 interface Connection {
   userId: string;
+  /** The session the stream was opened with: the stream ends with it. */
+  sessionId: string;
   res: ServerResponse;
   /** Highest id written to this connection: never write an id twice or go backwards. */
   sentUpTo: number;
@@ -60,6 +65,8 @@ export function createNotificationHub(deps: {
   bus: EventBus;
   heartbeatMs: number;
   log: FastifyBaseLogger;
+  /** Which of these sessions are still valid; checked on the heartbeat timer, so expired sessions' streams end. */
+  liveSessions: (sessionIds: readonly string[]) => Promise<Set<string>>;
 }) {
   const connections = new Set<Connection>();
   const byUser = new Map<string, Set<Connection>>();
@@ -67,6 +74,8 @@ export function createNotificationHub(deps: {
   let cursor = 0;
   let closed = false;
   let unsubscribe: (() => Promise<void>) | undefined;
+  let unsubscribeEnds: (() => Promise<void>) | undefined;
+  let checkingSessions = false;
   let heartbeat: NodeJS.Timeout | undefined;
   let queue: Promise<void> = Promise.resolve();
 
@@ -139,12 +148,51 @@ export function createNotificationHub(deps: {
     if (set?.size === 0) byUser.delete(connection.userId);
   };
 
+  /** Ends this instance's streams of a session or user: the client sees its stream end. */
+  const endLocal = (ended: SessionEnd) => {
+    const targets =
+      'userId' in ended
+        ? [...(byUser.get(ended.userId) ?? [])]
+        : [...connections].filter((c) => c.sessionId === ended.sessionId);
+    for (const connection of targets) {
+      remove(connection);
+      connection.res.end();
+    }
+  };
+
+  const onEndMessage = (message: string) => {
+    try {
+      const ended = JSON.parse(message) as Partial<Record<'sessionId' | 'userId', unknown>>;
+      if (typeof ended.sessionId === 'string') endLocal({ sessionId: ended.sessionId });
+      else if (typeof ended.userId === 'string') endLocal({ userId: ended.userId });
+    } catch {
+      deps.log.warn('ignored a malformed stream-end bus message');
+    }
+  };
+
+  /** Ends the streams whose session expired (idle or absolute) since they were opened. */
+  const endExpired = async () => {
+    if (checkingSessions || connections.size === 0) return;
+    checkingSessions = true;
+    try {
+      const sessionIds = [...new Set([...connections].map((c) => c.sessionId))];
+      const live = await deps.liveSessions(sessionIds);
+      for (const sessionId of sessionIds) if (!live.has(sessionId)) endLocal({ sessionId });
+    } catch (error) {
+      deps.log.warn({ err: error }, 'could not check the sessions of notification streams');
+    } finally {
+      checkingSessions = false;
+    }
+  };
+
   return {
     async start() {
       cursor = await deps.repo.latestSeq();
       unsubscribe = await deps.bus.subscribe(NOTIFICATIONS_CHANNEL, onMessage);
+      unsubscribeEnds = await deps.bus.subscribe(STREAMS_END_CHANNEL, onEndMessage);
       heartbeat = setInterval(() => {
         for (const connection of connections) write(connection, heartbeatFrame);
+        void endExpired();
       }, deps.heartbeatMs);
       heartbeat.unref();
     },
@@ -155,12 +203,21 @@ export function createNotificationHub(deps: {
     },
 
     /**
-     * Serves one SSE stream until the client goes away or the server closes.
+     * Ends every stream of a session (signed out) or of a user (e.g. disabled), on
+     * this instance at once and on every other one through the bus.
+     */
+    async endStreamsOf(ended: SessionEnd) {
+      endLocal(ended);
+      await deps.bus.publish(STREAMS_END_CHANNEL, JSON.stringify(ended));
+    },
+
+    /**
+     * Serves one SSE stream until the client goes away, its session ends or the server closes.
      * With `lastEventId`, first writes every notification after it (for this
      * user, in order), then continues live with no duplicates.
      */
     async attach(
-      userId: string,
+      { userId, sessionId }: { userId: string; sessionId: string },
       req: IncomingMessage,
       res: ServerResponse,
       headers: Record<string, string | string[] | number | undefined>,
@@ -173,6 +230,7 @@ export function createNotificationHub(deps: {
       const snapshot = cursor;
       const connection: Connection = {
         userId,
+        sessionId,
         res,
         sentUpTo: snapshot,
         pending: lastEventId === undefined ? null : [],
@@ -243,6 +301,7 @@ export function createNotificationHub(deps: {
       connections.clear();
       byUser.clear();
       await unsubscribe?.().catch(() => undefined);
+      await unsubscribeEnds?.().catch(() => undefined);
       await queue;
     },
   };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
 import { openSse, type SseStream } from '../../../test/sse';
 import { systemClock } from '../../lib/time';
+import { sessionIdOf } from '../auth/sessions.service';
 import { createNotificationsRepository } from './notifications.repository';
 
 const json = (cookie: string, body: unknown): RequestInit => ({
@@ -10,6 +11,10 @@ const json = (cookie: string, body: unknown): RequestInit => ({
   headers: { cookie, 'content-type': 'application/json' },
   body: JSON.stringify(body),
 });
+
+/** Whether the server ends the stream within `ms` (the client sees the end of the response). */
+const endsWithin = (open: SseStream, ms: number) =>
+  Promise.race([open.ended.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
 
 const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 5000) => {
   const started = Date.now();
@@ -245,6 +250,64 @@ describe.each(dialects())('notifications (%s)', (dialect) => {
     await idle.waitForComment(/^heartbeat$/, 2000);
     idle.close();
     await until(() => server.app.notificationHub.size === before, 1000);
+  });
+
+  it("ends a session's streams within a second when it signs out, and no one else's", async () => {
+    const phone = await server.signInAs({ owner_key: 'alice' });
+    const laptop = await server.signInAs({ owner_key: 'alice' });
+    const onPhone = await stream(phone);
+    const onLaptop = await stream(laptop);
+    const bobs = await stream(bob);
+
+    const logout = await server.fetch('/api/auth/logout', { method: 'POST', headers: { cookie: phone } });
+    expect(logout.status).toBe(200);
+    expect(await endsWithin(onPhone, 1000)).toBe(true);
+    expect((await stream(phone)).status).toBe(401);
+
+    // The other session of the same user and other users keep streaming.
+    const published = await readJson<Notification>(await publish('after a sign-out'));
+    for (const open of [onLaptop, bobs]) {
+      const [event] = await open.waitForEvents(1);
+      expect(event?.id).toBe(published.id);
+    }
+    expect(onPhone.events).toEqual([]);
+  });
+
+  it('ends the stream of a session that expires (absolute or idle) on the next heartbeat', async () => {
+    const db = server.app.database.db;
+    const absolute = await server.signInAs({ owner_key: 'alice' });
+    const idle = await server.signInAs({ owner_key: 'alice' });
+    const keeps = await server.signInAs({ owner_key: 'alice' });
+    const [absoluteStream, idleStream, keptStream] = await Promise.all([stream(absolute), stream(idle), stream(keeps)]);
+    const idOf = (cookie: string) => sessionIdOf(cookie.slice(cookie.indexOf('=') + 1));
+    const longAgo = new Date(Date.now() - server.config.session.idleMs - 60_000).toISOString();
+    await db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', idOf(absolute))
+      .execute();
+    await db.updateTable('sessions').set({ last_seen_at: longAgo }).where('id', '=', idOf(idle)).execute();
+
+    expect(await endsWithin(absoluteStream, 1000)).toBe(true);
+    expect(await endsWithin(idleStream, 1000)).toBe(true);
+    expect(await endsWithin(keptStream, 300)).toBe(false);
+  });
+
+  it('ends every stream of a user on request (e.g. when the user is disabled)', async () => {
+    const first = await stream(await server.signInAs({ owner_key: 'alice' }));
+    const second = await stream(await server.signInAs({ owner_key: 'alice' }));
+    const bobs = await stream(bob);
+    const aliceId = (
+      await server.app.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('owner_key', '=', 'alice')
+        .executeTakeFirstOrThrow()
+    ).id;
+    await server.app.notificationHub.endStreamsOf({ userId: aliceId });
+    expect(await endsWithin(first, 1000)).toBe(true);
+    expect(await endsWithin(second, 1000)).toBe(true);
+    expect(await endsWithin(bobs, 300)).toBe(false);
   });
 });
 

@@ -70,4 +70,17 @@ describe.runIf(ready)('notifications across two instances (PostgreSQL + Redis)',
     const [event] = await moved.waitForEvents(1);
     expect(event?.id).toBe(missed.id);
   });
+  it('ends the stream held by the other instance when its session signs out', async () => {
+    const erin = await one.signInAs({ owner_key: 'erin' });
+    const onTwo = await openSse(`${two.url}/public/api/notifications/stream`, { headers: { cookie: erin } });
+    streams.push(onTwo);
+    expect(onTwo.status).toBe(200);
+    const logout = await one.fetch('/api/auth/logout', { method: 'POST', headers: { cookie: erin } });
+    expect(logout.status).toBe(200);
+    const ended = await Promise.race([
+      onTwo.ended.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), 1000)),
+    ]);
+    expect(ended).toBe(true);
+  });
 });

@@ -113,27 +113,69 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
 
   countPushSubscriptions: () => countRows(db, 'push_subscriptions'),
 
-  /** Stores (or moves to this user) the browser's push subscription, keyed by its endpoint. */
+  /**
+   * Stores the browser's push subscription for this user, keyed by its endpoint. An endpoint that
+   * another user registered moves to this user only with the same keys (the auth secret is known only
+   * to that browser, so this proves the caller holds the subscription); otherwise the owner's row stays
+   * unchanged. Returns whether the endpoint is now this user's.
+   */
   async upsertPushSubscription(userId: string, sub: { endpoint: string; p256dh: string; auth: string }) {
     const now = iso(clock.now());
-    await db
+    const stored = await db
       .insertInto('push_subscriptions')
       .values({ id: randomUUID(), user_id: userId, ...sub, created_at: now, updated_at: now })
       .onConflict((oc) =>
-        oc.column('endpoint').doUpdateSet({ user_id: userId, p256dh: sub.p256dh, auth: sub.auth, updated_at: now }),
+        oc
+          .column('endpoint')
+          .doUpdateSet({ user_id: userId, p256dh: sub.p256dh, auth: sub.auth, updated_at: now, failed_sends: 0 })
+          .where((eb) =>
+            eb.or([
+              eb('push_subscriptions.user_id', '=', userId),
+              eb.and([eb('push_subscriptions.p256dh', '=', sub.p256dh), eb('push_subscriptions.auth', '=', sub.auth)]),
+            ]),
+          ),
       )
-      .execute();
+      .returning('id')
+      .executeTakeFirst();
+    return stored !== undefined;
   },
 
   /** Push subscriptions for an audience: everyone (null) or one user. */
   listPushSubscriptions: (audienceUserId: string | null) => {
-    let query = db.selectFrom('push_subscriptions').select(['id', 'endpoint', 'p256dh', 'auth']);
+    let query = db.selectFrom('push_subscriptions').select(['id', 'endpoint', 'p256dh', 'auth', 'failed_sends']);
     if (audienceUserId) query = query.where('user_id', '=', audienceUserId);
     return query.orderBy('created_at').execute();
   },
 
   async deletePushSubscription(id: string): Promise<void> {
     await db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
+  },
+
+  /**
+   * Counts one more failed send in a row (one atomic update, so instances sending
+   * at once all count) and removes the subscription once it reaches `limit`.
+   * Returns whether it was removed.
+   */
+  async recordPushFailure(id: string, limit: number): Promise<boolean> {
+    const row = await db
+      .updateTable('push_subscriptions')
+      .set((eb) => ({ failed_sends: eb('failed_sends', '+', 1) }))
+      .where('id', '=', id)
+      .returning('failed_sends')
+      .executeTakeFirst();
+    if (!row || row.failed_sends < limit) return false;
+    await db.deleteFrom('push_subscriptions').where('id', '=', id).where('failed_sends', '>=', limit).execute();
+    return true;
+  },
+
+  /** A delivered send ends a run of failures. */
+  async recordPushSuccess(id: string): Promise<void> {
+    await db
+      .updateTable('push_subscriptions')
+      .set({ failed_sends: 0 })
+      .where('id', '=', id)
+      .where('failed_sends', '>', 0)
+      .execute();
   },
 });
 

@@ -15,6 +15,8 @@ import {
   VapidPublicKey,
   WelcomeResponse,
 } from '@atrium/contracts';
+import { SESSION_COOKIE } from '../../plugins/session';
+import { sessionIdOf } from '../auth/sessions.service';
 import { parseLastEventId, type NotificationHub } from './notification-hub';
 import type { NotificationsService } from './notifications.service';
 
@@ -143,9 +145,10 @@ export function registerNotificationRoutes(
     },
     async (request, reply) => {
       const user = await request.requireUser();
+      const sessionId = sessionIdOf(request.cookies[SESSION_COOKIE] ?? '');
       const lastEventId = parseLastEventId(request.headers['last-event-id'] ?? request.query.lastEventId);
       reply.hijack();
-      await deps.hub.attach(user.id, request.raw, reply.raw, reply.getHeaders(), lastEventId);
+      await deps.hub.attach({ userId: user.id, sessionId }, request.raw, reply.raw, reply.getHeaders(), lastEventId);
     },
   );
 }

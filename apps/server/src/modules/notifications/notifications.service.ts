@@ -14,6 +14,8 @@ import type { NotificationRow, NotificationsRepository } from './notifications.r
 
 /** How many push deliveries run at once per publish. */
 const PUSH_CONCURRENCY = 8;
+/** A subscription whose sends failed this many times in a row is removed (404/410 remove it at once). */
+export const PUSH_MAX_CONSECUTIVE_FAILURES = 5;
 
 export const welcomeMessage = (user: SessionUser): string =>
   `Welcome to Atrium, ${user.name ?? user.nickname ?? user.ownerKey}! Your workspace is ready.`;
@@ -46,7 +48,13 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
           await repo.deletePushSubscription(target.id);
           log.info({ endpoint: new URL(target.endpoint).origin }, 'removed an expired push subscription');
         } else if (outcome.status === 'failed') {
-          log.warn({ endpoint: new URL(target.endpoint).origin, reason: outcome.reason }, 'push delivery failed');
+          const endpoint = new URL(target.endpoint).origin;
+          log.warn({ endpoint, reason: outcome.reason }, 'push delivery failed');
+          if (await repo.recordPushFailure(target.id, PUSH_MAX_CONSECUTIVE_FAILURES)) {
+            log.info({ endpoint }, 'removed a push subscription that kept failing');
+          }
+        } else if (target.failed_sends > 0) {
+          await repo.recordPushSuccess(target.id);
         }
       }
     };
@@ -65,18 +73,18 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
 
   return {
     async subscribe(user: SessionUser, subscription: PushSubscriptionInput | undefined): Promise<SubscribeResponse> {
-      if (subscription && !push.accepts(subscription.endpoint)) {
-        throw new AppError('BAD_REQUEST', 'Push subscription endpoints must use https.');
-      }
+      const refusal = subscription ? await push.refusal(subscription.endpoint) : null;
+      if (refusal) throw new AppError('BAD_REQUEST', refusal);
       await repo.addSubscriber(user.id);
-      if (subscription) {
-        await repo.upsertPushSubscription(user.id, {
-          endpoint: subscription.endpoint,
-          p256dh: subscription.keys.p256dh,
-          auth: subscription.keys.auth,
-        });
-      }
-      return { subscribed: true, userId: user.ownerKey, push: Boolean(subscription) };
+      // An endpoint another user registered is not taken over without its keys: `push` is then false.
+      const stored = subscription
+        ? await repo.upsertPushSubscription(user.id, {
+            endpoint: subscription.endpoint,
+            p256dh: subscription.keys.p256dh,
+            auth: subscription.keys.auth,
+          })
+        : false;
+      return { subscribed: true, userId: user.ownerKey, push: stored };
     },
 
     async publish(user: SessionUser, input: { message: string }): Promise<Notification> {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Notification } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
 
 interface PushRequest {
   path: string;
@@ -13,20 +13,24 @@ interface PushRequest {
   body: Buffer;
 }
 
-/** A local push service: records what it receives; /gone answers 410 like an expired subscription. */
+/**
+ * A local push service: records what it receives; /gone answers 410 like an expired subscription,
+ * paths in `failing` answer 500 like a push service in trouble.
+ */
 async function startPushService() {
   const received: PushRequest[] = [];
+  const failing = new Set<string>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-      res.writeHead(req.url?.startsWith('/gone') ? 410 : 201).end();
+      res.writeHead(req.url?.startsWith('/gone') ? 410 : failing.has(req.url ?? '') ? 500 : 201).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, received, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${port}`, received, failing, close: () => new Promise((r) => server.close(r)) };
 }
 
 /** A browser's side of a push subscription: its P-256 key pair and auth secret. */
@@ -102,7 +106,7 @@ describe.each(dialects())('Web Push (%s)', (dialect) => {
   let push: Awaited<ReturnType<typeof startPushService>>;
   beforeAll(async () => {
     push = await startPushService();
-    server = await startTestServer({ dialect, env: { PUSH_ALLOW_HTTP: 'true' } });
+    server = await startTestServer({ dialect, env: { PUSH_ALLOW_LOOPBACK: 'true' } });
   });
   afterAll(async () => {
     await server?.close();
@@ -175,5 +179,153 @@ describe.each(dialects())('Web Push (%s)', (dialect) => {
     });
     const remaining = await db.selectFrom('push_subscriptions').select('endpoint').execute();
     expect(remaining.map((r) => r.endpoint)).toEqual([`${push.url}/ok/alice`]);
+  });
+  it('removes a subscription after 5 failed sends in a row; a delivered one starts the count again', async () => {
+    const admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
+    const erin = await server.signInAs({ owner_key: 'erin' });
+    const keys = browserKeys();
+    const pathname = '/flaky/erin';
+    for (const endpoint of [`${push.url}${pathname}`, `${push.url}/ok/erin-laptop`]) {
+      const subscribed = await server.fetch('/public/api/notifications/subscribe', {
+        method: 'POST',
+        headers: { cookie: erin, 'content-type': 'application/json' },
+        body: JSON.stringify({ subscription: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.authText } } }),
+      });
+      expect(subscribed.status).toBe(200);
+    }
+    const db = server.app.database.db;
+    const failedSends = async () =>
+      (
+        await db
+          .selectFrom('push_subscriptions')
+          .select('failed_sends')
+          .where('endpoint', '=', `${push.url}${pathname}`)
+          .executeTakeFirst()
+      )?.failed_sends;
+    const attempts = () => push.received.filter((r) => r.path === pathname).length;
+    const publishAndSettle = async (expectedAttempts: number, expectedFailures: number | undefined) => {
+      const response = await server.fetch('/public/api/notifications', {
+        method: 'POST',
+        headers: { cookie: admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: `attempt ${expectedAttempts}`, type: 'admin' }),
+      });
+      expect(response.status).toBe(200);
+      await until(async () => attempts() === expectedAttempts && (await failedSends()) === expectedFailures);
+    };
+
+    push.failing.add(pathname);
+    for (let i = 1; i <= 4; i++) await publishAndSettle(i, i);
+    push.failing.delete(pathname);
+    await publishAndSettle(5, 0); // delivered: the run of failures ends
+    push.failing.add(pathname);
+    for (let i = 1; i <= 4; i++) await publishAndSettle(5 + i, i);
+    await publishAndSettle(10, undefined); // the fifth failure in a row removes it
+
+    // Nothing more is sent to it, even once the push service answers again.
+    push.failing.delete(pathname);
+    const laptop = () => push.received.filter((r) => r.path === '/ok/erin-laptop').length;
+    await server.fetch('/public/api/notifications', {
+      method: 'POST',
+      headers: { cookie: admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'after removal', type: 'admin' }),
+    });
+    await until(() => laptop() === 11); // erin's other browser got every notification
+    await new Promise((r) => setTimeout(r, 300));
+    expect(attempts()).toBe(10);
+  });
+
+  it('still refuses private and link-local endpoints with the loopback escape hatch on', async () => {
+    const keys = browserKeys();
+    const dave = await server.signInAs({ owner_key: 'dave' });
+    for (const endpoint of ['http://10.0.0.1/push', 'https://169.254.169.254/', `http://[::ffff:a9fe:a9fe]/push`]) {
+      const response = await server.fetch('/public/api/notifications/subscribe', {
+        method: 'POST',
+        headers: { cookie: dave, 'content-type': 'application/json' },
+        body: JSON.stringify({ subscription: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.authText } } }),
+      });
+      expect(response.status, endpoint).toBe(400);
+    }
+  });
+
+  it("keeps alice's subscription hers when bob registers the same endpoint with other keys", async () => {
+    const alice = await server.signInAs({ owner_key: 'alice-9' });
+    const bob = await server.signInAs({ owner_key: 'bob-9' });
+    const aliceKeys = browserKeys();
+    const endpoint = `${push.url}/ok/alice-browser`;
+    const subscribe = async (cookie: string, keys: ReturnType<typeof browserKeys>) => {
+      const response = await server.fetch('/public/api/notifications/subscribe', {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ subscription: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.authText } } }),
+      });
+      expect(response.status).toBe(200);
+      return readJson<{ push: boolean }>(response);
+    };
+    expect(await subscribe(alice, aliceKeys)).toMatchObject({ push: true });
+    // Bob knows the endpoint but not the browser's keys: nothing moves.
+    expect(await subscribe(bob, browserKeys())).toMatchObject({ push: false });
+
+    const welcome = async (cookie: string) =>
+      (
+        await readJson<{ notification: Notification }>(
+          await server.fetch('/public/api/notifications/welcome', { method: 'POST', headers: { cookie } }),
+        )
+      ).notification;
+    const before = push.received.length;
+    const bobsWelcome = await welcome(bob);
+    const alicesWelcome = await welcome(alice);
+    await until(() => push.received.slice(before).some((r) => r.path === '/ok/alice-browser'));
+    await new Promise((r) => setTimeout(r, 300)); // bob's welcome, had it gone there, would be in by now
+    const delivered = push.received.slice(before).filter((r) => r.path === '/ok/alice-browser');
+    // Only alice's own welcome reaches her browser, encrypted with her keys.
+    expect(delivered.map((r) => JSON.parse(decryptWebPush(r.body, aliceKeys)) as Notification)).toEqual([
+      alicesWelcome,
+    ]);
+    expect(bobsWelcome.message).toContain('bob-9');
+
+    // The same browser (same keys) may move to whoever signs in on it.
+    expect(await subscribe(bob, aliceKeys)).toMatchObject({ push: true });
+  });
+});
+
+describe.each(dialects())('Web Push endpoints the server refuses (%s)', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ dialect });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers 400 for private, loopback, link-local, IP-literal and http endpoints, and stores nothing', async () => {
+    const carol = await server.signInAs({ owner_key: 'carol' });
+    const keys = browserKeys();
+    const refused: [string, RegExp][] = [
+      ['https://127.0.0.1:8443/anything', /host name, not by IP address/],
+      ['https://10.0.0.1/push', /host name, not by IP address/],
+      ['https://169.254.169.254/latest/meta-data/', /host name, not by IP address/],
+      ['https://[::1]/push', /host name, not by IP address/],
+      ['https://[::ffff:127.0.0.1]/push', /host name, not by IP address/],
+      ['https://[fd00::1]/push', /host name, not by IP address/],
+      ['https://2130706433/push', /host name, not by IP address/],
+      ['https://0x7f.0.0.1/push', /host name, not by IP address/],
+      ['https://0177.0.0.1/push', /host name, not by IP address/],
+      ['https://localhost:8443/push', /public internet/],
+      ['http://push.example.com/push', /must use https/],
+    ];
+    for (const [endpoint, message] of refused) {
+      const response = await server.fetch('/public/api/notifications/subscribe', {
+        method: 'POST',
+        headers: { cookie: carol, 'content-type': 'application/json' },
+        body: JSON.stringify({ subscription: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.authText } } }),
+      });
+      expect(response.status, endpoint).toBe(400);
+      const error = await readError(response);
+      expect(error.code).toBe('BAD_REQUEST');
+      expect(error.message, endpoint).toMatch(message);
+    }
+    const db = server.app.database.db;
+    expect(await db.selectFrom('push_subscriptions').selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom('notification_subscribers').selectAll().execute()).toEqual([]);
   });
 });
