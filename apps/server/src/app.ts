@@ -99,7 +99,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   registerCsrfProtection(app, config.publicUrl);
   await registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
-  registerMetrics(app);
+  registerMetrics(app, { token: config.metricsToken });
   await registerOpenApi(app);
 
   const database = openDatabase(config.database);

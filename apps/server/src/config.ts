@@ -113,6 +113,11 @@ export const EnvSchema = z.object({
     .optional(),
   PUSH_ALLOW_HTTP: booleanString.default(false),
   CONTACT_MAX_PER_HOUR: z.coerce.number().int().positive().default(5),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .optional()
+    .describe('Bearer token that Prometheus sends to GET /metrics; unset: /metrics answers 404'),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -174,6 +179,8 @@ export interface Config {
   };
   /** Contact form messages accepted per sender address per hour. */
   contact: { maxPerHour: number };
+  /** Bearer token required by /metrics; undefined: /metrics is off (404). */
+  metricsToken: string | undefined;
 }
 
 export type AiServiceKey = 'speechToText' | 'textToSpeech' | 'faceDetection' | 'imageAnalysis';
@@ -432,5 +439,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       pushAllowHttp: env.PUSH_ALLOW_HTTP,
     },
     contact: { maxPerHour: env.CONTACT_MAX_PER_HOUR },
+    metricsToken: env.METRICS_TOKEN,
   };
 }
