@@ -69,7 +69,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    trustProxy: config.trustProxy,
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
@@ -142,7 +142,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       redirectUri: oidc.redirectUri,
       dataDir: config.dataDir,
       sessionSecret: config.session.secret,
-      trustProxy: config.trustProxy,
+      trustProxy: config.trustProxy.length > 0,
     });
   }
 
