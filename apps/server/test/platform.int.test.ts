@@ -2,6 +2,7 @@ import http from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ErrorResponse } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, readError, readJson, startTestServer, type TestServer } from './helpers';
 
@@ -29,6 +30,22 @@ describe.each(dialects())('platform (%s)', (dialect) => {
       const error = await readError(response);
       expect(error).toMatchObject({ code: 'ROUTE_NOT_FOUND', message: expect.stringContaining(url) });
       expect(error.requestId).toBe(response.headers.get('x-request-id'));
+    }
+  });
+
+  it('answers a malformed percent-encoding or an overlong path parameter with a JSON 400', async () => {
+    const cookie = await server.signInAs({ owner_key: 'router-user' });
+    for (const url of ['/api/files/%E0%A4%A', `/api/files/${'p'.repeat(150)}`, '/api/ai/keys/%E0%A4%A']) {
+      // fetch would re-encode the path: send it as is.
+      const response = await server.app.inject({
+        method: url.startsWith('/api/ai') ? 'DELETE' : 'GET',
+        url,
+        headers: { cookie },
+      });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      const error = ErrorResponse.parse(response.json()).error;
+      expect(error).toMatchObject({ code: 'BAD_REQUEST', requestId: response.headers['x-request-id'] });
     }
   });
 
