@@ -149,7 +149,7 @@ async function failuresOf(requests: FuzzRequest[], exchange = send): Promise<str
       }
     }
   };
-  await Promise.all(Array.from({ length: 6 }, worker));
+  await Promise.all(Array.from({ length: 8 }, worker));
   return failures;
 }
 
@@ -315,8 +315,17 @@ interface Caller {
   headers: Record<string, string>;
 }
 
-/** Every case for one operation of the document, as one caller. */
-function casesFor(method: string, template: string, operation: Operation, caller: Caller): FuzzRequest[] {
+/**
+ * Every case for one operation of the document, as one caller; `fields`: also the cases
+ * generated field by field from its JSON body schema.
+ */
+function casesFor(
+  method: string,
+  template: string,
+  operation: Operation,
+  caller: Caller,
+  fields: boolean,
+): FuzzRequest[] {
   const parameters = operation.parameters ?? [];
   const pathParams = parameters.filter((p) => p.in === 'path').map((p) => p.name);
   const queryParams = parameters.filter((p) => p.in === 'query');
@@ -350,7 +359,7 @@ function casesFor(method: string, template: string, operation: Operation, caller
   requests.push(at('wrong method', base(), { method: 'PUT' }), at('trailing dot-dot', `${base()}/..`));
 
   const schema = operation.requestBody?.content['application/json']?.schema ?? BODY_SCHEMAS[`${upper} ${template}`];
-  if (schema) {
+  if (schema && fields) {
     const bodySchema = resolve(schema);
     const valid = validValue(bodySchema) as Record<string, unknown>;
     const json = { 'content-type': 'application/json' };
@@ -421,7 +430,10 @@ describe('fuzzing every route of the OpenAPI document', () => {
               },
               { name: 'fuzz-user', headers: { cookie: await server.signInAs({ owner_key: 'fuzz-user' }) } },
             ];
-      const perCaller = callers.map((caller) => casesFor(method, template, operation, caller));
+      // On a public route the caller changes nothing: the field-by-field cases run once.
+      const perCaller = callers.map((caller, index) =>
+        casesFor(method, template, operation, caller, access !== 'public' || index === 0),
+      );
       for (const cases of perCaller) expect(cases.length).toBeGreaterThanOrEqual(15);
       expect(await failuresOf(perCaller.flat())).toEqual([]);
     },
