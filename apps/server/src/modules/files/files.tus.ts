@@ -188,7 +188,7 @@ export async function registerTusRoutes(
         }
       }
       reply.hijack();
-      await handleTusRequest(tus, request.raw, reply.raw);
+      await handleTusRequest(tus, request.raw, reply.raw, request.id);
     };
     // Who may call these routes (the access-control matrix reads it); typed loosely
     // because Fastify's context config type does not declare `access` on this branch.
