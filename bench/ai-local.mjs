@@ -80,6 +80,10 @@ const TWENTY =
   'Please remember that the weekly planning meeting starts at ten in the morning and everyone should bring their notes along.';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'atrium-bench-ai-'));
+// /metrics is off unless METRICS_TOKEN is set; the bench reads its event-loop gauges.
+const metricsToken = 'bench-metrics-token-0123456789';
+const scrapeMetrics = async () =>
+  (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
 const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
   env: {
     ...process.env,
@@ -90,6 +94,7 @@ const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.j
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
     SESSION_SECRET: 'b'.repeat(40),
+    METRICS_TOKEN: metricsToken,
   },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
@@ -259,7 +264,7 @@ try {
   // (reset at each scrape) plus /healthz round trips every 20 ms.
   /** @param {string} text @param {string} name */
   const gauge = (text, name) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
-  await (await fetch(`${base}/metrics`)).text();
+  await scrapeMetrics();
   const librivox = readFileSync(`${TESTDATA}/librivox/sense_and_sensibility_01_austen_64kb-0870.wav`);
   /** @type {number[]} */
   const health = [];
@@ -282,7 +287,7 @@ try {
   const wall = performance.now() - t0;
   running = false;
   await poller;
-  const metrics = await (await fetch(`${base}/metrics`)).text();
+  const metrics = await scrapeMetrics();
   results.eventLoop = {
     wallMs: Math.round(wall),
     lagMaxMs: round(gauge(metrics, 'nodejs_eventloop_lag_max_seconds'), 1),

@@ -33,7 +33,7 @@ import { createNotificationHub, type NotificationHub } from './modules/notificat
 import { createNotificationsRepository } from './modules/notifications/notifications.repository';
 import { registerNotificationRoutes } from './modules/notifications/notifications.routes';
 import { createNotificationsService } from './modules/notifications/notifications.service';
-import { registerErrorHandling } from './plugins/errors';
+import { registerErrorHandling, sendError, toAppError } from './plugins/errors';
 import { registerMetrics } from './plugins/metrics';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security';
@@ -69,10 +69,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    trustProxy: config.trustProxy,
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
+    // The router's own refusals (a malformed percent-encoding, a path parameter over 100 characters)
+    // answer in the JSON error shape too, instead of Fastify's default body.
+    frameworkErrors: (error, request, reply) => {
+      void reply.header('x-request-id', request.id);
+      return sendError(request, reply, toAppError(error));
+    },
   });
   app.decorate('config', config);
   collectRoutes(app);
@@ -99,7 +105,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   registerCsrfProtection(app, config.publicUrl);
   await registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
-  registerMetrics(app);
+  registerMetrics(app, { token: config.metricsToken });
   await registerOpenApi(app);
 
   const database = openDatabase(config.database);
@@ -142,7 +148,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       redirectUri: oidc.redirectUri,
       dataDir: config.dataDir,
       sessionSecret: config.session.secret,
-      trustProxy: config.trustProxy,
+      trustProxy: config.trustProxy.length > 0,
     });
   }
 

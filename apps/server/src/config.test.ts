@@ -33,6 +33,26 @@ describe('loadConfig', () => {
     expect(problems).toMatch(/^MAX_UPLOAD_BYTES: /m);
   });
 
+  it('trusts only the proxies TRUST_PROXY lists, and refuses true or a hop count', () => {
+    expect(loadConfig(base).trustProxy).toEqual([]);
+    expect(loadConfig({ ...base, TRUST_PROXY: 'false' }).trustProxy).toEqual([]);
+    expect(loadConfig({ ...base, TRUST_PROXY: ' 127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback ' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const value of ['true', '1', '2']) {
+      expect(() => loadConfig({ ...base, TRUST_PROXY: value }), value).toThrow(
+        /TRUST_PROXY: true trusts X-Forwarded-For from any client.*e\.g\. TRUST_PROXY=127\.0\.0\.1,10\.0\.0\.0\/8/,
+      );
+    }
+    expect(() => loadConfig({ ...base, TRUST_PROXY: '10.0.0.0/33,proxy.local,127.0.0.1' })).toThrow(
+      /TRUST_PROXY: not an IP address or CIDR: 10\.0\.0\.0\/33, proxy\.local/,
+    );
+  });
+
   it('refuses to start in production without a session secret', () => {
     expect(() => loadConfig({ DATA_DIR: base.DATA_DIR, NODE_ENV: 'production' })).toThrow(
       /SESSION_SECRET: required in production/,

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -9,6 +10,47 @@ const booleanString = z
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 const bytes = z.coerce.number().int().positive();
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY besides addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyAddress = (entry: string): boolean => {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (!version || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+};
+
+/**
+ * TRUST_PROXY: the proxies whose X-Forwarded-For is believed, as addresses and CIDRs. `true` (and a hop
+ * count) would let any client choose its own IP for the per-IP limits, so they are refused.
+ */
+const trustedProxies = z
+  .string()
+  .default('')
+  .transform((value, ctx) => {
+    const entries = value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '' && entry !== 'false');
+    if (entries.some((entry) => entry === 'true' || /^\d+$/.test(entry))) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'true trusts X-Forwarded-For from any client, which could then pick its own IP for the sign-in limits; list the addresses or CIDRs of your proxies instead, e.g. TRUST_PROXY=127.0.0.1,10.0.0.0/8',
+      });
+      return z.NEVER;
+    }
+    const invalid = entries.filter((entry) => !isProxyAddress(entry));
+    if (invalid.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `not an IP address or CIDR: ${invalid.join(', ')} (e.g. TRUST_PROXY=127.0.0.1,10.0.0.0/8)`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 const aiProvider = z.enum(['local', 'azure', 'openai']);
 const aiServiceProvider = z.enum(['local', 'azure', 'openai', 'disabled']);
@@ -60,7 +102,9 @@ export const EnvSchema = z.object({
     .regex(/^(postgres(ql)?:\/\/|sqlite:)/, 'must start with postgres://, postgresql:// or sqlite:')
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: booleanString.default(false),
+  TRUST_PROXY: trustedProxies.describe(
+    'Comma-separated addresses/CIDRs of the reverse proxies whose X-Forwarded-For is trusted; empty: none',
+  ),
   WEB_DIST: z.string().min(1).optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SESSION_IDLE_MINUTES: z.coerce
@@ -115,6 +159,11 @@ export const EnvSchema = z.object({
     .default(false)
     .describe('Also accept push endpoints on loopback addresses, over http or https: a local test push service only'),
   CONTACT_MAX_PER_HOUR: z.coerce.number().int().positive().default(5),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .optional()
+    .describe('Bearer token that Prometheus sends to GET /metrics; unset: /metrics answers 404'),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -128,7 +177,8 @@ export interface Config {
   dataDir: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
   logLevel: Env['LOG_LEVEL'];
-  trustProxy: boolean;
+  /** Addresses/CIDRs of the proxies whose X-Forwarded-* headers are believed; empty: none. */
+  trustProxy: string[];
   /** Folder of the built SPA; undefined when there is none (API-only). */
   webDist: string | undefined;
   session: { secret: string; idleMs: number; absoluteMs: number; cookieSecure: boolean };
@@ -176,6 +226,8 @@ export interface Config {
   };
   /** Contact form messages accepted per sender address per hour. */
   contact: { maxPerHour: number };
+  /** Bearer token required by /metrics; undefined: /metrics is off (404). */
+  metricsToken: string | undefined;
 }
 
 export type AiServiceKey = 'speechToText' | 'textToSpeech' | 'faceDetection' | 'imageAnalysis';
@@ -434,5 +486,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK,
     },
     contact: { maxPerHour: env.CONTACT_MAX_PER_HOUR },
+    metricsToken: env.METRICS_TOKEN,
   };
 }

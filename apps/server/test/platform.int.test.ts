@@ -2,6 +2,7 @@ import http from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ErrorResponse } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, readError, readJson, startTestServer, type TestServer } from './helpers';
 
@@ -29,6 +30,22 @@ describe.each(dialects())('platform (%s)', (dialect) => {
       const error = await readError(response);
       expect(error).toMatchObject({ code: 'ROUTE_NOT_FOUND', message: expect.stringContaining(url) });
       expect(error.requestId).toBe(response.headers.get('x-request-id'));
+    }
+  });
+
+  it('answers a malformed percent-encoding or an overlong path parameter with a JSON 400', async () => {
+    const cookie = await server.signInAs({ owner_key: 'router-user' });
+    for (const url of ['/api/files/%E0%A4%A', `/api/files/${'p'.repeat(150)}`, '/api/ai/keys/%E0%A4%A']) {
+      // fetch would re-encode the path: send it as is.
+      const response = await server.app.inject({
+        method: url.startsWith('/api/ai') ? 'DELETE' : 'GET',
+        url,
+        headers: { cookie },
+      });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      const error = ErrorResponse.parse(response.json()).error;
+      expect(error).toMatchObject({ code: 'BAD_REQUEST', requestId: response.headers['x-request-id'] });
     }
   });
 
@@ -92,13 +109,10 @@ describe.each(dialects())('platform (%s)', (dialect) => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  it('exposes Prometheus metrics with request durations by route', async () => {
-    await server.fetch('/healthz');
+  it('keeps /metrics off without METRICS_TOKEN: 404 like any unknown path', async () => {
     const response = await server.fetch('/metrics');
-    expect(response.status).toBe(200);
-    const text = await response.text();
-    expect(text).toContain('process_resident_memory_bytes');
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} \d+/);
+    expect(response.status).toBe(404);
+    expect((await readError(response)).code).toBe('NOT_FOUND');
   });
 
   it('publishes an OpenAPI document generated from the contracts', async () => {
@@ -110,6 +124,35 @@ describe.each(dialects())('platform (%s)', (dialect) => {
       expect.arrayContaining(['/healthz', '/readyz', '/api/me', '/api/auth/login']),
     );
     expect(doc.components.schemas).toHaveProperty('ErrorResponse');
+  });
+});
+
+describe('metrics with METRICS_TOKEN', () => {
+  const token = 'metrics-token-0123456789abcdef';
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { METRICS_TOKEN: token } });
+  });
+  afterAll(async () => server?.close());
+
+  it('refuses callers without the bearer token', async () => {
+    for (const authorization of [undefined, 'Bearer wrong-token', `Basic ${token}`, `Bearer ${token}x`]) {
+      const response = await server.fetch('/metrics', { headers: authorization ? { authorization } : {} });
+      expect(response.status, authorization).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+      const error = await readError(response);
+      expect(error.code).toBe('UNAUTHENTICATED');
+      expect(JSON.stringify(error)).not.toContain('process_');
+    }
+  });
+
+  it('exposes Prometheus metrics with request durations by route to the token holder', async () => {
+    await server.fetch('/healthz');
+    const response = await server.fetch('/metrics', { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain('process_resident_memory_bytes');
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} \d+/);
   });
 });
 

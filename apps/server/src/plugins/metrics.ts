@@ -1,8 +1,29 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AppError } from '../errors';
 
-/** Prometheus metrics at /metrics: process defaults plus HTTP request durations by route. */
-export function registerMetrics(app: FastifyInstance): Registry {
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Whether the request carries `Authorization: Bearer <token>`, compared in constant time. */
+function hasBearer(request: FastifyRequest, token: string): boolean {
+  const presented = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  return presented !== undefined && timingSafeEqual(digest(presented), digest(token));
+}
+
+/**
+ * Prometheus metrics at /metrics: process defaults plus HTTP request durations by route.
+ * Off unless a token is configured (METRICS_TOKEN): then /metrics answers 404 like any
+ * unknown path; with a token it requires `Authorization: Bearer <token>` (401 otherwise).
+ */
+export function registerMetrics(app: FastifyInstance, options: { token: string | undefined }): void {
+  const { token } = options;
+  if (!token) {
+    app.get('/metrics', { config: { access: 'public' }, schema: { hide: true } }, async () => {
+      throw new AppError('NOT_FOUND');
+    });
+    return;
+  }
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
@@ -27,8 +48,12 @@ export function registerMetrics(app: FastifyInstance): Registry {
     if (reply.statusCode >= 500) errors.inc({ method: request.method, route });
   });
 
-  app.get('/metrics', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+    if (!hasBearer(request, token)) {
+      throw new AppError('UNAUTHENTICATED', 'Send the metrics token as Authorization: Bearer <token>.', {
+        headers: { 'www-authenticate': 'Bearer realm="metrics"' },
+      });
+    }
     return reply.type(registry.contentType).send(await registry.metrics());
   });
-  return registry;
 }

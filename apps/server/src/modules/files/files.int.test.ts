@@ -361,7 +361,7 @@ describe.each(dialects())('files API (%s)', (dialect) => {
   });
 
   it('reports the blob store in /readyz', async () => {
-    const ready = await server.fetch('/readyz');
+    const ready = await server.fetch('/readyz', { headers: { cookie: admin } });
     expect(await ready.json()).toMatchObject({ checks: { blobStore: { status: 'ok', message: 'fs' } } });
   });
 });
@@ -402,7 +402,8 @@ describe('files API on the S3 blob store', () => {
     const part = await server.fetch(`/api/files/download/${id}`, { headers: { cookie, range: 'bytes=1000-1999' } });
     expect(part.status).toBe(206);
     expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(1000, 2000))).toBe(true);
-    const ready = await server.fetch('/readyz');
+    const admin = await server.signInAs({ owner_key: 'root-admin', role: 'admin' });
+    const ready = await server.fetch('/readyz', { headers: { cookie: admin } });
     expect(await ready.json()).toMatchObject({ checks: { blobStore: { status: 'ok', message: 's3' } } });
     expect((await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(200);
     expect((await server.fetch(`/api/files/download/${id}`, { headers: { cookie } })).status).toBe(404);

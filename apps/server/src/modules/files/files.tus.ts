@@ -216,6 +216,7 @@ export async function registerTusRoutes(
       reply.hijack();
       await handleTusRequest(tus, request.raw, reply.raw, {
         path: id === undefined ? TUS_PATH : `${TUS_PATH}/${urlIdOf(id)}`,
+        requestId: request.id,
         ...(bind ? { bind } : {}),
       });
     };

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@tus/server';
+import { ERROR_STATUS, type ErrorCode, type ErrorResponse } from '@atrium/contracts';
 
 /** Chunks the body stream holds before it pauses the socket (64 KiB each: about 1 MiB). */
 const QUEUED_CHUNKS = 16;
@@ -41,6 +42,11 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
+/** The project's error code for a status tus answers (409 CONFLICT, 413 PAYLOAD_TOO_LARGE, 412/460… BAD_REQUEST). */
+const codeFor = (status: number): ErrorCode =>
+  (Object.keys(ERROR_STATUS) as ErrorCode[]).find((code) => ERROR_STATUS[code] === status) ??
+  (status < 500 ? 'BAD_REQUEST' : 'INTERNAL');
+
 /**
  * Serves one tus request through @tus/server's web API (`handleWeb`).
  *
@@ -56,7 +62,7 @@ export async function handleTusRequest(
   tus: Server,
   req: IncomingMessage,
   res: ServerResponse,
-  { path, bind }: { path: string; bind?: (request: Request) => void },
+  { path, requestId, bind }: { path: string; requestId: string; bind?: (request: Request) => void },
 ): Promise<void> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -77,8 +83,18 @@ export async function handleTusRequest(
   } catch {
     response = new Response('The upload could not be handled.\n', { status: 500 });
   }
-  const body = Buffer.from(await response.arrayBuffer());
+  let body = Buffer.from(await response.arrayBuffer());
   if (res.destroyed) return;
-  res.writeHead(response.status, Object.fromEntries(response.headers));
+  const answerHeaders: Record<string, string> = Object.fromEntries(response.headers);
+  // tus answers its protocol errors in plain text: send them in the project's JSON error shape,
+  // keeping tus's status (clients act on 409, 410, 412…) and its message.
+  if (response.status >= 400 && method !== 'HEAD' && !answerHeaders['content-type']?.startsWith('application/json')) {
+    const message = (response.status < 500 && body.toString('utf8').trim()) || 'The upload could not be handled.';
+    const error: ErrorResponse = { error: { code: codeFor(response.status), message, requestId } };
+    body = Buffer.from(JSON.stringify(error));
+    answerHeaders['content-type'] = 'application/json; charset=utf-8';
+    answerHeaders['content-length'] = String(body.length);
+  }
+  res.writeHead(response.status, answerHeaders);
   res.end(body.length > 0 ? body : undefined);
 }

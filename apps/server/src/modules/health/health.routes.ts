@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HealthResponse, ReadinessResponse, type ReadinessCheck } from '@atrium/contracts';
+import { isAdmin } from '../auth/sessions.service';
 
 export type ReadinessProbe = () => Promise<ReadinessCheck>;
 
 /**
  * /healthz: the process is alive. /readyz: every dependency answers (the
  * database always; modules add their own probes such as blob store, bus, AI).
+ * Anyone sees each probe's status and the overall status code; the details
+ * (messages, latencies) go to signed-in admins only, and failures to the log.
  */
 export function registerHealthRoutes(app: FastifyInstance, probes: Map<string, ReadinessProbe>) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -30,7 +33,7 @@ export function registerHealthRoutes(app: FastifyInstance, probes: Map<string, R
       },
       logLevel: 'warn',
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       const entries = await Promise.all(
         [...probes].map(async ([name, probe]): Promise<[string, ReadinessCheck]> => {
           const started = performance.now();
@@ -38,12 +41,18 @@ export function registerHealthRoutes(app: FastifyInstance, probes: Map<string, R
             const check = await probe();
             return [name, { ...check, latencyMs: Math.round(performance.now() - started) }];
           } catch (error) {
+            request.log.warn({ err: error, probe: name }, 'readiness probe failed');
             return [name, { status: 'error', message: error instanceof Error ? error.message : String(error) }];
           }
         }),
       );
-      const checks = Object.fromEntries(entries);
       const failed = entries.some(([, check]) => check.status === 'error');
+      // A database that is down must not turn readiness into a 500: no session is read then.
+      const user = await request.currentUser().catch(() => null);
+      const detailed = user !== null && isAdmin(user);
+      const checks = Object.fromEntries(
+        detailed ? entries : entries.map(([name, check]) => [name, { status: check.status }]),
+      );
       return reply.status(failed ? 503 : 200).send({ status: failed ? 'error' : 'ok', checks });
     },
   );
