@@ -123,6 +123,8 @@ export interface Config {
   port: number;
   /** The site's own origin, e.g. http://localhost:3000 (CSRF checks, OIDC callbacks). */
   publicUrl: string;
+  /** PUBLIC_URL was set: only its origin is accepted. Unset: each request's own origin (lib/site-origin.ts). */
+  publicUrlConfigured: boolean;
   dataDir: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
   logLevel: Env['LOG_LEVEL'];
@@ -383,6 +385,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     host,
     port: env.PORT,
     publicUrl,
+    publicUrlConfigured: env.PUBLIC_URL !== undefined,
     dataDir,
     database,
     logLevel: env.LOG_LEVEL,
