@@ -1,6 +1,6 @@
-import type { Page } from '@playwright/test';
 import { E2E_PORT } from './playwright.config';
 import { expect, test } from './fixtures';
+import { shot, WIDTHS } from './screens';
 import { startOwnServer, type OwnServer } from './own-server';
 
 /**
@@ -8,15 +8,6 @@ import { startOwnServer, type OwnServer } from './own-server';
  * machine): signing in must work there. With PUBLIC_URL set to another address, the login page says so.
  */
 const PASSWORD = 'first-run-admin-password';
-const WIDTHS = [
-  { name: 'desktop', width: 1366, height: 900 },
-  { name: 'mobile', width: 390, height: 844 },
-] as const;
-
-const shot = async (page: Page, name: string) => {
-  const dir = process.env.E2E_SCREENSHOTS;
-  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
-};
 
 test.describe('first run without PUBLIC_URL', () => {
   test.describe.configure({ mode: 'serial' });
