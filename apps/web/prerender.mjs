@@ -10,7 +10,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, 'dist');
 const ssrDir = path.join(here, 'dist-ssr');
-const { render, PAGE_META } = await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href);
+const { render, PAGE_META, ROUTE_PATTERNS, NOT_FOUND_PATH, NOT_FOUND_META } = await import(
+  pathToFileURL(path.join(ssrDir, 'prerender.js')).href
+);
 
 const escapeHtml = (text) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
@@ -19,7 +21,10 @@ const template = readFileSync(path.join(dist, 'index.html'), 'utf8');
 const pagesDir = path.join(dist, 'pages');
 rmSync(pagesDir, { recursive: true, force: true });
 mkdirSync(pagesDir, { recursive: true });
-for (const [pathname, meta] of Object.entries(PAGE_META)) {
+const pages = [...Object.entries(PAGE_META), [NOT_FOUND_PATH, NOT_FOUND_META]];
+if (ROUTE_PATTERNS.includes(NOT_FOUND_PATH)) throw new Error(`${NOT_FOUND_PATH} must not be a route`);
+writeFileSync(path.join(pagesDir, 'routes.json'), `${JSON.stringify(ROUTE_PATTERNS, null, 2)}\n`);
+for (const [pathname, meta] of pages) {
   const markup = await render(pathname);
   if (/<script|style="/i.test(markup)) throw new Error(`${pathname}: prerendered markup has inline script or style`);
   const title = meta.title ? `${meta.title} · Atrium` : 'Atrium — the AI workspace for teams';
@@ -45,7 +50,7 @@ const compressAll = (dir) => {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) compressAll(file);
-    else if (/\.(js|css|html|svg|json|txt|map)$/.test(entry.name)) {
+    else if (/\.(js|css|html|svg|json|webmanifest|txt|map)$/.test(entry.name)) {
       const content = readFileSync(file);
       const br = brotliCompressSync(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } });
       writeFileSync(`${file}.br`, br);

@@ -29,6 +29,7 @@ import { createContactService } from './modules/contact/contact.service';
 import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
 import { collectRoutes, enforceAccess, undeclaredApiRoutes } from './plugins/access';
 import { registerCsrfProtection } from './plugins/csrf';
+import { createSiteOrigin } from './lib/site-origin';
 import { createNotificationHub, type NotificationHub } from './modules/notifications/notification-hub';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository';
 import { registerNotificationRoutes } from './modules/notifications/notifications.routes';
@@ -103,7 +104,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     if (closing) void reply.header('connection', 'close');
   });
 
-  registerCsrfProtection(app, config.publicUrl);
+  const site = createSiteOrigin(config.publicUrl, config.publicUrlConfigured);
+  registerCsrfProtection(app, site);
   await registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
   registerMetrics(app, { token: config.metricsToken });
   await registerOpenApi(app);
@@ -139,12 +141,19 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   }
   const limiter = createLoginLimiter({ db: database.db, clock, ...config.loginRateLimit });
   const auth = createAuthService({ users, admin, providerName: config.providerName, limiter });
-  const oidc = config.oidc && createOidcService({ ...config.oidc, publicUrl: config.publicUrl });
+  const oidc =
+    config.oidc &&
+    createOidcService({
+      ...config.oidc,
+      publicUrl: config.publicUrl,
+      embedded: config.oidc.mode === 'embedded',
+    });
   if (config.oidc?.mode === 'embedded' && oidc) {
     if (config.isProduction) app.log.warn('The development identity provider is enabled in production');
     await registerDevIdentityProvider(app, {
       ...config.oidc,
       publicUrl: config.publicUrl,
+      anyOrigin: !config.publicUrlConfigured,
       redirectUri: oidc.redirectUri,
       dataDir: config.dataDir,
       sessionSecret: config.session.secret,
@@ -204,17 +213,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerAuthRoutes(app, {
     auth,
     sessions,
-    authConfig: { providerName: config.providerName, oidcEnabled: Boolean(oidc) },
-    async logoutRedirect(user) {
+    authConfig: { providerName: config.providerName, oidcEnabled: Boolean(oidc), publicUrl: site.fixed },
+    async logoutRedirect(user, request) {
       const row = user && oidc ? await users.findById(user.id) : undefined;
-      return (row?.oidc_issuer && (await oidc?.endSessionUrl())) || '/';
+      return (row?.oidc_issuer && (await oidc?.endSessionUrl(site.of(request)))) || '/';
     },
   });
   registerOidcRoutes(app, {
     oidc,
     auth,
     sessions,
-    publicUrl: config.publicUrl,
+    site,
     sessionSecret: config.session.secret,
     secureCookies: config.session.cookieSecure,
   });

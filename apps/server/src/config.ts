@@ -52,118 +52,288 @@ const trustedProxies = z
     return entries;
   });
 
+/**
+ * Documents a variable whose default the schema cannot show by itself (generated, derived from another
+ * variable, a size in bytes). Every variable needs a description (`.describe()` or this): the README's
+ * configuration table is generated from them (`node scripts/config-docs.mjs`).
+ */
+const documented = <T extends z.ZodType>(schema: T, description: string, defaultText: string) =>
+  schema.meta({ description, defaultText });
+
 const aiProvider = z.enum(['local', 'azure', 'openai']);
 const aiServiceProvider = z.enum(['local', 'azure', 'openai', 'disabled']);
 const optionalUrl = z.url().optional();
+const perService = (service: string) =>
+  documented(
+    aiServiceProvider.optional(),
+    `provider of ${service} alone: \`local\`, \`azure\`, \`openai\` (speech services only) or \`disabled\``,
+    '`AI_PROVIDER`',
+  );
 
 /** AI providers (see README, "AI services"). Keys stay on the server. */
 const aiEnv = {
-  AI_PROVIDER: aiProvider.default('local'),
-  AI_SPEECH_TO_TEXT_PROVIDER: aiServiceProvider.optional(),
-  AI_TEXT_TO_SPEECH_PROVIDER: aiServiceProvider.optional(),
-  AI_FACE_DETECTION_PROVIDER: aiServiceProvider.optional(),
-  AI_IMAGE_ANALYSIS_PROVIDER: aiServiceProvider.optional(),
-  AI_MAX_IMAGE_BYTES: bytes.default(6 * 1024 * 1024),
-  AI_MAX_IMAGE_PIXELS: z.coerce.number().int().positive().default(40_000_000),
-  AI_MAX_AUDIO_BYTES: bytes.default(16 * 1024 * 1024),
-  AI_MAX_AUDIO_SECONDS: z.coerce.number().positive().max(600).default(60),
-  AI_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
-  AI_QUEUE_LIMIT: z.coerce.number().int().positive().default(16),
-  AI_WARM_UP: booleanString.optional(),
-  AI_VOICE_COMMANDS_PER_MINUTE: z.coerce.number().int().positive().default(20),
-  AZURE_SPEECH_KEY: z.string().min(1).optional(),
+  AI_PROVIDER: aiProvider
+    .default('local')
+    .describe('provider of every AI service: `local` (offline engines), `azure` or `openai`'),
+  AI_SPEECH_TO_TEXT_PROVIDER: perService('speech to text'),
+  AI_TEXT_TO_SPEECH_PROVIDER: perService('text to speech'),
+  AI_FACE_DETECTION_PROVIDER: perService('face detection'),
+  AI_IMAGE_ANALYSIS_PROVIDER: perService('image analysis'),
+  AI_MAX_IMAGE_BYTES: documented(bytes.default(6 * 1024 * 1024), 'largest image accepted (413 above it)', '6 MiB'),
+  AI_MAX_IMAGE_PIXELS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(40_000_000)
+    .describe('largest image in pixels (413 above it)'),
+  AI_MAX_AUDIO_BYTES: documented(bytes.default(16 * 1024 * 1024), 'largest audio accepted (413 above it)', '16 MiB'),
+  AI_MAX_AUDIO_SECONDS: z.coerce
+    .number()
+    .positive()
+    .max(600)
+    .default(60)
+    .describe('longest audio accepted, in seconds (413 above it)'),
+  AI_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000).describe('per-request AI time-out (then 504)'),
+  AI_QUEUE_LIMIT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(16)
+    .describe('requests waiting per local engine (503 + `Retry-After` above it)'),
+  AI_WARM_UP: documented(
+    booleanString.optional(),
+    'load the local models in the background after start-up instead of on first use',
+    '`true` (`false` when `NODE_ENV=test`)',
+  ),
+  AI_VOICE_COMMANDS_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20)
+    .describe('voice-assistant transcriptions (`/api/assistant/voice-command`, public) per client IP and minute'),
+  AZURE_SPEECH_KEY: z.string().min(1).optional().describe('Azure Speech key (when a speech service uses `azure`)'),
   AZURE_SPEECH_REGION: z
     .string()
     .regex(/^[a-z0-9]+$/, 'must be an Azure region name such as westeurope')
-    .optional(),
-  AZURE_SPEECH_STT_ENDPOINT: optionalUrl,
-  AZURE_SPEECH_TTS_ENDPOINT: optionalUrl,
-  AZURE_SPEECH_VOICE: z.string().min(1).default('en-US-JennyNeural'),
-  AZURE_FACE_ENDPOINT: optionalUrl,
-  AZURE_FACE_KEY: z.string().min(1).optional(),
-  AZURE_VISION_ENDPOINT: optionalUrl,
-  AZURE_VISION_KEY: z.string().min(1).optional(),
-  OPENAI_BASE_URL: optionalUrl,
-  OPENAI_API_KEY: z.string().min(1).optional(),
-  OPENAI_STT_MODEL: z.string().min(1).default('whisper-1'),
-  OPENAI_TTS_MODEL: z.string().min(1).default('tts-1'),
-  OPENAI_TTS_VOICE: z.string().min(1).default('alloy'),
+    .optional()
+    .describe('Azure Speech region, e.g. `westeurope` (or set both endpoints below instead)'),
+  AZURE_SPEECH_STT_ENDPOINT: documented(
+    optionalUrl,
+    'Azure speech-to-text endpoint',
+    '`https://<region>.stt.speech.microsoft.com`',
+  ),
+  AZURE_SPEECH_TTS_ENDPOINT: documented(
+    optionalUrl,
+    'Azure text-to-speech endpoint',
+    '`https://<region>.tts.speech.microsoft.com`',
+  ),
+  AZURE_SPEECH_VOICE: z.string().min(1).default('en-US-JennyNeural').describe('Azure voice for plain text'),
+  AZURE_FACE_ENDPOINT: optionalUrl.describe('Azure Face endpoint (when face detection uses `azure`)'),
+  AZURE_FACE_KEY: z.string().min(1).optional().describe('Azure Face key'),
+  AZURE_VISION_ENDPOINT: optionalUrl.describe('Azure Computer Vision endpoint (when image analysis uses `azure`)'),
+  AZURE_VISION_KEY: z.string().min(1).optional().describe('Azure Computer Vision key'),
+  OPENAI_BASE_URL: optionalUrl.describe(
+    'any OpenAI-compatible server (OpenAI, whisper.cpp server, LocalAI…) when a speech service uses `openai`',
+  ),
+  OPENAI_API_KEY: z.string().min(1).optional().describe('its API key, if it needs one'),
+  OPENAI_STT_MODEL: z.string().min(1).default('whisper-1').describe('speech-to-text model sent to it'),
+  OPENAI_TTS_MODEL: z.string().min(1).default('tts-1').describe('text-to-speech model sent to it'),
+  OPENAI_TTS_VOICE: z.string().min(1).default('alloy').describe('text-to-speech voice sent to it'),
 };
 
-/** Every environment variable the server reads. Unknown variables are ignored. */
+/** Every environment variable the server reads, with its description. Unknown variables are ignored. */
 export const EnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().min(1).optional(),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  PUBLIC_URL: z.url().optional(),
-  DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z
-    .string()
-    .regex(/^(postgres(ql)?:\/\/|sqlite:)/, 'must start with postgres://, postgresql:// or sqlite:')
-    .optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: trustedProxies.describe(
-    'Comma-separated addresses/CIDRs of the reverse proxies whose X-Forwarded-For is trusted; empty: none',
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'])
+    .default('development')
+    .describe('`production` requires `SESSION_SECRET` and turns the development identity provider off'),
+  HOST: documented(z.string().min(1).optional(), 'address to listen on', '`localhost` (`0.0.0.0` in production)'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe('port to listen on'),
+  PUBLIC_URL: documented(
+    z.url().optional(),
+    "the site's own origin, exactly as browsers see it. Set it on any real deployment: CSRF checks accept only this `Origin`, sign-in callbacks are built from it, cookies are `Secure` when it is https. Unset, the site is wherever browsers reach it (`http://127.0.0.1:3000`, a LAN address)",
+    'unset (the address of each request)',
   ),
-  WEB_DIST: z.string().min(1).optional(),
-  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  DATA_DIR: z.string().min(1).default('./data').describe('database, files and generated secrets'),
+  DATABASE_URL: documented(
+    z
+      .string()
+      .regex(/^(postgres(ql)?:\/\/|sqlite:)/, 'must start with postgres://, postgresql:// or sqlite:')
+      .optional(),
+    '`postgres://…` for PostgreSQL, or `sqlite:/path/file.db`',
+    'SQLite file in `DATA_DIR`',
+  ),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('pino level (`silent` … `trace`)'),
+  TRUST_PROXY: documented(
+    trustedProxies,
+    'comma-separated addresses/CIDRs (or `loopback`, `linklocal`, `uniquelocal`) of the reverse proxies whose `X-Forwarded-For` is trusted; `true` and hop counts are refused, since any client could then choose its own IP for the per-IP limits',
+    'none (no proxy is trusted)',
+  ),
+  WEB_DIST: documented(z.string().min(1).optional(), 'built SPA to serve', '`apps/web/dist`'),
+  SESSION_SECRET: documented(
+    z.string().min(32, 'must be at least 32 characters').optional(),
+    '32+ characters; required in production',
+    'generated in `DATA_DIR/secrets`',
+  ),
   SESSION_IDLE_MINUTES: z.coerce
     .number()
     .int()
     .positive()
-    .default(60 * 24),
+    .default(60 * 24)
+    .describe('a session ends after this long without a request'),
   SESSION_ABSOLUTE_HOURS: z.coerce
     .number()
     .int()
     .positive()
-    .default(24 * 14),
-  ADMIN_USERNAME: z.string().min(1).default('admin'),
-  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
-  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(10),
-  LOGIN_MAX_FAILURES_PER_USERNAME: z.coerce.number().int().positive().default(20),
-  LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
-  OIDC_ISSUER: z.url().optional(),
-  OIDC_CLIENT_ID: z.string().min(1).optional(),
-  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
-  OIDC_PROVIDER_NAME: z.string().trim().min(1).max(60).default('Auth0'),
-  OIDC_SCOPES: z.string().min(1).default('openid profile email'),
-  DEV_OIDC_PROVIDER: booleanString.optional(),
-  MAX_UPLOAD_BYTES: bytes.default(1024 ** 3),
-  USER_QUOTA_BYTES: bytes.default(10 * 1024 ** 3),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-  BLOB_STORE: z.enum(['fs', 's3']).default('fs'),
-  S3_ENDPOINT: z.url().optional(),
-  S3_BUCKET: z.string().min(1).optional(),
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    .default(24 * 14)
+    .describe('a session ends this long after sign-in, whatever happens'),
+  ADMIN_USERNAME: z.string().min(1).default('admin').describe('username of the built-in admin'),
+  ADMIN_PASSWORD: documented(
+    z.string().min(8, 'must be at least 8 characters').optional(),
+    'password of the built-in admin (8+ characters)',
+    'generated on first start, printed once in the log',
+  ),
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10)
+    .describe('failed admin sign-ins allowed per window and client IP; then `429` with `Retry-After`'),
+  LOGIN_MAX_FAILURES_PER_USERNAME: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20)
+    .describe('failed admin sign-ins allowed per window and username; then `429` with `Retry-After`'),
+  LOGIN_FAILURE_WINDOW_MINUTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15)
+    .describe('the sign-in rate-limit window (counted in the database: shared by every instance)'),
+  OIDC_ISSUER: z
+    .url()
+    .optional()
+    .describe(
+      'an OpenID Connect provider (set `OIDC_ISSUER`, `OIDC_CLIENT_ID` and `OIDC_CLIENT_SECRET`, or none); see *Signing in with Auth0*',
+    ),
+  OIDC_CLIENT_ID: z.string().min(1).optional().describe("Atrium's client id at the provider"),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional().describe("Atrium's client secret at the provider"),
+  OIDC_PROVIDER_NAME: z
+    .string()
+    .trim()
+    .min(1)
+    .max(60)
+    .default('Auth0')
+    .describe("the provider's name on the login page and in its messages"),
+  OIDC_SCOPES: z.string().min(1).default('openid profile email').describe('scopes requested from the provider'),
+  DEV_OIDC_PROVIDER: documented(
+    booleanString.optional(),
+    '`true`/`false`: force the embedded development identity provider on or off',
+    'on outside production when `OIDC_ISSUER` is unset',
+  ),
+  MAX_UPLOAD_BYTES: documented(bytes.default(1024 ** 3), 'largest single file (over it: 413)', '1 GiB'),
+  USER_QUOTA_BYTES: documented(
+    bytes.default(10 * 1024 ** 3),
+    'total bytes one owner may store (over it: 413)',
+    '10 GiB',
+  ),
+  SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10_000)
+    .describe('on `SIGTERM`/`SIGINT`, how long requests in flight may take to finish before the process exits anyway'),
+  BLOB_STORE: z.enum(['fs', 's3']).default('fs').describe('where file bytes live: `fs` (`DATA_DIR/blobs`) or `s3`'),
+  S3_ENDPOINT: documented(
+    z.url().optional(),
+    "S3-compatible endpoint (path-style: AWS, MinIO, Ceph, Garage…). Requests carry checksums only where S3 requires them (AWS SDK `WHEN_REQUIRED`), so servers that do not decode the SDK's default `aws-chunked` uploads store the right bytes",
+    "AWS's endpoint for `S3_REGION`",
+  ),
+  S3_BUCKET: documented(
+    z.string().min(1).optional(),
+    'bucket name (required with `BLOB_STORE=s3`); created if missing',
+    'unset',
+  ),
+  S3_REGION: z.string().min(1).default('us-east-1').describe('bucket region'),
+  S3_ACCESS_KEY_ID: documented(
+    z.string().min(1).optional(),
+    'S3 access key id; set both keys or neither',
+    "the AWS SDK's default chain",
+  ),
+  S3_SECRET_ACCESS_KEY: documented(
+    z.string().min(1).optional(),
+    'S3 secret access key; set both keys or neither',
+    "the AWS SDK's default chain",
+  ),
   S3_PREFIX: z
     .string()
     .regex(/^([A-Za-z0-9_-]+\/)*$/, 'must be empty or end with /')
-    .default(''),
-  UPLOAD_ORPHAN_GRACE_MINUTES: z.coerce.number().int().min(0).default(60),
+    .default('')
+    .describe('key prefix inside the bucket, e.g. `atrium/`'),
+  UPLOAD_ORPHAN_GRACE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(60)
+    .describe('the start-up sweep removes unfinished writes and blobs without a file record older than this'),
   ...aiEnv,
-  REDIS_URL: z
+  REDIS_URL: documented(
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+      .optional(),
+    '`redis://…` or `rediss://…`: notifications published on one instance reach streams on every instance (Redis pub/sub), and resumable-upload locks are shared. Needed when you run more than one instance',
+    'unset (in-process bus)',
+  ),
+  REDIS_CHANNEL_PREFIX: z
     .string()
-    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
-    .optional(),
-  REDIS_CHANNEL_PREFIX: z.string().min(1).default('atrium:'),
-  NOTIFICATIONS_HEARTBEAT_MS: z.coerce.number().int().min(50).default(25_000),
-  VAPID_PUBLIC_KEY: z.string().min(1).optional(),
-  VAPID_PRIVATE_KEY: z.string().min(1).optional(),
-  VAPID_SUBJECT: z
-    .string()
-    .regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https:// URL')
-    .optional(),
+    .min(1)
+    .default('atrium:')
+    .describe('prefix of the Redis pub/sub channels, so several deployments can share one Redis'),
+  NOTIFICATIONS_HEARTBEAT_MS: z.coerce
+    .number()
+    .int()
+    .min(50)
+    .default(25_000)
+    .describe(
+      'interval of the heartbeat comments on notification streams (keeps idle connections open through proxies)',
+    ),
+  VAPID_PUBLIC_KEY: documented(
+    z.string().min(1).optional(),
+    "Web Push VAPID public key (base64url, as `npx web-push generate-vapid-keys` prints); set both keys or neither. Keep it stable: browsers' push subscriptions are bound to it",
+    'generated into `DATA_DIR/secrets/vapid-keys.json`',
+  ),
+  VAPID_PRIVATE_KEY: documented(
+    z.string().min(1).optional(),
+    'Web Push VAPID private key; set both keys or neither',
+    'generated into `DATA_DIR/secrets/vapid-keys.json`',
+  ),
+  VAPID_SUBJECT: documented(
+    z
+      .string()
+      .regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https:// URL')
+      .optional(),
+    'contact for push services (`mailto:` or `https://`)',
+    '`PUBLIC_URL` when https, else `mailto:admin@localhost`',
+  ),
   PUSH_ALLOW_LOOPBACK: booleanString
     .default(false)
-    .describe('Also accept push endpoints on loopback addresses, over http or https: a local test push service only'),
-  CONTACT_MAX_PER_HOUR: z.coerce.number().int().positive().default(5),
+    .describe('also accept push endpoints on loopback addresses, over http or https: a local test push service only'),
+  CONTACT_MAX_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5)
+    .describe('contact-form messages accepted per sender IP address in any rolling hour (then 429 with `Retry-After`)'),
   METRICS_TOKEN: z
     .string()
     .min(16, 'must be at least 16 characters')
     .optional()
-    .describe('Bearer token that Prometheus sends to GET /metrics; unset: /metrics answers 404'),
+    .describe('bearer token that Prometheus sends to `GET /metrics`; unset: `/metrics` answers 404'),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -174,6 +344,8 @@ export interface Config {
   port: number;
   /** The site's own origin, e.g. http://localhost:3000 (CSRF checks, OIDC callbacks). */
   publicUrl: string;
+  /** PUBLIC_URL was set: only its origin is accepted. Unset: each request's own origin (lib/site-origin.ts). */
+  publicUrlConfigured: boolean;
   dataDir: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
   logLevel: Env['LOG_LEVEL'];
@@ -437,6 +609,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     host,
     port: env.PORT,
     publicUrl,
+    publicUrlConfigured: env.PUBLIC_URL !== undefined,
     dataDir,
     database,
     logLevel: env.LOG_LEVEL,

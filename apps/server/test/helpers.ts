@@ -63,6 +63,8 @@ export interface StartOptions {
   dataDir?: string;
   /** Reuse a PostgreSQL database URL (e.g. two instances sharing one database). */
   databaseUrl?: string;
+  /** Start without PUBLIC_URL, as a newcomer would (the site's origin then comes from each request). */
+  withoutPublicUrl?: boolean;
   /** Called after the app is built and before it listens, e.g. to add a test-only route. */
   setup?: (app: FastifyInstance) => void;
 }
@@ -96,7 +98,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
     PORT: port,
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...(options.withoutPublicUrl ? {} : { PUBLIC_URL: `http://127.0.0.1:${port}` }),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,

@@ -4,20 +4,33 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers';
 
-describe('prerendered public pages', () => {
-  let server: TestServer;
-  let webDist: string;
+/** A server over a fake web build: index.html plus the given files under pages/. */
+function serveWebBuild(pages: Record<string, string>) {
+  const state: { server: TestServer | undefined; webDist: string } = { server: undefined, webDist: '' };
   beforeAll(async () => {
-    webDist = mkdtempSync(path.join(tmpdir(), 'atrium-web-'));
-    mkdirSync(path.join(webDist, 'pages'));
-    writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
-    writeFileSync(path.join(webDist, 'pages', 'index.html'), '<!doctype html><div id="root">home page</div>');
-    writeFileSync(path.join(webDist, 'pages', 'pricing.html'), '<!doctype html><div id="root">pricing page</div>');
-    server = await startTestServer({ env: { WEB_DIST: webDist } });
+    state.webDist = mkdtempSync(path.join(tmpdir(), 'atrium-web-'));
+    mkdirSync(path.join(state.webDist, 'pages'));
+    writeFileSync(path.join(state.webDist, 'index.html'), '<!doctype html><div id="root"></div>');
+    for (const [file, content] of Object.entries(pages))
+      writeFileSync(path.join(state.webDist, 'pages', file), content);
+    state.server = await startTestServer({ env: { WEB_DIST: state.webDist } });
   });
   afterAll(async () => {
-    await server?.close();
-    rmSync(webDist, { recursive: true, force: true });
+    await state.server?.close();
+    rmSync(state.webDist, { recursive: true, force: true });
+  });
+  return {
+    fetch: (url: string, init?: RequestInit) => {
+      if (!state.server) throw new Error('server not started');
+      return state.server.fetch(url, init);
+    },
+  };
+}
+
+describe('prerendered public pages', () => {
+  const server = serveWebBuild({
+    'index.html': '<!doctype html><div id="root">home page</div>',
+    'pricing.html': '<!doctype html><div id="root">pricing page</div>',
   });
 
   it('answers a prerendered path with its page, and every other route with the empty shell', async () => {
@@ -36,5 +49,55 @@ describe('prerendered public pages', () => {
       expect(response.headers.get('cache-control')).toBe('no-cache');
       expect(await response.text(), url).toContain(body);
     }
+  });
+});
+
+describe('unknown paths', () => {
+  const server = serveWebBuild({
+    'index.html': '<!doctype html><div id="root">home page</div>',
+    'about.html': '<!doctype html><div id="root">about page</div>',
+    '404.html': '<!doctype html><div id="root">not found page</div>',
+    'routes.json': JSON.stringify([
+      '/',
+      '/about',
+      '/login',
+      '/dashboard',
+      '/dashboard/files',
+      '/dashboard/file-download/:fileId?',
+    ]),
+  });
+
+  it('answers 404 with the prerendered not-found page outside the route table, and 200 on its routes', async () => {
+    const expectations: [string, number, string][] = [
+      ['/', 200, 'home page'],
+      ['/about', 200, 'about page'],
+      ['/login', 200, '<div id="root"></div>'],
+      ['/login/?next=1', 200, '<div id="root"></div>'],
+      ['/dashboard', 200, '<div id="root"></div>'],
+      ['/dashboard/files', 200, '<div id="root"></div>'],
+      ['/dashboard/file-download', 200, '<div id="root"></div>'],
+      ['/dashboard/file-download/abc', 200, '<div id="root"></div>'],
+      ['/no-such-page', 404, 'not found page'],
+      ['/about/team', 404, 'not found page'],
+      ['/404', 404, 'not found page'],
+      ['/dashboard/file-download/abc/def', 404, '<div id="root"></div>'],
+      // Inside the dashboard the SPA shows its own not-found page (linking back to the dashboard).
+      ['/dashboard/no-such-page', 404, '<div id="root"></div>'],
+    ];
+    for (const [url, status, body] of expectations) {
+      const response = await server.fetch(url, { headers: { accept: 'text/html', 'accept-encoding': 'identity' } });
+      expect(response.status, url).toBe(status);
+      expect(response.headers.get('content-type'), url).toBe('text/html; charset=utf-8');
+      expect(await response.text(), url).toContain(body);
+    }
+  });
+
+  it('keeps JSON 404s for API paths and missing files', async () => {
+    const api = await server.fetch('/api/no-such-route');
+    expect(api.status).toBe(404);
+    expect(((await api.json()) as { error: { code: string } }).error.code).toBe('ROUTE_NOT_FOUND');
+    const file = await server.fetch('/no-such-file.png');
+    expect(file.status).toBe(404);
+    expect(((await file.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
   });
 });

@@ -4,10 +4,20 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { AppProviders } from './app/providers';
-import { routes } from './app/router';
+import { routePatterns, routes } from './app/router';
 import { PAGE_META } from './features/marketing/page-meta';
 
 export { PAGE_META };
+
+/** The route table's path patterns (written to dist/pages/routes.json: the server answers 404 outside them). */
+export const ROUTE_PATTERNS = routePatterns();
+
+/** Any path outside the route table: the public site's not-found page (dist/pages/404.html). */
+export const NOT_FOUND_PATH = '/404';
+export const NOT_FOUND_META = {
+  title: 'Page not found',
+  description: 'This page does not exist on the Atrium site.',
+} as const;
 
 export async function render(pathname: string): Promise<string> {
   const handler = createStaticHandler(routes);

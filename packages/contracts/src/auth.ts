@@ -20,6 +20,12 @@ export const AuthConfigResponse = z
   .object({
     providerName: z.string().describe('Shown on the "Continue with …" button, e.g. Auth0'),
     oidcEnabled: z.boolean().describe('Whether sign-in with the identity provider is available'),
+    publicUrl: z
+      .string()
+      .optional()
+      .describe(
+        "PUBLIC_URL's origin when it is set: signing in works only there. Absent: any address the server is reached at",
+      ),
   })
   .meta({ id: 'AuthConfig' });
 export type AuthConfigResponse = z.infer<typeof AuthConfigResponse>;

@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
   CSRF_REJECTED: 403,
+  /** A same-origin browser request to an address other than PUBLIC_URL (details name both). */
+  PUBLIC_URL_MISMATCH: 403,
   NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   FILE_NOT_FOUND: 404,

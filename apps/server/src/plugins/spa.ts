@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -34,19 +34,32 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
     });
   }
 
-  // Public pages prerendered at build time (apps/web/prerender.mjs): dist/pages/<page>.html.
+  // Public pages prerendered at build time (apps/web/prerender.mjs): dist/pages/<page>.html, the
+  // not-found page (404.html) and the SPA's route patterns (routes.json).
   const prerendered = new Map<string, string>();
   const pagesDir = webDist ? path.join(webDist, 'pages') : undefined;
+  let notFoundPage: string | undefined;
+  let routePatterns: string[][] | undefined;
   if (hasSpa && pagesDir && existsSync(pagesDir)) {
     for (const file of readdirSync(pagesDir)) {
       if (!file.endsWith('.html')) continue;
       const name = file.slice(0, -'.html'.length);
-      prerendered.set(name === 'index' ? '/' : `/${name}`, path.join(pagesDir, file));
+      if (name === '404') notFoundPage = path.join(pagesDir, file);
+      else prerendered.set(name === 'index' ? '/' : `/${name}`, path.join(pagesDir, file));
+    }
+    const routesFile = path.join(pagesDir, 'routes.json');
+    if (existsSync(routesFile)) {
+      const patterns = JSON.parse(readFileSync(routesFile, 'utf8')) as string[];
+      routePatterns = patterns.map((pattern) => pattern.split('/').filter(Boolean));
     }
   }
   const pageCache = new Map<string, Buffer>();
+  const readPage = async (file: string) => {
+    const html = pageCache.get(file) ?? (await readFile(file));
+    pageCache.set(file, html);
+    return html;
+  };
 
-  let indexHtml: Buffer | undefined;
   app.setNotFoundHandler(async (request, reply) => {
     const wantsPage =
       hasSpa &&
@@ -62,19 +75,42 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
       return sendError(request, reply, new AppError(code, message));
     }
     const pathname = (request.url.split('?')[0] ?? '/').replace(/(.)\/+$/, '$1');
-    const pageFile = prerendered.get(pathname);
-    let html: Buffer;
+    // A prerendered public page; else a route of the SPA (index.html); else 404. Unknown paths inside the
+    // dashboard get index.html with 404, so the dashboard shows its own not-found page after sign-in.
+    const known = !routePatterns || routePatterns.some((pattern) => matchesRoute(pattern, pathname));
+    const pageFile = prerendered.get(pathname) ?? (known || isDashboardPath(pathname) ? undefined : notFoundPage);
+    void reply.code(known ? 200 : 404);
     if (pageFile) {
       const brotli = /\bbr\b/.test(String(request.headers['accept-encoding'] ?? '')) && existsSync(`${pageFile}.br`);
-      const file = brotli ? `${pageFile}.br` : pageFile;
-      html = pageCache.get(file) ?? (await readFile(file));
-      pageCache.set(file, html);
       void reply.header('vary', 'accept-encoding');
       if (brotli) void reply.header('content-encoding', 'br');
-    } else {
-      indexHtml ??= await readFile(indexFile);
-      html = indexHtml;
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(await readPage(brotli ? `${pageFile}.br` : pageFile));
     }
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(await readPage(indexFile));
   });
+}
+
+const isDashboardPath = (pathname: string) => pathname === '/dashboard' || pathname.startsWith('/dashboard/');
+
+/** Whether a path matches a route pattern of React Router (segments; `:param`, `:param?` optional). */
+export function matchesRoute(pattern: string[], pathname: string): boolean {
+  const segments = pathname.split('/').filter(Boolean);
+  let index = 0;
+  for (const part of pattern) {
+    const segment = segments[index];
+    if (part.startsWith(':') && part.endsWith('?')) {
+      if (segment !== undefined) index += 1;
+    } else if (segment === undefined || (!part.startsWith(':') && part.toLowerCase() !== segment.toLowerCase())) {
+      return false;
+    } else {
+      index += 1;
+    }
+  }
+  return index === segments.length;
 }

@@ -57,9 +57,23 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: 'chatbot', ...page(() => import('../features/assistant/routes/chatbot')) },
-          { path: '*', Component: NotFoundPage },
+          { path: '*', element: <NotFoundPage backTo="/dashboard" /> },
         ],
       },
     ],
   },
 ];
+
+/**
+ * Every path pattern of the route table, e.g. `/dashboard/file-download/:fileId?`, without the catch-all
+ * (`*`) not-found routes. The build writes them to `dist/pages/routes.json`; the server answers other
+ * paths with 404.
+ */
+export function routePatterns(table: RouteObject[] = routes, prefix = ''): string[] {
+  return table.flatMap((route) => {
+    const here = route.index ? prefix : route.path ? `${prefix}/${route.path}` : prefix;
+    if (route.path?.endsWith('*')) return [];
+    const own = route.index || (route.path && !route.children) ? [here || '/'] : [];
+    return [...own, ...routePatterns(route.children ?? [], here)];
+  });
+}

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AuthConfigResponse, ErrorResponse, LoginRequest, LogoutResponse, MeResponse } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
@@ -22,7 +22,7 @@ export interface AuthRoutesDeps {
   sessions: SessionControls;
   authConfig: AuthConfigResponse;
   /** Where the browser goes after logout: the provider's end-session URL for OIDC users, else the site. */
-  logoutRedirect(user: SessionUser | null): Promise<string>;
+  logoutRedirect(user: SessionUser | null, request: FastifyRequest): Promise<string>;
 }
 
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
@@ -65,7 +65,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     async (request, reply) => {
       const user = await request.currentUser();
       await deps.sessions.signOut(request, reply);
-      return { ok: true as const, redirectTo: await deps.logoutRedirect(user) };
+      return { ok: true as const, redirectTo: await deps.logoutRedirect(user, request) };
     },
   );
 

@@ -37,7 +37,7 @@ describe.each(dialects())('OpenID Connect sign-in against the embedded provider 
   it('publishes the provider name and that OIDC is on', async () => {
     const response = await server.fetch('/api/auth/config');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ providerName: 'Auth0', oidcEnabled: true });
+    expect(await response.json()).toEqual({ providerName: 'Auth0', oidcEnabled: true, publicUrl: server.url });
   });
 
   it('runs the whole code flow and creates the user from userinfo', async () => {
@@ -173,7 +173,11 @@ describe('OpenID Connect with an unreachable provider', () => {
     const response = await server.fetch('/api/auth/oidc/start', { redirect: 'manual' });
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe('/login?error=oidc_unavailable');
-    expect(await (await server.fetch('/api/auth/config')).json()).toEqual({ providerName: 'Okta', oidcEnabled: true });
+    expect(await (await server.fetch('/api/auth/config')).json()).toEqual({
+      providerName: 'Okta',
+      oidcEnabled: true,
+      publicUrl: server.url,
+    });
     // No embedded provider when a real issuer is configured.
     expect((await server.fetch('/oidc/.well-known/openid-configuration')).status).toBe(404);
   });
@@ -186,6 +190,7 @@ describe('OpenID Connect off (production without an issuer)', () => {
       expect(await (await server.fetch('/api/auth/config')).json()).toEqual({
         providerName: 'Auth0',
         oidcEnabled: false,
+        publicUrl: server.url,
       });
       expect((await server.fetch('/oidc/.well-known/openid-configuration')).status).toBe(404);
       const start = await server.fetch('/api/auth/oidc/start', { redirect: 'manual' });

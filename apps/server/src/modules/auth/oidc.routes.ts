@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { OidcStartQuery, type OidcLoginError } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
+import type { SiteOrigin } from '../../lib/site-origin';
 import type { AuthService } from './auth.service';
 import { CALLBACK_PATH, OidcFlow, OidcUnavailableError, safeReturnTo, type OidcService } from './oidc.service';
 import { createSealer } from './sealed-cookie';
@@ -13,7 +14,7 @@ export interface OidcRoutesDeps {
   oidc: OidcService | undefined;
   auth: AuthService;
   sessions: SessionControls;
-  publicUrl: string;
+  site: SiteOrigin;
   sessionSecret: string;
   secureCookies: boolean;
 }
@@ -48,8 +49,9 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
     },
     async (request, reply) => {
       if (!deps.oidc) return toLogin(reply, 'oidc_unavailable');
+      const site = deps.site.of(request);
       try {
-        const { url, flow } = await deps.oidc.start(safeReturnTo(request.query.returnTo, deps.publicUrl));
+        const { url, flow } = await deps.oidc.start(safeReturnTo(request.query.returnTo, site), site);
         void reply.setCookie(OIDC_FLOW_COOKIE, sealer.seal(flow, FLOW_TTL_MS), {
           ...cookieOptions,
           maxAge: FLOW_TTL_MS / 1000,
@@ -76,10 +78,11 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
         return toLogin(reply, 'oidc_failed');
       }
       try {
-        const profile = await deps.oidc.finish(new URL(request.url, deps.publicUrl), flow.data);
+        const site = deps.site.of(request);
+        const profile = await deps.oidc.finish(new URL(request.url, site), flow.data);
         const user = await deps.auth.loginOidc(profile);
         await deps.sessions.signIn(request, reply, user.id);
-        return reply.redirect(safeReturnTo(flow.data.returnTo, deps.publicUrl), 302);
+        return reply.redirect(safeReturnTo(flow.data.returnTo, site), 302);
       } catch (error) {
         request.log.warn({ err: error }, 'identity provider sign-in failed');
         return toLogin(reply, error instanceof OidcUnavailableError ? 'oidc_unavailable' : 'oidc_failed');

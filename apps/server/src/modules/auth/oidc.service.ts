@@ -7,8 +7,13 @@ export interface OidcServiceDeps {
   clientId: string;
   clientSecret: string;
   scopes: string;
-  /** The site's own origin: the callback and post-logout URLs are built from it. */
+  /** The site's default origin (PUBLIC_URL, or http://localhost:PORT): discovery registers its callback. */
   publicUrl: string;
+  /**
+   * The provider is the embedded development one, mounted on this server: the browser is sent to it at
+   * the address it uses for Atrium (the issuer names the default origin).
+   */
+  embedded?: boolean;
   /** Seconds before a request to the provider is given up. */
   timeoutSeconds?: number;
 }
@@ -57,6 +62,8 @@ export function safeReturnTo(value: unknown, publicUrl: string, fallback = '/das
  */
 export function createOidcService(deps: OidcServiceDeps) {
   const redirectUri = `${deps.publicUrl}${CALLBACK_PATH}`;
+  const onSite = (url: URL, siteOrigin: string) =>
+    deps.embedded ? new URL(`${url.pathname}${url.search}`, siteOrigin).href : url.href;
   let configuration: Promise<client.Configuration> | undefined;
 
   const discover = () => {
@@ -81,8 +88,11 @@ export function createOidcService(deps: OidcServiceDeps) {
   return {
     redirectUri,
 
-    /** The provider's authorization URL and the flow state to seal into a cookie. */
-    async start(returnTo: string): Promise<{ url: string; flow: OidcFlow }> {
+    /**
+     * The provider's authorization URL and the flow state to seal into a cookie. The callback is
+     * on `siteOrigin`, the origin the browser uses for this site.
+     */
+    async start(returnTo: string, siteOrigin = deps.publicUrl): Promise<{ url: string; flow: OidcFlow }> {
       const config = await discover();
       const flow: OidcFlow = {
         state: client.randomState(),
@@ -91,7 +101,7 @@ export function createOidcService(deps: OidcServiceDeps) {
         returnTo,
       };
       const url = client.buildAuthorizationUrl(config, {
-        redirect_uri: redirectUri,
+        redirect_uri: `${siteOrigin}${CALLBACK_PATH}`,
         scope: deps.scopes,
         response_type: 'code',
         code_challenge: await client.calculatePKCECodeChallenge(flow.codeVerifier),
@@ -99,7 +109,7 @@ export function createOidcService(deps: OidcServiceDeps) {
         state: flow.state,
         nonce: flow.nonce,
       });
-      return { url: url.href, flow };
+      return { url: onSite(url, siteOrigin), flow };
     },
 
     /**
@@ -132,15 +142,16 @@ export function createOidcService(deps: OidcServiceDeps) {
      * The provider's end-session URL returning to the site origin, when the
      * provider supports RP-initiated logout; else undefined.
      */
-    async endSessionUrl(idTokenHint?: string): Promise<string | undefined> {
+    async endSessionUrl(siteOrigin = deps.publicUrl, idTokenHint?: string): Promise<string | undefined> {
       try {
         const config = await discover();
         if (!config.serverMetadata().end_session_endpoint) return undefined;
-        return client.buildEndSessionUrl(config, {
+        const url = client.buildEndSessionUrl(config, {
           client_id: deps.clientId,
-          post_logout_redirect_uri: `${deps.publicUrl}/`,
+          post_logout_redirect_uri: `${siteOrigin}/`,
           ...(idTokenHint ? { id_token_hint: idTokenHint } : {}),
-        }).href;
+        });
+        return onSite(url, siteOrigin);
       } catch {
         return undefined;
       }

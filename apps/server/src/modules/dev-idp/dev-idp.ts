@@ -12,6 +12,11 @@ export interface DevIdpOptions {
   /** `${publicUrl}/oidc` */
   issuer: string;
   publicUrl: string;
+  /**
+   * PUBLIC_URL is unset: Atrium is used at whatever address browsers reach it (127.0.0.1, a LAN
+   * address), so the callback and post-logout URLs on the address of the request are accepted too.
+   */
+  anyOrigin?: boolean;
   clientId: string;
   clientSecret: string;
   redirectUri: string;
@@ -148,6 +153,20 @@ export async function registerDevIdentityProvider(app: FastifyInstance, options:
   const { default: Provider } = await import('oidc-provider');
   const provider = new Provider(options.issuer, configuration);
   provider.proxy = options.trustProxy;
+  if (options.anyOrigin) {
+    // Only the callback (or the site's root) at the origin this very request came to.
+    const onRequestOrigin = (value: string, pathname: string) => {
+      const ctx = Provider.ctx;
+      return ctx !== undefined && value === `${ctx.protocol}://${ctx.host}${pathname}`;
+    };
+    const { redirectUriAllowed, postLogoutRedirectUriAllowed } = provider.Client.prototype;
+    provider.Client.prototype.redirectUriAllowed = function (value: string) {
+      return redirectUriAllowed.call(this, value) || onRequestOrigin(value, new URL(options.redirectUri).pathname);
+    };
+    provider.Client.prototype.postLogoutRedirectUriAllowed = function (value: string) {
+      return postLogoutRedirectUriAllowed.call(this, value) || onRequestOrigin(value, '/');
+    };
+  }
   const callback = provider.callback();
 
   await app.register(async (scope) => {

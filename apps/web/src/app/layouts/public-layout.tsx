@@ -46,7 +46,7 @@ export function PublicLayout() {
           </nav>
           <div>
             <h2 className="text-sm font-semibold text-slate-900">Get going</h2>
-            <p className="mt-3 text-sm text-slate-600">Free for small teams. No credit card.</p>
+            <p className="mt-3 text-sm text-slate-600">Every feature, on your own server. No credit card.</p>
             <Link
               to="/login"
               className="mt-3 inline-block rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"

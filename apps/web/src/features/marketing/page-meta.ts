@@ -22,12 +22,12 @@ export const PAGE_META = {
   '/pricing': {
     title: 'Pricing',
     description:
-      'Atrium pricing: Free $0/mo with basic AI, community support and up to 3 projects; Pro $19/mo with unlimited projects, priority support and advanced analytics; Enterprise custom.',
+      'Atrium pricing: every plan is a self-hosted install with every feature. Free $0/mo with community support; Pro $19/mo with priority support; Enterprise custom. Projects are coming soon.',
   },
   '/contact': {
     title: 'Contact',
     description:
-      'Contact the Atrium team: questions about plans, self-hosting or Enterprise terms. We answer every message.',
+      'Contact the Atrium team: questions about plans, self-hosting or Enterprise terms. Messages are stored for the administrators.',
   },
 } as const;
 

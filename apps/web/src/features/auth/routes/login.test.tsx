@@ -154,4 +154,38 @@ describe('login page', () => {
     expect(screen.getByTestId('login-poster')).toBeTruthy();
     expect(screen.queryByTestId('login-video')).toBeNull();
   });
+  it("says plainly when this address is not the server's PUBLIC_URL, and does not leave for the provider", async () => {
+    const here = window.location.origin;
+    answers['GET /api/auth/config'] = {
+      status: 200,
+      body: { providerName: 'Okta', oidcEnabled: true, publicUrl: 'https://atrium.example.com' },
+    };
+    const assign = vi.spyOn(browserNavigation, 'assign').mockImplementation(() => undefined);
+    renderLogin();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(`This page was opened at ${here}`);
+    expect(alert.textContent).toContain('only accepts sign-ins at https://atrium.example.com (its PUBLIC_URL)');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Continue with Okta' }));
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it("shows the server's explanation when it refuses the address (403 PUBLIC_URL_MISMATCH)", async () => {
+    answers['POST /api/auth/login'] = {
+      status: 403,
+      body: { error: { code: 'PUBLIC_URL_MISMATCH', message: 'Opened at A, but PUBLIC_URL is B.' } },
+    };
+    renderLogin();
+    await submit('admin', 'right');
+    expect((await screen.findByRole('alert')).textContent).toBe('Opened at A, but PUBLIC_URL is B.');
+  });
+
+  it('raises no warning when the server accepts this address', async () => {
+    answers['GET /api/auth/config'] = {
+      status: 200,
+      body: { providerName: 'Okta', oidcEnabled: true, publicUrl: window.location.origin },
+    };
+    renderLogin();
+    await screen.findByRole('button', { name: 'Continue with Okta' });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });

@@ -15,6 +15,9 @@ export const GENERIC_ERROR = 'An error occurred during login. Please try again.'
 export const invalidCredentials = (provider: string) =>
   `Invalid credentials. Please try again or continue with ${provider}`;
 export const couldNotConnect = (provider: string) => `Could not connect to ${provider}. Please try again.`;
+/** This page's address is not the server's PUBLIC_URL: sign-in is refused here (CSRF), so say where it works. */
+export const wrongAddress = (here: string, publicUrl: string) =>
+  `This page was opened at ${here}, but this server only accepts sign-ins at ${publicUrl} (its PUBLIC_URL). Open ${publicUrl} instead, or ask the administrator to set PUBLIC_URL to ${here}.`;
 
 /** Only same-site paths are accepted as the page to return to. */
 const safePath = (value: unknown): string | undefined =>
@@ -42,10 +45,15 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
   const [dismissedQueryError, setDismissedQueryError] = useState(false);
 
   const provider = config.data?.providerName ?? DEFAULT_PROVIDER_NAME;
+  const here = window.location.origin;
+  const publicUrl = config.data?.publicUrl;
+  const misplaced = publicUrl !== undefined && publicUrl !== here ? wrongAddress(here, publicUrl) : null;
   const from = safePath((location.state as { from?: unknown } | null)?.from) ?? '/dashboard';
   const queryError = dismissedQueryError ? null : searchParams.get('error');
   const shown =
-    message ?? (queryError === 'oidc_unavailable' ? couldNotConnect(provider) : queryError ? GENERIC_ERROR : null);
+    message ??
+    misplaced ??
+    (queryError === 'oidc_unavailable' ? couldNotConnect(provider) : queryError ? GENERIC_ERROR : null);
 
   // The identity provider's sign-in failed after it began (the server sent us back here).
   useEffect(() => {
@@ -65,7 +73,8 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
       await navigate(from, { replace: true }); // also done by the <Navigate> above once the cache is primed
     } catch (error) {
       if (isApiError(error) && error.code === 'INVALID_CREDENTIALS') setMessage(invalidCredentials(provider));
-      else if (isApiError(error) && error.code === 'RATE_LIMITED') setMessage(error.message);
+      else if (isApiError(error) && (error.code === 'RATE_LIMITED' || error.code === 'PUBLIC_URL_MISMATCH'))
+        setMessage(error.message);
       else {
         setMessage(GENERIC_ERROR);
         toast.error('Login failed');
@@ -77,6 +86,11 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
     setDismissedQueryError(true);
     if (config.isError || config.data?.oidcEnabled === false) {
       setMessage(couldNotConnect(provider));
+      return;
+    }
+    // The provider would send the browser back to PUBLIC_URL, where this sign-in did not start.
+    if (misplaced) {
+      setMessage(misplaced);
       return;
     }
     setMessage(null);
@@ -104,7 +118,7 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
         ) : (
           <>
             {shown && (
-              <p role="alert" className="mt-5 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+              <p role="alert" className="mt-5 break-words rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
                 {shown}
               </p>
             )}

@@ -12,7 +12,7 @@ export const CAPABILITIES: Capability[] = [
   {
     icon: FolderOpen,
     title: 'File storage',
-    summary: 'Upload, preview, download and share files with per-user quotas and live statistics.',
+    summary: 'Upload, preview, download and delete your files, with per-user quotas and live statistics.',
     points: [
       'Large uploads that survive flaky connections',
       'Previews for images, audio, video and PDF',

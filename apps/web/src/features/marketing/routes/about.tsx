@@ -18,7 +18,7 @@ const VALUES = [
   {
     icon: HeartHandshake,
     title: 'Made for teams',
-    text: 'Shared storage, instant notifications and an assistant everyone can use.',
+    text: 'One server for the whole team: everyone’s files, instant notifications and an assistant anyone can use.',
   },
 ];
 
@@ -40,7 +40,7 @@ export default function AboutPage() {
             </h2>
             <div className="mt-4 space-y-4 text-slate-600">
               <p>
-                Teams kept telling us the same thing: transcription in one tool, file sharing in another, image tagging
+                Teams kept telling us the same thing: transcription in one tool, file storage in another, image tagging
                 in a third, and every one of them wanted a cloud account and a copy of the data.
               </p>
               <p>

@@ -82,7 +82,7 @@ export default function ContactPage() {
   return (
     <>
       <PageHeader eyebrow="Contact" title="Talk to the Atrium team">
-        <p>Questions about plans, self-hosting or Enterprise terms? Send us a message and we will reply by email.</p>
+        <p>Questions about plans, self-hosting or Enterprise terms? Leave a message for the team here.</p>
       </PageHeader>
       <section aria-label="Contact form" className="px-4 py-16 sm:px-6">
         <div className="mx-auto grid max-w-5xl gap-12 lg:grid-cols-[1fr_1.4fr]">
@@ -90,7 +90,8 @@ export default function ContactPage() {
             <EnvelopeIllustration className="aspect-[16/11] w-full max-w-sm" />
             <p className="flex items-start gap-3 text-slate-600">
               <Mail className="mt-0.5 size-5 shrink-0 text-brand-600" aria-hidden="true" />
-              We answer every message within two working days.
+              Messages are stored on this server for its administrators, who read them in Atrium. Nothing is sent by
+              email: leave an address where they can answer you.
             </p>
             <p className="flex items-start gap-3 text-slate-600">
               <MessageSquare className="mt-0.5 size-5 shrink-0 text-brand-600" aria-hidden="true" />
@@ -105,7 +106,10 @@ export default function ContactPage() {
             {status.kind === 'sent' && (
               <div role="status" className="mb-6 flex items-start gap-3 rounded-lg bg-emerald-50 p-4 text-emerald-900">
                 <CheckCircle2 className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-                <p>Thank you! Your message has been sent. We will get back to you soon.</p>
+                <p>
+                  Thank you! Your message has been sent: it is stored for this site’s administrators, who can answer you
+                  at your email address.
+                </p>
               </div>
             )}
             {status.kind === 'failed' && (

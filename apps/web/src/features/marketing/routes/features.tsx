@@ -36,7 +36,7 @@ export default function FeaturesPage() {
       </section>
       <CallToAction
         title="Try every feature free"
-        text="The Free plan includes basic AI and up to 3 projects. Upgrade when your team is ready."
+        text="A self-hosted install includes every feature. Your first sign-in with your identity provider creates your account."
         action="Get Started"
         to="/login"
       />

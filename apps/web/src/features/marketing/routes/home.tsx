@@ -60,7 +60,7 @@ export default function HomePage() {
               </Link>
             </div>
             <ul className="mt-8 flex flex-wrap gap-x-6 gap-y-2 text-sm text-slate-600">
-              {['Free for up to 3 projects', 'No credit card', 'Open API'].map((item) => (
+              {['Every feature included', 'No credit card', 'Open API'].map((item) => (
                 <li key={item} className="flex items-center gap-2">
                   <Check className="size-4 text-brand-600" aria-hidden="true" />
                   {item}
@@ -118,7 +118,7 @@ export default function HomePage() {
 
       <CallToAction
         title="Start with Atrium today"
-        text="Sign in and have files, speech, vision and notifications working for your team in minutes."
+        text="Your first sign-in with your identity provider creates your account: files, speech, vision and notifications are ready at once."
         action="Sign up free"
         to="/login"
       />

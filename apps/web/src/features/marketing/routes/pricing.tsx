@@ -1,29 +1,40 @@
-import { Check } from 'lucide-react';
+import { Check, Clock } from 'lucide-react';
 import { Link } from 'react-router';
 import { usePageMeta } from '../../../lib/use-page-meta';
 import { PAGE_META } from '../page-meta';
 import { PageHeader } from '../components/page-header';
 
-/** The plans of docs/PRODUCT.md#pricing. */
+/**
+ * The plans and prices of docs/PRODUCT.md#pricing. `features` are in the product today; `soon` are announced but
+ * not built yet (projects are shared workspaces, still in the making), so the page lists them apart, as coming soon.
+ */
 export const PLANS = [
   {
     name: 'Free',
     price: '$0',
     period: '/mo',
-    description: 'For individuals and small teams trying Atrium.',
-    features: ['Basic AI', 'Community support', 'Up to 3 projects'],
-    action: 'Get started free',
+    description: 'Your own Atrium server, with every feature.',
+    features: [
+      'Basic AI: every AI service, on your server',
+      'Files, notifications and the assistant',
+      'Community support',
+    ],
+    soon: ['Up to 3 projects'],
+    action: 'Sign up free',
     to: '/login',
+    note: 'Your first sign-in with your identity provider creates your account.',
     highlighted: false,
   },
   {
     name: 'Pro',
     price: '$19',
     period: '/mo',
-    description: 'For teams that rely on Atrium every day.',
-    features: ['Unlimited projects', 'Priority support', 'Advanced analytics'],
-    action: 'Start with Pro',
-    to: '/login',
+    description: 'For teams that rely on Atrium every day and want answers fast.',
+    features: ['Everything in Free', 'Priority support'],
+    soon: ['Unlimited projects', 'Advanced analytics'],
+    action: 'Ask about Pro',
+    to: '/contact',
+    note: 'Leave a message: the team sets up Pro support with you.',
     highlighted: true,
   },
   {
@@ -32,8 +43,10 @@ export const PLANS = [
     period: '',
     description: 'For organisations with custom needs, volumes and agreements.',
     features: ['Everything in Pro', 'Custom deployment help', 'Custom terms'],
+    soon: [],
     action: 'Contact us',
     to: '/contact',
+    note: '',
     highlighted: false,
   },
 ] as const;
@@ -43,7 +56,10 @@ export default function PricingPage() {
   return (
     <>
       <PageHeader eyebrow="Pricing" title="Simple plans that grow with your team">
-        <p>Start free. Upgrade when you need more projects, faster support and deeper insight.</p>
+        <p>
+          Every plan is Atrium on your own server, with every feature. Paid plans add support; projects come to every
+          plan once shared workspaces are ready.
+        </p>
       </PageHeader>
       <section aria-label="Plans" className="px-4 py-16 sm:px-6">
         <ul className="mx-auto grid max-w-6xl gap-6 lg:grid-cols-3">
@@ -86,6 +102,26 @@ export default function PricingPage() {
                   </li>
                 ))}
               </ul>
+              {plan.soon.length > 0 && (
+                <div className="mt-6">
+                  <p
+                    className={`text-xs font-semibold uppercase tracking-wide ${plan.highlighted ? 'text-brand-100' : 'text-slate-500'}`}
+                  >
+                    Coming soon
+                  </p>
+                  <ul
+                    aria-label={`Coming soon to the ${plan.name} plan`}
+                    className={`mt-2 space-y-2 text-sm ${plan.highlighted ? 'text-brand-100' : 'text-slate-600'}`}
+                  >
+                    {plan.soon.map((item) => (
+                      <li key={item} className="flex items-center gap-2">
+                        <Clock className="size-4 shrink-0" aria-hidden="true" />
+                        {item}
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              )}
               <Link
                 to={plan.to}
                 className={`mt-8 rounded-lg px-4 py-2.5 text-center font-semibold ${
@@ -97,6 +133,11 @@ export default function PricingPage() {
                 {plan.action}
                 <span className="sr-only"> ({plan.name} plan)</span>
               </Link>
+              {plan.note && (
+                <p className={`mt-3 text-center text-xs ${plan.highlighted ? 'text-brand-100' : 'text-slate-600'}`}>
+                  {plan.note}
+                </p>
+              )}
             </li>
           ))}
         </ul>
@@ -108,18 +149,37 @@ export default function PricingPage() {
           </h2>
           <dl className="mt-8 space-y-6">
             <div>
+              <dt className="font-semibold text-slate-900">What does a self-hosted install include?</dt>
+              <dd className="mt-1 text-slate-600">
+                Everything: file storage, speech to text, text to speech, face detection, image analysis, push
+                notifications and the chat and voice assistant. No feature is kept for a paid plan; the only limits are
+                the ones your administrator sets, such as the largest upload and the storage per person.
+              </dd>
+            </div>
+            <div>
+              <dt className="font-semibold text-slate-900">How do I sign up?</dt>
+              <dd className="mt-1 text-slate-600">
+                Choose Sign up free, then continue with your organisation’s identity provider: your first sign-in
+                creates your Atrium account. There is no separate registration form.
+              </dd>
+            </div>
+            <div>
               <dt className="font-semibold text-slate-900">Do I need a cloud account?</dt>
               <dd className="mt-1 text-slate-600">No. Every plan runs on your own server, AI engines included.</dd>
             </div>
             <div>
               <dt className="font-semibold text-slate-900">Can I change plans later?</dt>
               <dd className="mt-1 text-slate-600">
-                Yes, upgrade or downgrade at any time; your data stays where it is.
+                Yes. Plans are about support, so changing one changes nothing on your server: your data stays where it
+                is.
               </dd>
             </div>
             <div>
               <dt className="font-semibold text-slate-900">What counts as a project?</dt>
-              <dd className="mt-1 text-slate-600">A workspace with its own members, files and notifications.</dd>
+              <dd className="mt-1 text-slate-600">
+                A shared workspace with its own members, files and notifications. Projects are being built and are not
+                in Atrium yet: today each person has their own files, and admins send notifications to everyone.
+              </dd>
             </div>
           </dl>
         </div>
