@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWav, startFakeOpenAi, type FakeServer } from './fake-ai';
-import { dialects, startTestServer, type TestServer } from './helpers';
+import { createAiApiKey, dialects, startTestServer, type TestServer } from './helpers';
 
 const BOUNDARY = 'atrium-test-boundary';
 
@@ -43,13 +43,7 @@ describe.each(dialects())('malformed multipart bodies (%s)', (dialect) => {
       env: { AI_SPEECH_TO_TEXT_PROVIDER: 'openai', OPENAI_BASE_URL: openai.url },
     });
     alice = await server.signInAs({ owner_key: 'alice' });
-    const admin = await server.signInAs({ owner_key: 'root', role: 'admin' });
-    const created = await server.fetch('/api/ai/keys', {
-      method: 'POST',
-      headers: { cookie: admin, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'test' }),
-    });
-    apiKey = ((await created.json()) as { key: string }).key;
+    apiKey = await createAiApiKey(server);
   });
   afterAll(async () => {
     await server?.close();
