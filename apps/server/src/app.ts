@@ -28,6 +28,7 @@ import { registerContactRoutes } from './modules/contact/contact.routes';
 import { createContactService } from './modules/contact/contact.service';
 import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
 import { collectRoutes, enforceAccess, undeclaredApiRoutes } from './plugins/access';
+import { registerBodyIdleTimeout } from './plugins/body-timeout';
 import { registerCsrfProtection } from './plugins/csrf';
 import { createNotificationHub, type NotificationHub } from './modules/notifications/notification-hub';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository';
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  registerBodyIdleTimeout(app, config.bodyIdleTimeoutMs);
   // Graceful shutdown: answers finished after close() began also close their
   // keep-alive connection, so close() does not wait on idle sockets.
   let closing = false;

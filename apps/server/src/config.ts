@@ -87,6 +87,12 @@ export const EnvSchema = z.object({
   MAX_UPLOAD_BYTES: bytes.default(1024 ** 3),
   USER_QUOTA_BYTES: bytes.default(10 * 1024 ** 3),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  BODY_IDLE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(30_000)
+    .describe('A request whose body sends no byte for this long is answered 408 and closed (0: never)'),
   BLOB_STORE: z.enum(['fs', 's3']).default('fs'),
   S3_ENDPOINT: z.url().optional(),
   S3_BUCKET: z.string().min(1).optional(),
@@ -161,6 +167,8 @@ export interface Config {
         prefix: string;
       };
   shutdownTimeoutMs: number;
+  /** A request body that sends nothing for this long is closed (0: never). */
+  bodyIdleTimeoutMs: number;
   ai: AiConfig;
   /** Event bus between instances: Redis when a URL is set, otherwise in-process. */
   bus: { redisUrl: string | undefined; channelPrefix: string };
@@ -420,6 +428,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: 'fs' },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    bodyIdleTimeoutMs: env.BODY_IDLE_TIMEOUT_MS,
     ai,
     bus: { redisUrl: env.REDIS_URL, channelPrefix: env.REDIS_CHANNEL_PREFIX },
     notifications: {
