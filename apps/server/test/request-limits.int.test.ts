@@ -120,3 +120,65 @@ describe.each(dialects())('request body idle timeout (%s)', (dialect) => {
     exchange.socket.destroy();
   });
 });
+
+/**
+ * Rate-limited routes refuse a client over its limit before reading the body: a request whose
+ * body never comes is answered 429 at once.
+ */
+describe.each(dialects())('rate limits before the body (%s)', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      dialect,
+      env: { AI_VOICE_COMMANDS_PER_MINUTE: '1', CONTACT_MAX_PER_HOUR: '1', LOGIN_MAX_FAILURES_PER_IP: '1' },
+    });
+  });
+  afterAll(async () => server?.close());
+
+  /** Sends only the headers of a POST announcing a body, and waits briefly for an answer. */
+  async function headersOnly(path: string, type: string) {
+    const exchange = await rawRequest(server, `POST ${path} HTTP/1.1\nContent-Type: ${type}\nContent-Length: 500000\n`);
+    await expect.poll(() => exchange.answer(), { timeout: 2000 }).toMatch(/^HTTP\/1\.1 \d{3} /);
+    exchange.socket.destroy();
+    const answer = exchange.answer();
+    return { status: Number(answer.slice(9, 12)), answer };
+  }
+
+  it('the public voice command', async () => {
+    // The first one is spent (an empty recording still counts).
+    const first = await server.fetch('/api/assistant/voice-command', {
+      method: 'POST',
+      headers: { 'content-type': 'audio/wav' },
+      body: Buffer.alloc(0),
+    });
+    expect(first.status).toBe(400);
+    const refused = await headersOnly('/api/assistant/voice-command', 'audio/wav');
+    expect(refused.status).toBe(429);
+    expect(refused.answer).toMatch(/retry-after: \d+/i);
+    expect(refused.answer).toContain('"code":"RATE_LIMITED"');
+  });
+
+  it("the contact form's per-IP limit", async () => {
+    const sent = await server.fetch('/api/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ann', email: 'ann@example.test', message: 'Hello there, Atrium team!' }),
+    });
+    expect(sent.status).toBe(201);
+    const refused = await headersOnly('/api/contact', 'application/json');
+    expect(refused.status).toBe(429);
+    expect(refused.answer).toContain('You have sent several messages already. Please try again later.');
+  });
+
+  it("the admin sign-in's per-IP counter", async () => {
+    const wrong = await server.fetch('/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'not the password' }),
+    });
+    expect(wrong.status).toBe(401);
+    const refused = await headersOnly('/api/auth/login', 'application/json');
+    expect(refused.status).toBe(429);
+    expect(refused.answer).toContain('Too many failed sign-in attempts. Please try again in 15 minutes.');
+  });
+});
