@@ -182,3 +182,45 @@ describe.each(dialects())('rate limits before the body (%s)', (dialect) => {
     expect(refused.answer).toContain('Too many failed sign-in attempts. Please try again in 15 minutes.');
   });
 });
+
+/** Sends requests one after another on one keep-alive connection; resolves with each answer's status. */
+async function onOneConnection(server: TestServer, requests: string[]): Promise<number[]> {
+  const url = new URL(server.url);
+  const socket = net.connect(Number(url.port), url.hostname);
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  socket.on('error', () => undefined);
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+  const statuses: number[] = [];
+  try {
+    for (const request of requests) {
+      const seen = received.length;
+      socket.write(request);
+      await expect.poll(() => /HTTP\/1\.1 \d{3} /.test(received.slice(seen)), { timeout: 3000 }).toBe(true);
+      statuses.push(Number(/HTTP\/1\.1 (\d{3}) /.exec(received.slice(seen))?.[1]));
+    }
+  } finally {
+    socket.destroy();
+  }
+  return statuses;
+}
+
+describe('development identity provider login form', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server?.close());
+
+  it('answers 413 to a form over 16 KB and keeps the keep-alive connection usable', async () => {
+    const host = new URL(server.url).host;
+    const big = `username=${'a'.repeat(20 * 1024)}&password=x`;
+    const post = (headers: string, body: string) =>
+      `POST /oidc/interaction/any/login HTTP/1.1\r\nHost: ${host}\r\n` +
+      `Content-Type: application/x-www-form-urlencoded\r\n${headers}\r\n${body}`;
+    const chunked = `${big.length.toString(16)}\r\n${big}\r\n0\r\n\r\n`;
+    const next = `GET /api/auth/config HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
+    expect(await onOneConnection(server, [post(`Content-Length: ${big.length}\r\n`, big), next])).toEqual([413, 200]);
+    expect(await onOneConnection(server, [post('Transfer-Encoding: chunked\r\n', chunked), next])).toEqual([413, 200]);
+  });
+});
