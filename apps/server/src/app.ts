@@ -45,6 +45,8 @@ export interface AppOverrides {
   clock?: Clock;
   /** Pino options or false; tests pass false to keep output quiet. */
   logger?: boolean | Record<string, unknown>;
+  /** How often leftovers of interrupted uploads are swept (tests; default: half the grace period, 1 min–1 h). */
+  uploadSweepIntervalMs?: number;
 }
 
 declare module 'fastify' {
@@ -235,16 +237,32 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   }, SESSION_SWEEP_MS);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
-  // Leftovers of uploads interrupted by a crash or restart: swept once at start-up, in the background.
+  // Leftovers of uploads interrupted by a crash or restart (unfinished writes, blobs without a row,
+  // expired tus uploads): swept in the background at start-up and then every half grace period
+  // (between a minute and an hour), so they do not wait for the next restart.
+  let sweeping = false;
+  const sweepLeftovers = async () => {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      await tus.sweepExpired();
+      const swept = await files.sweepOrphans(config.uploads.orphanGraceMs);
+      if (swept.incomplete + swept.orphans > 0) app.log.info(swept, 'removed leftovers of interrupted uploads');
+    } catch (error) {
+      app.log.warn({ err: error }, 'orphan sweep failed');
+    } finally {
+      sweeping = false;
+    }
+  };
+  const leftoverSweepMs =
+    overrides.uploadSweepIntervalMs ?? Math.min(Math.max(config.uploads.orphanGraceMs / 2, 60_000), SESSION_SWEEP_MS);
+  let leftoverSweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
-    void tus.sweepExpired();
-    files
-      .sweepOrphans(config.uploads.orphanGraceMs)
-      .then((swept) => {
-        if (swept.incomplete + swept.orphans > 0) app.log.info(swept, 'removed leftovers of interrupted uploads');
-      })
-      .catch((error: unknown) => app.log.warn({ err: error }, 'orphan sweep failed'));
+    void sweepLeftovers();
+    leftoverSweep = setInterval(() => void sweepLeftovers(), leftoverSweepMs);
+    leftoverSweep.unref();
   });
+  app.addHook('onClose', async () => clearInterval(leftoverSweep));
 
   app.addHook('onReady', async () => {
     for (const route of undeclaredApiRoutes(app.routeTable))
