@@ -3,7 +3,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, readJson, startTestServer, type TestServer } from './helpers';
 
-const IDLE_MS = 400;
+const IDLE_MS = 1000;
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 interface RawExchange {
@@ -52,7 +52,7 @@ describe.each(dialects())('request body idle timeout (%s)', (dialect) => {
       'POST /api/contact HTTP/1.1\nContent-Type: application/json\nContent-Length: 200\n',
       '{"name":"Slow',
     );
-    expect(await within(exchange.closed, IDLE_MS * 5)).toBe('done');
+    expect(await within(exchange.closed, IDLE_MS * 6)).toBe('done');
     expect(exchange.answer()).toMatch(/^HTTP\/1\.1 408 /);
     expect(exchange.answer()).toContain('"code":"REQUEST_TIMEOUT"');
     const messages = await server.fetch('/api/contact', {
@@ -72,7 +72,7 @@ describe.each(dialects())('request body idle timeout (%s)', (dialect) => {
         `Content-Type: multipart/form-data; boundary=${boundary}\nContent-Length: 100000\n`,
       Buffer.concat([Buffer.from(head), randomBytes(20_000)]),
     );
-    expect(await within(exchange.closed, IDLE_MS * 5)).toBe('done');
+    expect(await within(exchange.closed, IDLE_MS * 6)).toBe('done');
     expect(exchange.answer()).toMatch(/^HTTP\/1\.1 408 /);
     const stats = await server.fetch('/api/files/user-stats/alice', { headers: { cookie: alice } });
     expect(await stats.json()).toMatchObject({ fileCount: 0 });
@@ -96,7 +96,7 @@ describe.each(dialects())('request body idle timeout (%s)', (dialect) => {
         'Content-Type: application/offset+octet-stream\nContent-Length: 100000\n',
       randomBytes(40_000),
     );
-    expect(await within(exchange.closed, IDLE_MS * 5)).toBe('done');
+    expect(await within(exchange.closed, IDLE_MS * 6)).toBe('done');
     await expect
       .poll(async () => (await server.fetch(location, { method: 'HEAD', headers: tus })).headers.get('upload-offset'), {
         timeout: 5000,
@@ -113,7 +113,7 @@ describe.each(dialects())('request body idle timeout (%s)', (dialect) => {
     // Longer than the idle timeout in total, never idle as long as it.
     const pieces = body.match(/.{1,20}/g) ?? [];
     for (const piece of pieces) {
-      await sleep(IDLE_MS / 3);
+      await sleep(IDLE_MS / 5);
       exchange.socket.write(piece);
     }
     await expect.poll(() => exchange.answer(), { timeout: 5000 }).toMatch(/^HTTP\/1\.1 201 /);
