@@ -28,6 +28,7 @@ import { registerContactRoutes } from './modules/contact/contact.routes';
 import { createContactService } from './modules/contact/contact.service';
 import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
 import { collectRoutes, enforceAccess, undeclaredApiRoutes } from './plugins/access';
+import { registerBodyIdleTimeout } from './plugins/body-timeout';
 import { registerCsrfProtection } from './plugins/csrf';
 import { createSiteOrigin } from './lib/site-origin';
 import { createNotificationHub, type NotificationHub } from './modules/notifications/notification-hub';
@@ -45,6 +46,8 @@ export interface AppOverrides {
   clock?: Clock;
   /** Pino options or false; tests pass false to keep output quiet. */
   logger?: boolean | Record<string, unknown>;
+  /** How often leftovers of interrupted uploads are swept (tests; default: half the grace period, 1 min–1 h). */
+  uploadSweepIntervalMs?: number;
 }
 
 declare module 'fastify' {
@@ -89,6 +92,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  registerBodyIdleTimeout(app, config.bodyIdleTimeoutMs);
   // Graceful shutdown: answers finished after close() began also close their
   // keep-alive connection, so close() does not wait on idle sockets.
   let closing = false;
@@ -253,16 +257,32 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   }, SESSION_SWEEP_MS);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
-  // Leftovers of uploads interrupted by a crash or restart: swept once at start-up, in the background.
+  // Leftovers of uploads interrupted by a crash or restart (unfinished writes, blobs without a row,
+  // expired tus uploads): swept in the background at start-up and then every half grace period
+  // (between a minute and an hour), so they do not wait for the next restart.
+  let sweeping = false;
+  const sweepLeftovers = async () => {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      await tus.sweepExpired();
+      const swept = await files.sweepOrphans(config.uploads.orphanGraceMs);
+      if (swept.incomplete + swept.orphans > 0) app.log.info(swept, 'removed leftovers of interrupted uploads');
+    } catch (error) {
+      app.log.warn({ err: error }, 'orphan sweep failed');
+    } finally {
+      sweeping = false;
+    }
+  };
+  const leftoverSweepMs =
+    overrides.uploadSweepIntervalMs ?? Math.min(Math.max(config.uploads.orphanGraceMs / 2, 60_000), SESSION_SWEEP_MS);
+  let leftoverSweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
-    void tus.sweepExpired();
-    files
-      .sweepOrphans(config.uploads.orphanGraceMs)
-      .then((swept) => {
-        if (swept.incomplete + swept.orphans > 0) app.log.info(swept, 'removed leftovers of interrupted uploads');
-      })
-      .catch((error: unknown) => app.log.warn({ err: error }, 'orphan sweep failed'));
+    void sweepLeftovers();
+    leftoverSweep = setInterval(() => void sweepLeftovers(), leftoverSweepMs);
+    leftoverSweep.unref();
   });
+  app.addHook('onClose', async () => clearInterval(leftoverSweep));
 
   app.addHook('onReady', async () => {
     for (const route of undeclaredApiRoutes(app.routeTable))

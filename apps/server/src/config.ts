@@ -247,6 +247,14 @@ export const EnvSchema = z.object({
     .positive()
     .default(10_000)
     .describe('on `SIGTERM`/`SIGINT`, how long requests in flight may take to finish before the process exits anyway'),
+  BODY_IDLE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(30_000)
+    .describe(
+      'a request whose body sends no byte for this long gets `408` and its connection is closed (a stalled tus upload keeps the bytes that arrived); uploads that keep sending are never cut; `0` turns it off',
+    ),
   BLOB_STORE: z.enum(['fs', 's3']).default('fs').describe('where file bytes live: `fs` (`DATA_DIR/blobs`) or `s3`'),
   S3_ENDPOINT: documented(
     z.url().optional(),
@@ -279,7 +287,9 @@ export const EnvSchema = z.object({
     .int()
     .min(0)
     .default(60)
-    .describe('the start-up sweep removes unfinished writes and blobs without a file record older than this'),
+    .describe(
+      'the sweep (at start-up, then every half of this, between 1 minute and 1 hour) removes unfinished writes and blobs without a file record older than this',
+    ),
   ...aiEnv,
   REDIS_URL: documented(
     z
@@ -385,6 +395,8 @@ export interface Config {
         prefix: string;
       };
   shutdownTimeoutMs: number;
+  /** A request body that sends nothing for this long is closed (0: never). */
+  bodyIdleTimeoutMs: number;
   ai: AiConfig;
   /** Event bus between instances: Redis when a URL is set, otherwise in-process. */
   bus: { redisUrl: string | undefined; channelPrefix: string };
@@ -647,6 +659,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: 'fs' },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    bodyIdleTimeoutMs: env.BODY_IDLE_TIMEOUT_MS,
     ai,
     bus: { redisUrl: env.REDIS_URL, channelPrefix: env.REDIS_CHANNEL_PREFIX },
     notifications: {

@@ -13,6 +13,7 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   ROUTE_NOT_FOUND: 'There is no such API route.',
   FILE_NOT_FOUND: 'File not found',
   METHOD_NOT_ALLOWED: 'Method not allowed.',
+  REQUEST_TIMEOUT: 'The request body stopped arriving. Please try again.',
   PAYLOAD_TOO_LARGE: 'The request body is too large.',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported content type.',
   RATE_LIMITED: 'Too many requests. Please try again later.',

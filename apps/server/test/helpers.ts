@@ -159,3 +159,14 @@ export const readJson = async <T>(response: Response): Promise<T> => (await resp
 /** Reads a JSON error body, checking that it has the project's error shape. */
 export const readError = async (response: Response): Promise<ErrorResponse['error']> =>
   ErrorResponse.parse(await response.json()).error;
+
+/** Signs in an admin and creates an API key for the AI compatibility routes; returns the key. */
+export async function createAiApiKey(server: TestServer): Promise<string> {
+  const admin = await server.signInAs({ owner_key: 'key-admin', role: 'admin' });
+  const created = await server.fetch('/api/ai/keys', {
+    method: 'POST',
+    headers: { cookie: admin, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'test' }),
+  });
+  return ((await created.json()) as { key: string }).key;
+}

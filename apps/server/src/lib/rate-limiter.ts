@@ -47,6 +47,19 @@ export const createRateLimiter = ({ db, clock }: { db: Db; clock: Clock }) => {
       return { hits: Number(row.hits), retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)) };
     },
 
+    /** The hits of `key` in its current window, without counting one (0 when no window is open). */
+    async peek(key: string, windowMs: number): Promise<WindowCount> {
+      const now = clock.now().getTime();
+      const row = await db
+        .selectFrom('rate_limits')
+        .select(['hits', 'window_started_at'])
+        .where('key', '=', key)
+        .executeTakeFirst();
+      const resetAt = row ? Date.parse(row.window_started_at) + windowMs : now;
+      if (!row || resetAt <= now) return { hits: 0, retryAfterSeconds: 1 };
+      return { hits: Number(row.hits), retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)) };
+    },
+
     /** Counts one request; over `max` in the window → 429 `RATE_LIMITED` with `Retry-After`. */
     async consume({ key, max, windowMs, message }: RateLimit): Promise<void> {
       const { hits, retryAfterSeconds } = await limiter.hit(key, windowMs);

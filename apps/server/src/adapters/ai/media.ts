@@ -1,58 +1,17 @@
 /** Small, dependency-free readers for the media the AI services accept. */
-
-export interface WavInfo {
-  sampleRate: number;
-  channels: number;
-  bitsPerSample: number;
-  /** Format tag: 1 = PCM, 3 = IEEE float, 0xfffe = extensible. */
-  format: number;
-  durationSeconds: number;
-}
+import { readWavHeader } from './local/wav';
 
 /** True when the bytes start like a RIFF/WAVE file. */
 export const looksLikeWav = (data: Buffer) =>
   data.length >= 12 && data.toString('ascii', 0, 4) === 'RIFF' && data.toString('ascii', 8, 12) === 'WAVE';
 
-/**
- * Reads the fmt and data chunks of a WAV file. Returns null when the RIFF
- * structure is broken (no fmt chunk, no data chunk, zero byte rate).
- * A data chunk whose size is larger than the file (streamed WAVs write
- * 0xFFFFFFFF) is clamped to the bytes actually present.
- */
-export function parseWav(data: Buffer): WavInfo | null {
-  if (!looksLikeWav(data)) return null;
-  let offset = 12;
-  let fmt: Omit<WavInfo, 'durationSeconds'> & { byteRate: number } = {
-    format: 0,
-    channels: 0,
-    sampleRate: 0,
-    byteRate: 0,
-    bitsPerSample: 0,
-  };
-  let haveFmt = false;
-  while (offset + 8 <= data.length) {
-    const id = data.toString('ascii', offset, offset + 4);
-    const size = data.readUInt32LE(offset + 4);
-    const body = offset + 8;
-    if (id === 'fmt ') {
-      if (size < 16 || body + 16 > data.length) return null;
-      fmt = {
-        format: data.readUInt16LE(body),
-        channels: data.readUInt16LE(body + 2),
-        sampleRate: data.readUInt32LE(body + 4),
-        byteRate: data.readUInt32LE(body + 8),
-        bitsPerSample: data.readUInt16LE(body + 14),
-      };
-      haveFmt = true;
-    } else if (id === 'data') {
-      if (!haveFmt || fmt.byteRate === 0 || fmt.channels === 0 || fmt.sampleRate === 0) return null;
-      const bytes = Math.min(size, data.length - body);
-      const { byteRate, ...rest } = fmt;
-      return { ...rest, durationSeconds: bytes / byteRate };
-    }
-    offset = body + size + (size % 2);
+/** The length of a WAV file's audio, from the bytes present (0 when the header is not valid). */
+export function wavSeconds(data: Buffer): number {
+  try {
+    return readWavHeader(data).durationSeconds;
+  } catch {
+    return 0;
   }
-  return null;
 }
 
 export type ImageKind = 'jpeg' | 'png';

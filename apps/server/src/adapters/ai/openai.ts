@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AiConfig } from '../../config';
-import { parseWav, ssmlToText } from './media';
+import { ssmlToText, wavSeconds } from './media';
 import { callUpstream, upstreamJson } from './remote';
 import type { SpeechToTextProvider, TextToSpeechProvider } from './types';
 
@@ -36,7 +36,7 @@ export function createOpenAiSpeechToText(config: OpenAiConfig, timeoutMs: number
       );
       const { text } = await upstreamJson(response, (value) => Transcription.safeParse(value), 'Speech to text');
       const displayText = text.trim();
-      const seconds = parseWav(wav)?.durationSeconds ?? 0;
+      const seconds = wavSeconds(wav);
       return {
         RecognitionStatus: displayText ? 'Success' : 'NoMatch',
         DisplayText: displayText,

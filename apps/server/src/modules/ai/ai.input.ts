@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { AppError } from '../../errors';
+import { MALFORMED_MULTIPART_MESSAGE, multipartFailure } from '../../lib/multipart';
 import type { SessionUser } from '../auth/sessions.service';
 import type { FileSource } from './file-source';
 
@@ -57,9 +58,8 @@ export async function readUpload(
       const code = (error as { code?: string }).code;
       if (code === 'FST_REQ_FILE_TOO_LARGE')
         throw new AppError('PAYLOAD_TOO_LARGE', `The ${options.what} file is larger than ${mb(options.maxBytes)}.`);
-      if (code?.startsWith('FST_'))
-        throw new AppError('BAD_REQUEST', 'The multipart form could not be read.', { cause: error });
-      throw error;
+      if (code?.startsWith('FST_')) throw new AppError('BAD_REQUEST', MALFORMED_MULTIPART_MESSAGE, { cause: error });
+      throw multipartFailure(error);
     }
     if (!buffer)
       throw new AppError('BAD_REQUEST', `Please send the ${options.what} in a multipart field named "file".`);

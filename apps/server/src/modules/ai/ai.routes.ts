@@ -135,6 +135,14 @@ export async function registerAiRoutes(
             503: ErrorResponse,
           },
         },
+        // Counted before the body is read, so a flood over the limit costs no body.
+        onRequest: async (request) =>
+          limiter.consume({
+            key: `voice-command:ip:${request.ip}`,
+            max: voiceCommandsPerMinute,
+            windowMs: 60_000,
+            message: VOICE_COMMAND_RATE_MESSAGE,
+          }),
       },
       async (request) => {
         const body = request.body;
@@ -142,12 +150,6 @@ export async function registerAiRoutes(
           throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Please send the recording as the request body (audio/wav).');
         if (!Buffer.isBuffer(body) || body.length === 0)
           throw new AppError('BAD_REQUEST', 'The recording is empty. Please try again.');
-        await limiter.consume({
-          key: `voice-command:ip:${request.ip}`,
-          max: voiceCommandsPerMinute,
-          windowMs: 60_000,
-          message: VOICE_COMMAND_RATE_MESSAGE,
-        });
         return ai.transcribe(body, { maxSeconds: VOICE_COMMAND_MAX_SECONDS });
       },
     );

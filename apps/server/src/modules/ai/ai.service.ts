@@ -1,7 +1,9 @@
 import type { AiServiceName, AiStatusResponse, ImageAnalysisResult } from '@atrium/contracts';
 import { TEXT_TO_SPEECH_MAX_CHARS } from '@atrium/contracts';
 import { toAiAppError } from '../../adapters/ai/errors';
-import { imageSize, parseWav, sniffImage, ssmlToText } from '../../adapters/ai/media';
+import { imageSize, looksLikeWav, sniffImage, ssmlToText } from '../../adapters/ai/media';
+import { BadMediaError } from '../../adapters/ai/local/errors';
+import { readWavHeader, type WavInfo } from '../../adapters/ai/local/wav';
 import type { AiProviders } from '../../adapters/ai/types';
 import type { AiConfig } from '../../config';
 import { AppError } from '../../errors';
@@ -30,11 +32,14 @@ export function createAiService({ providers, limits }: { providers: AiProviders;
     if (wav.length === 0) throw new AppError('BAD_REQUEST', 'The audio is empty. Please send a WAV file.');
     if (wav.length > limits.audioBytes)
       throw new AppError('PAYLOAD_TOO_LARGE', `The audio file is larger than ${mb(limits.audioBytes)}.`);
-    const info = parseWav(wav);
-    if (!info) {
-      if (wav.length >= 4 && wav.toString('ascii', 0, 4) === 'RIFF')
-        throw new AppError('INVALID_MEDIA', 'The WAV file could not be read. It may be damaged.');
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Please send a WAV audio file (audio/wav).');
+    let info: WavInfo;
+    try {
+      info = readWavHeader(wav);
+    } catch (error) {
+      if (!looksLikeWav(wav)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Please send a WAV audio file (audio/wav).');
+      if (error instanceof BadMediaError)
+        throw new AppError('INVALID_MEDIA', 'The WAV file could not be read. It may be damaged.', { cause: error });
+      throw toAiAppError(error, 'speechToText');
     }
     if (info.durationSeconds > maxSeconds) {
       throw new AppError(

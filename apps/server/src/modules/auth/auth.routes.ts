@@ -48,6 +48,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
         body: LoginRequest,
         response: { 200: MeResponse, 401: ErrorResponse, 429: ErrorResponse },
       },
+      // A client over its per-IP limit is refused before its body is read.
+      onRequest: async (request) => deps.auth.checkLoginAllowed(request.ip),
     },
     async (request, reply) => {
       const user = await deps.auth.loginAdmin(request.body.username, request.body.password, request.ip);

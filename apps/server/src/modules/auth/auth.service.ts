@@ -59,10 +59,13 @@ export interface AuthServiceDeps {
   users: UsersRepository;
   admin: AdminCredentials;
   providerName: string;
-  limiter: Pick<LoginLimiter, 'consume' | 'reset'>;
+  limiter: Pick<LoginLimiter, 'consume' | 'reset' | 'checkIp'>;
 }
 
 export const createAuthService = ({ users, admin, providerName, limiter }: AuthServiceDeps) => ({
+  /** 429 before the body is read when the client IP is already over its sign-in limit. */
+  checkLoginAllowed: (ip: string) => limiter.checkIp(ip),
+
   /**
    * Checks the built-in admin's credentials in constant time; returns the
    * admin user. Attempts are rate-limited per client IP and per username.

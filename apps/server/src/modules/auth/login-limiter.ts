@@ -11,10 +11,20 @@ export interface LoginLimiterDeps {
   windowMs: number;
 }
 
+const ipKey = (ip: string) => `login:ip:${ip}`;
 const keysFor = (ip: string, username: string) => [
-  { key: `login:ip:${ip}`, kind: 'ip' as const },
+  { key: ipKey(ip), kind: 'ip' as const },
   { key: `login:user:${username.trim().toLowerCase().slice(0, 200)}`, kind: 'user' as const },
 ];
+
+function limited(retryAfterSeconds: number) {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return new AppError(
+    'RATE_LIMITED',
+    `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    { headers: { 'retry-after': String(retryAfterSeconds) } },
+  );
+}
 
 /**
  * Limits sign-in attempts per client IP and per username in a fixed window.
@@ -33,14 +43,16 @@ export const createLoginLimiter = ({ db, clock, maxPerIp, maxPerUsername, window
         const { hits, retryAfterSeconds: wait } = await counters.hit(key, windowMs);
         if (hits > (kind === 'ip' ? maxPerIp : maxPerUsername)) retryAfterSeconds = Math.max(retryAfterSeconds, wait);
       }
-      if (retryAfterSeconds > 0) {
-        const minutes = Math.ceil(retryAfterSeconds / 60);
-        throw new AppError(
-          'RATE_LIMITED',
-          `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-          { headers: { 'retry-after': String(retryAfterSeconds) } },
-        );
-      }
+      if (retryAfterSeconds > 0) throw limited(retryAfterSeconds);
+    },
+
+    /**
+     * Refuses, without counting, a client IP already at its limit: its next attempt would be
+     * refused whatever it sends, so this runs before the body is read.
+     */
+    async checkIp(ip: string): Promise<void> {
+      const { hits, retryAfterSeconds } = await counters.peek(ipKey(ip), windowMs);
+      if (hits >= maxPerIp) throw limited(retryAfterSeconds);
     },
 
     /** Clears both counters after a successful sign-in. */

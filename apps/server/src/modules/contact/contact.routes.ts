@@ -16,6 +16,8 @@ export function registerContactRoutes(app: FastifyInstance, deps: { contact: Con
         body: ContactRequest,
         response: { 201: ContactCreated, 400: ErrorResponse, 429: ErrorResponse },
       },
+      // A sender over the limit is refused before its body is read.
+      onRequest: async (request) => deps.contact.checkLimit(request.ip),
     },
     async (request, reply) => {
       const created = await deps.contact.submit(request.body, {

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { ensureLocalSecret } from '../../config';
+import { AppError } from '../../errors';
 import { checkDemoUser, DEMO_USERS, demoClaims, findDemoUser } from './demo-users';
 import { escapeHtml, page, STYLESHEET } from './pages';
 
@@ -36,13 +37,33 @@ function signingKey(dataDir: string) {
   return JSON.parse(json) as Record<string, string>;
 }
 
-async function readForm(request: IncomingMessage, limit = 16 * 1024): Promise<URLSearchParams> {
-  let body = '';
-  for await (const chunk of request) {
-    body += String(chunk);
-    if (body.length > limit) break;
-  }
-  return new URLSearchParams(body);
+const FORM_LIMIT = 16 * 1024;
+const formTooLarge = () =>
+  new AppError('PAYLOAD_TOO_LARGE', `The sign-in form is larger than ${FORM_LIMIT / 1024} KB.`);
+
+/**
+ * The login form's fields. Over the limit → 413; the rest of the body is still read (and
+ * dropped), so the keep-alive connection stays usable for the next request.
+ */
+function readForm(request: IncomingMessage, limit = FORM_LIMIT): Promise<URLSearchParams> {
+  // Refused unread: Node discards the unread body after the answer.
+  if (Number(request.headers['content-length'] ?? 0) > limit) return Promise.reject(formTooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else {
+        request.off('data', onData);
+        request.resume();
+        reject(formTooLarge());
+      }
+    };
+    request.on('data', onData);
+    request.once('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+    request.once('error', reject);
+  });
 }
 
 const loginPage = (uid: string, providerName: string, options: { error?: string; username?: string } = {}) =>

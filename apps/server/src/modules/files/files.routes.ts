@@ -17,6 +17,7 @@ import {
   UserFileStats,
 } from '@atrium/contracts';
 import { AppError } from '../../errors';
+import { multipartFailure } from '../../lib/multipart';
 import { contentDisposition } from './file-names';
 import type { FileRow } from './files.repository';
 import { presentFile, type FilesService } from './files.service';
@@ -138,7 +139,9 @@ export async function registerFileRoutes(app: FastifyInstance, { files, maxUploa
         if (!request.isMultipart()) {
           throw new AppError('BAD_REQUEST', 'Send the file as multipart/form-data in a field named "file".');
         }
-        const part = await request.file();
+        const part = await request.file().catch((error: unknown) => {
+          throw multipartFailure(error);
+        });
         if (!part || part.fieldname !== 'file') {
           part?.file.resume();
           throw new AppError('BAD_REQUEST', 'Choose a file to upload (form field "file").');

@@ -233,19 +233,35 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
     /** Stores a stream as a new file of `ownerKey` (access already checked by the caller). */
     async ingest(ownerKey: string, input: UploadInput): Promise<FileRecord> {
       const fileName = sanitizeFileName(input.fileName);
+      // Listen before the first await: a multipart part can fail (a truncated form) while the
+      // quota is read, and an unheard 'error' event would crash the process.
+      let sourceError: (Error & { statusCode?: number }) | undefined;
+      input.stream.on('error', (error) => {
+        sourceError = error;
+      });
+      // The client's side failed (disconnect, malformed form, multipart limits): a 4xx, never a 500.
+      const clientFailure = (failed: Error & { statusCode?: number }, cause: unknown) => {
+        const status = failed.statusCode;
+        if (status && status >= 400 && status < 500) return failed;
+        return new AppError('BAD_REQUEST', 'The upload did not complete.', { cause });
+      };
       const remaining = await service.remainingQuota(ownerKey);
+      // A part can also be handed over already failed (@fastify/multipart destroys it with the error).
+      if (sourceError || input.stream.destroyed) {
+        const failed = sourceError ?? input.stream.errored ?? new Error('The upload stream closed early.');
+        throw clientFailure(failed, failed);
+      }
       if (remaining <= 0) {
         input.stream.resume();
         throw quotaError();
       }
       const inspector = inspectorWithin(remaining);
+      input.stream.on('error', (error) => inspector.destroy(error));
+      // The blob store hears the inspector's failure while it reads; one that comes after it
+      // stopped reading (a form that ends early) must not be an unheard 'error' that kills the process.
+      inspector.on('error', () => undefined);
       const id = randomUUID();
       const blobKey = `${FILE_BLOB_PREFIX}${id}`;
-      let sourceError: (Error & { statusCode?: number }) | undefined;
-      input.stream.on('error', (error) => {
-        sourceError = error;
-        inspector.destroy(error);
-      });
       input.stream.pipe(inspector);
       try {
         await blobs.put(blobKey, inspector);
@@ -253,12 +269,7 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
         input.stream.destroy();
         await blobs.delete(blobKey).catch(() => undefined);
         if (error instanceof AppError) throw error;
-        if (sourceError) {
-          // The client's side failed (disconnect, multipart limits): a 4xx, never a 500.
-          const status = sourceError.statusCode;
-          if (status && status >= 400 && status < 500) throw sourceError;
-          throw new AppError('BAD_REQUEST', 'The upload did not complete.', { cause: error });
-        }
+        if (sourceError) throw clientFailure(sourceError, error);
         throw error;
       }
       return commit({ id, blobKey, ownerKey, fileName, inspector });

@@ -1,5 +1,6 @@
 /**
  * Minimal, strict RIFF/WAVE header parser (validation and duration; decoding is left to ffmpeg).
+ * The one WAV rule of the server: `media.ts` (limits of every provider) uses `readWavHeader` too.
  */
 import { BadMediaError, TooLargeError, UnsupportedMediaError } from './errors.js';
 
@@ -30,10 +31,14 @@ export interface WavLimits {
   maxBytes: number;
 }
 
-export function parseWav(buf: Buffer, limits: WavLimits): WavInfo {
-  if (buf.length > limits.maxBytes) {
-    throw new TooLargeError(`Audio is ${buf.length} bytes; the limit is ${limits.maxBytes} bytes`);
-  }
+/**
+ * Reads and checks a WAV header against itself: block alignment = channels × sample size, byte
+ * rate = sample rate × block alignment, sane rate, channels and sample size. The duration comes
+ * from the audio bytes actually present (data length ÷ (sample rate × block alignment)), never
+ * from a header field, so a header that lies about its byte rate or data size cannot pass a
+ * length limit. Throws BadMediaError / UnsupportedMediaError; `dataLength` may be 0.
+ */
+export function readWavHeader(buf: Buffer): WavInfo {
   if (buf.length < 12 || buf.toString('latin1', 0, 4) !== 'RIFF' || buf.toString('latin1', 8, 12) !== 'WAVE') {
     if (buf.length >= 4 && buf.toString('latin1', 0, 4) === 'RF64') {
       throw new UnsupportedMediaError('RF64 WAV files are not supported; send a RIFF WAV file');
@@ -52,6 +57,7 @@ export function parseWav(buf: Buffer, limits: WavLimits): WavInfo {
       let format = buf.readUInt16LE(body);
       const channels = buf.readUInt16LE(body + 2);
       const sampleRate = buf.readUInt32LE(body + 4);
+      const byteRate = buf.readUInt32LE(body + 8);
       const blockAlign = buf.readUInt16LE(body + 12);
       const bitsPerSample = buf.readUInt16LE(body + 14);
       if (format === 0xfffe) {
@@ -74,6 +80,9 @@ export function parseWav(buf: Buffer, limits: WavLimits): WavInfo {
       if (blockAlign !== channels * (bitsPerSample / 8)) {
         throw new BadMediaError('WAV header is inconsistent (block alignment does not match channels × sample size)');
       }
+      if (byteRate !== sampleRate * blockAlign) {
+        throw new BadMediaError('WAV header is inconsistent (byte rate does not match sample rate × block alignment)');
+      }
       fmt = { format, channels, sampleRate, bitsPerSample, blockAlign };
     } else if (id === 'data') {
       // Streamed WAVs may carry 0 or 0xFFFFFFFF as size: use what is present.
@@ -87,10 +96,18 @@ export function parseWav(buf: Buffer, limits: WavLimits): WavInfo {
   if (!fmt) throw new BadMediaError('WAV has no "fmt " chunk before its audio data');
   if (!data) throw new BadMediaError('WAV has no "data" chunk');
   const dataLength = data.length - (data.length % fmt.blockAlign);
-  if (dataLength <= 0) throw new BadMediaError('WAV contains no audio samples');
-  const durationSeconds = dataLength / fmt.blockAlign / fmt.sampleRate;
-  if (durationSeconds > limits.maxSeconds) {
-    throw new TooLargeError(`Audio is ${durationSeconds.toFixed(1)} s long; the limit is ${limits.maxSeconds} s`);
-  }
+  const durationSeconds = dataLength / (fmt.sampleRate * fmt.blockAlign);
   return { ...fmt, dataOffset: data.offset, dataLength, durationSeconds };
+}
+
+export function parseWav(buf: Buffer, limits: WavLimits): WavInfo {
+  if (buf.length > limits.maxBytes) {
+    throw new TooLargeError(`Audio is ${buf.length} bytes; the limit is ${limits.maxBytes} bytes`);
+  }
+  const info = readWavHeader(buf);
+  if (info.dataLength <= 0) throw new BadMediaError('WAV contains no audio samples');
+  if (info.durationSeconds > limits.maxSeconds) {
+    throw new TooLargeError(`Audio is ${info.durationSeconds.toFixed(1)} s long; the limit is ${limits.maxSeconds} s`);
+  }
+  return info;
 }
