@@ -18,6 +18,8 @@ export interface RollingRestartReport {
   lostUploads: string[];
   /** Clients that had not caught up with the last notification in time. */
   clientsBehind: number;
+  /** Stream (GET) connections that failed: nginx retries those on the other instance. */
+  streamConnectionErrors: number;
   summary: Record<string, number | string>;
 }
 
@@ -108,6 +110,8 @@ export async function runRollingRestart({
   await database.connect();
   const clients: StreamClient[] = [];
   const counts = { publishes: 0, publishErrors: 0, uploads: 0, uploadErrors: 0 };
+  /** What the failed publishes and uploads saw: an HTTP status or the fetch error. */
+  const failures: string[] = [];
   const acknowledged = new Map<string, string>();
   let loadRunning = true;
   try {
@@ -137,9 +141,13 @@ export async function runRollingRestart({
             body: JSON.stringify({ message: `rolling ${n}`, type: 'admin' }),
           });
           if (response.status === 200) await response.json();
-          else counts.publishErrors++;
-        } catch {
+          else {
+            counts.publishErrors++;
+            failures.push(`publish ${response.status}`);
+          }
+        } catch (error) {
           counts.publishErrors++;
+          failures.push(`publish ${String(error)}`);
         }
         await sleep(250);
       }
@@ -159,10 +167,11 @@ export async function runRollingRestart({
           if (response.status === 200) acknowledged.set(((await response.json()) as FileRecord).id, sha256(bytes));
           else {
             counts.uploadErrors++;
-            await response.arrayBuffer();
+            failures.push(`upload ${response.status} ${await response.text()}`);
           }
-        } catch {
+        } catch (error) {
           counts.uploadErrors++;
+          failures.push(`upload ${String(error)}`);
         }
       }
     };
@@ -236,6 +245,7 @@ export async function runRollingRestart({
       duplicateNotifications: [...duplicates].map(([id, n]) => `${id} (${n} times)`),
       lostUploads,
       clientsBehind: clients.filter((c) => c.ids.at(-1) !== finalId).length,
+      streamConnectionErrors: failedAttempts,
       summary: {
         streams: clientCount,
         restartSeconds,
@@ -248,6 +258,7 @@ export async function runRollingRestart({
         uploadsAcknowledged: acknowledged.size,
         uploadErrors: counts.uploadErrors,
         clientErrorRate: `${((100 * errors) / requests).toFixed(2)}% (${errors} of ${requests} requests)`,
+        failures: failures.join('; ').slice(0, 2000),
       },
     };
   } finally {

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,16 @@ import { S3_TEST_CREDENTIALS, startS3 } from '../s3';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const SERVER_BUNDLE = path.join(repoRoot, 'apps/server/dist/main.js');
 export const PROXY_SNIPPET = path.join(repoRoot, 'deploy/nginx/atrium-proxy.conf');
+export const SYSTEMD_UNIT = path.join(repoRoot, 'deploy/systemd/atrium@.service');
+
+/** The `Environment=` settings of the systemd unit for the instance on `port` (`%i`). */
+export function unitEnvironment(port: number): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [, key = '', value = ''] of readFileSync(SYSTEMD_UNIT, 'utf8').matchAll(/^Environment=(\w+)=(.*)$/gm)) {
+    env[key] = value.replaceAll('%i', String(port));
+  }
+  return env;
+}
 export const ADMIN_PASSWORD = `scale-out ${randomUUID()}`;
 
 /** The header the test's server block adds so a test can see which instance answered. */
@@ -72,7 +82,7 @@ export class Instance {
   async start(timeoutMs = 90_000): Promise<void> {
     const child = spawn(process.execPath, [SERVER_BUNDLE], {
       cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? '', ...this.env, PORT: String(this.port) },
+      env: { PATH: process.env.PATH ?? '', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
@@ -122,8 +132,12 @@ export interface Topology {
   close(): Promise<void>;
 }
 
-/** Writes an nginx main configuration around the repository's proxy snippet and starts nginx unprivileged. */
-async function startNginx(dir: string, port: number, upstreams: number[]) {
+/**
+ * Writes an nginx main configuration (unprivileged: daemon off, pid and temp files in
+ * `dir`, errors on stderr) around `http`, the contents of its http block, and starts
+ * nginx; resolves once it listens on `port`.
+ */
+export async function startNginx(dir: string, port: number, http: string[]) {
   mkdirSync(dir, { recursive: true });
   for (const sub of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(path.join(dir, sub));
   const conf = path.join(dir, 'nginx.conf');
@@ -141,15 +155,7 @@ async function startNginx(dir: string, port: number, upstreams: number[]) {
       'http {',
       '  access_log off;',
       ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((sub) => `  ${sub}_temp_path ${dir}/${sub};`),
-      '  upstream atrium {',
-      ...upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`),
-      '  }',
-      '  server {',
-      `    listen 127.0.0.1:${port};`,
-      '    server_name localhost;',
-      `    add_header ${UPSTREAM_HEADER} $upstream_addr always;`,
-      `    include ${PROXY_SNIPPET};`,
-      '  }',
+      ...http,
       '}',
       '',
     ].join('\n'),
@@ -165,6 +171,8 @@ async function startNginx(dir: string, port: number, upstreams: number[]) {
     throw new Error(`${String(error)}\n${output}`);
   });
   return {
+    /** What `nginx -t` reported beyond "syntax is ok": warnings and errors. */
+    warnings: test.stderr.split('\n').filter((line) => /\[(warn|error|crit|alert|emerg)\]/.test(line)),
     output: () => output,
     async stop() {
       if (exited(child)) return;
@@ -196,8 +204,6 @@ export async function startTopology(extraEnv: Record<string, string> = {}): Prom
     const vapid = webPush.generateVAPIDKeys();
     // The same secrets for every instance, as a deployment's EnvironmentFile would give them.
     const shared: Record<string, string> = {
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
       PUBLIC_URL: url,
       TRUST_PROXY: trustProxyValue(),
       LOG_LEVEL: 'warn',
@@ -220,14 +226,25 @@ export async function startTopology(extraEnv: Record<string, string> = {}): Prom
     const instances = [portA, portB].map((port, index) => {
       const dataDir = path.join(dir, `instance-${index + 1}`);
       mkdirSync(dataDir);
-      return new Instance(`instance ${index + 1}`, port, { ...shared, DATA_DIR: dataDir });
+      // NODE_ENV, HOST and PORT as the systemd unit sets them; DATA_DIR in the temp folder.
+      return new Instance(`instance ${index + 1}`, port, { ...unitEnvironment(port), ...shared, DATA_DIR: dataDir });
     }) as [Instance, Instance];
     cleanups.push(async () => {
       await Promise.all(instances.map((instance) => instance.stop('SIGKILL').catch(() => undefined)));
     });
     // Both start at once: one runs the migrations while the other waits on the migrator's lock.
     await Promise.all(instances.map((instance) => instance.start()));
-    const nginx = await startNginx(path.join(dir, 'nginx'), nginxPort, [portA, portB]);
+    const nginx = await startNginx(path.join(dir, 'nginx'), nginxPort, [
+      '  upstream atrium {',
+      ...[portA, portB].map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=2s;`),
+      '  }',
+      '  server {',
+      `    listen 127.0.0.1:${nginxPort};`,
+      '    server_name localhost;',
+      `    add_header ${UPSTREAM_HEADER} $upstream_addr always;`,
+      `    include ${PROXY_SNIPPET};`,
+      '  }',
+    ]);
     cleanups.push(() => nginx.stop());
     return {
       url,
