@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers';
-import { PROXY_SNIPPET, SYSTEMD_UNIT, repoRoot, startNginx, unitEnvironment } from './topology';
+import { EnvSchema, loadConfig } from '../../src/config';
+import { PROXY_SNIPPET, SYSTEMD_UNIT, repoRoot, startNginx, trustProxyValue, unitEnvironment } from './topology';
 
 /**
  * The files docs/DEPLOY.md tells an operator to install, checked as they are:
@@ -15,6 +16,7 @@ import { PROXY_SNIPPET, SYSTEMD_UNIT, repoRoot, startNginx, unitEnvironment } fr
  * deploy/systemd/atrium@.service verified by systemd-analyze.
  */
 const SITE = path.join(repoRoot, 'deploy/nginx/atrium.conf');
+const ENV_EXAMPLE = path.join(repoRoot, 'deploy/systemd/atrium.env.example');
 
 /** Replaces `from` with `to` in `text`, failing when the file no longer has that shape. */
 function replaceOrFail(text: string, from: RegExp, to: string): string {
@@ -139,5 +141,38 @@ describe('deploy/systemd/atrium@.service', () => {
     // Longer than SHUTDOWN_TIMEOUT_MS (10 s), so Atrium's own graceful stop finishes first.
     expect(Number(/^TimeoutStopSec=(\d+)s$/m.exec(unit)?.[1])).toBeGreaterThan(10);
     expect(unit).toMatch(/^User=atrium$/m);
+  });
+});
+
+describe('deploy/systemd/atrium.env.example', () => {
+  it('names only variables the server reads, and the server accepts it in production', () => {
+    const env: Record<string, string> = {};
+    for (const line of readFileSync(ENV_EXAMPLE, 'utf8').split('\n')) {
+      if (line.trim() === '' || line.startsWith('#')) continue;
+      const match = /^([A-Z0-9_]+)=(.*)$/.exec(line);
+      expect(match, `not a KEY=value line: ${line}`).not.toBeNull();
+      env[match?.[1] ?? ''] = match?.[2] ?? '';
+    }
+    expect(Object.keys(env).filter((name) => !(name in EnvSchema.shape))).toEqual([]);
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'atrium-env-'));
+    try {
+      const config = loadConfig({
+        ...unitEnvironment(3000),
+        ...env,
+        TRUST_PROXY: env.TRUST_PROXY === '127.0.0.1' ? trustProxyValue() : (env.TRUST_PROXY ?? ''),
+        DATA_DIR: dataDir,
+      });
+      expect(config).toMatchObject({
+        isProduction: true,
+        publicUrl: 'https://atrium.example.com',
+        database: { kind: 'postgres' },
+        blobStore: { kind: 's3' },
+        bus: { redisUrl: 'redis://redis.internal:6379' },
+        oidc: { mode: 'external' },
+        session: { cookieSecure: true },
+      });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
