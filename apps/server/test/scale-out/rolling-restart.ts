@@ -38,17 +38,22 @@ class StreamClient {
     private readonly port: number,
     private readonly cookie: string,
     private lastId: string,
+    /** Where failed attempts are described (status or error). */
+    private readonly failures: string[],
   ) {}
 
   connect(): void {
     if (this.stopped) return;
     this.attempts++;
     let finished = false;
-    const retry = (failed: boolean) => {
+    const retry = (failure?: string) => {
       if (finished) return;
       finished = true;
       this.connected = false;
-      if (failed) this.failedAttempts++;
+      if (failure) {
+        this.failedAttempts++;
+        this.failures.push(`stream ${failure}`);
+      }
       if (!this.stopped && this.attempts <= MAX_RECONNECTS) setTimeout(() => this.connect(), 100 + Math.random() * 400);
     };
     const request = http.get({
@@ -59,11 +64,11 @@ class StreamClient {
       headers: { cookie: this.cookie, accept: 'text/event-stream', 'last-event-id': this.lastId },
     });
     this.request = request;
-    request.on('error', () => retry(true));
+    request.on('error', (error) => retry(String(error)));
     request.on('response', (response) => {
       if (response.statusCode !== 200) {
         response.resume();
-        retry(true);
+        retry(String(response.statusCode));
         return;
       }
       this.connected = true;
@@ -84,7 +89,7 @@ class StreamClient {
       });
       response.on('error', () => undefined);
       // A stream the server ends (shutdown) or that breaks (crash) is resumed: not a failed attempt.
-      response.on('close', () => retry(false));
+      response.on('close', () => retry());
     });
   }
 
@@ -110,7 +115,7 @@ export async function runRollingRestart({
   await database.connect();
   const clients: StreamClient[] = [];
   const counts = { publishes: 0, publishErrors: 0, uploads: 0, uploadErrors: 0 };
-  /** What the failed publishes and uploads saw: an HTTP status or the fetch error. */
+  /** What the failed stream connections, publishes and uploads saw: an HTTP status or the error. */
   const failures: string[] = [];
   const acknowledged = new Map<string, string>();
   let loadRunning = true;
@@ -121,7 +126,7 @@ export async function runRollingRestart({
 
     // Open the streams in batches, each resuming after the same baseline.
     for (let i = 0; i < clientCount; i++) {
-      const client = new StreamClient(port, cookie, baseline);
+      const client = new StreamClient(port, cookie, baseline, failures);
       clients.push(client);
       client.connect();
       if (i % 100 === 99) await sleep(200);
