@@ -44,13 +44,14 @@ const get = (url: string, headers: Record<string, string> = {}) =>
   });
 
 describe('deploy/nginx/atrium.conf: the TLS site in front of the instances', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'atrium-site-'));
+  let dir = '';
   let upstream: http.Server;
   let nginx: Awaited<ReturnType<typeof startNginx>>;
   let httpPort = 0;
   let httpsPort = 0;
 
   beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'atrium-site-'));
     // An upstream that answers with the headers nginx forwarded.
     upstream = http.createServer((request, response) => {
       response.setHeader('content-type', 'application/json');
@@ -86,7 +87,7 @@ describe('deploy/nginx/atrium.conf: the TLS site in front of the instances', () 
   afterAll(async () => {
     await nginx?.stop();
     await new Promise((resolve) => upstream?.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('passes nginx -t without warnings', () => {
