@@ -1,4 +1,4 @@
-// `npm test`: unit, web and integration tiers (Vitest), then end-to-end (Playwright + Debian Chromium)
+// `npm test`: unit, web and integration tiers (Vitest), the scale-out tier (nginx + two instances), then end-to-end (Playwright + Debian Chromium)
 // against the built app served by the real server. Ends with one summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -18,6 +18,15 @@ let failedTier = false;
 /** @param {string} file */
 const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined);
 
+/** Adds a Vitest JSON report's counts to the totals. @param {string} file */
+function countVitest(file) {
+  const report = readJson(file);
+  if (!report) return;
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  totals.skipped += report.numPendingTests + report.numTodoTests;
+}
+
 console.log(
   `\n▶ unit, web and integration tests${process.env.TEST_DATABASE_URL ? ' (SQLite and PostgreSQL)' : ' (SQLite; set TEST_DATABASE_URL for PostgreSQL too)'}`,
 );
@@ -27,13 +36,37 @@ const vitest = spawnSync(
   ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
   { cwd: root, stdio: 'inherit' },
 );
-const vitestReport = readJson(vitestJson);
-if (vitestReport) {
-  totals.passed += vitestReport.numPassedTests;
-  totals.failed += vitestReport.numFailedTests;
-  totals.skipped += vitestReport.numPendingTests + vitestReport.numTodoTests;
-}
+countVitest(vitestJson);
 if (vitest.status !== 0) failedTier = true;
+
+console.log('\n▶ scale-out (nginx in front of two built instances on PostgreSQL, Redis and S3)');
+const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((file) => existsSync(file));
+if (!process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL) {
+  console.log('  skipped: set TEST_DATABASE_URL and TEST_REDIS_URL (.ci/run does)');
+} else if (!nginx) {
+  console.error(
+    "\n✖ nginx is missing. The scale-out test runs Debian's nginx. Install it with:\n    sudo apt-get install -y nginx",
+  );
+  failedTier = true;
+} else {
+  ensureBuild();
+  const scaleJson = path.join(reports, 'scale-out.json');
+  const scale = spawnSync(
+    'npx',
+    [
+      'vitest',
+      'run',
+      '-c',
+      'apps/server/test/scale-out/vitest.config.ts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${scaleJson}`,
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
+  countVitest(scaleJson);
+  if (scale.status !== 0) failedTier = true;
+}
 
 console.log('\n▶ end-to-end tests (Playwright + Chromium)');
 if (!existsSync(chromium)) {

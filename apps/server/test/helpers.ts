@@ -70,7 +70,7 @@ export interface StartOptions {
 }
 
 /** A free loopback port, so PUBLIC_URL (CSRF origin, OIDC issuer and callbacks) can name the real address. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);

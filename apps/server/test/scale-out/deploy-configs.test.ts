@@ -1,0 +1,179 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers';
+import { EnvSchema, loadConfig } from '../../src/config';
+import { PROXY_SNIPPET, SYSTEMD_UNIT, repoRoot, startNginx, trustProxyValue, unitEnvironment } from './topology';
+
+/**
+ * The files docs/DEPLOY.md tells an operator to install, checked as they are:
+ * deploy/nginx/atrium.conf (TLS site, HTTP → HTTPS redirect) served by nginx with only
+ * its ports, certificate paths, upstreams and include path replaced, and
+ * deploy/systemd/atrium@.service verified by systemd-analyze.
+ */
+const SITE = path.join(repoRoot, 'deploy/nginx/atrium.conf');
+const ENV_EXAMPLE = path.join(repoRoot, 'deploy/systemd/atrium.env.example');
+
+/** Replaces `from` with `to` in `text`, failing when the file no longer has that shape. */
+function replaceOrFail(text: string, from: RegExp, to: string): string {
+  expect(text, `deploy/nginx/atrium.conf should match ${from}`).toMatch(from);
+  return text.replace(from, to);
+}
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+const get = (url: string, headers: Record<string, string> = {}) =>
+  new Promise<Answer>((resolve, reject) => {
+    const client = url.startsWith('https:') ? https : http;
+    // The certificate is self-signed for the test: trust it for this request only.
+    const request = client.get(url, { headers, rejectUnauthorized: false }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    });
+    request.on('error', reject);
+  });
+
+describe('deploy/nginx/atrium.conf: the TLS site in front of the instances', () => {
+  let dir = '';
+  let upstream: http.Server;
+  let nginx: Awaited<ReturnType<typeof startNginx>>;
+  let httpPort = 0;
+  let httpsPort = 0;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'atrium-site-'));
+    // An upstream that answers with the headers nginx forwarded.
+    upstream = http.createServer((request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ url: request.url, headers: request.headers }));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const address = upstream.address();
+    const upstreamPort = typeof address === 'object' && address ? address.port : 0;
+    const openssl = spawnSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=atrium.example.com'].concat([
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ]),
+      { encoding: 'utf8' },
+    );
+    expect(openssl.status, openssl.stderr).toBe(0);
+    [httpPort, httpsPort] = [await freePort(), await freePort()];
+
+    let site = readFileSync(SITE, 'utf8');
+    site = replaceOrFail(site, /^ *listen \[::\]:\d+.*\n/gm, '');
+    site = replaceOrFail(site, /listen 80;/, `listen 127.0.0.1:${httpPort};`);
+    site = replaceOrFail(site, /listen 443 /, `listen 127.0.0.1:${httpsPort} `);
+    site = replaceOrFail(site, /server 127\.0\.0\.1:\d+/g, `server 127.0.0.1:${upstreamPort}`);
+    site = replaceOrFail(site, /ssl_certificate \S+;/, `ssl_certificate ${path.join(dir, 'cert.pem')};`);
+    site = replaceOrFail(site, /ssl_certificate_key \S+;/, `ssl_certificate_key ${path.join(dir, 'key.pem')};`);
+    site = replaceOrFail(site, /include \/etc\/nginx\/snippets\/atrium-proxy\.conf;/, `include ${PROXY_SNIPPET};`);
+    writeFileSync(path.join(dir, 'atrium.conf'), site);
+    nginx = await startNginx(path.join(dir, 'nginx'), httpsPort, [`include ${path.join(dir, 'atrium.conf')};`]);
+  });
+  afterAll(async () => {
+    await nginx?.stop();
+    await new Promise((resolve) => upstream?.close(resolve));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('passes nginx -t without warnings', () => {
+    expect(nginx.warnings).toEqual([]);
+  });
+
+  it('redirects HTTP to HTTPS', async () => {
+    const answer = await get(`http://127.0.0.1:${httpPort}/files?x=1`, { host: 'atrium.example.com' });
+    expect(answer.status).toBe(301);
+    expect(answer.headers.location).toBe('https://atrium.example.com/files?x=1');
+  });
+
+  it('proxies HTTPS with the client address, scheme and host the instances need', async () => {
+    const answer = await get(`https://127.0.0.1:${httpsPort}/api/me`, {
+      host: 'atrium.example.com',
+      'x-forwarded-for': '203.0.113.9',
+    });
+    expect(answer.status).toBe(200);
+    const seen = JSON.parse(answer.body) as { url: string; headers: Record<string, string> };
+    expect(seen.url).toBe('/api/me');
+    expect(seen.headers).toMatchObject({
+      host: 'atrium.example.com',
+      'x-forwarded-for': '127.0.0.1',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'atrium.example.com',
+    });
+  });
+});
+
+describe('deploy/systemd/atrium@.service', () => {
+  it('passes systemd-analyze verify without a warning', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'atrium-unit-'));
+    try {
+      // verify needs an instance name for a template unit.
+      const unit = path.join(dir, 'atrium@3000.service');
+      writeFileSync(unit, readFileSync(SYSTEMD_UNIT));
+      const verify = spawnSync('systemd-analyze', ['verify', unit], { encoding: 'utf8' });
+      expect(verify.error).toBeUndefined();
+      expect(verify.stderr.trim()).toBe('');
+      expect(verify.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('runs production on loopback with a restart policy, a graceful stop and secrets from a file', () => {
+    const unit = readFileSync(SYSTEMD_UNIT, 'utf8');
+    expect(unitEnvironment(3001)).toMatchObject({ NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '3001' });
+    expect(unit).toMatch(/^EnvironmentFile=\/etc\/atrium\/atrium\.env$/m);
+    expect(unit).toMatch(/^Restart=on-failure$/m);
+    expect(unit).toMatch(/^KillSignal=SIGTERM$/m);
+    // Longer than SHUTDOWN_TIMEOUT_MS (10 s), so Atrium's own graceful stop finishes first.
+    expect(Number(/^TimeoutStopSec=(\d+)s$/m.exec(unit)?.[1])).toBeGreaterThan(10);
+    expect(unit).toMatch(/^User=atrium$/m);
+  });
+});
+
+describe('deploy/systemd/atrium.env.example', () => {
+  it('names only variables the server reads, and the server accepts it in production', () => {
+    const env: Record<string, string> = {};
+    for (const line of readFileSync(ENV_EXAMPLE, 'utf8').split('\n')) {
+      if (line.trim() === '' || line.startsWith('#')) continue;
+      const match = /^([A-Z0-9_]+)=(.*)$/.exec(line);
+      expect(match, `not a KEY=value line: ${line}`).not.toBeNull();
+      env[match?.[1] ?? ''] = match?.[2] ?? '';
+    }
+    expect(Object.keys(env).filter((name) => !(name in EnvSchema.shape))).toEqual([]);
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'atrium-env-'));
+    try {
+      const config = loadConfig({
+        ...unitEnvironment(3000),
+        ...env,
+        TRUST_PROXY: env.TRUST_PROXY === '127.0.0.1' ? trustProxyValue() : (env.TRUST_PROXY ?? ''),
+        DATA_DIR: dataDir,
+      });
+      expect(config).toMatchObject({
+        isProduction: true,
+        publicUrl: 'https://atrium.example.com',
+        database: { kind: 'postgres' },
+        blobStore: { kind: 's3' },
+        bus: { redisUrl: 'redis://redis.internal:6379' },
+        oidc: { mode: 'external' },
+        session: { cookieSecure: true },
+      });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
