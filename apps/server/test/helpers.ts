@@ -170,3 +170,25 @@ export async function createAiApiKey(server: TestServer): Promise<string> {
   });
   return ((await created.json()) as { key: string }).key;
 }
+
+export interface RawExchange {
+  socket: net.Socket;
+  /** Everything the server sent so far. */
+  answer(): string;
+  /** Resolves when the server closed the connection. */
+  closed: Promise<void>;
+}
+
+/** Opens a connection and writes `head` (request line and headers) and `body` as given, nothing more. */
+export async function rawRequest(server: TestServer, head: string, body: Buffer | string = ''): Promise<RawExchange> {
+  const url = new URL(server.url);
+  const socket = net.connect(Number(url.port), url.hostname);
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  let answer = '';
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.write(`${head.replace(/\n/g, '\r\n')}Host: ${url.host}\r\n\r\n`);
+  if (body.length > 0) socket.write(body);
+  return { socket, answer: () => answer, closed };
+}

@@ -1,32 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, readJson, startTestServer, type TestServer } from './helpers';
+import { dialects, rawRequest, readJson, startTestServer, type TestServer } from './helpers';
 
 const IDLE_MS = 1000;
 const b64 = (text: string) => Buffer.from(text).toString('base64');
-
-interface RawExchange {
-  socket: net.Socket;
-  /** Everything the server sent so far. */
-  answer(): string;
-  /** Resolves when the server closed the connection. */
-  closed: Promise<void>;
-}
-
-/** Opens a connection and writes `head` (request line and headers) and `body` as given, nothing more. */
-async function rawRequest(server: TestServer, head: string, body: Buffer | string = ''): Promise<RawExchange> {
-  const url = new URL(server.url);
-  const socket = net.connect(Number(url.port), url.hostname);
-  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  let answer = '';
-  socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
-  socket.on('error', () => undefined);
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  socket.write(`${head.replace(/\n/g, '\r\n')}Host: ${url.host}\r\n\r\n`);
-  if (body.length > 0) socket.write(body);
-  return { socket, answer: () => answer, closed };
-}
 
 const within = <T>(promise: Promise<T>, ms: number) =>
   Promise.race([promise.then(() => 'done'), new Promise((resolve) => setTimeout(() => resolve('still open'), ms))]);

@@ -1,10 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import type { FileRecord } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { dialects, rawRequest, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
 import { S3_TEST_CREDENTIALS, startS3 } from '../../../test/s3';
 
 const b64 = (value: string) => Buffer.from(value).toString('base64');
@@ -22,20 +21,15 @@ const s3Env = (s3: S3, prefix = '') => ({
 
 /** Writes a PATCH by hand and sends only the first `sent` bytes of its body, leaving the request open. */
 async function stalledPatch(server: TestServer, location: string, cookie: string, body: Buffer, sent: number) {
-  const url = new URL(server.url);
-  const socket = net.connect(Number(url.port), url.hostname);
-  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  let answer = '';
-  socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
-  socket.on('error', () => undefined);
-  socket.write(
-    `PATCH ${location} HTTP/1.1\r\nHost: ${url.host}\r\nCookie: ${cookie}\r\nTus-Resumable: 1.0.0\r\n` +
-      `Upload-Offset: 0\r\nContent-Type: application/offset+octet-stream\r\nContent-Length: ${body.length}\r\n\r\n`,
+  const exchange = await rawRequest(
+    server,
+    `PATCH ${location} HTTP/1.1\nCookie: ${cookie}\nTus-Resumable: 1.0.0\nUpload-Offset: 0\n` +
+      `Content-Type: application/offset+octet-stream\nContent-Length: ${body.length}\n`,
+    body.subarray(0, sent),
   );
-  socket.write(body.subarray(0, sent));
   // Long enough for the server to receive and store what was sent (nothing is timed here).
   await new Promise((resolve) => setTimeout(resolve, 300));
-  return { socket, answer: () => answer };
+  return exchange;
 }
 
 /** Where the tus copies live: the files under DATA_DIR/tus, or the keys under tus/ and open multipart uploads in the bucket. */
