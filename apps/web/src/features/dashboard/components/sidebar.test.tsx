@@ -61,7 +61,15 @@ describe('sidebar search', () => {
     const ai = screen.getByRole('button', { name: 'AI Services' });
     expect(files.getAttribute('aria-expanded')).toBe('true');
     expect(ai.getAttribute('aria-expanded')).toBe('false');
-    expect(visibleLinks()).toEqual(['Profile', 'Notifications', 'AI Assistant', 'All files', 'List', 'Preview', 'File Stats']);
+    expect(visibleLinks()).toEqual([
+      'Profile',
+      'Notifications',
+      'AI Assistant',
+      'All files',
+      'List',
+      'Preview',
+      'File Stats',
+    ]);
     fireEvent.click(ai);
     expect(files.getAttribute('aria-expanded')).toBe('false');
     expect(visibleLinks()).toEqual(['Profile', 'Notifications', 'AI Assistant', 'Face Detection', 'Image Analysis']);
