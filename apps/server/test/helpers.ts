@@ -19,7 +19,7 @@ export const dialects = (): ('sqlite' | 'postgres')[] =>
 export const TEST_ADMIN_PASSWORD = 'correct horse battery staple';
 
 /** Creates an empty PostgreSQL database for one test server and returns its URL and a drop function. */
-async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `atrium_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
