@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createECDH, createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +15,7 @@ import {
   TEST_ADMIN_PASSWORD,
   type TestServer,
 } from '../../test/helpers';
+import { S3_TEST_CREDENTIALS, startS3 } from '../../test/s3';
 import { loadConfig } from '../config';
 import { backup } from './backup';
 
@@ -258,5 +259,75 @@ describe.each(dialects())('backup and restore (%s)', (dialect) => {
       const hash = sha256(new Uint8Array(await response.arrayBuffer()));
       if (originals.has(record.id)) expect(hash).toBe(originals.get(record.id));
     }
+  });
+});
+
+describe('backup and restore on the S3 blob store', () => {
+  let s3: Awaited<ReturnType<typeof startS3>>;
+  let source: TestServer;
+  const dirs: string[] = [];
+  const s3Env = (): Record<string, string> => ({
+    BLOB_STORE: 's3',
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: 'atrium-backup',
+    ...S3_TEST_CREDENTIALS,
+  });
+  const temp = (prefix: string) => {
+    const dir = tempDir(prefix);
+    dirs.push(dir);
+    return dir;
+  };
+  beforeAll(async () => {
+    s3 = await startS3();
+    source = await startTestServer({ env: s3Env() });
+  });
+  afterAll(async () => {
+    await source?.close();
+    await s3?.close();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists the objects the bucket must keep, restores the database, and refuses when the bucket lost one', async () => {
+    const cookie = await source.signInAs({ owner_key: 'carol' });
+    const hashes = new Map<string, string>();
+    for (const size of [1000, 200_000]) {
+      const bytes = randomBytes(size);
+      const response = await source.fetch('/api/files/upload?userId=carol', {
+        method: 'POST',
+        headers: { cookie, accept: 'application/json' },
+        body: form(bytes, `s3-${size}.bin`),
+      });
+      hashes.set((await readJson<FileRecord>(response)).id, sha256(bytes));
+    }
+    const backupDir = path.join(temp('atrium-backup-'), 'backup');
+    const backedUp = await ops('backup', backupDir, { DATA_DIR: source.dataDir, ...s3Env() });
+    expect(backedUp.code, backedUp.stderr).toBe(0);
+    const objects = JSON.parse(readFileSync(path.join(backupDir, 's3-objects.json'), 'utf8')) as {
+      key: string;
+      size: number;
+      etag: string;
+    }[];
+    expect(objects.map((object) => object.size).sort((a, b) => a - b)).toEqual([1000, 200_000]);
+    expect(objects.every((object) => object.etag.length > 0)).toBe(true);
+
+    const dataDir = path.join(temp('atrium-restore-'), 'data');
+    expect((await ops('restore', backupDir, { DATA_DIR: dataDir, ...s3Env() })).code).toBe(0);
+    const copy = await startTestServer({ dataDir, env: s3Env() });
+    try {
+      for (const [id, hash] of hashes) {
+        const response = await copy.fetch(`/api/files/download/${id}`, { headers: { cookie } });
+        expect(sha256(new Uint8Array(await response.arrayBuffer()))).toBe(hash);
+      }
+    } finally {
+      await copy.close();
+    }
+
+    const lost = objects[0]?.key ?? '';
+    await fetch(`${s3.endpoint}/atrium-backup/${lost}`, { method: 'DELETE' });
+    const emptyDir = path.join(temp('atrium-restore-'), 'data');
+    const refused = await ops('restore', backupDir, { DATA_DIR: emptyDir, ...s3Env() });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`the bucket lacks 1 object(s) the backup needs (${lost})`);
+    expect(existsSync(emptyDir)).toBe(false);
   });
 });
