@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, copyFile, mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -211,8 +211,19 @@ export async function backup(config: OpsConfig, dir: string, options: BackupOpti
   const target = path.resolve(dir);
   if ((await entriesOf(target)).length > 0)
     throw new OpsError(`${target} is not empty: back up into a new or empty folder`);
+  const existed = await exists(target);
   await mkdir(target, { recursive: true, mode: 0o700 });
+  try {
+    return await backupInto(config, target, options);
+  } catch (error) {
+    // The folder was empty or absent: leave no partial backup behind (but keep a folder that existed).
+    if (existed) for (const name of await entriesOf(target)) await rm(path.join(target, name), { recursive: true });
+    else await rm(target, { recursive: true, force: true });
+    throw error;
+  }
+}
 
+async function backupInto(config: OpsConfig, target: string, options: BackupOptions): Promise<Manifest> {
   let blobs: Manifest['blobs'] | undefined;
   let database: Manifest['database'] | undefined;
   for (let attempt = 1; attempt <= ATTEMPTS && !blobs; attempt += 1) {

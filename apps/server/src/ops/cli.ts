@@ -1,5 +1,6 @@
 // `npm run backup -- DIR` and `npm run restore -- DIR` (bundled as dist/ops.js: `node apps/server/dist/ops.js backup DIR`).
 // They read the same configuration as the server: environment variables, then `.env`.
+import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { loadDotEnv } from '../env-file';
 import { backup, OpsError, restore } from './backup';
@@ -7,8 +8,10 @@ import { backup, OpsError, restore } from './backup';
 const USAGE = 'usage: atrium-ops backup|restore DIR';
 
 async function main(): Promise<void> {
-  const [command, dir, ...rest] = process.argv.slice(2);
-  if ((command !== 'backup' && command !== 'restore') || !dir || rest.length > 0) throw new OpsError(USAGE);
+  const [command, argument, ...rest] = process.argv.slice(2);
+  if ((command !== 'backup' && command !== 'restore') || !argument || rest.length > 0) throw new OpsError(USAGE);
+  // `npm run` works in the repository root; DIR is relative to where the operator typed the command.
+  const dir = path.resolve(process.env.INIT_CWD ?? '.', argument);
   loadDotEnv();
   // These tools never sign anything: a placeholder keeps loadConfig from creating
   // DATA_DIR/secrets/session-secret (a restore target must stay empty).
