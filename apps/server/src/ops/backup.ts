@@ -16,10 +16,10 @@ import type { Config } from '../config';
  *
  * Consistency: blobs are immutable and stored before the row that names them.
  * The database is copied first, then the blobs; every blob key the copied
- * database references (any `…blob_key` column) must then be in the copy. A key
- * can only be missing if its file was deleted meanwhile: the backup is then
- * taken again (blobs already copied are kept). Extra blobs are harmless: the
- * server sweeps orphans.
+ * database references (any `…blob_key` column) is then in the copy, unless its
+ * file was deleted meanwhile (rows are deleted before their bytes): the manifest
+ * lists those keys and restore deletes their rows, as the user did. Extra blobs
+ * are harmless: the server sweeps orphans.
  */
 
 export const MANIFEST = 'atrium-backup.json';
@@ -28,7 +28,6 @@ const VERSION = 1;
 const SQLITE_FILE = 'database.sqlite';
 const PG_FILE = 'database.pgdump';
 const OBJECTS_FILE = 's3-objects.json';
-const ATTEMPTS = 3;
 
 /** A refusal or failure with a message meant for the operator (exit code 1, no stack trace). */
 export class OpsError extends Error {
@@ -42,7 +41,12 @@ export interface Manifest {
   format: typeof FORMAT;
   version: number;
   createdAt: string;
-  database: { kind: 'sqlite' | 'postgres'; file: string };
+  database: {
+    kind: 'sqlite' | 'postgres';
+    file: string;
+    /** Blobs of files deleted while the backup ran: restore deletes the rows that name them. */
+    droppedBlobKeys?: string[];
+  };
   blobs: { kind: 'fs'; count: number; bytes: number } | { kind: 's3'; bucket: string; prefix: string; file: string };
   secrets: string[];
 }
@@ -98,18 +102,38 @@ function runTool(command: string, args: string[]): Promise<void> {
 
 const BLOB_COLUMN = /(^|_)blob_key$/;
 
-/** Every blob key a SQLite database file references, in any table. */
+interface BlobColumn {
+  table: string;
+  column: string;
+}
+
+/** Every column that holds blob keys (`blob_key`, `…_blob_key`), in any table of a SQLite database. */
+function sqliteBlobColumns(db: SQLite.Database): BlobColumn[] {
+  const tables = db.prepare("select name from sqlite_master where type = 'table'").all() as { name: string }[];
+  return tables.flatMap(({ name: table }) =>
+    (db.prepare('select name from pragma_table_info(?)').all(table) as { name: string }[])
+      .filter(({ name }) => BLOB_COLUMN.test(name))
+      .map(({ name: column }) => ({ table, column })),
+  );
+}
+
+/** Every column that holds blob keys, in any table of the PostgreSQL schema. */
+async function postgresBlobColumns(client: pg.ClientBase): Promise<BlobColumn[]> {
+  const { rows } = await client.query<{ table: string; column: string }>(
+    `select table_name as table, column_name as column from information_schema.columns
+      where table_schema = current_schema() and column_name ~ '(^|_)blob_key$'`,
+  );
+  return rows;
+}
+
+/** Every blob key a SQLite database file references. */
 function sqliteBlobKeys(file: string): Set<string> {
   const db = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
     const keys = new Set<string>();
-    const tables = db.prepare("select name from sqlite_master where type = 'table'").all() as { name: string }[];
-    for (const { name } of tables) {
-      const columns = db.prepare('select name from pragma_table_info(?)').all(name) as { name: string }[];
-      for (const column of columns.filter((c) => BLOB_COLUMN.test(c.name))) {
-        const rows = db.prepare(`select "${column.name}" as key from "${name}" where "${column.name}" is not null`);
-        for (const row of rows.all() as { key: string }[]) keys.add(row.key);
-      }
+    for (const { table, column } of sqliteBlobColumns(db)) {
+      const rows = db.prepare(`select "${column}" as key from "${table}" where "${column}" is not null`);
+      for (const row of rows.all() as { key: string }[]) keys.add(row.key);
     }
     return keys;
   } finally {
@@ -120,17 +144,41 @@ function sqliteBlobKeys(file: string): Set<string> {
 /** Every blob key the database references, read in the transaction (snapshot) of `client`. */
 async function postgresBlobKeys(client: pg.ClientBase): Promise<Set<string>> {
   const keys = new Set<string>();
-  const { rows: columns } = await client.query<{ table_name: string; column_name: string }>(
-    `select table_name, column_name from information_schema.columns
-      where table_schema = current_schema() and column_name ~ '(^|_)blob_key$'`,
-  );
-  for (const { table_name: table, column_name: column } of columns) {
+  for (const { table, column } of await postgresBlobColumns(client)) {
     const { rows } = await client.query<{ key: string }>(
       `select "${column}" as key from "${table}" where "${column}" is not null`,
     );
     for (const row of rows) keys.add(row.key);
   }
   return keys;
+}
+
+/** Deletes, in the restored database, the rows naming blobs of files deleted while the backup ran. */
+async function dropRows(database: OpsConfig['database'], keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  if (database.kind === 'sqlite') {
+    const db = new SQLite(database.file, { fileMustExist: true });
+    try {
+      db.pragma('foreign_keys = ON');
+      db.transaction(() => {
+        for (const { table, column } of sqliteBlobColumns(db)) {
+          const remove = db.prepare(`delete from "${table}" where "${column}" = ?`);
+          for (const key of keys) remove.run(key);
+        }
+      })();
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    for (const { table, column } of await postgresBlobColumns(client))
+      await client.query(`delete from "${table}" where "${column}" = any($1)`, [keys]);
+  } finally {
+    await client.end();
+  }
 }
 
 /** Copies the database into `dir` and returns the blob keys that copy references. */
@@ -225,54 +273,43 @@ export async function backup(config: OpsConfig, dir: string, options: BackupOpti
 
 async function backupInto(config: OpsConfig, target: string, options: BackupOptions): Promise<Manifest> {
   let blobs: Manifest['blobs'] | undefined;
-  let database: Manifest['database'] | undefined;
-  for (let attempt = 1; attempt <= ATTEMPTS && !blobs; attempt += 1) {
-    database = await backupDatabase(config, target, async (keys) => {
-      if (attempt === 1) await options.afterDatabaseCopy?.();
-      const source = createBlobStore(config);
-      try {
-        if (config.blobStore.kind === 's3') {
-          const found = new Map<string, S3Object>();
-          for await (const blob of source.list('')) found.set(blob.key, { ...blob, etag: blob.etag });
-          const missing = [...keys].filter((key) => !found.has(key));
-          if (missing.length > 0) return;
-          const objects = [...keys].sort().map((key) => found.get(key) as S3Object);
-          await writeFile(path.join(target, OBJECTS_FILE), `${JSON.stringify(objects, null, 2)}\n`);
-          blobs = {
-            kind: 's3',
-            bucket: config.blobStore.bucket,
-            prefix: config.blobStore.prefix,
-            file: OBJECTS_FILE,
-          };
-          return;
-        }
+  let dropped: string[] = [];
+  const database = await backupDatabase(config, target, async (keys) => {
+    await options.afterDatabaseCopy?.();
+    const source = createBlobStore(config);
+    try {
+      const present = new Map<string, S3Object>();
+      if (config.blobStore.kind === 's3') {
+        for await (const blob of source.list('')) present.set(blob.key, { ...blob, etag: blob.etag });
+      } else {
         const copy = createFsBlobStore(path.join(target, 'blobs'));
         await copyBlobs(source, copy);
-        let count = 0;
-        let bytes = 0;
-        const copied = new Set<string>();
-        for await (const blob of copy.list('')) {
-          copied.add(blob.key);
-          count += 1;
-          bytes += blob.size;
-        }
-        if ([...keys].every((key) => copied.has(key))) blobs = { kind: 'fs', count, bytes };
-      } finally {
-        await source.close();
+        for await (const blob of copy.list('')) present.set(blob.key, { ...blob, etag: undefined });
       }
-    });
-  }
-  if (!blobs || !database)
-    throw new OpsError(
-      `Files kept being deleted while backing up; ${ATTEMPTS} attempts did not give a consistent copy`,
-    );
+      // Referenced by the copied database but gone: deleted since the database copy (rows go before
+      // their bytes). Restore deletes those rows too, as the user did.
+      dropped = [...keys].filter((key) => !present.has(key)).sort();
+      if (config.blobStore.kind === 's3') {
+        const objects = [...keys].filter((key) => present.has(key)).sort();
+        const listed = objects.map((key) => present.get(key) as S3Object);
+        await writeFile(path.join(target, OBJECTS_FILE), `${JSON.stringify(listed, null, 2)}\n`);
+        blobs = { kind: 's3', bucket: config.blobStore.bucket, prefix: config.blobStore.prefix, file: OBJECTS_FILE };
+      } else {
+        const sizes = [...present.values()].map((blob) => blob.size);
+        blobs = { kind: 'fs', count: sizes.length, bytes: sizes.reduce((sum, size) => sum + size, 0) };
+      }
+    } finally {
+      await source.close();
+    }
+  });
+  if (!blobs) throw new OpsError('The blob store could not be read');
 
   const secrets = await copySecrets(path.join(config.dataDir, 'secrets'), path.join(target, 'secrets'));
   const manifest: Manifest = {
     format: FORMAT,
     version: VERSION,
     createdAt: new Date().toISOString(),
-    database,
+    database: { ...database, droppedBlobKeys: dropped },
     blobs,
     secrets,
   };
@@ -368,5 +405,6 @@ export async function restore(config: OpsConfig, dir: string): Promise<Manifest>
       path.join(from, manifest.database.file),
     ]);
   }
+  await dropRows(config.database, manifest.database.droppedBlobKeys ?? []);
   return manifest;
 }
