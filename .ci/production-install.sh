@@ -18,7 +18,7 @@ export npm_config_prefer_offline=true npm_config_audit=false npm_config_fund=fal
 
 # Waits for /healthz, then stops the server started in the background.
 serve_ok() {
-  for _ in $(seq 1 600); do
+  for _ in $(seq 1 1500); do
     if curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; then
       kill "$server"; wait "$server" 2>/dev/null || true; server=""
       return 0
