@@ -9,8 +9,10 @@ cd "$(dirname "$0")/.."
 PORT="${ATRIUM_CHECK_PORT:-3240}"
 work=$(mktemp -d)
 server=""
+# Servers run in their own process group (setsid), so stopping one stops npm, start.mjs and node alike.
+stop() { kill -- "-$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; server=""; }
 cleanup() {
-  [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  [ -n "$server" ] && stop
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -20,7 +22,7 @@ export npm_config_prefer_offline=true npm_config_audit=false npm_config_fund=fal
 serve_ok() {
   for _ in $(seq 1 1500); do
     if curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; then
-      kill "$server"; wait "$server" 2>/dev/null || true; server=""
+      stop
       return 0
     fi
     kill -0 "$server" 2>/dev/null || { echo "✖ $1: the server exited"; return 1; }
@@ -31,9 +33,10 @@ serve_ok() {
 env_production=(NODE_ENV=production ATRIUM_SKIP_APT=1 HOST=127.0.0.1 PORT="$PORT" AI_WARM_UP=false
   SESSION_SECRET=ci-production-install-session-secret-0123456789)
 
+if curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; then echo "✖ port $PORT is already in use"; exit 1; fi
 git clone -q . "$work/clone"
 started=$SECONDS
-(cd "$work/clone" && DATA_DIR="$work/data1" env "${env_production[@]}" npm start >"$work/start.log" 2>&1) &
+setsid env -C "$work/clone" DATA_DIR="$work/data1" "${env_production[@]}" npm start >"$work/start.log" 2>&1 &
 server=$!
 serve_ok 'NODE_ENV=production npm start' || { tail -40 "$work/start.log"; exit 1; }
 echo "✔ NODE_ENV=production npm start on a fresh clone: $((SECONDS - started)) s"
@@ -45,7 +48,7 @@ mkdir -p "$deploy"
   && cp -r --parents apps/server/dist apps/web/dist "$deploy/")
 (cd "$deploy" && NODE_ENV=production npm ci --omit=dev >/dev/null)
 [ ! -e "$deploy/node_modules/vite" ] && [ ! -e "$deploy/node_modules/tsx" ] || { echo '✖ dev dependencies were installed'; exit 1; }
-(cd "$deploy" && DATA_DIR="$work/data2" env "${env_production[@]}" node apps/server/dist/main.js >"$work/lean.log" 2>&1) &
+setsid env -C "$deploy" DATA_DIR="$work/data2" "${env_production[@]}" node apps/server/dist/main.js >"$work/lean.log" 2>&1 &
 server=$!
 serve_ok 'node apps/server/dist/main.js with runtime dependencies only' || { tail -40 "$work/lean.log"; exit 1; }
 (cd "$deploy" && DATA_DIR="$work/data2" env "${env_production[@]}" node apps/server/dist/ops.js backup "$work/backup" >/dev/null)
