@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -24,6 +25,17 @@ export function run(command, args, options = {}) {
 /** @param {string} file */
 const hashFile = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
+/**
+ * Reads `.env` from the working folder into process.env, like the server does
+ * (apps/server/src/env-file.ts): variables set in the real environment win.
+ */
+export function loadDotEnv(file = path.resolve('.env')) {
+  if (!existsSync(file)) return;
+  for (const [name, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) {
+    if (value !== undefined && process.env[name] === undefined) process.env[name] = value;
+  }
+}
+
 /** Runs `npm ci` when node_modules is missing or was installed from another lockfile. */
 export function ensureDependencies() {
   const lock = path.join(root, 'package-lock.json');
@@ -37,7 +49,9 @@ export function ensureDependencies() {
     return;
   }
   console.log('Installing dependencies (npm ci)…');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  // `--include=dev`: with NODE_ENV=production npm would skip devDependencies, and the
+  // build (vite, esbuild) needs them. The lean path (runtime dependencies only) is in docs/DEPLOY.md.
+  run('npm', ['ci', '--include=dev', '--no-audit', '--no-fund']);
   writeFileSync(stamp, want);
 }
 

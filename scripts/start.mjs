@@ -2,7 +2,7 @@
 // (it migrates the database on start) on http://localhost:3000.
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { ensureBuild, ensureDependencies, root } from './lib.mjs';
+import { ensureBuild, ensureDependencies, loadDotEnv, root } from './lib.mjs';
 
 /** Debian packages the local AI engines use (speech-to-text, text-to-speech, audio conversion). */
 const AI_PACKAGES = ['flite', 'lame', 'sox', 'ffmpeg', 'pocketsphinx', 'pocketsphinx-en-us'];
@@ -44,6 +44,7 @@ function ensureAiPackages() {
   if (result.status !== 0) console.warn('! Could not install them; starting anyway (those AI services answer 503).');
 }
 
+loadDotEnv();
 ensureAiPackages();
 ensureDependencies();
 ensureBuild();

@@ -29,7 +29,7 @@ const workers = Object.fromEntries(
 );
 
 await build({
-  entryPoints: { main: `${here}src/main.ts`, ...workers },
+  entryPoints: { main: `${here}src/main.ts`, ops: `${here}src/ops/cli.ts`, ...workers },
   outdir: `${here}dist`,
   bundle: true,
   platform: 'node',
@@ -42,4 +42,6 @@ await build({
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
 });
-console.log(`server built: apps/server/dist/main.js and ${Object.keys(workers).length} AI worker entries`);
+console.log(
+  `server built: apps/server/dist/main.js, dist/ops.js (backup, restore) and ${Object.keys(workers).length} AI worker entries`,
+);

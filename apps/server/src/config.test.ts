@@ -59,6 +59,24 @@ describe('loadConfig', () => {
     );
   });
 
+  it('in production with PostgreSQL, requires the values every instance must share', () => {
+    const production = { ...base, NODE_ENV: 'production', DATABASE_URL: 'postgres://db.internal/atrium' };
+    expect(() => loadConfig(production)).toThrow(
+      'ADMIN_PASSWORD, VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: required in production with PostgreSQL',
+    );
+    expect(() => loadConfig({ ...production, ADMIN_PASSWORD: 'a long admin password' })).toThrow(
+      /^ {2}- VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: required in production with PostgreSQL/m,
+    );
+    const shared = { ADMIN_PASSWORD: 'a long admin password', VAPID_PUBLIC_KEY: 'pub', VAPID_PRIVATE_KEY: 'priv' };
+    expect(loadConfig({ ...production, ...shared }).notifications.vapid).toEqual({
+      publicKey: 'pub',
+      privateKey: 'priv',
+    });
+    // One instance on SQLite, or any database outside production, may still generate them into DATA_DIR.
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production' })).not.toThrow();
+    expect(() => loadConfig({ ...base, DATABASE_URL: production.DATABASE_URL })).not.toThrow();
+  });
+
   it('runs the embedded identity provider outside production unless an issuer is set', () => {
     expect(loadConfig(base).oidc).toMatchObject({
       mode: 'embedded',

@@ -146,7 +146,9 @@ export const EnvSchema = z.object({
   NODE_ENV: z
     .enum(['development', 'production', 'test'])
     .default('development')
-    .describe('`production` requires `SESSION_SECRET` and turns the development identity provider off'),
+    .describe(
+      '`production` requires `SESSION_SECRET` (and with PostgreSQL also `ADMIN_PASSWORD`, `VAPID_PUBLIC_KEY`, `VAPID_PRIVATE_KEY`: instances must share them) and turns the development identity provider off',
+    ),
   HOST: documented(z.string().min(1).optional(), 'address to listen on', '`localhost` (`0.0.0.0` in production)'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe('port to listen on'),
   PUBLIC_URL: documented(
@@ -567,6 +569,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   if (isProduction && !env.SESSION_SECRET)
     problems.push('SESSION_SECRET: required in production (at least 32 characters)');
+  // With PostgreSQL several instances may serve one site, each with its own DATA_DIR: what would
+  // otherwise be generated per data folder must be the same everywhere, so it must be given.
+  if (isProduction && env.DATABASE_URL?.startsWith('postgres')) {
+    const unshared = (['ADMIN_PASSWORD', 'VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'] as const).filter(
+      (name) => !env[name],
+    );
+    if (unshared.length > 0)
+      problems.push(
+        `${unshared.join(', ')}: required in production with PostgreSQL (every instance must share them; see .env.example)`,
+      );
+  }
   const oidcVars = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
   if (oidcVars.some(Boolean) && !oidcVars.every(Boolean))
     problems.push('OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: set all three, or none');

@@ -1,9 +1,12 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { loadDotEnv } from './env-file';
 
 async function main() {
   let config;
   try {
+    // `.env` in the working folder, under the real environment (see .env.example).
+    loadDotEnv();
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {

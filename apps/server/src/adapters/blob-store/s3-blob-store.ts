@@ -158,6 +158,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
               key: item.Key.slice(prefix.length),
               size: item.Size ?? 0,
               lastModified: item.LastModified ?? new Date(0),
+              etag: item.ETag,
             };
           }
           token = page.IsTruncated ? page.NextContinuationToken : undefined;

@@ -10,6 +10,8 @@ export interface BlobInfo {
   key: string;
   size: number;
   lastModified: Date;
+  /** The object's ETag, where the store has one (S3). */
+  etag?: string;
 }
 
 /**

@@ -1,0 +1,36 @@
+// `npm run backup -- DIR` and `npm run restore -- DIR` (bundled as dist/ops.js: `node apps/server/dist/ops.js backup DIR`).
+// They read the same configuration as the server: environment variables, then `.env`.
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../config';
+import { loadDotEnv } from '../env-file';
+import { backup, OpsError, restore } from './backup';
+
+const USAGE = 'usage: atrium-ops backup|restore DIR';
+
+async function main(): Promise<void> {
+  const [command, argument, ...rest] = process.argv.slice(2);
+  if ((command !== 'backup' && command !== 'restore') || !argument || rest.length > 0) throw new OpsError(USAGE);
+  // `npm run` works in the repository root; DIR is relative to where the operator typed the command.
+  const dir = path.resolve(process.env.INIT_CWD ?? '.', argument);
+  loadDotEnv();
+  // These tools never sign anything: a placeholder keeps loadConfig from creating
+  // DATA_DIR/secrets/session-secret (a restore target must stay empty).
+  const config = loadConfig({ ...process.env, SESSION_SECRET: process.env.SESSION_SECRET ?? 'x'.repeat(32) });
+  if (command === 'backup') {
+    const manifest = await backup(config, dir);
+    const blobs =
+      manifest.blobs.kind === 'fs'
+        ? `${manifest.blobs.count} blobs (${manifest.blobs.bytes} bytes)`
+        : `the list of objects bucket ${manifest.blobs.bucket} must keep`;
+    process.stdout.write(`Backed up the ${manifest.database.kind} database, ${blobs} and the secrets into ${dir}\n`);
+  } else {
+    const manifest = await restore(config, dir);
+    process.stdout.write(`Restored the backup of ${manifest.createdAt} into ${config.dataDir}\n`);
+  }
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof OpsError || error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+  else process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
