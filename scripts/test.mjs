@@ -23,7 +23,14 @@ function countVitest(file) {
   const report = readJson(file);
   if (!report) return;
   totals.passed += report.numPassedTests;
-  totals.failed += report.numFailedTests;
+  // A file that fails outside its tests (in beforeAll, or on import) fails no test: count it as one failure,
+  // so the closing line never says "0 failed" for a failed run.
+  /** @type {{ status: string, assertionResults: { status: string }[] }[]} */
+  const files = report.testResults ?? [];
+  const failedOutsideTests = files.filter(
+    (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
+  ).length;
+  totals.failed += report.numFailedTests + failedOutsideTests;
   totals.skipped += report.numPendingTests + report.numTodoTests;
 }
 
