@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers';
 import { EnvSchema, loadConfig } from '../../src/config';
-import { PROXY_SNIPPET, SYSTEMD_UNIT, repoRoot, startNginx, trustProxyValue, unitEnvironment } from './topology';
+import { PROXY_SNIPPET, SYSTEMD_UNIT, repoRoot, startNginx, unitEnvironment } from './topology';
 
 /**
  * The files docs/DEPLOY.md tells an operator to install, checked as they are:
@@ -160,7 +160,6 @@ describe('deploy/systemd/atrium.env.example', () => {
       const config = loadConfig({
         ...unitEnvironment(3000),
         ...env,
-        TRUST_PROXY: env.TRUST_PROXY === '127.0.0.1' ? trustProxyValue() : (env.TRUST_PROXY ?? ''),
         DATA_DIR: dataDir,
       });
       expect(config).toMatchObject({

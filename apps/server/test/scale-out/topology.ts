@@ -6,7 +6,6 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import webPush from 'web-push';
-import { EnvSchema } from '../../src/config';
 import { createPostgresDatabase, freePort } from '../helpers';
 import { S3_TEST_CREDENTIALS, startS3 } from '../s3';
 
@@ -34,13 +33,6 @@ export const ADMIN_PASSWORD = `scale-out ${randomUUID()}`;
 export const UPSTREAM_HEADER = 'x-test-upstream';
 
 export const nginxBinary = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((candidate) => existsSync(candidate));
-
-/**
- * TRUST_PROXY as an address list (127.0.0.1) when this build's configuration accepts one,
- * otherwise the boolean form this branch started with.
- */
-export const trustProxyValue = (): string =>
-  EnvSchema.safeParse({ TRUST_PROXY: '127.0.0.1' }).success ? '127.0.0.1' : 'true';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -205,7 +197,7 @@ export async function startTopology(extraEnv: Record<string, string> = {}): Prom
     // The same secrets for every instance, as a deployment's EnvironmentFile would give them.
     const shared: Record<string, string> = {
       PUBLIC_URL: url,
-      TRUST_PROXY: trustProxyValue(),
+      TRUST_PROXY: '127.0.0.1',
       LOG_LEVEL: 'warn',
       SESSION_SECRET: randomBytes(32).toString('base64url'),
       ADMIN_PASSWORD,
