@@ -51,6 +51,12 @@ export default tseslint.config(
               message:
                 "Import from 'react-toastify/unstyled': the default entry injects an inline <style> that the CSP blocks.",
             },
+            {
+              name: 'react-toastify/unstyled',
+              importNames: ['toast'],
+              message:
+                'Show toasts with showToast from lib/toast: at most three on screen, a repeated text counted on one.',
+            },
           ],
           patterns: [
             {

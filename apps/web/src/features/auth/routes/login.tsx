@@ -2,7 +2,7 @@ import type { MeResponse } from '@atrium/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { LogIn, ShieldCheck } from 'lucide-react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify/unstyled';
+import { showToast } from '../../../lib/toast';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-error';
 import { useMe } from '../../../lib/me';
@@ -57,7 +57,7 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
 
   // The identity provider's sign-in failed after it began (the server sent us back here).
   useEffect(() => {
-    if (queryError === 'oidc_failed') toast.error('Login failed', { toastId: 'login-failed' });
+    if (queryError === 'oidc_failed') showToast('error', 'Login failed');
   }, [queryError]);
 
   // Signed in (already, or just now): the page asked for, else the dashboard.
@@ -77,7 +77,7 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
         setMessage(error.message);
       else {
         setMessage(GENERIC_ERROR);
-        toast.error('Login failed');
+        showToast('error', 'Login failed');
       }
     }
   }

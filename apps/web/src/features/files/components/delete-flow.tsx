@@ -1,7 +1,7 @@
 import type { FileRecord } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { useState } from 'react';
-import { toast } from 'react-toastify/unstyled';
+import { showToast } from '../../../lib/toast';
 import { isApiError } from '../../../lib/api-error';
 import { useDeleteFile } from '../api/files-api';
 import { ConfirmDialog } from './confirm-dialog';
@@ -17,12 +17,12 @@ export function useDeleteFlow(onDeleted?: () => void) {
     setFailure(null);
     mutation.mutate(target.id, {
       onSuccess: () => {
-        toast.success('File deleted successfully!');
+        showToast('success', 'File deleted successfully!');
         setTarget(null);
         onDeleted?.();
       },
       onError: (error) => {
-        toast.error('Failed to delete file.');
+        showToast('error', 'Failed to delete file.');
         setFailure(isApiError(error) ? error.message : '');
         setTarget(null);
       },

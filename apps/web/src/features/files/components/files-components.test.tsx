@@ -97,6 +97,9 @@ describe('UploadPanel with several files', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
     await waitFor(() => expect(screen.getByText('No file selected')).toBeTruthy());
     expect(uploadAnyFile.mock.calls.map(([file]) => (file as File).name)).toEqual(['one.txt', 'two.txt']);
+    // One success toast counts both uploads instead of stacking two.
+    expect(await screen.findByText('File uploaded successfully! ×2')).toBeTruthy();
+    expect(screen.queryAllByText(/^File uploaded successfully!/)).toHaveLength(1);
   });
 });
 

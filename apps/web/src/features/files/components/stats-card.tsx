@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { toast } from 'react-toastify/unstyled';
+import { showToast } from '../../../lib/toast';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { Spinner } from '../../../components/ui/spinner';
 import { useFileStats } from '../api/files-api';
@@ -9,7 +9,7 @@ export function StatsCard({ userId }: { userId: string }) {
   const stats = useFileStats(userId);
   const failed = stats.isError;
   useEffect(() => {
-    if (failed) toast.error('Failed to load file statistics', { toastId: 'file-stats-error' });
+    if (failed) showToast('error', 'Failed to load file statistics');
   }, [failed]);
 
   return (

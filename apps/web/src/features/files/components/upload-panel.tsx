@@ -2,7 +2,7 @@ import { formatBytes } from '@atrium/contracts/format-bytes';
 import { useQueryClient } from '@tanstack/react-query';
 import { UploadCloud, X } from 'lucide-react';
 import { useId, useRef, useState, type DragEvent } from 'react';
-import { toast } from 'react-toastify/unstyled';
+import { showToast } from '../../../lib/toast';
 import { isApiError } from '../../../lib/api-error';
 import { filesKeys, UploadCancelledError, type UploadProgress } from '../api/files-api';
 import { uploadAnyFile } from '../api/upload';
@@ -112,7 +112,7 @@ export function UploadPanel({ userId }: { userId: string }) {
   async function upload() {
     const queue = items.filter((item) => item.state.kind !== 'done');
     if (queue.length === 0) {
-      toast.error('Please select a file first');
+      showToast('error', 'Please select a file first');
       return;
     }
     const controller = new AbortController();
@@ -132,7 +132,7 @@ export function UploadPanel({ userId }: { userId: string }) {
           onProgress: (progress) => setState(key, { kind: 'uploading', progress }),
         });
         setState(key, { kind: 'done' });
-        toast.success('File uploaded successfully!');
+        showToast('success', 'File uploaded successfully!');
         void queryClient.invalidateQueries({ queryKey: filesKeys.all });
       } catch (error) {
         allDone = false;
@@ -140,7 +140,7 @@ export function UploadPanel({ userId }: { userId: string }) {
           setState(key, { kind: 'cancelled' });
           continue;
         }
-        toast.error('Failed to upload file. Please try again.');
+        showToast('error', 'Failed to upload file. Please try again.');
         setState(key, { kind: 'failed', detail: isApiError(error) ? error.message : null });
       }
     }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
-import { toast } from 'react-toastify/unstyled';
+import { showToast } from '../../../lib/toast';
 import { isApiError } from '../../../lib/api-error';
 import { getFile } from '../api/files-api';
 import { dangerButtonClass, FileIdField, FilesPageShell } from '../components/page';
@@ -24,7 +24,7 @@ export default function FileDeletePage() {
     try {
       deletion.ask(await getFile(id));
     } catch (error) {
-      toast.error(isApiError(error) && error.status === 404 ? 'File not found' : 'Failed to delete file.');
+      showToast('error', isApiError(error) && error.status === 404 ? 'File not found' : 'Failed to delete file.');
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
-import { toast } from 'react-toastify/unstyled';
+import { showToast } from '../../../lib/toast';
 import { isApiError } from '../../../lib/api-error';
 import { downloadUrl, getFile } from '../api/files-api';
 import { FileIdField, FilesPageShell, primaryButtonClass } from '../components/page';
@@ -30,10 +30,10 @@ export default function FileDownloadPage() {
     try {
       const file = await getFile(id);
       startDownload(file.id, file.fileName);
-      toast.success('Download started!');
+      showToast('success', 'Download started!');
     } catch (error) {
-      if (isApiError(error) && error.status === 404) toast.error('File not found');
-      else toast.error('Failed to download file');
+      if (isApiError(error) && error.status === 404) showToast('error', 'File not found');
+      else showToast('error', 'Failed to download file');
     } finally {
       setBusy(false);
     }

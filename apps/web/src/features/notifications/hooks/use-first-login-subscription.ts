@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { toast } from 'react-toastify/unstyled';
+import { showToast } from '../../../lib/toast';
 import { completeFirstLogin, meQueryOptions, useMe } from '../../../lib/me';
 import { subscribeToNotifications } from '../lib/subscribe';
 import { useTimedMessage } from './use-timed-message';
@@ -41,7 +41,7 @@ export function useFirstLoginSubscription(): { greeting: string | null; dismiss:
     window.localStorage.setItem(FIRST_LOGIN_KEY, 'false');
     show(greetingFor(user.name ?? user.nickname ?? user.ownerKey));
     subscribeToNotifications(user.ownerKey).catch((error: unknown) => {
-      toast.error(error instanceof Error ? error.message : String(error));
+      showToast('error', error instanceof Error ? error.message : String(error));
     });
     void record();
   }, [user, show, queryClient]);

@@ -1,5 +1,5 @@
 import { NOTIFICATION_TEXTS } from '@atrium/contracts';
-import { toast } from 'react-toastify/unstyled';
+import { showToast } from '../../../lib/toast';
 import { subscribeToNotifications } from './subscribe';
 
 /** After the admin login, try to subscribe; on failure warn 'Could not subscribe to notifications' (docs/PRODUCT.md#admin-sign-in). */
@@ -8,7 +8,7 @@ export async function subscribeAtLogin(userId: string): Promise<boolean> {
     await subscribeToNotifications(userId);
     return true;
   } catch {
-    toast.warning(NOTIFICATION_TEXTS.subscribeAtLogin);
+    showToast('warning', NOTIFICATION_TEXTS.subscribeAtLogin);
     return false;
   }
 }

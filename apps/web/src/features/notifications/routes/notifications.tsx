@@ -1,6 +1,6 @@
 import { BellOff, BellRing, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'react-toastify/unstyled';
+import { showToast } from '../../../lib/toast';
 import { useMe } from '../../../lib/me';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useNotifications } from '../hooks/use-notifications';
@@ -33,9 +33,9 @@ export default function NotificationsPage() {
     setSubscribing(true);
     try {
       await subscribeToNotifications(me.data?.ownerKey ?? 'anonymous');
-      toast.success('Notifications are on');
+      showToast('success', 'Notifications are on');
     } catch (error) {
-      toast.error(error instanceof Error ? error.message : String(error));
+      showToast('error', error instanceof Error ? error.message : String(error));
     } finally {
       setPermission(permissionState());
       setSubscribing(false);
