@@ -79,8 +79,10 @@ try {
     body: JSON.stringify({ username: 'admin', password: 'bench-admin-pass' }),
   });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  /** @returns {Promise<Record<string, { loaded?: boolean }>>} */
-  const status = async () => (await fetch(`${base}/api/ai/status`, { headers: { cookie } })).json();
+  const status = async () =>
+    /** @type {Record<string, { loaded?: boolean }>} */ (
+      await (await fetch(`${base}/api/ai/status`, { headers: { cookie } })).json()
+    );
   const loaded = async () => {
     const s = await status();
     return SERVICES.filter((name) => s[name]?.loaded).length;

@@ -24,8 +24,9 @@ export function toEngineState(state: { status: string; message?: string } | unde
   const status = state.status.toLowerCase();
   const message = state.message ? { message: state.message } : {};
   if (['ok', 'ready', 'idle-ready'].includes(status)) return { status: 'ok', ...message, loaded: true };
-  // Not loaded (yet, or again after the idle unload) is not a failure: the next request loads it.
-  if (['loading', 'idle', 'starting', 'cold', 'not-loaded', 'unloaded', 'pending', 'warming'].includes(status))
+  // Not loaded (yet, or again after the idle unload): ready to serve, the next request loads it.
+  if (['idle', 'cold', 'not-loaded', 'unloaded'].includes(status)) return { status: 'ok', ...message, loaded: false };
+  if (['loading', 'starting', 'pending', 'warming'].includes(status))
     return { status: 'loading', ...message, loaded: false };
   // A missing Debian/npm package does not make the server unready: the service answers 503 naming it.
   if (
@@ -62,7 +63,7 @@ export function createLocalProviders(load: LocalEnginesLoader): Omit<AiProviders
   };
   const state = (service: AiServiceName): AiEngineState => {
     if (loadError) return { status: 'disabled', message: loadError.message };
-    if (!loaded) return { status: 'loading', message: 'Not loaded yet; loads on the first request', loaded: false };
+    if (!loaded) return { status: 'ok', message: 'Not loaded yet; loads on the first request', loaded: false };
     return toEngineState(loaded.state()[service]);
   };
   return {
