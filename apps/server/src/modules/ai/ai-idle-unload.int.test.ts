@@ -53,8 +53,8 @@ describe.each(dialects())('local AI engines: load on first use, unload when idle
       timeout: 60_000,
     },
     async () => {
-      // 0.01 minutes = 600 ms.
-      const s = await start({ AI_IDLE_UNLOAD_MINUTES: '0.01' });
+      // 0.05 minutes = 3 s: long enough that the checks right after a request see it loaded.
+      const s = await start({ AI_IDLE_UNLOAD_MINUTES: '0.05' });
       expect(await s.status()).toEqual({ provider: 'local', status: 'ok', message: NOT_LOADED, loaded: false });
       // Not loaded is not a failure: the service answers (the dashboard counts it as ready).
       const cold = await s.readyz();
@@ -71,7 +71,7 @@ describe.each(dialects())('local AI engines: load on first use, unload when idle
       expect(unloaded).toEqual({
         provider: 'local',
         status: 'ok',
-        message: 'Unloaded after 600 ms without requests; loads again on the next one',
+        message: 'Unloaded after 3 s without requests; loads again on the next one',
         loaded: false,
       });
       const idle = await s.readyz();

@@ -140,12 +140,12 @@ describe('WorkerPool', () => {
     });
 
     it('a job keeps the workers: the countdown starts when the pool is idle again', async () => {
-      const pool = makePool({ idleUnloadMs: 200 });
+      const pool = makePool({ idleUnloadMs: 1000 });
       const first = await pool.run({ op: 'sleep', ms: 1 });
       // A job longer than the idle period: never unloaded while it runs.
-      const long = await pool.run({ op: 'sleep', ms: 400 });
+      const long = await pool.run({ op: 'sleep', ms: 1500 });
       expect(long.threadId).toBe(first.threadId);
-      await sleep(100);
+      await sleep(300);
       expect(pool.stats().workers).toBe(1);
       const third = await pool.run({ op: 'sleep', ms: 1 });
       expect(third.threadId).toBe(first.threadId);
