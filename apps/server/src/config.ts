@@ -106,9 +106,9 @@ const aiEnv = {
   AI_IDLE_UNLOAD_MINUTES: z.coerce
     .number()
     .min(0)
-    .default(15)
+    .default(0)
     .describe(
-      'unload a local engine (terminate its worker threads, returning their memory) after this many minutes without requests; it loads again on the next one. `0` = never',
+      'unload a local engine (terminate its worker threads) after this many minutes without requests; it loads again on the next one. `0` = never. Each load/unload round currently leaves about 100 MiB behind (docs/BENCHMARKS.md): leave at 0 unless the engines are used rarely',
     ),
   AI_VOICE_COMMANDS_PER_MINUTE: z.coerce
     .number()
