@@ -95,6 +95,9 @@ const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.j
     NODE_ENV: 'production',
     SESSION_SECRET: 'b'.repeat(40),
     METRICS_TOKEN: metricsToken,
+    // Models load at start (they load on first use by default) and stay for the whole run.
+    AI_WARM_UP: 'true',
+    AI_IDLE_UNLOAD_MINUTES: '0',
   },
   stdio: ['ignore', 'ignore', 'inherit'],
 });

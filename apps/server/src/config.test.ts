@@ -13,6 +13,17 @@ describe('loadConfig', () => {
     expect(config.admin.username).toBe('admin');
   });
 
+  it('loads local AI models on first use, in production too; unloads them only when AI_IDLE_UNLOAD_MINUTES is set', () => {
+    const production = loadConfig({ ...base, NODE_ENV: 'production' });
+    expect(production.ai.warmUp).toBe(false);
+    expect(production.ai.idleUnloadMs).toBe(0);
+    expect(loadConfig({ ...base, AI_IDLE_UNLOAD_MINUTES: '15' }).ai.idleUnloadMs).toBe(15 * 60_000);
+    const tuned = loadConfig({ ...base, NODE_ENV: 'production', AI_WARM_UP: 'true', AI_IDLE_UNLOAD_MINUTES: '0' });
+    expect(tuned.ai).toMatchObject({ warmUp: true, idleUnloadMs: 0 });
+    expect(loadConfig({ ...base, AI_IDLE_UNLOAD_MINUTES: '0.5' }).ai.idleUnloadMs).toBe(30_000);
+    expect(() => loadConfig({ ...base, AI_IDLE_UNLOAD_MINUTES: '-1' })).toThrow(/AI_IDLE_UNLOAD_MINUTES/);
+  });
+
   it('selects PostgreSQL from DATABASE_URL', () => {
     const config = loadConfig({ ...base, DATABASE_URL: 'postgres://127.0.0.1:5432/test' });
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://127.0.0.1:5432/test' });

@@ -100,11 +100,16 @@ const aiEnv = {
     .positive()
     .default(16)
     .describe('requests waiting per local engine (503 + `Retry-After` above it)'),
-  AI_WARM_UP: documented(
-    booleanString.optional(),
-    'load the local models in the background after start-up instead of on first use',
-    '`true` (`false` when `NODE_ENV=test`)',
-  ),
+  AI_WARM_UP: booleanString
+    .default(false)
+    .describe('load the local models in the background after start-up instead of on the first request'),
+  AI_IDLE_UNLOAD_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .default(0)
+    .describe(
+      'unload a local engine (terminate its worker threads) after this many minutes without requests; it loads again on the next one. `0` = never. Each load/unload round currently leaves about 100 MiB behind (docs/BENCHMARKS.md): leave at 0 unless the engines are used rarely',
+    ),
   AI_VOICE_COMMANDS_PER_MINUTE: z.coerce
     .number()
     .int()
@@ -425,8 +430,10 @@ export interface AiConfig {
   limits: { imageBytes: number; imagePixels: number; audioBytes: number; audioSeconds: number };
   timeoutMs: number;
   queueLimit: number;
-  /** Load local models in the background after start-up (default: yes, except NODE_ENV=test). */
+  /** Load local models in the background after start-up (default: no, they load on first use). */
   warmUp: boolean;
+  /** Unload a local engine after this many ms without requests; 0 = never. */
+  idleUnloadMs: number;
   /** Public voice-command transcriptions allowed per client IP and minute. */
   voiceCommandsPerMinute: number;
   azure: {
@@ -515,7 +522,8 @@ function resolveAiConfig(env: Env, problems: string[]): AiConfig {
     },
     timeoutMs: env.AI_TIMEOUT_MS,
     queueLimit: env.AI_QUEUE_LIMIT,
-    warmUp: env.AI_WARM_UP ?? env.NODE_ENV !== 'test',
+    warmUp: env.AI_WARM_UP,
+    idleUnloadMs: Math.round(env.AI_IDLE_UNLOAD_MINUTES * 60_000),
     voiceCommandsPerMinute: env.AI_VOICE_COMMANDS_PER_MINUTE,
     azure: { speech, face, vision },
     openai,

@@ -78,6 +78,8 @@ export const AiServiceStatus = z.object({
   provider: z.enum(['local', 'azure', 'openai', 'none']),
   status: z.enum(['ok', 'loading', 'error', 'disabled']),
   message: z.string().optional(),
+  /** Local engines only: whether the models are in memory now (they load on first use, unload when idle). */
+  loaded: z.boolean().optional(),
 });
 export type AiServiceStatus = z.infer<typeof AiServiceStatus>;
 

@@ -9,7 +9,7 @@ import type { LocalAiEngines } from './local-provider';
  */
 export async function loadLocalEngines(config: AiConfig): Promise<LocalAiEngines> {
   const { createLocalAiEngines } = await import('./local/index');
-  const pool = { maxQueue: config.queueLimit, timeoutMs: config.timeoutMs };
+  const pool = { maxQueue: config.queueLimit, timeoutMs: config.timeoutMs, idleUnloadMs: config.idleUnloadMs };
   const image = { ...pool, maxBytes: config.limits.imageBytes, maxPixels: config.limits.imagePixels };
   const used = (service: keyof AiConfig['providers']) => config.providers[service] === 'local';
   return createLocalAiEngines({

@@ -23,9 +23,11 @@ export function toEngineState(state: { status: string; message?: string } | unde
   if (!state) return { status: 'loading' };
   const status = state.status.toLowerCase();
   const message = state.message ? { message: state.message } : {};
-  if (['ok', 'ready', 'idle-ready'].includes(status)) return { status: 'ok', ...message };
-  if (['loading', 'idle', 'starting', 'cold', 'not-loaded', 'unloaded', 'pending', 'warming'].includes(status))
-    return { status: 'loading', ...message };
+  if (['ok', 'ready', 'idle-ready'].includes(status)) return { status: 'ok', ...message, loaded: true };
+  // Not loaded (yet, or again after the idle unload): ready to serve, the next request loads it.
+  if (['idle', 'cold', 'not-loaded', 'unloaded'].includes(status)) return { status: 'ok', ...message, loaded: false };
+  if (['loading', 'starting', 'pending', 'warming'].includes(status))
+    return { status: 'loading', ...message, loaded: false };
   // A missing Debian/npm package does not make the server unready: the service answers 503 naming it.
   if (
     ['disabled', 'unavailable', 'missing'].includes(status) ||
@@ -61,7 +63,7 @@ export function createLocalProviders(load: LocalEnginesLoader): Omit<AiProviders
   };
   const state = (service: AiServiceName): AiEngineState => {
     if (loadError) return { status: 'disabled', message: loadError.message };
-    if (!loaded) return { status: 'loading', message: 'Not loaded yet' };
+    if (!loaded) return { status: 'ok', message: 'Not loaded yet; loads on the first request', loaded: false };
     return toEngineState(loaded.state()[service]);
   };
   return {

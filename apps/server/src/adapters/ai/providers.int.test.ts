@@ -236,12 +236,12 @@ describe('local provider (the offline engines)', () => {
     const config = loadConfig({ DATA_DIR: '/tmp/atrium-unused', SESSION_SECRET: 'x'.repeat(32) }).ai;
     const providers = createAiProviders(config, () => loadLocalEngines(config));
     try {
-      expect(providers.faceDetection.state().status).toBe('loading');
+      expect(providers.faceDetection.state()).toMatchObject({ status: 'ok', loaded: false });
       const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } })
         .png()
         .toBuffer();
       await expectContract(providers, png, { visual: true });
-      expect(providers.faceDetection.state()).toEqual({ status: 'ok' });
+      expect(providers.faceDetection.state()).toEqual({ status: 'ok', loaded: true });
       expect((await providers.speechToText.transcribe(makeWav(1))).RecognitionStatus).toBe('InitialSilenceTimeout');
     } finally {
       await providers.close();

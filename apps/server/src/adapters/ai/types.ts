@@ -4,6 +4,8 @@ import type { AiServiceName, DetectedFace, ImageAnalysisResult, SpeechToTextResu
 export interface AiEngineState {
   status: 'ok' | 'loading' | 'error' | 'disabled';
   message?: string;
+  /** Local engines only: models in memory (loaded on first use, unloaded after AI_IDLE_UNLOAD_MINUTES). */
+  loaded?: boolean;
 }
 
 /** Common to every provider of every service. */

@@ -46,6 +46,7 @@ export function createFaceDetection(options: FaceDetectionOptions = {}): FaceDet
     maxQueue: options.maxQueue,
     timeoutMs: options.timeoutMs ?? 30_000,
     startTimeoutMs: options.startTimeoutMs,
+    idleUnloadMs: options.idleUnloadMs,
   });
   return {
     async detectFaces(image: Buffer | Uint8Array): Promise<AzureFace[]> {

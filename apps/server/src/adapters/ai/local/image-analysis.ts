@@ -43,6 +43,7 @@ export function createImageAnalysis(options: ImageAnalysisOptions = {}): ImageAn
     maxQueue: options.maxQueue,
     timeoutMs: options.timeoutMs ?? 30_000,
     startTimeoutMs: options.startTimeoutMs,
+    idleUnloadMs: options.idleUnloadMs,
   });
   return {
     async analyzeImage(image: Buffer | Uint8Array): Promise<AnalyzeV32> {

@@ -10,8 +10,8 @@ afterAll(async () => {
 describe('createLocalAiEngines', () => {
   it('reports per-engine readiness, starting lazily', async () => {
     expect(engines.state()).toEqual({
-      speechToText: { status: 'idle' },
-      textToSpeech: { status: 'idle' },
+      speechToText: { status: 'idle', message: 'Not loaded yet; loads on the first request' },
+      textToSpeech: { status: 'idle', message: 'Not loaded yet; loads on the first request' },
       faceDetection: { status: 'error', message: 'disabled' },
       imageAnalysis: { status: 'error', message: 'disabled' },
     });

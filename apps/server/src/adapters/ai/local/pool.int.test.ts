@@ -23,7 +23,7 @@ afterEach(async () => {
 describe('WorkerPool', () => {
   it('starts lazily and reports its state', async () => {
     const pool = makePool({ workerData: { startDelayMs: 200 } });
-    expect(pool.state()).toEqual({ status: 'idle' });
+    expect(pool.state()).toEqual({ status: 'idle', message: 'Not loaded yet; loads on the first request' });
     const warm = pool.warmUp();
     expect(pool.state().status).toBe('loading');
     await warm;
@@ -46,11 +46,11 @@ describe('WorkerPool', () => {
     const before = await pool.run({ op: 'sleep', ms: 1 });
     const stuck = pool.run({ op: 'spin', ms: 20_000 });
     const waiting = pool.run({ op: 'sleep', ms: 1 });
-    expect(pool.stats()).toEqual({ queued: 1, running: 1, workers: 1 });
+    expect(pool.stats()).toEqual({ queued: 1, running: 1, workers: 1, unloads: 0 });
     await expect(stuck).rejects.toBeInstanceOf(TimeoutError);
     const after = await waiting;
     expect(after.threadId).not.toBe(before.threadId);
-    expect(pool.stats()).toEqual({ queued: 0, running: 0, workers: 1 });
+    expect(pool.stats()).toEqual({ queued: 0, running: 0, workers: 1, unloads: 0 });
   });
 
   it('rejects with QueueFullError when the queue is full, and runs the rest', async () => {
@@ -118,5 +118,67 @@ describe('WorkerPool', () => {
       expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(EngineUnavailableError);
     }
     await expect(pool.run({ op: 'sleep', ms: 1 })).rejects.toBeInstanceOf(EngineUnavailableError);
+  });
+
+  describe('idle unload', () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    it('terminates the workers after the idle period; the next job loads them again and answers', async () => {
+      const pool = makePool({ concurrency: 2, idleUnloadMs: 150 });
+      const first = await pool.run({ op: 'sleep', ms: 1 });
+      expect(pool.state()).toEqual({ status: 'ready' });
+      expect(pool.stats().workers).toBe(2);
+      await sleep(400);
+      expect(pool.stats()).toEqual({ queued: 0, running: 0, workers: 0, unloads: 1 });
+      expect(pool.state()).toEqual({
+        status: 'idle',
+        message: 'Unloaded after 150 ms without requests; loads again on the next one',
+      });
+      const again = await pool.run({ op: 'sleep', ms: 1 });
+      expect(again.threadId).not.toBe(first.threadId);
+      expect(pool.state()).toEqual({ status: 'ready' });
+    });
+
+    it('a job keeps the workers: the countdown starts when the pool is idle again', async () => {
+      const pool = makePool({ idleUnloadMs: 1000 });
+      const first = await pool.run({ op: 'sleep', ms: 1 });
+      // A job longer than the idle period: never unloaded while it runs.
+      const long = await pool.run({ op: 'sleep', ms: 1500 });
+      expect(long.threadId).toBe(first.threadId);
+      await sleep(300);
+      expect(pool.stats().workers).toBe(1);
+      const third = await pool.run({ op: 'sleep', ms: 1 });
+      expect(third.threadId).toBe(first.threadId);
+      expect(pool.stats().unloads).toBe(0);
+    });
+
+    it('loses no job sent around the moment of the unload', async () => {
+      const pool = makePool({ concurrency: 1, idleUnloadMs: 30, maxQueue: 100 });
+      await pool.run({ op: 'sleep', ms: 1 });
+      const results: Promise<unknown>[] = [];
+      // Jobs every 10–50 ms, some landing right on or after an unload (at 30 ms idle).
+      for (let i = 0; i < 12; i++) {
+        await sleep(10 + (i % 5) * 10);
+        results.push(pool.run({ op: 'sleep', ms: 1 }));
+      }
+      const settled = await Promise.allSettled(results);
+      expect(settled.filter((r) => r.status === 'rejected')).toEqual([]);
+      expect(pool.stats().unloads).toBeGreaterThan(0);
+    });
+
+    it('warmUp() loads at once, and the idle countdown starts from there', async () => {
+      const pool = makePool({ idleUnloadMs: 150 });
+      await pool.warmUp();
+      expect(pool.stats().workers).toBe(1);
+      await sleep(400);
+      expect(pool.stats().workers).toBe(0);
+    });
+
+    it('0 never unloads', async () => {
+      const pool = makePool({ idleUnloadMs: 0 });
+      await pool.run({ op: 'sleep', ms: 1 });
+      await sleep(300);
+      expect(pool.stats()).toMatchObject({ workers: 1, unloads: 0 });
+    });
   });
 });

@@ -6,6 +6,9 @@
  * - per-job timeout: the worker is terminated and a fresh one started, the job
  *   rejects with `TimeoutError`;
  * - lazy start (first job or `warmUp()`), readiness via `state()`;
+ * - idle unload: after `idleUnloadMs` with no job waiting or running, every worker is terminated
+ *   (its models' memory goes back to the system); the next job starts them again and waits for
+ *   the load, which is bounded by `startTimeoutMs`, not by the job's `timeoutMs`;
  * - `close()` terminates everything and rejects pending jobs.
  *
  * Worker entry files speak the protocol in `worker-runtime.ts`.
@@ -22,6 +25,7 @@ import {
   errorFromCode,
   type AiEngineError,
 } from './errors.js';
+import { createIdleTimer, type IdleTimer } from './idle-timer.js';
 import type { WorkerToMain, MainToWorker } from './worker-runtime.js';
 
 export type EngineStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -39,6 +43,8 @@ export interface PoolLimits {
   timeoutMs?: number;
   /** Time limit for a worker to load its engine/models, in ms. Default 120 000. */
   startTimeoutMs?: number;
+  /** Terminate the workers after this long without jobs, in ms; 0 (default) = never. */
+  idleUnloadMs?: number;
 }
 
 export interface WorkerPoolOptions extends PoolLimits {
@@ -156,6 +162,8 @@ export class WorkerPool<Req, Res> {
   private nextId = 1;
   private closed = false;
   private lastStartError: AiEngineError | undefined;
+  private readonly idleTimer: IdleTimer;
+  private unloads = 0;
 
   constructor(options: WorkerPoolOptions) {
     this.name = options.name;
@@ -167,7 +175,9 @@ export class WorkerPool<Req, Res> {
       maxQueue: Math.max(0, Math.floor(options.maxQueue ?? 8)),
       timeoutMs: options.timeoutMs ?? 60_000,
       startTimeoutMs: options.startTimeoutMs ?? 120_000,
+      idleUnloadMs: Math.max(0, options.idleUnloadMs ?? 0),
     };
+    this.idleTimer = createIdleTimer(this.opts.idleUnloadMs, () => this.unload());
   }
 
   /** Runs one job; resolves with the worker's value or rejects with a typed error. */
@@ -184,6 +194,7 @@ export class WorkerPool<Req, Res> {
         resolve: resolve as (value: unknown) => void,
         reject,
       };
+      this.idleTimer.disarm();
       const idle = this.slots.some((s) => s.status === 'ready');
       if (!idle && this.queue.length >= this.opts.maxQueue) {
         reject(
@@ -210,6 +221,7 @@ export class WorkerPool<Req, Res> {
     if (this.closed) throw new EngineUnavailableError(`${this.name} engine has been shut down`);
     this.ensureStarted();
     await Promise.all(this.slots.map((s) => s.started));
+    this.armIdleTimer();
   }
 
   state(): EngineState {
@@ -218,21 +230,29 @@ export class WorkerPool<Req, Res> {
     if (live.some((s) => s.status === 'ready' || s.status === 'busy')) return { status: 'ready' };
     if (live.some((s) => s.status === 'starting')) return { status: 'loading' };
     if (this.lastStartError) return { status: 'error', message: this.lastStartError.message };
-    return { status: 'idle' };
+    if (this.unloads > 0) {
+      return {
+        status: 'idle',
+        message: `Unloaded after ${formatDuration(this.opts.idleUnloadMs)} without requests; loads again on the next one`,
+      };
+    }
+    return { status: 'idle', message: 'Not loaded yet; loads on the first request' };
   }
 
-  /** Jobs waiting and running; for tests and metrics. */
-  stats(): { queued: number; running: number; workers: number } {
+  /** Jobs waiting and running, live workers, idle unloads so far; for tests and metrics. */
+  stats(): { queued: number; running: number; workers: number; unloads: number } {
     return {
       queued: this.queue.length,
       running: this.slots.filter((s) => s.status === 'busy').length,
       workers: this.slots.filter((s) => s.status !== 'dead').length,
+      unloads: this.unloads,
     };
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.idleTimer.disarm();
     const error = new EngineUnavailableError(`${this.name} engine has been shut down`);
     for (const job of this.queue.splice(0)) job.reject(error);
     const terminations: Promise<number>[] = [];
@@ -246,6 +266,27 @@ export class WorkerPool<Req, Res> {
       terminations.push(slot.worker.terminate());
     }
     await Promise.allSettled(terminations);
+  }
+
+  /** Counts down to the idle unload once nothing waits, runs or loads and a worker is ready. */
+  private armIdleTimer(): void {
+    if (this.closed || this.queue.length > 0) return;
+    const live = this.slots.filter((s) => s.status !== 'dead');
+    if (live.length === 0 || live.some((s) => s.status !== 'ready')) return;
+    this.idleTimer.arm();
+  }
+
+  /**
+   * Terminates every worker if the pool is still idle. Synchronous: the slots are gone when this
+   * returns, so a job arriving afterwards starts fresh workers (while the old threads finish
+   * terminating) instead of being sent to a dying one.
+   */
+  private unload(): void {
+    if (this.closed || this.queue.length > 0) return;
+    if (this.slots.some((s) => s.status === 'busy' || s.status === 'starting')) return;
+    if (this.slots.length === 0) return;
+    for (const slot of this.slots.splice(0)) this.kill(slot);
+    this.unloads++;
   }
 
   private ensureStarted(): void {
@@ -288,6 +329,7 @@ export class WorkerPool<Req, Res> {
         markStarted();
         this.pump();
         this.refreshRef(slot);
+        this.armIdleTimer();
       } else if (msg.type === 'start-error') {
         const error = errorFromCode(msg.error);
         this.failStart(slot, error);
@@ -303,6 +345,7 @@ export class WorkerPool<Req, Res> {
         else job.reject(errorFromCode(msg.error));
         this.pump();
         this.refreshRef(slot);
+        this.armIdleTimer();
       }
     });
 
@@ -386,4 +429,10 @@ export class WorkerPool<Req, Res> {
     if (slot.status === 'ready' && this.queue.length === 0) slot.worker.unref();
     else slot.worker.ref();
   }
+}
+
+function formatDuration(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  if (ms >= 1000) return `${Math.round(ms / 100) / 10} s`;
+  return `${ms} ms`;
 }

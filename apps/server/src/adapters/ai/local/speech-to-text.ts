@@ -63,6 +63,7 @@ export function createSpeechToText(options: SpeechToTextOptions = {}): SpeechToT
     maxQueue: options.maxQueue,
     timeoutMs: options.timeoutMs ?? 60_000,
     startTimeoutMs: options.startTimeoutMs,
+    idleUnloadMs: options.idleUnloadMs,
   });
 
   return {

@@ -68,6 +68,7 @@ export function createTextToSpeech(options: TextToSpeechOptions = {}): TextToSpe
     maxQueue: options.maxQueue,
     timeoutMs: options.timeoutMs ?? 30_000,
     startTimeoutMs: options.startTimeoutMs,
+    idleUnloadMs: options.idleUnloadMs,
   });
   return {
     async synthesize(input: SynthesizeInput): Promise<Buffer> {
