@@ -4,14 +4,13 @@
 // unload (AI_IDLE_UNLOAD_MINUTES without requests), repeated for `cycles` load/unload rounds.
 // Usage: npm run build && node bench/memory-idle.mjs [idleMinutes=0.5] [cycles=2] [settleSeconds=10]
 // (loopback only, port 3241; bounded: stops by itself)
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { root, startAtrium } from './files-lib.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(root, 'apps/server/package.json'));
 const idleMinutes = Number(process.argv[2] ?? 0.5);
 const cycles = Number(process.argv[3] ?? 2);
@@ -30,32 +29,14 @@ if (
   throw new Error(`port ${port} is already in use: stop what listens there first`);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'atrium-bench-memory-'));
-const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: 'bench-admin-pass',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    SESSION_SECRET: 'm'.repeat(40),
-    AI_IDLE_UNLOAD_MINUTES: String(idleMinutes),
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-let stopped = false;
-const stop = () => {
-  if (stopped) return;
-  stopped = true;
-  server.kill('SIGTERM');
-  rmSync(dataDir, { recursive: true, force: true });
-};
-process.on('exit', stop);
+const started = Date.now();
+const atrium = await startAtrium({ port, dataDir, env: { AI_IDLE_UNLOAD_MINUTES: String(idleMinutes) } });
+const readyMs = Date.now() - started;
+const { cookie } = atrium;
 
 /** RSS, peak RSS (MiB) and thread count of the server process. */
 const memory = () => {
-  const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+  const status = readFileSync(`/proc/${atrium.pid}/status`, 'utf8');
   const field = (/** @type {string} */ name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1]);
   return {
     rssMiB: Math.round(field('VmRSS') / 1024),
@@ -65,20 +46,6 @@ const memory = () => {
 };
 
 try {
-  const started = Date.now();
-  for (;;) {
-    const r = await fetch(`${base}/readyz`).catch(() => null);
-    if (r?.status === 200) break;
-    if (Date.now() - started > 60_000) throw new Error('/readyz did not answer 200 within 60 s');
-    await sleep(200);
-  }
-  const readyMs = Date.now() - started;
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'bench-admin-pass' }),
-  });
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const status = async () =>
     /** @type {Record<string, { loaded?: boolean }>} */ (
       await (await fetch(`${base}/api/ai/status`, { headers: { cookie } })).json()
@@ -103,7 +70,7 @@ try {
   const rows = [];
   await sleep(settleMs);
   rows.push({
-    when: `(a) ready after ${readyMs} ms, +${settleMs / 1000} s, models not loaded`,
+    when: `(a) ready and signed in after ${readyMs} ms, +${settleMs / 1000} s, models not loaded`,
     loaded: await loaded(),
     ...memory(),
   });
@@ -137,5 +104,6 @@ try {
   );
   console.table(rows);
 } finally {
-  stop();
+  await atrium.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 }
