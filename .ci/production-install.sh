@@ -3,6 +3,8 @@
 #  1. `NODE_ENV=production npm start` installs (dev dependencies included, for the build), builds and serves;
 #  2. the lean path: only runtime dependencies (`npm ci --omit=dev`) in a deploy folder holding the
 #     build output, started with `node apps/server/dist/main.js` — proves dist needs no devDependency.
+# Both on a supported Node (22 or 24): npm start gets one itself (scripts/runtime.mjs); the lean path is given the
+# same binary, as an operator would install Node 22 or 24.
 # npm reuses its cache (--prefer-offline).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,14 +44,15 @@ serve_ok 'NODE_ENV=production npm start' || { tail -40 "$work/start.log"; exit 1
 echo "✔ NODE_ENV=production npm start on a fresh clone: $((SECONDS - started)) s"
 
 started=$SECONDS
+NODE_BIN=$(node --input-type=module -e "import { supportedNodePath } from './scripts/runtime.mjs'; console.log(supportedNodePath())")
 deploy="$work/deploy"
 mkdir -p "$deploy"
 (cd "$work/clone" && cp --parents package.json package-lock.json packages/*/package.json apps/*/package.json "$deploy/" \
   && cp -r --parents apps/server/dist apps/web/dist "$deploy/")
 (cd "$deploy" && NODE_ENV=production npm ci --omit=dev >/dev/null)
 [ ! -e "$deploy/node_modules/vite" ] && [ ! -e "$deploy/node_modules/tsx" ] || { echo '✖ dev dependencies were installed'; exit 1; }
-setsid env -C "$deploy" DATA_DIR="$work/data2" "${env_production[@]}" node apps/server/dist/main.js >"$work/lean.log" 2>&1 &
+setsid env -C "$deploy" DATA_DIR="$work/data2" "${env_production[@]}" "$NODE_BIN" apps/server/dist/main.js >"$work/lean.log" 2>&1 &
 server=$!
 serve_ok 'node apps/server/dist/main.js with runtime dependencies only' || { tail -40 "$work/lean.log"; exit 1; }
-(cd "$deploy" && DATA_DIR="$work/data2" env "${env_production[@]}" node apps/server/dist/ops.js backup "$work/backup" >/dev/null)
+(cd "$deploy" && DATA_DIR="$work/data2" env "${env_production[@]}" "$NODE_BIN" apps/server/dist/ops.js backup "$work/backup" >/dev/null)
 echo "✔ lean deploy (npm ci --omit=dev, node apps/server/dist/main.js, dist/ops.js backup): $((SECONDS - started)) s"

@@ -2,6 +2,10 @@
 // with hot reload (port 3000, proxying /api and /public/api to the server).
 import { spawn } from 'node:child_process';
 import { ensureDependencies, root } from './lib.mjs';
+import { ensureSupportedNode } from './runtime.mjs';
+
+// Node 22 or 24; on an older machine node this runs again under the one from npm (scripts/runtime.mjs).
+await ensureSupportedNode();
 
 ensureDependencies();
 

@@ -3,6 +3,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ensureBuild, ensureDependencies, loadDotEnv, root } from './lib.mjs';
+import { ensureSupportedNode } from './runtime.mjs';
+
+// Node 22 or 24; on an older machine node this runs again under the one from npm (scripts/runtime.mjs).
+await ensureSupportedNode();
 
 /** Debian packages the local AI engines use (speech-to-text, text-to-speech, audio conversion). */
 const AI_PACKAGES = ['flite', 'lame', 'sox', 'ffmpeg', 'pocketsphinx', 'pocketsphinx-en-us'];

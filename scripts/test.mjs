@@ -4,6 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureBuild, ensureDependencies, root } from './lib.mjs';
+import { ensureSupportedNode } from './runtime.mjs';
+
+// Node 22 or 24; on an older machine node this runs again under the one from npm (scripts/runtime.mjs).
+await ensureSupportedNode();
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const reports = path.join(root, '.tmp', 'reports');
