@@ -1,9 +1,16 @@
 // @ts-check
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import importPlugin from 'eslint-plugin-import';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** react-toastify's default entry injects an inline <style>, which the CSP blocks. */
+const UNSTYLED_TOASTS = {
+  name: 'react-toastify',
+  message: "Import from 'react-toastify/unstyled': the default entry injects an inline <style> that the CSP blocks.",
+};
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', '**/*.d.ts'] },
@@ -27,13 +34,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            {
-              name: 'react-toastify',
-              message:
-                "Import from 'react-toastify/unstyled': the default entry injects an inline <style> that the CSP blocks.",
-            },
-          ],
+          paths: [UNSTYLED_TOASTS],
         },
       ],
     },
@@ -46,11 +47,7 @@ export default tseslint.config(
         'error',
         {
           paths: [
-            {
-              name: 'react-toastify',
-              message:
-                "Import from 'react-toastify/unstyled': the default entry injects an inline <style> that the CSP blocks.",
-            },
+            UNSTYLED_TOASTS,
             {
               name: 'react-toastify/unstyled',
               importNames: ['toast'],
@@ -65,6 +62,67 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // No import cycles anywhere in the apps and packages.
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
+    plugins: { import: importPlugin },
+    settings: {
+      'import/extensions': ['.ts', '.tsx', '.mjs', '.js'],
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] } },
+    },
+    rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    // Server layers: plugins, lib, adapters, db, auth (actor, policies) and jobs never import a module; modules
+    // compose them (docs/ARCHITECTURE.md). Tests may start the whole app.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { import: importPlugin },
+    rules: {
+      'import/no-restricted-paths': [
+        'error',
+        {
+          zones: ['plugins', 'lib', 'adapters', 'db', 'auth', 'jobs'].map((layer) => ({
+            target: `./apps/server/src/${layer}`,
+            from: './apps/server/src/modules',
+            message: `${layer}/ is below the modules: pass what it needs in, or move the shared code down.`,
+          })),
+        },
+      ],
+    },
+  },
+  {
+    // Web layers: shared (components, lib) → features → app. Shared code never imports a feature or the app;
+    // a feature never imports the app (features not importing each other is the rule below).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    plugins: { import: importPlugin },
+    rules: {
+      'import/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './apps/web/src/components', from: ['./apps/web/src/features', './apps/web/src/app'] },
+            { target: './apps/web/src/lib', from: ['./apps/web/src/features', './apps/web/src/app'] },
+            { target: './apps/web/src/features', from: './apps/web/src/app' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Features talk HTTP through lib/ (api-client.ts, http.ts: one error parser), never with fetch or XHR.
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Use lib/api-client.ts or lib/http.ts (send, sendOk, postWithProgress).' },
+        { name: 'XMLHttpRequest', message: 'Use lib/http.ts postWithProgress.' },
       ],
     },
   },

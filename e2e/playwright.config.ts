@@ -29,6 +29,19 @@ if (!existsSync(FAKE_MIC_WAV)) {
 /** Spoken "go to pricing" (flite, 16 kHz mono) with silence after it: the voice assistant's fake microphone. */
 export const FAKE_AUDIO_FILE = path.join(root, 'e2e/assets/go-to-pricing.wav');
 
+/** Chromium whose (fake) microphone plays `file`, with the permission prompt answered. */
+const withFakeMicrophone = (file: string) => ({
+  launchOptions: {
+    executablePath: CHROMIUM_PATH,
+    args: [
+      ...CHROMIUM_ARGS,
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${file}`,
+    ],
+  },
+});
+
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
@@ -51,33 +64,13 @@ export default defineConfig({
       // Tests tagged @mic record from a fake microphone fed by FAKE_MIC_WAV.
       name: 'chromium-fake-mic',
       grep: /@mic/,
-      use: {
-        launchOptions: {
-          executablePath: CHROMIUM_PATH,
-          args: [
-            ...CHROMIUM_ARGS,
-            '--use-fake-ui-for-media-stream',
-            '--use-fake-device-for-media-stream',
-            `--use-file-for-fake-audio-capture=${FAKE_MIC_WAV}%noloop`,
-          ],
-        },
-      },
+      use: withFakeMicrophone(`${FAKE_MIC_WAV}%noloop`),
     },
     {
       // Tests tagged @fake-audio: the voice assistant's recording fallback hears "go to pricing".
       name: 'chromium-fake-audio',
       grep: /@fake-audio/,
-      use: {
-        launchOptions: {
-          executablePath: CHROMIUM_PATH,
-          args: [
-            ...CHROMIUM_ARGS,
-            '--use-fake-ui-for-media-stream',
-            '--use-fake-device-for-media-stream',
-            `--use-file-for-fake-audio-capture=${FAKE_AUDIO_FILE}`,
-          ],
-        },
-      },
+      use: withFakeMicrophone(FAKE_AUDIO_FILE),
     },
   ],
   webServer: {

@@ -26,8 +26,15 @@ import { createFilesFileSource } from './modules/files/files.file-source';
 import { createContactRepository } from './modules/contact/contact.repository';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { createContactService } from './modules/contact/contact.service';
+import { createFoldersService } from './modules/spaces/folders.service';
+import { createSpacesRepository } from './modules/spaces/spaces.repository';
+import { registerSpacesRoutes } from './modules/spaces/spaces.routes';
+import { createWorkspacesService } from './modules/spaces/workspaces.service';
 import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
+import { createDbLeases, createScheduler, defineJobs, type Scheduler } from './jobs';
+import { createRateLimiter } from './lib/rate-limiter';
 import { collectRoutes, enforceAccess, undeclaredApiRoutes } from './plugins/access';
+import { enforceRateLimits } from './plugins/rate-limit';
 import { registerBodyIdleTimeout } from './plugins/body-timeout';
 import { registerCsrfProtection } from './plugins/csrf';
 import { createSiteOrigin } from './lib/site-origin';
@@ -55,10 +62,12 @@ declare module 'fastify' {
     config: Config;
     database: DatabaseHandle;
     notificationHub: NotificationHub;
+    /** The scheduled jobs (jobs/): tests run one at once with `scheduler.runNow(name)`. */
+    scheduler: Scheduler;
   }
 }
 
-const SESSION_SWEEP_MS = 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * Builds the whole server without listening: main.ts listens on it, tests
@@ -136,6 +145,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     maxAgeMs: config.session.absoluteMs,
   });
   enforceAccess(app);
+  const rateLimits = enforceRateLimits(app, createRateLimiter({ db: database.db, clock }));
   const admin = await loadAdminCredentials({ ...config.admin, dataDir: config.dataDir });
   if (admin.generatedPassword) {
     app.log.warn(
@@ -242,47 +252,42 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     loadLocalEngines: () => loadLocalEngines(config.ai),
   });
   registerNotificationRoutes(app, { notifications, hub });
+  const spacesRepo = createSpacesRepository(database.db);
+  const workspaces = createWorkspacesService({
+    repo: spacesRepo,
+    blobs,
+    clock,
+    quotaBytes: config.uploads.workspaceQuotaBytes,
+    log: app.log,
+  });
+  registerSpacesRoutes(app, {
+    workspaces,
+    folders: createFoldersService({ repo: spacesRepo, workspaces, blobs, clock, log: app.log }),
+  });
   registerContactRoutes(app, {
-    contact: createContactService({
-      repo: createContactRepository(database.db),
-      clock,
-      maxPerHour: config.contact.maxPerHour,
-    }),
+    contact: createContactService({ repo: createContactRepository(database.db), clock }),
+    maxPerHour: config.contact.maxPerHour,
   });
   await registerSpa(app, config.webDist);
 
-  const sweep = setInterval(() => {
-    sessionService.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'session sweep failed'));
-    limiter.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'sign-in counter sweep failed'));
-  }, SESSION_SWEEP_MS);
-  sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
-  // Leftovers of uploads interrupted by a crash or restart (unfinished writes, blobs without a row,
-  // expired tus uploads): swept in the background at start-up and then every half grace period
-  // (between a minute and an hour), so they do not wait for the next restart.
-  let sweeping = false;
-  const sweepLeftovers = async () => {
-    if (sweeping) return;
-    sweeping = true;
-    try {
-      await tus.sweepExpired();
-      const swept = await files.sweepOrphans(config.uploads.orphanGraceMs);
-      if (swept.incomplete + swept.orphans > 0) app.log.info(swept, 'removed leftovers of interrupted uploads');
-    } catch (error) {
-      app.log.warn({ err: error }, 'orphan sweep failed');
-    } finally {
-      sweeping = false;
-    }
-  };
-  const leftoverSweepMs =
-    overrides.uploadSweepIntervalMs ?? Math.min(Math.max(config.uploads.orphanGraceMs / 2, 60_000), SESSION_SWEEP_MS);
-  let leftoverSweep: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    void sweepLeftovers();
-    leftoverSweep = setInterval(() => void sweepLeftovers(), leftoverSweepMs);
-    leftoverSweep.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(leftoverSweep));
+  // Scheduled work: one home (jobs/), started when the server is ready and stopped (runs awaited) on close.
+  const scheduler = createScheduler({ leases: createDbLeases({ db: database.db, clock }), log: app.log });
+  for (const job of defineJobs({
+    sessions: sessionService,
+    loginLimiter: limiter,
+    rateLimits,
+    tus,
+    files,
+    uploadSweepIntervalMs:
+      overrides.uploadSweepIntervalMs ?? Math.min(Math.max(config.uploads.orphanGraceMs / 2, 60_000), HOUR_MS),
+    orphanGraceMs: config.uploads.orphanGraceMs,
+    log: app.log,
+  })) {
+    scheduler.add(job);
+  }
+  app.decorate('scheduler', scheduler);
+  app.addHook('onReady', async () => scheduler.start());
+  app.addHook('preClose', async () => scheduler.stop());
 
   app.addHook('onReady', async () => {
     for (const route of undeclaredApiRoutes(app.routeTable))

@@ -248,6 +248,11 @@ export const EnvSchema = z.object({
     'total bytes one owner may store (over it: 413)',
     '10 GiB',
   ),
+  WORKSPACE_QUOTA_BYTES: documented(
+    bytes.default(10 * 1024 ** 3),
+    'total bytes one workspace may store (its files and folders; shown as `quotaBytes` by `GET /api/workspaces/{id}`)',
+    '10 GiB',
+  ),
   SHUTDOWN_TIMEOUT_MS: z.coerce
     .number()
     .int()
@@ -389,7 +394,7 @@ export interface Config {
       }
     | undefined;
   providerName: string;
-  uploads: { maxBytes: number; userQuotaBytes: number; orphanGraceMs: number };
+  uploads: { maxBytes: number; userQuotaBytes: number; workspaceQuotaBytes: number; orphanGraceMs: number };
   blobStore:
     | { kind: 'fs' }
     | {
@@ -665,6 +670,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     uploads: {
       maxBytes: env.MAX_UPLOAD_BYTES,
       userQuotaBytes: env.USER_QUOTA_BYTES,
+      workspaceQuotaBytes: env.WORKSPACE_QUOTA_BYTES,
       orphanGraceMs: env.UPLOAD_ORPHAN_GRACE_MINUTES * 60_000,
     },
     blobStore:

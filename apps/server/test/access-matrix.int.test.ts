@@ -14,7 +14,9 @@ import { dialects, readError, readJson, startTestServer, type TestServer } from 
  * - `public`: anyone; never 403 for anonymous.
  * - `user`: anonymous 401; user A and admin pass. Path parameters named
  *   `userId` or `ownerKey` are filled with user A's owner key, so user B is
- *   asking for another user's resource and must get 403.
+ *   asking for another user's resource and must get 403 — except under
+ *   `/api/workspaces/`, where `userId` names a member and the workspace decides
+ *   (the workspace matrix below covers those routes by role).
  * - `admin`: anonymous 401; users A and B 403; admin passes.
  * - `apikey` (the Azure/OpenAI compatibility paths, wherever they live): a
  *   session cookie is never enough, so every identity without a key gets 401.
@@ -26,7 +28,8 @@ const USER_A = 'matrix-user-a';
 const USER_B = 'matrix-user-b';
 
 const isApi = (url: string) => /^\/(api|public\/api)(\/|$)/.test(url);
-const hasOwnerParam = (url: string) => [...url.matchAll(/:(\w+)/g)].some((m) => OWNER_PARAMS.has(m[1] ?? ''));
+const hasOwnerParam = (url: string) =>
+  !url.startsWith('/api/workspaces/') && [...url.matchAll(/:(\w+)/g)].some((m) => OWNER_PARAMS.has(m[1] ?? ''));
 const fill = (url: string) =>
   url
     .replace(/:(\w+)\??/g, (_m, name: string) => (OWNER_PARAMS.has(name) ? USER_A : 'matrix-probe'))
@@ -118,6 +121,32 @@ const PARAM_FIXTURES: ParamFixture[] = [
       });
       return (await readJson<{ id: string }>(created)).id;
     },
+  },
+  {
+    route: /^\/api\/workspaces\/:id(\/|$)/,
+    async make(server, cookie) {
+      const created = await server.fetch('/api/workspaces', {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'matrix' }),
+      });
+      return (await readJson<{ id: string }>(created)).id;
+    },
+    init: (method) =>
+      method === 'PATCH' ? { headers: { 'content-type': 'application/json' }, body: '{"name":"renamed"}' } : {},
+  },
+  {
+    route: /^\/api\/folders\/:id$/,
+    async make(server, cookie) {
+      const created = await server.fetch('/api/folders', {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'matrix' }),
+      });
+      return (await readJson<{ id: string }>(created)).id;
+    },
+    init: (method) =>
+      method === 'PATCH' ? { headers: { 'content-type': 'application/json' }, body: '{"name":"renamed"}' } : {},
   },
   {
     route: new RegExp(`^${CONFUSED_ROUTE}$`),
@@ -288,6 +317,138 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
     // The rule itself notices a route that checks one id and acts on another.
     const confused = server.app.routeTable.filter((r) => r.url === CONFUSED_ROUTE);
     expect(await queryConfusions(server, confused, signIn)).not.toEqual([]);
+  });
+
+  /**
+   * Workspaces and folders by role: each route × {anonymous, owner, editor, viewer, non-member, admin} on a fresh
+   * workspace (owner, editor, viewer as members) with a folder in it, and on the owner's personal folder. A refused
+   * call changes nothing (the workspace's name, members and root listing are the same after it).
+   */
+  it('answers workspace and folder routes by role: owner, editor, viewer, non-member, admin', async () => {
+    type Caller = 'anonymous' | 'owner' | 'editor' | 'viewer' | 'nonMember' | 'admin';
+    const keys = { owner: 'ws-owner', editor: 'ws-editor', viewer: 'ws-viewer', nonMember: 'ws-stranger' };
+    /** A fourth member, whom the others try to remove. */
+    const other = 'ws-other';
+    await server.signInAs({ owner_key: other });
+    const cookieOf = async (who: Caller) =>
+      who === 'anonymous'
+        ? undefined
+        : who === 'admin'
+          ? server.signInAs({ owner_key: 'admin', role: 'admin' })
+          : server.signInAs({ owner_key: keys[who] });
+    const send = async (who: Caller, method: string, url: string, body?: unknown) => {
+      const cookie = await cookieOf(who);
+      return server.fetch(url, {
+        method,
+        headers: {
+          ...(cookie ? { cookie } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    };
+    const ok = async <T>(response: Promise<Response>, status = 200) => {
+      const answer = await response;
+      if (answer.status !== status) throw new Error(`fixture: ${answer.status} ${await answer.text()}`);
+      return readJson<T>(answer);
+    };
+    for (const who of ['editor', 'viewer', 'nonMember'] as const) await cookieOf(who);
+    async function fixture() {
+      const ws = await ok<{ id: string; rootFolderId: string }>(
+        send('owner', 'POST', '/api/workspaces', { name: 'Matrix' }),
+        201,
+      );
+      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys.editor}`, { role: 'editor' }));
+      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys.viewer}`, { role: 'viewer' }));
+      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${other}`, { role: 'viewer' }));
+      const folder = await ok<{ id: string }>(
+        send('owner', 'POST', '/api/folders', { name: 'Inside', workspaceId: ws.id }),
+        201,
+      );
+      const personal = await ok<{ id: string }>(send('owner', 'POST', '/api/folders', { name: 'Mine' }), 201);
+      return { ws: ws.id, root: ws.rootFolderId, folder: folder.id, personal: personal.id };
+    }
+    type Fixture = Awaited<ReturnType<typeof fixture>>;
+    const snapshot = async (f: Fixture) =>
+      JSON.stringify(
+        await Promise.all([
+          send('owner', 'GET', `/api/workspaces/${f.ws}`).then((r) => r.json()),
+          send('owner', 'GET', `/api/workspaces/${f.ws}/members`).then((r) => r.json()),
+          send('owner', 'GET', `/api/folders/${f.root}`).then((r) => r.json()),
+          send('owner', 'GET', `/api/folders/${f.personal}`).then((r) => r.json()),
+        ]),
+      );
+
+    // Expected status per caller: owner, editor, viewer, non-member, admin (anonymous is always 401).
+    type Row = [string, string, (f: Fixture) => string, unknown, [number, number, number, number, number]];
+    const rows: Row[] = [
+      ['GET', '/api/spaces', () => '/api/spaces', undefined, [200, 200, 200, 200, 200]],
+      ['GET', '/api/users', () => '/api/users?q=ws', undefined, [200, 200, 200, 200, 200]],
+      ['GET', '/api/workspaces', () => '/api/workspaces', undefined, [200, 200, 200, 200, 200]],
+      ['POST', '/api/workspaces', () => '/api/workspaces', { name: 'New' }, [201, 201, 201, 201, 201]],
+      ['GET', '/api/workspaces/:id', (f) => `/api/workspaces/${f.ws}`, undefined, [200, 200, 200, 404, 404]],
+      ['PATCH', '/api/workspaces/:id', (f) => `/api/workspaces/${f.ws}`, { name: 'X' }, [200, 403, 403, 404, 404]],
+      ['DELETE', '/api/workspaces/:id', (f) => `/api/workspaces/${f.ws}`, undefined, [200, 403, 403, 404, 404]],
+      [
+        'GET',
+        '/api/workspaces/:id/members',
+        (f) => `/api/workspaces/${f.ws}/members`,
+        undefined,
+        [200, 200, 200, 404, 404],
+      ],
+      [
+        'PUT',
+        '/api/workspaces/:id/members/:userId',
+        (f) => `/api/workspaces/${f.ws}/members/${keys.nonMember}`,
+        { role: 'editor' },
+        [200, 403, 403, 404, 404],
+      ],
+      [
+        'DELETE',
+        '/api/workspaces/:id/members/:userId',
+        (f) => `/api/workspaces/${f.ws}/members/${other}`,
+        undefined,
+        [200, 403, 403, 404, 404],
+      ],
+      ['POST', '/api/folders', (f) => `/api/folders#${f.ws}`, 'workspace', [201, 201, 403, 404, 404]],
+      ['POST', '/api/folders', (f) => `/api/folders#${f.folder}`, 'parent', [201, 201, 403, 404, 404]],
+      ['GET', '/api/folders/:id', (f) => `/api/folders/${f.folder}`, undefined, [200, 200, 200, 404, 404]],
+      ['PATCH', '/api/folders/:id', (f) => `/api/folders/${f.folder}`, { name: 'Y' }, [200, 200, 403, 404, 404]],
+      ['DELETE', '/api/folders/:id', (f) => `/api/folders/${f.folder}`, undefined, [200, 200, 403, 404, 404]],
+      // The owner's personal folder: nobody else, admins included.
+      ['GET', '/api/folders/:id', (f) => `/api/folders/${f.personal}`, undefined, [200, 404, 404, 404, 404]],
+      ['PATCH', '/api/folders/:id', (f) => `/api/folders/${f.personal}`, { name: 'Z' }, [200, 404, 404, 404, 404]],
+      ['DELETE', '/api/folders/:id', (f) => `/api/folders/${f.personal}`, undefined, [200, 404, 404, 404, 404]],
+    ];
+    // Every spaces route is in the table.
+    const spaceRoutes = server.app.routeTable
+      .filter((r) => /^\/api\/(spaces|users|workspaces|folders)(\/|$)/.test(r.url) && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url}`);
+    expect(new Set(rows.map(([method, route]) => `${method} ${route}`))).toEqual(new Set(spaceRoutes));
+
+    const failures: string[] = [];
+    const callers = ['owner', 'editor', 'viewer', 'nonMember', 'admin'] as const;
+    for (const [method, route, urlOf, body, want] of rows) {
+      for (const who of ['anonymous', ...callers] as const) {
+        const f = await fixture();
+        const before = await snapshot(f);
+        const [url, target] = urlOf(f).split('#');
+        const payload =
+          body === 'workspace'
+            ? { name: 'New', workspaceId: target }
+            : body === 'parent'
+              ? { name: 'New', parentId: target }
+              : body;
+        const response = await send(who, method, url ?? '', payload);
+        await response.body?.cancel();
+        const expectedStatus = who === 'anonymous' ? 401 : want[callers.indexOf(who)];
+        const label = `${method} ${route} (${urlOf(f).includes(f.personal) ? 'personal' : 'workspace'}) as ${who}`;
+        if (response.status !== expectedStatus)
+          failures.push(`${label} → ${response.status}, expected ${expectedStatus}`);
+        if (response.status >= 400 && (await snapshot(f)) !== before) failures.push(`${label} changed something`);
+      }
+    }
+    expect(failures).toEqual([]);
   });
 
   it('keeps tus uploads to their owner: no metadata, query-string or id trick reaches user A', async () => {

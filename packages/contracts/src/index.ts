@@ -6,3 +6,4 @@ export * from './files';
 export * from './ai';
 export * from './notifications';
 export * from './contact';
+export * from './workspaces';

@@ -45,6 +45,75 @@ export interface FilesTable {
   sha256: string;
   blob_key: string;
   upload_date: string;
+  /** The folder it is in (migration 0012); null: not yet placed (stored by the spec's upload before issue 15's phase 2). */
+  folder_id: string | null;
+  /** The workspace it is in; null: the personal space of `owner_key`. */
+  workspace_id: string | null;
+  /** The user who uploaded it (null for files stored before 0012 whose owner never signed in). */
+  uploaded_by: string | null;
+}
+
+export type MemberRole = 'owner' | 'editor' | 'viewer';
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  root_folder_id: string;
+}
+
+export interface WorkspaceMembersTable {
+  workspace_id: string;
+  user_id: string;
+  role: MemberRole;
+  added_by: string | null;
+  added_at: string;
+}
+
+/** A folder of a workspace (`workspace_id`) or of a personal space (`owner_key`); a root has no parent. */
+export interface FoldersTable {
+  id: string;
+  workspace_id: string | null;
+  owner_key: string | null;
+  parent_id: string | null;
+  name: string;
+  /** `fileNameKey(name)`: unique per parent folder. */
+  name_key: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A file or a folder (exactly one) shared with a user or a workspace (exactly one). */
+export interface SharesTable {
+  id: string;
+  file_id: string | null;
+  folder_id: string | null;
+  grantee_user_id: string | null;
+  grantee_workspace_id: string | null;
+  role: 'editor' | 'viewer';
+  created_by: string | null;
+  created_at: string;
+}
+
+/** A public link to a file or a folder (exactly one). */
+export interface LinksTable {
+  id: string;
+  /** ≥ 128 bits of randomness, base64url. */
+  token: string;
+  file_id: string | null;
+  folder_id: string | null;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string | null;
+  password_hash: string | null;
+  max_downloads: number | null;
+  download_count: Generated<number>;
+  /** 0 or 1 in both dialects: a folder's upload-only "file drop". */
+  allow_upload: Generated<number>;
+  revoked_at: string | null;
 }
 
 /** API keys for the AI compatibility endpoints; the key itself is never stored. */
@@ -68,6 +137,10 @@ export interface NotificationsTable {
   type: 'welcome' | 'admin' | 'other';
   /** null: everyone. */
   audience_user_id: string | null;
+  /** Who sees it (migration 0012): everyone, one workspace's members or one user. */
+  audience_type: Generated<'all' | 'workspace' | 'user'>;
+  /** The workspace or user id; null for `all`. */
+  audience_id: string | null;
   created_by: string | null;
   dedupe_key: string | null;
   created_at: string;
@@ -109,6 +182,14 @@ export interface RateLimitsTable {
   window_started_at: string;
 }
 
+export interface JobLeasesTable {
+  /** The job's name. */
+  name: string;
+  /** The instance that runs it until `expires_at`. */
+  holder: string;
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -119,4 +200,10 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   contact_messages: ContactMessagesTable;
   rate_limits: RateLimitsTable;
+  job_leases: JobLeasesTable;
+  workspaces: WorkspacesTable;
+  workspace_members: WorkspaceMembersTable;
+  folders: FoldersTable;
+  shares: SharesTable;
+  links: LinksTable;
 }

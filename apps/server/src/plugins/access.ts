@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { isAdmin } from '../auth/actor';
+import { ADMIN_CAPABILITIES } from '../auth/policies/admin';
+import { AppError } from '../errors';
 
 /**
  * Who may call a route, declared in its options (`config: { access }`) and
@@ -21,7 +24,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Required on every /api and /public/api route; checked before the body is parsed. */
     access?: Access;
-    /** The 403 message for a non-admin on an `admin` route (default: "Only admins can do that."). */
+    /** The 403 message for a non-admin on an `admin` route: declare it with `adminOnly(capability)` (auth/policies/admin.ts). */
     forbiddenMessage?: string;
   }
   interface FastifyInstance {
@@ -41,16 +44,19 @@ export function collectRoutes(app: FastifyInstance) {
 }
 
 /**
- * Enforces each route's `config.access` before its body is read, so an
- * anonymous caller gets 401 and a non-admin 403 whatever they send. Handlers
- * still call requireUser()/requireAdmin() (defence in depth, and to get the
- * user). Needs the session plugin.
+ * Enforces each route's `config.access` before its body is read, so an anonymous caller gets 401 and a non-admin
+ * 403 whatever they send: the one gate of the route level (handlers do not check it again; they call
+ * `requireUser()` to get the actor, and resource rules are the policies' in `auth/policies/`). Needs the session
+ * plugin.
  */
 export function enforceAccess(app: FastifyInstance) {
   app.addHook('onRequest', async (request) => {
     const { access, forbiddenMessage } = request.routeOptions.config;
-    if (access === 'user') await request.requireUser();
-    else if (access === 'admin') await request.requireAdmin(forbiddenMessage);
+    if (access !== 'user' && access !== 'admin') return;
+    const actor = await request.requireUser();
+    if (access === 'admin' && !isAdmin(actor)) {
+      throw new AppError('FORBIDDEN', forbiddenMessage ?? ADMIN_CAPABILITIES.any);
+    }
   });
 }
 

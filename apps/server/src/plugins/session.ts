@@ -1,22 +1,20 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
-import { isAdmin, type SessionService, type SessionUser } from '../modules/auth/sessions.service';
+import type { SessionStore, UserActor } from '../auth/actor';
 
 export const SESSION_COOKIE = 'atrium_session';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user, or null. Resolved once per request, on first use. */
-    currentUser(): Promise<SessionUser | null>;
+    currentUser(): Promise<UserActor | null>;
     /** The signed-in user; throws 401 UNAUTHENTICATED without a valid session. */
-    requireUser(): Promise<SessionUser>;
-    /** The signed-in admin; 401 without a session, 403 for a non-admin. */
-    requireAdmin(message?: string): Promise<SessionUser>;
+    requireUser(): Promise<UserActor>;
   }
 }
 
-const resolved = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
+const resolved = new WeakMap<FastifyRequest, Promise<UserActor | null>>();
 
 export interface SessionCookieOptions {
   secure: boolean;
@@ -25,7 +23,7 @@ export interface SessionCookieOptions {
 
 export async function registerSessions(
   app: FastifyInstance,
-  sessions: SessionService,
+  sessions: SessionStore,
   cookieOptions: SessionCookieOptions,
 ) {
   await app.register(cookie);
@@ -42,11 +40,6 @@ export async function registerSessions(
   app.decorateRequest('requireUser', async function requireUser(this: FastifyRequest) {
     const user = await this.currentUser();
     if (!user) throw new AppError('UNAUTHENTICATED');
-    return user;
-  });
-  app.decorateRequest('requireAdmin', async function requireAdmin(this: FastifyRequest, message?: string) {
-    const user = await this.requireUser();
-    if (!isAdmin(user)) throw new AppError('FORBIDDEN', message ?? 'Only admins can do that.');
     return user;
   });
 

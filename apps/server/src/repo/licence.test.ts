@@ -31,9 +31,9 @@ describe('licence', () => {
     expect((JSON.parse(read(file)) as { license?: string }).license).toBe('AGPL-3.0-or-later');
   });
 
-  it('NOTICE lists every model file of ADR 0008, and says the image-analysis model has no licence', () => {
+  it('NOTICE lists every model file of ADR 0004, and says the image-analysis model has no licence', () => {
     const notice = read('NOTICE');
-    const adr = read('docs/adr/0008-local-ai-model-licences.md');
+    const adr = read('docs/adr/0004-local-ai-model-licences.md');
     const modelFiles = [...adr.matchAll(/\(`(models?\/[^`]+)`/g)].map((match) => match[1]);
     expect(modelFiles.length).toBeGreaterThanOrEqual(5);
     for (const file of modelFiles) expect(notice).toContain(file?.replace(/ \+ .*/, ''));

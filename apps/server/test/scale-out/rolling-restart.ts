@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { FileRecord, Notification } from '@atrium/contracts';
+import { NEXT_CURSOR_HEADER, type FileRecord, type Notification } from '@atrium/contracts';
 import pg from 'pg';
 import type { Topology } from './topology';
 
@@ -232,9 +232,15 @@ export async function runRollingRestart({
 
     // Every acknowledged upload lists and downloads byte-exact through nginx.
     const lostUploads: string[] = [];
-    const listed = new Set(
-      ((await (await via('/api/files/user/admin')).json()) as FileRecord[]).map((record) => record.id),
-    );
+    // Every page of the listing (a page holds at most 1,000 files; a fast run makes more).
+    const listed = new Set<string>();
+    for (let cursor: string | null = ''; cursor !== null;) {
+      const page = await via(
+        `/api/files/user/admin?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      for (const record of (await page.json()) as FileRecord[]) listed.add(record.id);
+      cursor = page.headers.get(NEXT_CURSOR_HEADER);
+    }
     for (const [id, digest] of acknowledged) {
       const download = await via(`/api/files/download/${id}`);
       const bytes = Buffer.from(await download.arrayBuffer());

@@ -1,22 +1,7 @@
-import { ErrorResponse } from '@atrium/contracts';
-import { ApiError } from './api-error';
 import type { z } from 'zod';
+import { sendOk } from './http';
 
 export { ApiError, isApiError } from './api-error';
-
-async function toApiError(response: Response): Promise<ApiError> {
-  const text = await response.text().catch(() => '');
-  try {
-    const parsed = ErrorResponse.safeParse(JSON.parse(text));
-    if (parsed.success) {
-      const { code, message, details } = parsed.data.error;
-      return new ApiError(response.status, code, message, details);
-    }
-  } catch {
-    // not JSON: fall through
-  }
-  return new ApiError(response.status, 'HTTP_ERROR', text.trim() || `Request failed with status ${response.status}`);
-}
 
 export interface RequestOptions extends Omit<RequestInit, 'body'> {
   body?: unknown;
@@ -39,13 +24,7 @@ export async function request<T extends z.ZodType>(
     },
   };
   if (body !== undefined) init.body = body instanceof FormData ? body : JSON.stringify(body);
-  let response: Response;
-  try {
-    response = await fetch(url, init);
-  } catch {
-    throw new ApiError(0, 'NETWORK_ERROR', 'Could not reach the server. Please check your connection.');
-  }
-  if (!response.ok) throw await toApiError(response);
+  const response = await sendOk(url, init);
   if (response.status === 204) return schema.parse(undefined);
   return schema.parse(await response.json());
 }

@@ -13,3 +13,29 @@ export class ApiError extends Error {
 }
 
 export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+
+/** The server's error shape (`{ error: { code, message, details? } }`), read without zod. */
+function errorBody(value: unknown): { code: string; message: string; details?: ApiError['details'] } | undefined {
+  if (typeof value !== 'object' || value === null || !('error' in value)) return undefined;
+  const error: unknown = value.error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, message, details } = error as { code?: unknown; message?: unknown; details?: unknown };
+  if (typeof code !== 'string' || typeof message !== 'string') return undefined;
+  return Array.isArray(details) ? { code, message, details: details as ApiError['details'] } : { code, message };
+}
+
+/**
+ * The one reader of a failed answer's body, for fetch, XHR and blob answers alike: the server's code, message and
+ * details when the body is the project's error shape, else `HTTP_ERROR` with the body's text or `fallback`.
+ */
+export function apiErrorFrom(status: number, bodyText: string, fallback = `Request failed with status ${status}`) {
+  let parsed: ReturnType<typeof errorBody>;
+  try {
+    parsed = errorBody(JSON.parse(bodyText));
+  } catch {
+    // not JSON
+  }
+  if (parsed) return new ApiError(status, parsed.code, parsed.message, parsed.details);
+  const text = bodyText.trim();
+  return new ApiError(status, 'HTTP_ERROR', text && !text.startsWith('<') && text.length < 300 ? text : fallback);
+}

@@ -1,3 +1,6 @@
+import { AppError } from '../../errors';
+import { BadInputError } from './local/errors';
+import { ssmlToText as readSsml } from './local/ssml';
 /** Small, dependency-free readers for the media the AI services accept. */
 import { readWavHeader } from './local/wav';
 
@@ -65,14 +68,16 @@ export const textToSsml = (text: string, voice: string) =>
   `<speak version="1.0" xmlns="http://www.w3.org/2001/10/synthesis" xml:lang="en-US">` +
   `<voice xml:lang="en-US" xml:gender="Female" name="${escapeXml(voice)}">${escapeXml(text)}</voice></speak>`;
 
-/** The spoken text of an SSML document (tags removed, entities decoded), for engines without SSML. */
+/**
+ * The spoken text of an SSML document, for engines and providers without SSML and for the length limits: the one
+ * SSML reader (`local/ssml.ts`: numeric entities, CDATA, `<sub alias>`, breaks). A document that is not a
+ * well-formed `<speak>` element is a 400.
+ */
 export function ssmlToText(ssml: string): string {
-  return ssml
-    .replace(/<\?xml[^>]*\?>/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&(lt|gt|amp|apos|quot);/g, (_m, name: string) =>
-      name === 'lt' ? '<' : name === 'gt' ? '>' : name === 'amp' ? '&' : name === 'apos' ? "'" : '"',
-    )
-    .replace(/\s+/g, ' ')
-    .trim();
+  try {
+    return readSsml(ssml);
+  } catch (error) {
+    if (error instanceof BadInputError) throw new AppError('BAD_REQUEST', `${error.message}.`);
+    throw error;
+  }
 }

@@ -188,6 +188,19 @@ describe('remote AI providers against fake servers speaking their wire formats',
     });
   });
 
+  it('openai: speaks what the SSML says: numeric entities, CDATA and <sub alias> read as the local engine reads them', async () => {
+    const env = { ...azureEnv(), AI_PROVIDER: 'openai', OPENAI_BASE_URL: `${openai.url}/` };
+    const providers = createAiProviders(loadConfig(env).ai, noLocal);
+    await providers.textToSpeech.synthesize({
+      ssml: '<speak>Caf&#233; &#x2014; <sub alias="World Wide Web">WWW</sub><break/><![CDATA[a < b & c]]></speak>',
+    });
+    const { input } = JSON.parse(lastRequest(openai).body.toString('utf8')) as { input: string };
+    expect(input).toBe('Café — World Wide Web, a < b & c');
+    await expect(providers.textToSpeech.synthesize({ ssml: '<speak>x < y</speak>' })).rejects.toMatchObject({
+      statusCode: 400,
+    });
+  });
+
   it('openai: an unreachable server is a 502', async () => {
     const dead = { ...azureEnv(), AI_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:9' };
     const providers = createAiProviders(loadConfig(dead).ai, noLocal);

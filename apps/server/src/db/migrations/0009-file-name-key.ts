@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import { fileNameKey } from '../../modules/files/file-names';
+import { fileNameKey } from '../../lib/file-names';
 
 interface Before {
   files: { id: string; owner_key: string; file_name: string; upload_date: string; name_key: string | null };

@@ -9,6 +9,8 @@ import { m0007RateLimits } from './0007-rate-limits';
 import { m0008FirstLogin } from './0008-first-login';
 import { m0009FileNameKey } from './0009-file-name-key';
 import { m0010PushFailures } from './0010-push-failures';
+import { m0011JobLeases } from './0011-job-leases';
+import { m0012Workspaces } from './0012-workspaces';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -25,4 +27,6 @@ export const migrations: Record<string, Migration> = {
   '0008-first-login': m0008FirstLogin,
   '0009-file-name-key': m0009FileNameKey,
   '0010-push-failures': m0010PushFailures,
+  '0011-job-leases': m0011JobLeases,
+  '0012-workspaces': m0012Workspaces,
 };

@@ -1,3 +1,5 @@
+import { VOICE_COMMAND_RATE_MESSAGE } from '@atrium/contracts/texts';
+import { adminOnly } from '../../auth/policies/admin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -19,7 +21,6 @@ import { sendError, toAppError } from '../../plugins/errors';
 import '../../plugins/access';
 import type { AiService } from './ai.service';
 import type { ApiKeysService } from './api-keys.service';
-import type { RateLimiter } from '../../lib/rate-limiter';
 import type { FileSource } from './file-source';
 import { readUpload, registerMediaParsers, tooLargeMessage } from './ai.input';
 
@@ -27,7 +28,6 @@ export interface AiRouteDeps {
   ai: AiService;
   keys: ApiKeysService;
   files: FileSource;
-  limiter: RateLimiter;
   /** Public voice-command transcriptions allowed per client IP and minute. */
   voiceCommandsPerMinute: number;
 }
@@ -40,8 +40,7 @@ export const VOICE_COMMAND_PATH = '/api/assistant/voice-command';
 export const VOICE_COMMAND_MAX_SECONDS = 20;
 /** 20 s of 16 kHz 16-bit mono is 640 KB; 48 kHz stereo float would be larger than anything we accept anyway. */
 export const VOICE_COMMAND_MAX_BYTES = 1024 * 1024;
-export const VOICE_COMMAND_RATE_MESSAGE =
-  'Too many voice commands from your network. Please wait a minute and try again.';
+export { VOICE_COMMAND_RATE_MESSAGE };
 
 /** Rewords body-too-large errors for the route's input, then answers in the project's error shape. */
 export function aiErrorHandler(limits: Record<string, [string, number]>) {
@@ -71,10 +70,7 @@ export function readSpeechInput(request: FastifyRequest): { text?: string; ssml?
 }
 
 /** /api/ai/*: the four services for signed-in users, their status, and API keys for admins. */
-export async function registerAiRoutes(
-  app: FastifyInstance,
-  { ai, keys, files, limiter, voiceCommandsPerMinute }: AiRouteDeps,
-) {
+export async function registerAiRoutes(app: FastifyInstance, { ai, keys, files, voiceCommandsPerMinute }: AiRouteDeps) {
   const { limits } = ai;
   await app.register(async (scope) => {
     await registerMediaParsers(scope, Math.max(limits.audioBytes, limits.imageBytes));
@@ -122,7 +118,16 @@ export async function registerAiRoutes(
       VOICE_COMMAND_PATH,
       {
         bodyLimit: VOICE_COMMAND_MAX_BYTES,
-        config: { access: 'public' },
+        // Counted before the body is read, so a flood over the limit costs no body.
+        config: {
+          access: 'public',
+          rateLimit: {
+            name: 'voice-command',
+            max: voiceCommandsPerMinute,
+            windowMs: 60_000,
+            message: VOICE_COMMAND_RATE_MESSAGE,
+          },
+        },
         schema: {
           tags: ['ai'],
           summary: `Transcribe a spoken assistant command (body audio/wav, at most ${VOICE_COMMAND_MAX_SECONDS} s; ${voiceCommandsPerMinute} per minute per client)`,
@@ -135,14 +140,6 @@ export async function registerAiRoutes(
             503: ErrorResponse,
           },
         },
-        // Counted before the body is read, so a flood over the limit costs no body.
-        onRequest: async (request) =>
-          limiter.consume({
-            key: `voice-command:ip:${request.ip}`,
-            max: voiceCommandsPerMinute,
-            windowMs: 60_000,
-            message: VOICE_COMMAND_RATE_MESSAGE,
-          }),
       },
       async (request) => {
         const body = request.body;
@@ -211,7 +208,7 @@ export async function registerAiRoutes(
     typed.post(
       '/api/ai/keys',
       {
-        config: { access: 'admin', forbiddenMessage: 'Only admins can manage API keys.' },
+        config: adminOnly('apiKeys'),
         schema: {
           tags: ['ai'],
           summary: 'Create an API key for the compatibility endpoints (the key is shown only in this answer)',
@@ -220,7 +217,7 @@ export async function registerAiRoutes(
         },
       },
       async (request, reply) => {
-        const admin = await request.requireAdmin('Only admins can manage API keys.');
+        const admin = await request.requireUser();
         return reply
           .status(201)
           .header('cache-control', 'no-store')
@@ -231,19 +228,16 @@ export async function registerAiRoutes(
     typed.get(
       '/api/ai/keys',
       {
-        config: { access: 'admin', forbiddenMessage: 'Only admins can manage API keys.' },
+        config: adminOnly('apiKeys'),
         schema: { tags: ['ai'], summary: 'List API keys (never the keys themselves)', response: { 200: ApiKeyList } },
       },
-      async (request) => {
-        await request.requireAdmin('Only admins can manage API keys.');
-        return keys.list();
-      },
+      async () => keys.list(),
     );
 
     typed.delete(
       '/api/ai/keys/:id',
       {
-        config: { access: 'admin', forbiddenMessage: 'Only admins can manage API keys.' },
+        config: adminOnly('apiKeys'),
         schema: {
           tags: ['ai'],
           summary: 'Revoke an API key',
@@ -251,10 +245,7 @@ export async function registerAiRoutes(
           response: { 200: ApiKeyRecord, 404: ErrorResponse },
         },
       },
-      async (request) => {
-        await request.requireAdmin('Only admins can manage API keys.');
-        return keys.revoke(request.params.id);
-      },
+      async (request) => keys.revoke(request.params.id),
     );
   });
 }

@@ -71,12 +71,12 @@ export function createAiService({ providers, limits }: { providers: AiProviders;
     if (input.ssml !== undefined) {
       if (input.ssml.length > MAX_SSML_CHARS)
         throw new AppError('PAYLOAD_TOO_LARGE', `The SSML document is longer than ${MAX_SSML_CHARS} characters.`);
+      if (!/<speak[\s>]/.test(input.ssml) || !/<\/speak>\s*$/.test(input.ssml))
+        throw new AppError('BAD_REQUEST', 'The SSML document must be a <speak> element.');
       const spoken = ssmlToText(input.ssml);
       if (!spoken) throw new AppError('BAD_REQUEST', 'Please enter some text to synthesize.');
       if (spoken.length > TEXT_TO_SPEECH_MAX_CHARS)
         throw new AppError('PAYLOAD_TOO_LARGE', `The text is longer than ${TEXT_TO_SPEECH_MAX_CHARS} characters.`);
-      if (!/<speak[\s>]/.test(input.ssml) || !/<\/speak>\s*$/.test(input.ssml))
-        throw new AppError('BAD_REQUEST', 'The SSML document must be a <speak> element.');
       return { ssml: input.ssml };
     }
     const text = input.text ?? '';

@@ -4,7 +4,6 @@ import { createAiProviders } from '../../adapters/ai';
 import type { LocalEnginesLoader } from '../../adapters/ai/local-provider';
 import type { AiConfig } from '../../config';
 import type { Db } from '../../db';
-import { createRateLimiter } from '../../lib/rate-limiter';
 import type { Clock } from '../../lib/time';
 import type { ReadinessProbe } from '../health/health.routes';
 import { registerAiCompatRoutes } from './ai-compat.routes';
@@ -38,21 +37,11 @@ export async function registerAiModule(app: FastifyInstance, deps: AiModuleDeps)
   }
   const ai = createAiService({ providers, limits: deps.config.limits });
   const keys = createApiKeysService({ repo: createApiKeysRepository(deps.db), clock: deps.clock });
-  const limiter = createRateLimiter({ db: deps.db, clock: deps.clock });
   await registerAiRoutes(app, {
     ai,
     keys,
     files: deps.files,
-    limiter,
     voiceCommandsPerMinute: deps.config.voiceCommandsPerMinute,
   });
-  // Counters of finished windows are of no use: clear them hourly.
-  const sweep = setInterval(() => {
-    limiter
-      .sweep('voice-command:', 60 * 60_000)
-      .catch((error: unknown) => app.log.warn({ err: error }, 'rate counter sweep failed'));
-  }, 60 * 60_000);
-  sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
   await registerAiCompatRoutes(app, { ai, keys });
 }

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AuthConfigResponse, ErrorResponse, LoginRequest, LogoutResponse, MeResponse } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
 import type { AuthService } from './auth.service';
-import { isAdmin, type SessionUser } from './sessions.service';
+import { isAdmin } from '../../auth/actor';
+import type { SessionUser } from './sessions.service';
 
 export const presentMe = (user: SessionUser, firstLogin: boolean): MeResponse => ({
   id: user.id,

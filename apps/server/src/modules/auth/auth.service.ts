@@ -1,28 +1,21 @@
+import { invalidCredentialsMessage } from '@atrium/contracts/texts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors';
 import { isUniqueViolation } from '../../db/errors';
 import type { AdminCredentials } from './admin-credentials';
 import { verifyPassword } from './admin-credentials';
+import { userActor } from '../../auth/actor';
 import type { SessionUser } from './sessions.service';
 import type { LoginLimiter } from './login-limiter';
 import type { UserRow, UsersRepository } from './users.repository';
 
 export const ADMIN_OWNER_KEY = 'admin';
 
-export const invalidCredentialsMessage = (providerName: string) =>
-  `Invalid credentials. Please try again or continue with ${providerName}`;
+export { invalidCredentialsMessage };
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-export const toSessionUser = (row: UserRow): SessionUser => ({
-  id: row.id,
-  ownerKey: row.owner_key,
-  role: row.role,
-  name: row.name,
-  nickname: row.nickname,
-  email: row.email,
-  picture: row.picture,
-});
+export const toSessionUser = (row: UserRow): SessionUser => userActor(row);
 
 /** Claims read from the identity provider's userinfo endpoint. */
 export interface OidcProfile {

@@ -1,20 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db';
 import { iso, type Clock } from '../../lib/time';
-import type { Role } from '@atrium/contracts';
+import { userActor, type UserActor } from '../../auth/actor';
 
-/** The signed-in user as services see it. */
-export interface SessionUser {
-  id: string;
-  ownerKey: string;
-  role: Role;
-  name: string | null;
-  nickname: string | null;
-  email: string | null;
-  picture: string | null;
-}
-
-export const isAdmin = (user: SessionUser): boolean => user.role === 'admin';
+/** The signed-in user as services see it: the `user` actor (auth/actor.ts). */
+export type SessionUser = UserActor;
 
 export interface SessionServiceDeps {
   db: Db;
@@ -109,15 +99,7 @@ export const createSessionService = ({
         .where('id', '=', id)
         .execute();
     }
-    return {
-      id: row.id,
-      ownerKey: row.owner_key,
-      role: row.role,
-      name: row.name,
-      nickname: row.nickname,
-      email: row.email,
-      picture: row.picture,
-    };
+    return userActor(row);
   },
 
   async destroy(token: string): Promise<void> {

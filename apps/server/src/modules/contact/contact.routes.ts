@@ -1,23 +1,35 @@
+import { adminOnly } from '../../auth/policies/admin';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ContactCreated, ContactMessageList, ContactRequest, ErrorResponse } from '@atrium/contracts';
 import type { ContactService } from './contact.service';
 
-export function registerContactRoutes(app: FastifyInstance, deps: { contact: ContactService }) {
+/** The contact form's limit: messages accepted per sender address and hour. */
+const CONTACT_WINDOW_MS = 60 * 60 * 1000;
+
+export function registerContactRoutes(app: FastifyInstance, deps: { contact: ContactService; maxPerHour: number }) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(
     '/api/contact',
     {
-      config: { access: 'public' },
+      // Messages accepted (not attempts) count; a sender at the limit is refused before its body is read.
+      config: {
+        access: 'public',
+        rateLimit: {
+          name: 'contact',
+          max: deps.maxPerHour,
+          windowMs: CONTACT_WINDOW_MS,
+          message: 'You have sent several messages already. Please try again later.',
+          count: 'success',
+        },
+      },
       schema: {
         tags: ['contact'],
         summary: 'Send a message through the contact form',
         body: ContactRequest,
         response: { 201: ContactCreated, 400: ErrorResponse, 429: ErrorResponse },
       },
-      // A sender over the limit is refused before its body is read.
-      onRequest: async (request) => deps.contact.checkLimit(request.ip),
     },
     async (request, reply) => {
       const created = await deps.contact.submit(request.body, {
@@ -31,16 +43,13 @@ export function registerContactRoutes(app: FastifyInstance, deps: { contact: Con
   typed.get(
     '/api/contact',
     {
-      config: { access: 'admin', forbiddenMessage: 'Only admins can read contact messages.' },
+      config: adminOnly('contactMessages'),
       schema: {
         tags: ['contact'],
         summary: 'Contact messages, newest first (admins)',
         response: { 200: ContactMessageList, 401: ErrorResponse, 403: ErrorResponse },
       },
     },
-    async (request) => {
-      await request.requireAdmin('Only admins can read contact messages.');
-      return deps.contact.list();
-    },
+    async () => deps.contact.list(),
   );
 }

@@ -9,15 +9,15 @@ import type { FilesService } from './files.service';
  */
 export const createFilesFileSource = (files: FilesService): FileSource => ({
   async open(user, fileId, maxBytes) {
-    const row = await files.get(user, fileId);
-    if (row.size > maxBytes) {
+    const file = await files.get(user, fileId);
+    if (file.size > maxBytes) {
       throw new AppError(
         'PAYLOAD_TOO_LARGE',
-        `The stored file is ${row.size} bytes; this service accepts at most ${maxBytes} bytes.`,
+        `The stored file is ${file.size} bytes; this service accepts at most ${maxBytes} bytes.`,
       );
     }
     const chunks: Buffer[] = [];
-    for await (const chunk of await files.openContent(row)) chunks.push(chunk as Buffer);
-    return { buffer: Buffer.concat(chunks), contentType: row.content_type, fileName: row.file_name };
+    for await (const chunk of await files.blobOf(file).open()) chunks.push(chunk as Buffer);
+    return { buffer: Buffer.concat(chunks), contentType: file.contentType, fileName: file.fileName };
   },
 });

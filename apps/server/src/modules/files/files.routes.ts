@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -16,93 +15,16 @@ import {
   UploadQuery,
   UserFileStats,
 } from '@atrium/contracts';
+import { requireActsFor } from '../../auth/policies/file';
 import { AppError } from '../../errors';
+import { httpDate, isNotModified, sendBlob } from '../../lib/http/send-blob';
 import { multipartFailure } from '../../lib/multipart';
-import { contentDisposition } from './file-names';
-import type { FileRow } from './files.repository';
-import { presentFile, type FilesService } from './files.service';
-import { parseRange } from './http-range';
+import { presentFile } from './files.presenter';
+import type { FilesService } from './files.service';
 
 const user = { access: 'user' } as const;
 
-const etagOf = (row: FileRow) => `"${row.sha256}"`;
-
-/** HTTP dates have second precision: compare at that precision. */
-const lastModifiedOf = (row: FileRow) => new Date(Math.floor(Date.parse(row.upload_date) / 1000) * 1000);
-
-function etagMatches(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true;
-  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
-}
-
-/** RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since. */
-function isNotModified(request: FastifyRequest, etag: string, lastModified: Date): boolean {
-  const ifNoneMatch = request.headers['if-none-match'];
-  if (ifNoneMatch) return etagMatches(ifNoneMatch, etag);
-  const ifModifiedSince = request.headers['if-modified-since'];
-  if (ifModifiedSince) {
-    const since = Date.parse(ifModifiedSince);
-    return Number.isFinite(since) && lastModified.getTime() <= since;
-  }
-  return false;
-}
-
-const contentTypeHeader = (type: string) =>
-  type.startsWith('text/') || type === 'application/json' ? `${type}; charset=utf-8` : type;
-
 const wantsJson = (request: FastifyRequest) => /\bapplication\/json\b/i.test(request.headers.accept ?? '');
-
-async function sendFile(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  files: FilesService,
-  row: FileRow,
-  inline: boolean,
-) {
-  const etag = etagOf(row);
-  const lastModified = lastModifiedOf(row);
-  void reply.headers({
-    etag,
-    'last-modified': lastModified.toUTCString(),
-    'cache-control': 'private, no-cache',
-    'accept-ranges': 'bytes',
-  });
-  if (isNotModified(request, etag, lastModified)) return reply.status(304).send();
-
-  const ifRange = typeof request.headers['if-range'] === 'string' ? request.headers['if-range'] : undefined;
-  const rangeHeader =
-    ifRange && !etagMatches(ifRange, etag) && ifRange !== lastModified.toUTCString()
-      ? undefined
-      : request.headers.range;
-  const range = parseRange(rangeHeader, row.size);
-  if (range.kind === 'unsatisfiable') {
-    throw new AppError('RANGE_NOT_SATISFIABLE', `The requested range is not within the file's ${row.size} bytes.`, {
-      headers: { 'content-range': `bytes */${row.size}` },
-    });
-  }
-  void reply.headers({
-    'content-type': contentTypeHeader(row.content_type),
-    'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', row.file_name),
-    // The file is data, never a page of this site; the preview page may frame it
-    // (Chromium's PDF viewer refuses to run in a sandbox, so PDFs are not sandboxed).
-    'content-security-policy': `default-src 'none'; img-src 'self'; media-src 'self'; frame-ancestors 'self'${
-      row.content_type === 'application/pdf' ? '' : '; sandbox'
-    }`,
-    'x-frame-options': 'SAMEORIGIN',
-  });
-  const byteRange = range.kind === 'partial' ? range.range : undefined;
-  if (byteRange) {
-    void reply
-      .status(206)
-      .header('content-range', `bytes ${byteRange.start}-${byteRange.end}/${row.size}`)
-      .header('content-length', byteRange.end - byteRange.start + 1);
-  } else {
-    void reply.header('content-length', row.size);
-  }
-  // HEAD: the headers above without reading the bytes (an empty stream keeps Content-Length as set).
-  if (request.method === 'HEAD') return reply.send(Readable.from([]));
-  return reply.send(await files.openContent(row, byteRange));
-}
 
 export interface FilesRouteOptions {
   files: FilesService;
@@ -135,7 +57,8 @@ export async function registerFileRoutes(app: FastifyInstance, { files, maxUploa
       async (request, reply) => {
         const caller = await request.requireUser();
         const ownerKey = request.query.userId ?? caller.ownerKey;
-        files.assertActsFor(caller, ownerKey);
+        // Before the body is read: a refused upload costs no bytes.
+        requireActsFor(caller, ownerKey, 'write');
         if (!request.isMultipart()) {
           throw new AppError('BAD_REQUEST', 'Send the file as multipart/form-data in a field named "file".');
         }
@@ -152,7 +75,7 @@ export async function registerFileRoutes(app: FastifyInstance, { files, maxUploa
         };
         request.raw.once('close', onClose);
         try {
-          const record = await files.upload(caller, ownerKey, { fileName: part.filename, stream: part.file });
+          const record = await files.ingest(ownerKey, { fileName: part.filename, stream: part.file });
           if (wantsJson(request)) return record;
           // Text, as the API's first clients read it; the schema above documents the JSON variant.
           return (reply as FastifyReply)
@@ -219,9 +142,9 @@ export async function registerFileRoutes(app: FastifyInstance, { files, maxUploa
         },
       },
       async (request, reply) => {
-        const row = await files.get(await request.requireUser(), request.params.id);
+        const file = await files.get(await request.requireUser(), request.params.id);
         const inline = request.query.inline === '1' || request.query.inline === 'true';
-        return sendFile(request, reply, files, row, inline);
+        return sendBlob(request, reply, files.blobOf(file), { disposition: inline ? 'inline' : 'attachment' });
       },
     );
 
@@ -236,10 +159,10 @@ export async function registerFileRoutes(app: FastifyInstance, { files, maxUploa
         },
       },
       async (request, reply) => {
-        const { row, stream } = await files.thumbnail(await request.requireUser(), request.params.id);
-        const etag = `"thumb-${row.sha256}"`;
+        const { file, stream } = await files.thumbnail(await request.requireUser(), request.params.id);
+        const etag = `"thumb-${file.sha256}"`;
         void reply.headers({ etag, 'cache-control': 'private, max-age=86400' });
-        if (isNotModified(request, etag, lastModifiedOf(row))) {
+        if (isNotModified(request, etag, httpDate(file.uploadDate))) {
           stream.destroy();
           return reply.status(304).send();
         }

@@ -1,49 +1,28 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { FileRecord, UserFileStats } from '@atrium/contracts';
-import sharp from 'sharp';
-import type { BlobStore, ByteRange } from '../../adapters/blob-store';
-import { AppError } from '../../errors';
-import { iso, type Clock } from '../../lib/time';
-import { isAdmin, type SessionUser } from '../auth/sessions.service';
-import { detectContentType, SNIFF_BYTES } from './content-type';
+import type { BlobStore } from '../../adapters/blob-store';
+import type { Actor } from '../../auth/actor';
+import { requireActsFor, requireFile } from '../../auth/policies/file';
+import type { ResourceAction } from '../../auth/policies/roles';
 import { isUniqueViolation } from '../../db/errors';
-import { fileNameKey, numberedFileName, sanitizeFileName } from './file-names';
+import { AppError } from '../../errors';
+import type { BlobRecord } from '../../lib/http/send-blob';
+import { StreamInspector } from '../../lib/stream-inspector';
+import { iso, type Clock } from '../../lib/time';
 import { formatBytes, readableSize } from '@atrium/contracts/format-bytes';
-import type { FileRow, FilesRepository, PageCursor } from './files.repository';
+import { detectContentType, SNIFF_BYTES } from './content-type';
+import { decodeCursor, encodeCursor } from './cursor';
+import { fileNameKey, numberedFileName, sanitizeFileName } from '../../lib/file-names';
+import { presentFile } from './files.presenter';
+import type { FileRow, FilesRepository } from './files.repository';
+import { sweepOrphans } from './maintenance';
+import { fileBlobKey, thumbnailKey, toStoredFile, type StoredFile } from './stored-file';
+import { createThumbnails } from './thumbnails';
 
-export const FILE_BLOB_PREFIX = 'files/';
-export const THUMBNAIL_PREFIX = 'thumbnails/';
-export const THUMBNAIL_SIZE = 256;
 /** Attempts to find a free name when simultaneous uploads keep taking the one chosen. */
 const NAME_ATTEMPTS = 10;
-const THUMBNAIL_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/tiff']);
-
-export const presentFile = (row: FileRow): FileRecord => ({
-  id: row.id,
-  fileId: row.id,
-  fileName: row.file_name,
-  size: row.size,
-  contentType: row.content_type,
-  uploadDate: row.upload_date,
-});
-
-const encodeCursor = (row: FileRow): string =>
-  Buffer.from(JSON.stringify([row.upload_date, row.id])).toString('base64url');
-
-function decodeCursor(cursor: string): PageCursor {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && typeof value[0] === 'string' && typeof value[1] === 'string') {
-      return { uploadDate: value[0], id: value[1] };
-    }
-  } catch {
-    // fall through
-  }
-  throw new AppError('BAD_REQUEST', 'The cursor is not valid. Start again from the first page.');
-}
 
 export interface FilesServiceDeps {
   repo: FilesRepository;
@@ -58,79 +37,20 @@ export interface UploadInput {
   stream: Readable;
 }
 
-/** Counts, hashes and keeps the head of a stream while it flows; fails as soon as a limit is passed. */
-class Inspector extends Transform {
-  size = 0;
-  private readonly hash = createHash('sha256');
-  private readonly headChunks: Buffer[] = [];
-  private headLength = 0;
+type Inspector = StreamInspector<AppError>;
 
-  constructor(private readonly check: (size: number) => AppError | undefined) {
-    super({ highWaterMark: 1024 * 1024 });
-  }
-
-  override _transform(
-    chunk: Buffer,
-    _encoding: BufferEncoding,
-    callback: (error?: Error | null, data?: Buffer) => void,
-  ) {
-    const error = this.inspectChunk(chunk);
-    if (error) callback(error);
-    else callback(null, chunk);
-  }
-
-  /** Counts, checks and hashes the next bytes (not kept: the caller may reuse the buffer). */
-  inspectChunk(chunk: Buffer): AppError | undefined {
-    this.size += chunk.length;
-    const error = this.check(this.size);
-    if (error) return error;
-    this.hash.update(chunk);
-    if (this.headLength < SNIFF_BYTES) {
-      const slice = chunk.subarray(0, SNIFF_BYTES - this.headLength);
-      this.headChunks.push(Buffer.from(slice));
-      this.headLength += slice.length;
-    }
-    return undefined;
-  }
-
-  /**
-   * Reads a whole file through `inspectChunk`, into one reused buffer: a file of a GiB read as a stream
-   * allocated a thousand 1 MiB buffers and spent about a second collecting them.
-   */
-  async inspectFile(file: string): Promise<void> {
-    const handle = await open(file, 'r');
-    try {
-      const buffer = Buffer.allocUnsafeSlow(4 * 1024 * 1024);
-      for (;;) {
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-        if (bytesRead === 0) return;
-        const error = this.inspectChunk(buffer.subarray(0, bytesRead));
-        if (error) throw error;
-      }
-    } finally {
-      await handle.close();
-    }
-  }
-
-  digest = () => this.hash.digest('hex');
-  head = () => Buffer.concat(this.headChunks);
-}
-
-/** File storage rules: ownership, limits, quota, integrity, previews. */
+/**
+ * File storage rules: limits, quota, integrity, names. Who may do what is the file policy's
+ * (`auth/policies/file.ts`); thumbnails, the orphan sweep, cursors and the wire shape have files of their own.
+ */
 export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesServiceDeps) => {
-  /** `{userId}` in a path must be the caller's own owner key; admins may act on anyone's. */
-  function assertActsFor(user: SessionUser, ownerKey: string): void {
-    if (user.ownerKey !== ownerKey && !isAdmin(user)) {
-      throw new AppError('FORBIDDEN', 'You can only access your own files.');
-    }
-  }
-
-  /** The file if the caller may see it; otherwise 404 with no hint that it exists. */
-  async function findAccessible(user: SessionUser, id: string): Promise<FileRow> {
+  const thumbnails = createThumbnails(blobs);
+  const find = async (id: string) => {
     const row = await repo.findById(id);
-    if (!row || (row.owner_key !== user.ownerKey && !isAdmin(user))) throw new AppError('FILE_NOT_FOUND');
-    return row;
-  }
+    return row && toStoredFile(row);
+  };
+  /** The file, if the actor may do `action` to it (404 `FILE_NOT_FOUND` otherwise: see the policy). */
+  const authorized = (actor: Actor, id: string, action: ResourceAction) => requireFile(actor, action, () => find(id));
 
   const quotaError = () =>
     new AppError(
@@ -141,8 +61,11 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
     new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the upload limit of ${formatBytes(limits.maxBytes)}.`);
 
   /** An inspector that fails once the upload passes the upload limit or the owner's remaining quota. */
-  const inspectorWithin = (remaining: number) =>
-    new Inspector((size) => (size > limits.maxBytes ? tooLargeError() : size > remaining ? quotaError() : undefined));
+  const inspectorWithin = (remaining: number): Inspector =>
+    new StreamInspector(
+      (size) => (size > limits.maxBytes ? tooLargeError() : size > remaining ? quotaError() : undefined),
+      SNIFF_BYTES,
+    );
 
   /**
    * Inserts the row under the first of `name.ext`, `name (1).ext`, `name (2).ext`… that the owner has no
@@ -197,6 +120,10 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
         sha256: inspector.digest(),
         blob_key: blobKey,
         upload_date: iso(clock.now()),
+        // Placed in no folder yet: uploads into folders and workspaces are issue 15's phase 2.
+        folder_id: null,
+        workspace_id: null,
+        uploaded_by: null,
       };
       await insertWithFreeName(row);
       // Concurrent uploads each checked the quota on their own: re-check with
@@ -205,7 +132,7 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
         await repo.deleteById(id);
         throw quotaError();
       }
-      return presentFile(row);
+      return presentFile(toStoredFile(row));
     } catch (error) {
       await blobs.delete(blobKey).catch(() => undefined);
       throw error;
@@ -213,24 +140,20 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
   }
 
   const service = {
-    assertActsFor,
-
-    /**
-     * Streams an upload into the blob store while counting, hashing and
-     * sniffing it; the metadata row is written only after every byte is
-     * stored. On any failure nothing remains: no row and no blob.
-     */
-    async upload(user: SessionUser, ownerKey: string, input: UploadInput): Promise<FileRecord> {
-      assertActsFor(user, ownerKey);
-      return service.ingest(ownerKey, input);
-    },
+    /** The limit and quota errors, for callers that check a declared length before any byte arrives (tus). */
+    quotaError,
+    tooLargeError,
 
     /** The remaining quota of an owner, in bytes (may be negative). */
     async remainingQuota(ownerKey: string): Promise<number> {
       return limits.userQuotaBytes - (await repo.statsByOwner(ownerKey)).sizeInBytes;
     },
 
-    /** Stores a stream as a new file of `ownerKey` (access already checked by the caller). */
+    /**
+     * Stores a stream as a new file of `ownerKey` (the caller has checked `requireActsFor(actor, ownerKey,
+     * 'write')` before reading the body): counted, hashed and sniffed while it streams into the blob store; the
+     * metadata row is written only after every byte is stored. On any failure nothing remains: no row, no blob.
+     */
     async ingest(ownerKey: string, input: UploadInput): Promise<FileRecord> {
       const fileName = sanitizeFileName(input.fileName);
       // Listen before the first await: a multipart part can fail (a truncated form) while the
@@ -261,7 +184,7 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
       // stopped reading (a form that ends early) must not be an unheard 'error' that kills the process.
       inspector.on('error', () => undefined);
       const id = randomUUID();
-      const blobKey = `${FILE_BLOB_PREFIX}${id}`;
+      const blobKey = fileBlobKey(id);
       input.stream.pipe(inspector);
       try {
         await blobs.put(blobKey, inspector);
@@ -291,16 +214,16 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
       const inspector = inspectorWithin(remaining);
       await inspector.inspectFile(input.file);
       const id = randomUUID();
-      const blobKey = `${FILE_BLOB_PREFIX}${id}`;
+      const blobKey = fileBlobKey(id);
       await blobs.adoptFile(blobKey, input.file);
       return commit({ id, blobKey, ownerKey, fileName, inspector });
     },
 
-    async list(user: SessionUser, ownerKey: string, page: { limit?: number | undefined; cursor?: string | undefined }) {
-      assertActsFor(user, ownerKey);
+    async list(actor: Actor, ownerKey: string, page: { limit?: number | undefined; cursor?: string | undefined }) {
+      requireActsFor(actor, ownerKey, 'read');
       const limit = page.limit ?? 1000;
       const rows = await repo.listByOwner(ownerKey, limit + 1, page.cursor ? decodeCursor(page.cursor) : undefined);
-      const items = rows.slice(0, limit);
+      const items = rows.slice(0, limit).map(toStoredFile);
       const last = items.at(-1);
       return {
         files: items.map(presentFile),
@@ -308,80 +231,44 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
       };
     },
 
-    async stats(user: SessionUser, ownerKey: string): Promise<UserFileStats> {
-      assertActsFor(user, ownerKey);
+    async stats(actor: Actor, ownerKey: string): Promise<UserFileStats> {
+      requireActsFor(actor, ownerKey, 'read');
       const { fileCount, sizeInBytes } = await repo.statsByOwner(ownerKey);
       return { fileCount, sizeInBytes, readableSize: readableSize(sizeInBytes) };
     },
 
-    async get(user: SessionUser, id: string): Promise<FileRow> {
-      return findAccessible(user, id);
-    },
+    /** A file the actor may read. */
+    get: (actor: Actor, id: string): Promise<StoredFile> => authorized(actor, id, 'read'),
 
-    async openContent(row: FileRow, range?: ByteRange): Promise<Readable> {
-      return blobs.get(row.blob_key, range);
-    },
+    /** What `sendBlob` needs to send a file's bytes. */
+    blobOf: (file: StoredFile): BlobRecord => ({
+      size: file.size,
+      etag: `"${file.sha256}"`,
+      lastModified: new Date(file.uploadDate),
+      contentType: file.contentType,
+      fileName: file.fileName,
+      open: (range) => blobs.get(file.blobKey, range),
+    }),
 
-    async remove(user: SessionUser, id: string): Promise<{ id: string; deleted: true }> {
-      const row = await findAccessible(user, id);
+    async remove(actor: Actor, id: string): Promise<{ id: string; deleted: true }> {
+      const file = await authorized(actor, id, 'delete');
       // Metadata first: the file disappears at once; a blob left behind by a
-      // crash here is an orphan the start-up sweep removes.
+      // crash here is an orphan the sweep removes.
       await repo.deleteById(id);
-      await Promise.all([blobs.delete(row.blob_key), blobs.delete(`${THUMBNAIL_PREFIX}${row.id}.webp`)]).catch(
-        (error: unknown) => log?.warn({ err: error, id }, 'could not remove the bytes of a deleted file'),
+      await Promise.all([blobs.delete(file.blobKey), blobs.delete(thumbnailKey(file.id))]).catch((error: unknown) =>
+        log?.warn({ err: error, id }, 'could not remove the bytes of a deleted file'),
       );
       return { id, deleted: true };
     },
 
-    /** A small WebP of an image, made on first request and kept in the blob store. */
-    async thumbnail(user: SessionUser, id: string): Promise<{ row: FileRow; stream: Readable }> {
-      const row = await findAccessible(user, id);
-      if (!THUMBNAIL_TYPES.has(row.content_type)) {
-        throw new AppError('NOT_FOUND', 'There is no thumbnail for this kind of file.');
-      }
-      const key = `${THUMBNAIL_PREFIX}${row.id}.webp`;
-      if (!(await blobs.stat(key))) {
-        const source = await blobs.get(row.blob_key);
-        const transformer = sharp({ limitInputPixels: 100_000_000, animated: false })
-          .rotate()
-          .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
-          .webp({ quality: 75 });
-        source.on('error', (error) => transformer.destroy(error));
-        try {
-          await blobs.put(key, source.pipe(transformer));
-        } catch (error) {
-          throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Could not make a thumbnail of this image.', { cause: error });
-        }
-      }
-      return { row, stream: await blobs.get(key) };
+    /** A small WebP of an image the actor may read, made on first request and kept. */
+    async thumbnail(actor: Actor, id: string): Promise<{ file: StoredFile; stream: Readable }> {
+      const file = await authorized(actor, id, 'read');
+      return { file, stream: await thumbnails.open(file) };
     },
 
-    /**
-     * Removes what an interrupted process may have left: incomplete writes
-     * and blobs with no metadata row, older than `graceMs` (so uploads in
-     * flight on other instances are left alone).
-     */
-    async sweepOrphans(graceMs: number): Promise<{ incomplete: number; orphans: number }> {
-      const before = new Date(clock.now().getTime() - graceMs);
-      const incomplete = await blobs.sweepIncomplete(before);
-      let orphans = 0;
-      for await (const blob of blobs.list(FILE_BLOB_PREFIX)) {
-        if (blob.lastModified >= before) continue;
-        if (!(await repo.blobKeyExists(blob.key))) {
-          await blobs.delete(blob.key);
-          orphans += 1;
-        }
-      }
-      for await (const blob of blobs.list(THUMBNAIL_PREFIX)) {
-        if (blob.lastModified >= before) continue;
-        const id = blob.key.slice(THUMBNAIL_PREFIX.length).replace(/\.webp$/, '');
-        if (!(await repo.findById(id))) {
-          await blobs.delete(blob.key);
-          orphans += 1;
-        }
-      }
-      return { incomplete, orphans };
-    },
+    /** See `maintenance.ts`. */
+    sweepOrphans: (graceMs: number) => sweepOrphans({ repo, blobs, clock }, graceMs),
   };
   return service;
 };

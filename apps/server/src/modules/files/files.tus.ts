@@ -6,8 +6,8 @@ import { Metadata, Server, Uid, type DataStore } from '@tus/server';
 import type { BlobStore } from '../../adapters/blob-store';
 import type { EventBus } from '../../adapters/event-bus';
 import type { Config } from '../../config';
+import { canFile, requireActsFor } from '../../auth/policies/file';
 import { AppError } from '../../errors';
-import { formatBytes } from '@atrium/contracts/format-bytes';
 import type { FilesService } from './files.service';
 import { createRedisLocker } from './tus-redis-locker';
 import { AtriumS3Store } from './tus-s3-store';
@@ -187,21 +187,11 @@ export async function registerTusRoutes(
         const header = request.headers['upload-metadata'];
         const ownerKey = typeof header === 'string' && header !== '' ? readMetadata(header).userId : undefined;
         if (!ownerKey) throw new AppError('BAD_REQUEST', 'Upload-Metadata must carry userId.');
-        files.assertActsFor(user, ownerKey);
+        requireActsFor(user, ownerKey, 'write');
         bind = (tusRequest) => checkedOwners.set(tusRequest, ownerKey);
         const length = Number(request.headers['upload-length'] ?? 0);
-        if (length > config.uploads.maxBytes) {
-          throw new AppError(
-            'PAYLOAD_TOO_LARGE',
-            `The file is larger than the upload limit of ${formatBytes(config.uploads.maxBytes)}.`,
-          );
-        }
-        if (length > (await files.remainingQuota(ownerKey))) {
-          throw new AppError(
-            'QUOTA_EXCEEDED',
-            `This upload would exceed the storage quota of ${formatBytes(config.uploads.userQuotaBytes)} per user. Delete some files and try again.`,
-          );
-        }
+        if (length > config.uploads.maxBytes) throw files.tooLargeError();
+        if (length > (await files.remainingQuota(ownerKey))) throw files.quotaError();
         await (storeReady ??= blobs.ping().catch((error: unknown) => {
           storeReady = undefined;
           throw error;
@@ -209,7 +199,7 @@ export async function registerTusRoutes(
       } else if (request.method !== 'OPTIONS') {
         const owner = await ownerOf(id);
         // Someone else's upload looks exactly like a missing one.
-        if (owner === undefined || (owner !== user.ownerKey && user.role !== 'admin')) {
+        if (owner === undefined || !canFile(user, 'write', { ownerKey: owner })) {
           throw new AppError('NOT_FOUND', 'Upload not found.');
         }
       }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HealthResponse, ReadinessResponse, type ReadinessCheck } from '@atrium/contracts';
-import { isAdmin } from '../auth/sessions.service';
+import { canSeeSystemDetails } from '../../auth/policies/admin';
 
 export type ReadinessProbe = () => Promise<ReadinessCheck>;
 
@@ -49,7 +49,7 @@ export function registerHealthRoutes(app: FastifyInstance, probes: Map<string, R
       const failed = entries.some(([, check]) => check.status === 'error');
       // A database that is down must not turn readiness into a 500: no session is read then.
       const user = await request.currentUser().catch(() => null);
-      const detailed = user !== null && isAdmin(user);
+      const detailed = canSeeSystemDetails(user);
       const checks = Object.fromEntries(
         detailed ? entries : entries.map(([name, check]) => [name, { status: check.status }]),
       );

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db, Dialect } from '../../db';
 import type { NotificationsTable } from '../../db/schema';
 import { iso, type Clock } from '../../lib/time';
 
-export type NotificationRow = Omit<NotificationsTable, 'seq'> & { seq: number };
+export type NotificationRow = Selectable<NotificationsTable>;
 
 /** Any constant: PostgreSQL advisory lock that orders notification inserts across instances. */
 const INSERT_LOCK = 7_340_001;
@@ -48,6 +48,9 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
           message: values.message,
           type: values.type,
           audience_user_id: values.audienceUserId,
+          // The audience columns of migration 0012 say the same (workspace audiences come with issue 15's phase 2).
+          audience_type: values.audienceUserId === null ? 'all' : 'user',
+          audience_id: values.audienceUserId,
           created_by: values.createdBy,
           dedupe_key: values.dedupeKey ?? null,
           created_at: iso(clock.now()),

@@ -1,9 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   ErrorResponse,
-  NOTIFICATION_TEXTS,
   Notification,
   NotificationFeed,
   NotificationFeedQuery,
@@ -15,20 +14,13 @@ import {
   VapidPublicKey,
   WelcomeResponse,
 } from '@atrium/contracts';
+import { adminOnly } from '../../auth/policies/admin';
 import { SESSION_COOKIE } from '../../plugins/session';
 import { sessionIdOf } from '../auth/sessions.service';
 import { parseLastEventId, type NotificationHub } from './notification-hub';
 import type { NotificationsService } from './notifications.service';
 
 const BASE = '/public/api/notifications';
-
-/** Checks the session before the body is validated, so an anonymous caller gets 401, not 400. */
-const signedIn = async (request: FastifyRequest) => {
-  await request.requireUser();
-};
-const adminOnly = async (request: FastifyRequest) => {
-  await request.requireAdmin(NOTIFICATION_TEXTS.adminOnly);
-};
 
 /** The notification service (docs/PRODUCT.md#api-paths): subscribe, publish, count, stream, the feed, the welcome notification and Web Push's key. */
 export function registerNotificationRoutes(
@@ -42,7 +34,6 @@ export function registerNotificationRoutes(
     `${BASE}/subscribe`,
     {
       config: { access: 'user' },
-      preValidation: signedIn,
       schema: {
         tags,
         summary: 'Subscribe the signed-in user (idempotent); optionally store this browser’s Web Push subscription',
@@ -59,8 +50,7 @@ export function registerNotificationRoutes(
   typed.post(
     BASE,
     {
-      config: { access: 'admin', forbiddenMessage: NOTIFICATION_TEXTS.adminOnly },
-      preValidation: adminOnly,
+      config: adminOnly('notifications'),
       schema: {
         tags,
         summary: 'Publish a notification to everyone (admins only)',
@@ -69,8 +59,7 @@ export function registerNotificationRoutes(
       },
     },
     async (request) => {
-      const user = await request.requireAdmin(NOTIFICATION_TEXTS.adminOnly);
-      return deps.notifications.publish(user, request.body);
+      return deps.notifications.publish(await request.requireUser(), request.body);
     },
   );
 
@@ -78,7 +67,6 @@ export function registerNotificationRoutes(
     BASE,
     {
       config: { access: 'user' },
-      preValidation: signedIn,
       schema: {
         tags,
         summary: 'The signed-in user’s notifications, newest first',
@@ -92,25 +80,20 @@ export function registerNotificationRoutes(
   typed.get(
     `${BASE}/subscribers/count`,
     {
-      config: { access: 'admin', forbiddenMessage: NOTIFICATION_TEXTS.adminOnly },
-      preValidation: adminOnly,
+      config: adminOnly('notifications'),
       schema: {
         tags,
         summary: 'How many users are subscribed, browsers get push, and streams are open now (admins only)',
         response: { 200: SubscriberCount, 401: ErrorResponse, 403: ErrorResponse },
       },
     },
-    async (request) => {
-      const user = await request.requireAdmin(NOTIFICATION_TEXTS.adminOnly);
-      return { ...(await deps.notifications.countSubscribers(user)), openStreams: deps.hub.size };
-    },
+    async () => ({ ...(await deps.notifications.countSubscribers()), openStreams: deps.hub.size }),
   );
 
   typed.post(
     `${BASE}/welcome`,
     {
       config: { access: 'user' },
-      preValidation: signedIn,
       schema: {
         tags,
         summary: 'Create the signed-in user’s welcome notification (once per user)',
@@ -133,7 +116,6 @@ export function registerNotificationRoutes(
     `${BASE}/stream`,
     {
       config: { access: 'user' },
-      preValidation: signedIn,
       logLevel: 'warn',
       schema: {
         tags,

@@ -8,7 +8,8 @@ import {
 } from '@atrium/contracts';
 import type { PushSender } from '../../adapters/push/web-push-sender';
 import { AppError } from '../../errors';
-import { isAdmin, type SessionUser } from '../auth/sessions.service';
+import { requireAdmin } from '../../auth/policies/admin';
+import type { SessionUser } from '../auth/sessions.service';
 import { presentNotification, type NotificationHub } from './notification-hub';
 import type { NotificationRow, NotificationsRepository } from './notifications.repository';
 
@@ -88,7 +89,7 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
     },
 
     async publish(user: SessionUser, input: { message: string }): Promise<Notification> {
-      if (!isAdmin(user)) throw new AppError('FORBIDDEN', NOTIFICATION_TEXTS.adminOnly);
+      requireAdmin(user, 'notifications');
       const message = input.message.trim();
       if (!message) throw new AppError('BAD_REQUEST', NOTIFICATION_TEXTS.blankMessage);
       if ([...message].length > NOTIFICATION_MESSAGE_MAX) {
@@ -100,8 +101,7 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
     },
 
     /** Subscribed users (the spec's count) and browsers subscribed to Web Push. */
-    async countSubscribers(user: SessionUser): Promise<{ count: number; pushBrowsers: number }> {
-      if (!isAdmin(user)) throw new AppError('FORBIDDEN', NOTIFICATION_TEXTS.adminOnly);
+    async countSubscribers(): Promise<{ count: number; pushBrowsers: number }> {
       const [count, pushBrowsers] = await Promise.all([repo.countSubscribers(), repo.countPushSubscriptions()]);
       return { count, pushBrowsers };
     },

@@ -2,7 +2,7 @@
  * Face detection with age, gender and emotion, in the Azure Face v1.0 detect shape.
  */
 import { inspectImage, type ImageFormat } from './image-input.js';
-import { WorkerPool, type EngineState, type PoolLimits } from './pool.js';
+import { poolLimits, WorkerPool, type EngineState, type PoolLimits } from './pool.js';
 import type { AzureFace } from './face-types.js';
 import type { FaceJob, FaceWorkerData } from './face-detection.worker.js';
 
@@ -42,11 +42,7 @@ export function createFaceDetection(options: FaceDetectionOptions = {}): FaceDet
     name: 'Face detection',
     workerUrl: new URL('./face-detection.worker.ts', import.meta.url),
     workerData,
-    concurrency: options.concurrency,
-    maxQueue: options.maxQueue,
-    timeoutMs: options.timeoutMs ?? 30_000,
-    startTimeoutMs: options.startTimeoutMs,
-    idleUnloadMs: options.idleUnloadMs,
+    ...poolLimits(options),
   });
   return {
     async detectFaces(image: Buffer | Uint8Array): Promise<AzureFace[]> {

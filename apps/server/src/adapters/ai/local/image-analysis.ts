@@ -4,7 +4,7 @@
 import type { AnalysisJob, AnalysisWorkerData } from './image-analysis.worker.js';
 import type { AnalyzeV32 } from './image-analysis-types.js';
 import { inspectImage, type ImageFormat } from './image-input.js';
-import { WorkerPool, type EngineState, type PoolLimits } from './pool.js';
+import { poolLimits, WorkerPool, type EngineState, type PoolLimits } from './pool.js';
 
 export type { AnalyzeV32 } from './image-analysis-types.js';
 
@@ -39,11 +39,7 @@ export function createImageAnalysis(options: ImageAnalysisOptions = {}): ImageAn
     name: 'Image analysis',
     workerUrl: new URL('./image-analysis.worker.ts', import.meta.url),
     workerData,
-    concurrency: options.concurrency,
-    maxQueue: options.maxQueue,
-    timeoutMs: options.timeoutMs ?? 30_000,
-    startTimeoutMs: options.startTimeoutMs,
-    idleUnloadMs: options.idleUnloadMs,
+    ...poolLimits(options),
   });
   return {
     async analyzeImage(image: Buffer | Uint8Array): Promise<AnalyzeV32> {

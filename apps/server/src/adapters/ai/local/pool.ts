@@ -47,6 +47,15 @@ export interface PoolLimits {
   idleUnloadMs?: number;
 }
 
+/** The limits an engine's options carry, with the engine's default job time-out. */
+export const poolLimits = (options: PoolLimits, defaultTimeoutMs = 30_000): PoolLimits => ({
+  concurrency: options.concurrency,
+  maxQueue: options.maxQueue,
+  timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+  startTimeoutMs: options.startTimeoutMs,
+  idleUnloadMs: options.idleUnloadMs,
+});
+
 export interface WorkerPoolOptions extends PoolLimits {
   /** Human name used in messages, e.g. "Speech-to-text". */
   name: string;

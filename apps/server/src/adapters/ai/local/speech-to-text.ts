@@ -3,7 +3,7 @@
  * Validation runs on the caller's thread (cheap, rejects early); resampling and decoding run in a worker.
  */
 import { BadMediaError } from './errors.js';
-import { WorkerPool, type EngineState, type PoolLimits } from './pool.js';
+import { poolLimits, WorkerPool, type EngineState, type PoolLimits } from './pool.js';
 import type { SttJob, SttWorkerData } from './speech-to-text.worker.js';
 import type { AzureSttResult } from './stt-format.js';
 import { parseWav, type WavInfo } from './wav.js';
@@ -59,11 +59,7 @@ export function createSpeechToText(options: SpeechToTextOptions = {}): SpeechToT
     name: 'Speech-to-text',
     workerUrl: new URL('./speech-to-text.worker.ts', import.meta.url),
     workerData,
-    concurrency: options.concurrency,
-    maxQueue: options.maxQueue,
-    timeoutMs: options.timeoutMs ?? 60_000,
-    startTimeoutMs: options.startTimeoutMs,
-    idleUnloadMs: options.idleUnloadMs,
+    ...poolLimits(options, 60_000),
   });
 
   return {

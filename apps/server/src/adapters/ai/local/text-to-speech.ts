@@ -3,7 +3,7 @@
  * the audio format Azure calls "audio-16khz-32kbitrate-mono-mp3".
  */
 import { BadInputError, TooLargeError } from './errors.js';
-import { WorkerPool, type EngineState, type PoolLimits } from './pool.js';
+import { poolLimits, WorkerPool, type EngineState, type PoolLimits } from './pool.js';
 import { ssmlToText, toFliteText } from './ssml.js';
 import type { TtsJob, TtsWorkerData } from './text-to-speech.worker.js';
 
@@ -64,11 +64,7 @@ export function createTextToSpeech(options: TextToSpeechOptions = {}): TextToSpe
     name: 'Text-to-speech',
     workerUrl: new URL('./text-to-speech.worker.ts', import.meta.url),
     workerData,
-    concurrency: options.concurrency,
-    maxQueue: options.maxQueue,
-    timeoutMs: options.timeoutMs ?? 30_000,
-    startTimeoutMs: options.startTimeoutMs,
-    idleUnloadMs: options.idleUnloadMs,
+    ...poolLimits(options),
   });
   return {
     async synthesize(input: SynthesizeInput): Promise<Buffer> {

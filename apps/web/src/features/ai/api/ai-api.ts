@@ -1,12 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import {
-  ErrorResponse,
   FaceDetectionResult,
   ImageAnalysisResult,
   SpeechToTextResult,
   type TextToSpeechRequest,
 } from '@atrium/contracts';
-import { api, ApiError } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
+import { sendOk } from '../../../lib/http';
 
 /** Sends a file as the multipart field "file" (the server also accepts raw bodies). */
 const asForm = (file: Blob, name: string) => {
@@ -27,23 +27,11 @@ export const analyzeImage = (image: File) =>
 /** Text-to-speech answers audio/mpeg, not JSON, so it is fetched directly. */
 export async function synthesizeSpeech(text: string): Promise<Blob> {
   const body: TextToSpeechRequest = { text };
-  let response: Response;
-  try {
-    response = await fetch('/api/ai/text-to-speech', {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'audio/mpeg' },
-      body: JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiError(0, 'NETWORK_ERROR', 'Could not reach the server. Please check your connection.');
-  }
-  if (!response.ok) {
-    const parsed = ErrorResponse.safeParse(await response.json().catch(() => null));
-    throw parsed.success
-      ? new ApiError(response.status, parsed.data.error.code, parsed.data.error.message)
-      : new ApiError(response.status, 'HTTP_ERROR', `Request failed with status ${response.status}`);
-  }
+  const response = await sendOk('/api/ai/text-to-speech', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'audio/mpeg' },
+    body: JSON.stringify(body),
+  });
   return response.blob();
 }
 

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { buttonClass as kitButtonClass } from '../../../components/ui/button';
 
 /** Common frame of the four AI screens. */
 export function AiPage({ title, intro, children }: { title: string; intro: string; children: ReactNode }) {
@@ -13,11 +14,9 @@ export function AiPage({ title, intro, children }: { title: string; intro: strin
   );
 }
 
-export const buttonClass =
-  'inline-flex items-center justify-center gap-2 rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-60';
+export const buttonClass = kitButtonClass('primary');
 
-export const secondaryButtonClass =
-  'inline-flex items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-60';
+export const secondaryButtonClass = kitButtonClass('secondary');
 
 export const fileInputClass =
   'block w-full text-sm text-slate-700 file:mr-4 file:rounded-lg file:border-0 file:bg-brand-50 file:px-4 file:py-2 file:text-sm file:font-medium file:text-brand-700 hover:file:bg-brand-100 focus-visible:outline-2 focus-visible:outline-brand-600';

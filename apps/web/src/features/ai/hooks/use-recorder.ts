@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { recordingToWav } from '../lib/wav';
+import { toSpeechWav } from '../../../lib/audio/wav';
 
 export const MAX_RECORDING_SECONDS = 60;
 
@@ -49,7 +49,7 @@ export function useRecorder(onRecorded: (wav: Blob) => void) {
     media.onstop = () => {
       for (const track of stream.getTracks()) track.stop();
       setState({ status: 'converting' });
-      recordingToWav(new Blob(chunks, { type: media.mimeType }))
+      toSpeechWav(new Blob(chunks, { type: media.mimeType }))
         .then((wav) => {
           setState({ status: 'idle' });
           onRecordedRef.current(wav);

@@ -1,3 +1,4 @@
+import { VOICE_COMMAND_RATE_MESSAGE } from '@atrium/contracts/texts';
 import {
   VOICE_MESSAGES,
   VOICE_SETTINGS,
@@ -7,7 +8,9 @@ import {
   voiceErrorMessage,
   type AssistantReply,
 } from '@atrium/assistant';
-import { toSpeechWav } from './wav';
+import { toSpeechWav } from '../../../lib/audio/wav';
+import { isApiError } from '../../../lib/api-error';
+import { send } from '../../../lib/http';
 
 /** The parts of the Web Speech API this module uses (not in every TypeScript DOM lib). */
 interface RecognitionResultEvent {
@@ -45,7 +48,7 @@ export interface VoiceCallbacks {
  */
 export const SPEECH_TO_TEXT_URL = '/api/assistant/voice-command';
 /** Shown when the server refuses more commands for now (HTTP 429). */
-export const TOO_MANY_COMMANDS_MESSAGE = 'Too many voice commands. Please wait a minute and try again.';
+export const TOO_MANY_COMMANDS_MESSAGE = VOICE_COMMAND_RATE_MESSAGE;
 
 /**
  * Microphone settings for speech recognition: the browser's automatic gain control drives ordinary
@@ -213,10 +216,9 @@ export function createVoiceSession(
     callbacks.onMessage('Transcribing…', 'info');
     try {
       const wav = await toSpeechWav(recording);
-      const response = await fetch(SPEECH_TO_TEXT_URL, {
+      const response = await send(SPEECH_TO_TEXT_URL, {
         method: 'POST',
         headers: { 'content-type': 'audio/wav', accept: 'application/json' },
-        credentials: 'same-origin',
         body: wav,
       });
       if (current !== generation) return;
@@ -232,7 +234,7 @@ export function createVoiceSession(
       else fail('no-speech');
     } catch (error) {
       if (current !== generation) return;
-      fail(error instanceof TypeError ? 'network' : 'server');
+      fail(isApiError(error) && error.code === 'NETWORK_ERROR' ? 'network' : 'server');
     }
   }
 

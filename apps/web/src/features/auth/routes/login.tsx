@@ -1,3 +1,4 @@
+import { invalidCredentialsMessage } from '@atrium/contracts/texts';
 import type { MeResponse } from '@atrium/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { LogIn, ShieldCheck } from 'lucide-react';
@@ -12,8 +13,7 @@ import { browserNavigation, oidcStartUrl, useLogin } from '../api/login';
 import { LoginBackground } from '../components/login-background';
 
 export const GENERIC_ERROR = 'An error occurred during login. Please try again.';
-export const invalidCredentials = (provider: string) =>
-  `Invalid credentials. Please try again or continue with ${provider}`;
+export const invalidCredentials = invalidCredentialsMessage;
 export const couldNotConnect = (provider: string) => `Could not connect to ${provider}. Please try again.`;
 /** This page's address is not the server's PUBLIC_URL: sign-in is refused here (CSRF), so say where it works. */
 export const wrongAddress = (here: string, publicUrl: string) =>

@@ -1,21 +1,9 @@
-import { ReadinessResponse, UserFileStats } from '@atrium/contracts';
+import { ReadinessResponse } from '@atrium/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, isApiError } from '../../../lib/api-client';
+import { send } from '../../../lib/http';
 
-/** The user's file statistics, or null while the files service is not available (404). */
-export const fileStatsQueryOptions = (ownerKey: string) =>
-  queryOptions({
-    queryKey: ['files', 'user-stats', ownerKey],
-    queryFn: async () => {
-      try {
-        return await api.get(UserFileStats, `/api/files/user-stats/${encodeURIComponent(ownerKey)}`);
-      } catch (error) {
-        if (isApiError(error) && error.status === 404) return null;
-        throw error;
-      }
-    },
-  });
-export const useFileStats = (ownerKey: string) => useQuery(fileStatsQueryOptions(ownerKey));
+/** The user's file statistics: the one query shared with the files screens. */
+export { fileStatsQueryOptions, useFileStats } from '../../../lib/queries/file-stats';
 
 /** The AI services the readiness endpoint reports. */
 export const AI_CHECKS = ['ai.speechToText', 'ai.textToSpeech', 'ai.faceDetection', 'ai.imageAnalysis'] as const;
@@ -42,7 +30,7 @@ export const aiReadinessQueryOptions = () =>
   queryOptions({
     queryKey: ['readyz', 'ai'],
     queryFn: async () => {
-      const response = await fetch('/readyz', { headers: { accept: 'application/json' } });
+      const response = await send('/readyz', { headers: { accept: 'application/json' } });
       if (!response.ok && response.status !== 503) throw new Error(`Readiness check failed (${response.status})`);
       return summariseAiReadiness(ReadinessResponse.parse(await response.json()));
     },

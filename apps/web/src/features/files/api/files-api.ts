@@ -1,20 +1,15 @@
-import {
-  DeleteFileResponse,
-  ErrorResponse,
-  FileList,
-  FileRecord,
-  UploadFileResponse,
-  UserFileStats,
-} from '@atrium/contracts';
+import { DeleteFileResponse, FileList, FileRecord, UploadFileResponse } from '@atrium/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
+import { postWithProgress, type UploadProgress } from '../../../lib/http';
+import { fileStatsKey } from '../../../lib/queries/file-stats';
 
 const enc = encodeURIComponent;
 
 export const filesKeys = {
   all: ['files'] as const,
   list: (userId: string) => ['files', 'list', userId] as const,
-  stats: (userId: string) => ['files', 'stats', userId] as const,
+  stats: fileStatsKey,
 };
 
 export const filesQueryOptions = (userId: string) =>
@@ -23,17 +18,10 @@ export const filesQueryOptions = (userId: string) =>
     queryFn: () => api.get(FileList, `/api/files/user/${enc(userId)}`),
   });
 
-export const fileStatsQueryOptions = (userId: string) =>
-  queryOptions({
-    queryKey: filesKeys.stats(userId),
-    queryFn: () => api.get(UserFileStats, `/api/files/user-stats/${enc(userId)}`),
-  });
+export { fileStatsQueryOptions, useFileStats } from '../../../lib/queries/file-stats';
 
 export const useFiles = (userId: string | undefined) =>
   useQuery({ ...filesQueryOptions(userId ?? ''), enabled: Boolean(userId) });
-
-export const useFileStats = (userId: string | undefined) =>
-  useQuery({ ...fileStatsQueryOptions(userId ?? ''), enabled: Boolean(userId) });
 
 /** GET /api/files/{id}: existence check and metadata. */
 export const getFile = (id: string) => api.get(FileRecord, `/api/files/${enc(id)}`);
@@ -52,73 +40,27 @@ export function useDeleteFile() {
 export const downloadUrl = (id: string, inline = false) => `/api/files/download/${enc(id)}${inline ? '?inline=1' : ''}`;
 export const thumbnailUrl = (id: string) => `/api/files/${enc(id)}/thumbnail`;
 
-export interface UploadProgress {
-  loaded: number;
-  total: number;
-  /** Bytes per second, averaged since the start. */
-  bytesPerSecond: number;
-}
+export type { UploadProgress } from '../../../lib/http';
 
 export interface UploadOptions {
   onProgress?: (progress: UploadProgress) => void;
   signal?: AbortSignal;
 }
 
-export class UploadCancelledError extends Error {
-  constructor() {
-    super('Upload cancelled.');
-    this.name = 'UploadCancelledError';
-  }
-}
-
-function errorFromXhr(xhr: XMLHttpRequest): ApiError {
-  try {
-    const parsed = ErrorResponse.safeParse(JSON.parse(xhr.responseText));
-    if (parsed.success) return new ApiError(xhr.status, parsed.data.error.code, parsed.data.error.message);
-  } catch {
-    // not JSON
-  }
-  return new ApiError(xhr.status, 'HTTP_ERROR', `Upload failed with status ${xhr.status}`);
-}
+/** The upload's cancel button was pressed. */
+export { RequestCancelledError as UploadCancelledError } from '../../../lib/http';
 
 /**
- * POST /api/files/upload as multipart with XMLHttpRequest, which (unlike
- * fetch) reports upload progress. Resolves with the stored record.
+ * POST /api/files/upload as multipart, with progress (lib/http.ts `postWithProgress`). Resolves with the stored
+ * record.
  */
-export function uploadFile(file: File, userId: string, options: UploadOptions = {}): Promise<FileRecord> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    const started = performance.now();
-    xhr.open('POST', `/api/files/upload?userId=${enc(userId)}`);
-    xhr.setRequestHeader('accept', 'application/json');
-    xhr.upload.onprogress = (event) => {
-      const seconds = Math.max((performance.now() - started) / 1000, 0.001);
-      options.onProgress?.({
-        loaded: event.loaded,
-        total: event.lengthComputable ? event.total : file.size,
-        bytesPerSecond: event.loaded / seconds,
-      });
-    };
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) {
-        try {
-          resolve(UploadFileResponse.parse(JSON.parse(xhr.responseText)));
-        } catch (error) {
-          reject(error instanceof Error ? error : new Error(String(error)));
-        }
-      } else reject(errorFromXhr(xhr));
-    };
-    xhr.onerror = () => reject(new ApiError(0, 'NETWORK_ERROR', 'Could not reach the server.'));
-    xhr.onabort = () => reject(new UploadCancelledError());
-    if (options.signal) {
-      if (options.signal.aborted) {
-        reject(new UploadCancelledError());
-        return;
-      }
-      options.signal.addEventListener('abort', () => xhr.abort(), { once: true });
-    }
-    const body = new FormData();
-    body.append('file', file, file.name);
-    xhr.send(body);
+export async function uploadFile(file: File, userId: string, options: UploadOptions = {}): Promise<FileRecord> {
+  const body = new FormData();
+  body.append('file', file, file.name);
+  const text = await postWithProgress(`/api/files/upload?userId=${enc(userId)}`, body, {
+    totalBytes: file.size,
+    onProgress: options.onProgress,
+    signal: options.signal,
   });
+  return UploadFileResponse.parse(JSON.parse(text));
 }

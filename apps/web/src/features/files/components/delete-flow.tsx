@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { showToast } from '../../../lib/toast';
 import { isApiError } from '../../../lib/api-error';
 import { useDeleteFile } from '../api/files-api';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 
 /** Confirmation, then delete, success toast and a reload of the file data; failures toast and show inline. */
 export function useDeleteFlow(onDeleted?: () => void) {

@@ -1,12 +1,13 @@
 import type { FileRecord } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
+import { THUMBNAIL_TYPES } from '@atrium/contracts/texts';
 import { ChevronDown, ChevronRight, Download } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
+import { sendOk } from '../../../lib/http';
 import { downloadUrl, thumbnailUrl } from '../api/files-api';
 import { FileRowMenu } from './row-menu';
 
 const TEXT_PREVIEW_BYTES = 64 * 1024;
-const THUMBNAIL_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/tiff'];
 
 const isText = (type: string) => type.startsWith('text/') || type === 'application/json';
 
@@ -14,13 +15,11 @@ function TextPreview({ id }: { id: string }) {
   const [state, setState] = useState<{ text: string; truncated: boolean } | 'loading' | 'error'>('loading');
   useEffect(() => {
     const controller = new AbortController();
-    fetch(downloadUrl(id, true), {
+    sendOk(downloadUrl(id, true), {
       headers: { range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` },
       signal: controller.signal,
-      credentials: 'same-origin',
     })
       .then(async (response) => {
-        if (!response.ok) throw new Error(String(response.status));
         const total = Number(/\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1] ?? 0);
         setState({ text: await response.text(), truncated: total > TEXT_PREVIEW_BYTES });
       })

@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { buttonClass } from '../../../components/ui/button';
 
 export function FilesPageShell({ title, intro, children }: { title: string; intro?: string; children: ReactNode }) {
   useDocumentTitle(title);
@@ -16,10 +17,8 @@ export function FilesPageShell({ title, intro, children }: { title: string; intr
 
 export const inputClass =
   'w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-brand-600';
-export const primaryButtonClass =
-  'rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-60';
-export const dangerButtonClass =
-  'rounded-lg bg-red-600 px-4 py-2 text-sm font-medium text-white hover:bg-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:cursor-not-allowed disabled:opacity-60';
+export const primaryButtonClass = buttonClass('primary');
+export const dangerButtonClass = buttonClass('danger');
 
 /** The "File ID" field of the download and delete screens (labelled, required, no autocomplete). */
 export function FileIdField({ value, onChange }: { value: string; onChange: (value: string) => void }) {

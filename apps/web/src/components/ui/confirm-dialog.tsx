@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
+import { buttonClass } from './button';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -10,7 +11,7 @@ export interface ConfirmDialogProps {
   onCancel: () => void;
 }
 
-/** A modal confirmation: focus moves to Cancel, Escape cancels, Tab stays inside. */
+/** A modal confirmation (UI kit): focus moves to Cancel, Escape cancels, Tab stays inside, focus returns after. */
 export function ConfirmDialog({ open, title, message, confirmLabel, busy, onConfirm, onCancel }: ConfirmDialogProps) {
   const titleId = useId();
   const messageId = useId();
@@ -48,21 +49,10 @@ export function ConfirmDialog({ open, title, message, confirmLabel, busy, onConf
           {message}
         </p>
         <div className="mt-6 flex justify-end gap-3">
-          <button
-            ref={cancelRef}
-            type="button"
-            onClick={onCancel}
-            className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600"
-          >
+          <button ref={cancelRef} type="button" onClick={onCancel} className={buttonClass('secondary')}>
             Cancel
           </button>
-          <button
-            ref={confirmRef}
-            type="button"
-            onClick={onConfirm}
-            disabled={busy}
-            className="rounded-lg bg-red-600 px-4 py-2 text-sm font-medium text-white hover:bg-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:opacity-60"
-          >
+          <button ref={confirmRef} type="button" onClick={onConfirm} disabled={busy} className={buttonClass('danger')}>
             {confirmLabel}
           </button>
         </div>

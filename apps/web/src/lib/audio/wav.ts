@@ -36,6 +36,8 @@ export function encodeWav(samples: Float32Array, sampleRate: number): Blob {
  * resample and down-mix with OfflineAudioContext, encode.
  */
 export async function toSpeechWav(recording: Blob): Promise<Blob> {
+  // Decoding at 16 kHz (AudioContext({ sampleRate })) transcribed synthetic speech with high-frequency hiss better,
+  // but the e2e fake microphone's "go to pricing" worse: not adopted (bench/wav-encoders.mjs, docs/BENCHMARKS.md).
   const context = new AudioContext();
   let decoded: AudioBuffer;
   try {

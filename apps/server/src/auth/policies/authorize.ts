@@ -1,0 +1,19 @@
+import type { AppError } from '../../errors';
+
+/**
+ * Loads a resource and checks the actor against it in one call, the shape every `require…` of the policies
+ * takes (after Immich's `requireAccess`): a resource that is missing and one the actor may not know of answer
+ * the same error, so a caller cannot probe for what exists. `denied` may name a different error for an actor
+ * who can see the resource but not do this to it (a viewer trying to delete: 403, not 404).
+ */
+export async function loadAuthorized<T>(
+  load: () => Promise<T | undefined>,
+  decide: (resource: T) => 'allowed' | 'hidden' | AppError,
+  hidden: () => AppError,
+): Promise<T> {
+  const resource = await load();
+  if (resource === undefined) throw hidden();
+  const decision = decide(resource);
+  if (decision === 'allowed') return resource;
+  throw decision === 'hidden' ? hidden() : decision;
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../errors';
+import { userActor, type Actor } from '../actor';
+import { canFile, fileRole, requireActsFor, requireFile } from './file';
+
+const person = (ownerKey: string, role: 'user' | 'admin' = 'user') =>
+  userActor({
+    id: `id-${ownerKey}`,
+    owner_key: ownerKey,
+    role,
+    name: null,
+    nickname: null,
+    email: null,
+    picture: null,
+  });
+const alice = person('alice');
+const bob = person('bob');
+const admin = person('admin', 'admin');
+const link: Actor = { kind: 'link', linkId: 'l1' };
+const apiKey: Actor = { kind: 'apiKey', keyId: 'k1' };
+const file = { id: 'f1', ownerKey: 'alice' };
+const actions = ['read', 'write', 'delete', 'share', 'manage'] as const;
+
+const codeOf = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+    return 'allowed';
+  } catch (error) {
+    return error instanceof AppError ? `${error.statusCode} ${error.code}` : 'thrown';
+  }
+};
+
+describe('file policy', () => {
+  it('gives the owner and admins every action, and nobody else any', () => {
+    expect(actions.map((a) => canFile(alice, a, file))).toEqual([true, true, true, true, true]);
+    expect(actions.map((a) => canFile(admin, a, file))).toEqual([true, true, true, true, true]);
+    for (const other of [bob, link, apiKey]) {
+      expect(actions.map((a) => canFile(other, a, file))).toEqual([false, false, false, false, false]);
+      expect(fileRole(other, file)).toBeNull();
+    }
+  });
+
+  it('loads and checks in one call: missing and hidden files are the same 404', async () => {
+    expect(await codeOf(requireFile(alice, 'delete', async () => file))).toBe('allowed');
+    expect(await codeOf(requireFile(bob, 'read', async () => file))).toBe('404 FILE_NOT_FOUND');
+    expect(await codeOf(requireFile(bob, 'read', async () => undefined))).toBe('404 FILE_NOT_FOUND');
+    expect(await codeOf(requireFile(link, 'read', async () => file))).toBe('404 FILE_NOT_FOUND');
+    expect(await requireFile(admin, 'read', async () => file)).toBe(file);
+  });
+
+  it("refuses a {userId} path naming another user's space with 403", () => {
+    expect(() => requireActsFor(alice, 'alice', 'write')).not.toThrow();
+    expect(() => requireActsFor(admin, 'alice', 'read')).not.toThrow();
+    expect(() => requireActsFor(bob, 'alice', 'read')).toThrow(
+      expect.objectContaining({ statusCode: 403, message: 'You can only access your own files.' }),
+    );
+    expect(() => requireActsFor(apiKey, 'alice', 'read')).toThrow(expect.objectContaining({ statusCode: 403 }));
+  });
+});

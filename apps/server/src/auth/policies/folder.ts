@@ -1,0 +1,51 @@
+import { AppError } from '../../errors';
+import type { Actor } from '../actor';
+import { loadAuthorized } from './authorize';
+import { allows, type ResourceAction, type ResourceRole } from './roles';
+import { workspaceRole } from './workspace';
+
+/**
+ * What the folder policy reads of a folder: its space. A personal folder has the owner key of its space's owner; a
+ * workspace folder its workspace and the acting user's membership role there (null: not a member).
+ */
+export type FolderSubject =
+  { workspaceId: null; ownerKey: string } | { workspaceId: string; ownerKey: null; memberRole: ResourceRole | null };
+
+/** The 403 of an actor who may see a folder but not change it. */
+export const FOLDER_VIEW_ONLY = 'You can only view this folder.';
+
+/**
+ * The actor's role on a folder: a personal folder belongs to its space's owner only (admins included: they have no
+ * way into anyone's folders); a workspace folder gives each member their role. Shares (issue 15, phase 2) add
+ * their roles here with `strongerRole`.
+ */
+export function folderRole(actor: Actor, folder: FolderSubject): ResourceRole | null {
+  if (actor.kind !== 'user') return null;
+  if (folder.workspaceId === null) return actor.ownerKey === folder.ownerKey ? 'owner' : null;
+  return workspaceRole(actor, folder);
+}
+
+/** Whether the actor may do `action` to the folder (`write`: create in it, rename or move it). */
+export const canFolder = (actor: Actor, action: ResourceAction, folder: FolderSubject): boolean =>
+  allows(folderRole(actor, folder), action);
+
+/**
+ * Loads folder `id` as seen by the actor and checks `action`. A missing folder and one the actor has no role on
+ * both answer 404 `FOLDER_NOT_FOUND`; an actor who may read it but not do this gets 403.
+ */
+export function requireFolder<T extends FolderSubject>(
+  actor: Actor,
+  id: string,
+  action: ResourceAction,
+  load: (id: string) => Promise<T | undefined>,
+): Promise<T> {
+  return loadAuthorized(
+    () => load(id),
+    (folder) => {
+      const role = folderRole(actor, folder);
+      if (allows(role, action)) return 'allowed';
+      return allows(role, 'read') ? new AppError('FORBIDDEN', FOLDER_VIEW_ONLY) : 'hidden';
+    },
+    () => new AppError('FOLDER_NOT_FOUND'),
+  );
+}

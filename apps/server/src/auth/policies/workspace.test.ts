@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../errors';
+import { userActor, type Actor } from '../actor';
+import { canFolder, folderRole, requireFolder, type FolderSubject } from './folder';
+import { canWorkspace, requireWorkspace, type WorkspaceSubject } from './workspace';
+import type { ResourceRole } from './roles';
+
+const person = (ownerKey: string, role: 'user' | 'admin' = 'user') =>
+  userActor({
+    id: `id-${ownerKey}`,
+    owner_key: ownerKey,
+    role,
+    name: null,
+    nickname: null,
+    email: null,
+    picture: null,
+  });
+const alice = person('alice');
+const admin = person('admin', 'admin');
+const link: Actor = { kind: 'link', linkId: 'l1' };
+const apiKey: Actor = { kind: 'apiKey', keyId: 'k1' };
+const actions = ['read', 'write', 'delete', 'share', 'manage'] as const;
+
+const codeOf = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+    return 'allowed';
+  } catch (error) {
+    return error instanceof AppError ? `${error.statusCode} ${error.code} ${error.message}` : 'thrown';
+  }
+};
+
+const workspaceAs = (memberRole: ResourceRole | null): WorkspaceSubject & { id: string } => ({ id: 'w1', memberRole });
+const workspaceFolder = (memberRole: ResourceRole | null): FolderSubject => ({
+  workspaceId: 'w1',
+  ownerKey: null,
+  memberRole,
+});
+
+describe('workspace policy', () => {
+  it('gives members their role’s actions and nobody else any, admins included', () => {
+    const table = (role: ResourceRole | null, actor: Actor = alice) =>
+      actions.map((a) => canWorkspace(actor, a, workspaceAs(role)));
+    expect(table('owner')).toEqual([true, true, true, true, true]);
+    expect(table('editor')).toEqual([true, true, true, true, false]);
+    expect(table('viewer')).toEqual([true, false, false, false, false]);
+    expect(table(null)).toEqual([false, false, false, false, false]);
+    expect(table(null, admin)).toEqual([false, false, false, false, false]);
+    // A link bearer or an API key never acts as a member, whatever the lookup said.
+    expect(table('owner', link)).toEqual([false, false, false, false, false]);
+    expect(table('owner', apiKey)).toEqual([false, false, false, false, false]);
+  });
+
+  it('answers 404 to non-members and for missing workspaces, 403 with a clear message to members', async () => {
+    const load = (role: ResourceRole | null) => async (id: string) => (id === 'w1' ? workspaceAs(role) : undefined);
+    expect(await codeOf(requireWorkspace(alice, 'w1', 'manage', load('owner')))).toBe('allowed');
+    expect(await codeOf(requireWorkspace(alice, 'w1', 'read', load(null)))).toBe(
+      '404 WORKSPACE_NOT_FOUND Workspace not found.',
+    );
+    expect(await codeOf(requireWorkspace(alice, 'missing', 'read', load('owner')))).toBe(
+      '404 WORKSPACE_NOT_FOUND Workspace not found.',
+    );
+    expect(await codeOf(requireWorkspace(admin, 'w1', 'read', load(null)))).toMatch(/^404 /);
+    expect(await codeOf(requireWorkspace(alice, 'w1', 'write', load('viewer')))).toBe(
+      '403 FORBIDDEN You can only view this workspace. Ask one of its owners for editor access.',
+    );
+    expect(await codeOf(requireWorkspace(alice, 'w1', 'manage', load('editor')))).toBe(
+      '403 FORBIDDEN Only the owners of this workspace can do that.',
+    );
+  });
+});
+
+describe('folder policy', () => {
+  it('gives a personal folder to its owner only and a workspace folder to members by role', () => {
+    const personal: FolderSubject = { workspaceId: null, ownerKey: 'alice' };
+    expect(actions.map((a) => canFolder(alice, a, personal))).toEqual([true, true, true, true, true]);
+    for (const other of [person('bob'), admin, link, apiKey]) {
+      expect(folderRole(other, personal)).toBeNull();
+    }
+    expect(folderRole(alice, workspaceFolder('viewer'))).toBe('viewer');
+    expect(canFolder(alice, 'write', workspaceFolder('viewer'))).toBe(false);
+    expect(canFolder(alice, 'write', workspaceFolder('editor'))).toBe(true);
+    expect(canFolder(alice, 'delete', workspaceFolder('editor'))).toBe(true);
+    expect(folderRole(admin, workspaceFolder(null))).toBeNull();
+  });
+
+  it('hides folders from those without a role and refuses viewers’ changes with 403', async () => {
+    const load = (folder: FolderSubject) => async (id: string) => (id === 'f1' ? folder : undefined);
+    expect(await codeOf(requireFolder(alice, 'f1', 'write', load(workspaceFolder('editor'))))).toBe('allowed');
+    expect(await codeOf(requireFolder(alice, 'f1', 'write', load(workspaceFolder('viewer'))))).toBe(
+      '403 FORBIDDEN You can only view this folder.',
+    );
+    expect(await codeOf(requireFolder(alice, 'f1', 'read', load(workspaceFolder(null))))).toBe(
+      '404 FOLDER_NOT_FOUND Folder not found.',
+    );
+    expect(
+      await codeOf(requireFolder(person('bob'), 'f1', 'read', load({ workspaceId: null, ownerKey: 'alice' }))),
+    ).toBe('404 FOLDER_NOT_FOUND Folder not found.');
+    expect(await codeOf(requireFolder(alice, 'nope', 'read', load(workspaceFolder('owner'))))).toMatch(/^404 /);
+  });
+});

@@ -1,0 +1,53 @@
+import type { JobDefinition } from './scheduler';
+
+export { createDbLeases } from './leases';
+export { createScheduler, type JobDefinition, type Scheduler } from './scheduler';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** What the jobs call; each is a capability of a module, passed in by `app.ts`. */
+export interface JobDeps {
+  sessions: { sweep(): Promise<unknown> };
+  loginLimiter: { sweep(): Promise<unknown> };
+  rateLimits: { sweep(): Promise<unknown> };
+  tus: { sweepExpired(): Promise<unknown> };
+  files: { sweepOrphans(graceMs: number): Promise<{ incomplete: number; orphans: number }> };
+  uploadSweepIntervalMs: number;
+  orphanGraceMs: number;
+  log: { info(details: object, message: string): void };
+}
+
+/**
+ * Every scheduled job of the server, in one place. A new one (trash purge, audit retention, analysis) is one more
+ * entry: a name, an interval, whether it runs on one instance only, and the call it makes.
+ */
+export const defineJobs = (deps: JobDeps): JobDefinition[] => [
+  {
+    // Expired and idle sessions: shared rows, so one instance is enough.
+    name: 'sessions.sweep',
+    intervalMs: HOUR_MS,
+    once: true,
+    run: () => deps.sessions.sweep(),
+  },
+  {
+    // Counters of finished rate-limit windows (sign-in failures and every route's declared limit).
+    name: 'rate-limits.sweep',
+    intervalMs: HOUR_MS,
+    once: true,
+    run: async () => {
+      await deps.loginLimiter.sweep();
+      await deps.rateLimits.sweep();
+    },
+  },
+  {
+    // Leftovers of uploads interrupted by a crash or restart: unfinished writes, blobs without a row, expired tus
+    // uploads. On every instance: with the fs store, unfinished writes and tus uploads may be on its own disk.
+    name: 'uploads.leftovers',
+    intervalMs: deps.uploadSweepIntervalMs,
+    run: async () => {
+      await deps.tus.sweepExpired();
+      const swept = await deps.files.sweepOrphans(deps.orphanGraceMs);
+      if (swept.incomplete + swept.orphans > 0) deps.log.info(swept, 'removed leftovers of interrupted uploads');
+    },
+  },
+];

@@ -1,0 +1,103 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ByteRange } from '../../adapters/blob-store';
+import { AppError } from '../../errors';
+import { contentDisposition } from './content-disposition';
+import { parseRange } from './range';
+
+/** What sending stored bytes needs to know, whoever asks for them (owner, member, share recipient, link bearer). */
+export interface BlobRecord {
+  size: number;
+  /** A strong validator, quoted (`"<sha256>"`). */
+  etag: string;
+  lastModified: Date;
+  contentType: string;
+  fileName: string;
+  /** Opens the bytes, whole or one range (the blob store's `get`). */
+  open(range?: ByteRange): Promise<Readable>;
+}
+
+export interface SendBlobOptions {
+  /** `inline` for previews and media sources, `attachment` (the default) for downloads. */
+  disposition?: 'inline' | 'attachment';
+  /** Default `private, no-cache`: revalidated with the ETag on each use. */
+  cacheControl?: string;
+}
+
+/** HTTP dates have second precision: validators compare at that precision. */
+export const httpDate = (date: Date | string): Date => new Date(Math.floor(new Date(date).getTime() / 1000) * 1000);
+
+function etagMatches(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+}
+
+/** Whether a conditional GET may be answered 304. RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since. */
+export function isNotModified(request: FastifyRequest, etag: string, lastModified: Date): boolean {
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch) return etagMatches(ifNoneMatch, etag);
+  const ifModifiedSince = request.headers['if-modified-since'];
+  if (ifModifiedSince) {
+    const since = Date.parse(ifModifiedSince);
+    return Number.isFinite(since) && lastModified.getTime() <= since;
+  }
+  return false;
+}
+
+const contentTypeHeader = (type: string) =>
+  type.startsWith('text/') || type === 'application/json' ? `${type}; charset=utf-8` : type;
+
+/**
+ * Answers a request for stored bytes: validators (ETag, Last-Modified), conditional GET (304), one byte range
+ * (206, `If-Range`, 416 outside the bytes), HEAD without reading, an RFC 6266 `Content-Disposition`, and headers
+ * that keep the bytes data, never a page of this site (a sandboxing CSP; PDFs are not sandboxed because Chromium's
+ * viewer refuses to run in a sandbox, and the preview page may frame them). The one way the server sends a file.
+ */
+export async function sendBlob(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  blob: BlobRecord,
+  options: SendBlobOptions = {},
+): Promise<FastifyReply> {
+  const { etag, size } = blob;
+  const lastModified = httpDate(blob.lastModified);
+  void reply.headers({
+    etag,
+    'last-modified': lastModified.toUTCString(),
+    'cache-control': options.cacheControl ?? 'private, no-cache',
+    'accept-ranges': 'bytes',
+  });
+  if (isNotModified(request, etag, lastModified)) return reply.status(304).send();
+
+  const ifRange = typeof request.headers['if-range'] === 'string' ? request.headers['if-range'] : undefined;
+  const rangeHeader =
+    ifRange && !etagMatches(ifRange, etag) && ifRange !== lastModified.toUTCString()
+      ? undefined
+      : request.headers.range;
+  const range = parseRange(rangeHeader, size);
+  if (range.kind === 'unsatisfiable') {
+    throw new AppError('RANGE_NOT_SATISFIABLE', `The requested range is not within the file's ${size} bytes.`, {
+      headers: { 'content-range': `bytes */${size}` },
+    });
+  }
+  void reply.headers({
+    'content-type': contentTypeHeader(blob.contentType),
+    'content-disposition': contentDisposition(options.disposition ?? 'attachment', blob.fileName),
+    'content-security-policy': `default-src 'none'; img-src 'self'; media-src 'self'; frame-ancestors 'self'${
+      blob.contentType === 'application/pdf' ? '' : '; sandbox'
+    }`,
+    'x-frame-options': 'SAMEORIGIN',
+  });
+  const byteRange = range.kind === 'partial' ? range.range : undefined;
+  if (byteRange) {
+    void reply
+      .status(206)
+      .header('content-range', `bytes ${byteRange.start}-${byteRange.end}/${size}`)
+      .header('content-length', byteRange.end - byteRange.start + 1);
+  } else {
+    void reply.header('content-length', size);
+  }
+  // HEAD: the headers above without reading the bytes (an empty stream keeps Content-Length as set).
+  if (request.method === 'HEAD') return reply.send(Readable.from([]));
+  return reply.send(await blob.open(byteRange));
+}

@@ -1,0 +1,12 @@
+import type { FileRecord } from '@atrium/contracts';
+import type { StoredFile } from './stored-file';
+
+/** The spec's file record (docs/PRODUCT.md#api-paths) of a stored file. */
+export const presentFile = (file: StoredFile): FileRecord => ({
+  id: file.id,
+  fileId: file.id,
+  fileName: file.fileName,
+  size: file.size,
+  contentType: file.contentType,
+  uploadDate: file.uploadDate,
+});

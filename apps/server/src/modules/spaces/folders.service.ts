@@ -1,0 +1,296 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  DeleteFolderResponse,
+  Folder,
+  FolderCrumb,
+  FolderListing,
+  FolderListQuery,
+  FolderSort,
+  MemberRole,
+} from '@atrium/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { BlobStore } from '../../adapters/blob-store/types';
+import type { UserActor } from '../../auth/actor';
+import { requireFolder, type FolderSubject } from '../../auth/policies/folder';
+import type { ResourceAction } from '../../auth/policies/roles';
+import { requireWorkspace } from '../../auth/policies/workspace';
+import { isUniqueViolation } from '../../db/errors';
+import { AppError } from '../../errors';
+import { iso, type Clock } from '../../lib/time';
+import { presentFile } from '../files/files.presenter';
+import { thumbnailKey, toStoredFile } from '../files/stored-file';
+import { checkFolderName, folderNameKey, numberedFolderName } from './folder-names';
+import type { FolderRow, KeysetAfter, SpacesRepository } from './spaces.repository';
+import type { WorkspacesService } from './workspaces.service';
+
+/** The 400/409 messages of folder changes. */
+export const FOLDER_MESSAGES = {
+  rootFixed: 'The root folder of a space cannot be renamed, moved or deleted.',
+  otherSpace: 'Folders can only be moved within their space.',
+  parentElsewhere: 'That parent folder is not in this workspace.',
+  cycle: 'A folder cannot be moved into itself or into one of its subfolders.',
+  noFreeName: 'Could not find a free name for the folder. Please try again.',
+  badCursor: 'The cursor is not valid for this folder and sort. Start again from the first page.',
+} as const;
+
+/** A folder row with what the folder policy reads. */
+type CheckedFolder = FolderRow & FolderSubject;
+
+interface Cursor extends KeysetAfter {
+  /** 0: still in the folders; 1: in the files. */
+  phase: 0 | 1;
+}
+
+const FOLDER_SORT_COLUMN: Record<FolderSort, 'name_key' | 'created_at'> = {
+  name: 'name_key',
+  date: 'created_at',
+  size: 'name_key',
+  type: 'name_key',
+};
+const FILE_SORT_COLUMN = { name: 'name', date: 'upload_date', size: 'size', type: 'content_type' } as const;
+
+export interface FoldersServiceDeps {
+  repo: SpacesRepository;
+  workspaces: WorkspacesService;
+  blobs: BlobStore;
+  clock: Clock;
+  log?: FastifyBaseLogger;
+}
+
+/** Folders in every space: create, list (paged, sorted, folders first), rename, move, delete recursively. */
+export function createFoldersService({ repo, workspaces, blobs, clock, log }: FoldersServiceDeps) {
+  /** Loads a folder with the actor's membership role in its workspace (the folder policy's subject). */
+  const loadFor =
+    (actor: UserActor) =>
+    async (id: string): Promise<CheckedFolder | undefined> => {
+      const row = await repo.findFolder(id);
+      if (!row) return undefined;
+      if (row.workspace_id === null) return { ...row, workspaceId: null, ownerKey: row.owner_key ?? '' };
+      const role: MemberRole | null = (await repo.memberRole(row.workspace_id, actor.id)) ?? null;
+      return { ...row, workspaceId: row.workspace_id, ownerKey: null, memberRole: role };
+    };
+
+  const authorized = (actor: UserActor, id: string, action: ResourceAction) =>
+    requireFolder(actor, id, action, loadFor(actor));
+
+  /** Breadcrumbs: the root first, `folder` last. */
+  async function pathOf(folder: FolderRow): Promise<FolderCrumb[]> {
+    const path: FolderCrumb[] = [{ id: folder.id, name: folder.name }];
+    let parentId = folder.parent_id;
+    for (let depth = 0; parentId !== null && depth < 10_000; depth++) {
+      const parent = await repo.findFolder(parentId);
+      if (!parent) break;
+      path.unshift({ id: parent.id, name: parent.name });
+      parentId = parent.parent_id;
+    }
+    return path;
+  }
+
+  const present = async (folder: FolderRow): Promise<Folder> => ({
+    id: folder.id,
+    name: folder.name,
+    parentId: folder.parent_id,
+    workspaceId: folder.workspace_id,
+    path: await pathOf(folder),
+    createdAt: folder.created_at,
+  });
+
+  /**
+   * Tries `name`, `name (1)`, `name (2)`… in `parentId` until `write` succeeds: the unique index (parent, name key)
+   * settles two simultaneous writes of one name, the loser taking the next number.
+   */
+  async function withFreeName(
+    parentId: string,
+    name: string,
+    write: (name: string) => Promise<void>,
+    excludeId?: string,
+  ): Promise<string> {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const taken = await repo.childNameKeysStartingWith(parentId, folderNameKey(name).slice(0, 200), excludeId);
+      let n = 0;
+      while (taken.has(folderNameKey(numberedFolderName(name, n)))) n++;
+      const candidate = numberedFolderName(name, n);
+      try {
+        await write(candidate);
+        return candidate;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
+    throw new AppError('CONFLICT', FOLDER_MESSAGES.noFreeName);
+  }
+
+  /** Whether `folderId` is `candidateId` or one of its ancestors. */
+  async function isSelfOrAncestor(folderId: string, candidate: FolderRow): Promise<boolean> {
+    let current: FolderRow | undefined = candidate;
+    for (let depth = 0; current && depth < 10_000; depth++) {
+      if (current.id === folderId) return true;
+      current = current.parent_id === null ? undefined : await repo.findFolder(current.parent_id);
+    }
+    return false;
+  }
+
+  const encodeCursor = (cursor: Cursor, query: FolderListQuery) =>
+    Buffer.from(JSON.stringify([cursor.phase, cursor.value, cursor.id, query.sort, query.order])).toString('base64url');
+
+  function decodeCursor(raw: string, query: FolderListQuery): Cursor {
+    try {
+      const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+      if (
+        Array.isArray(value) &&
+        (value[0] === 0 || value[0] === 1) &&
+        (typeof value[1] === 'string' || typeof value[1] === 'number') &&
+        typeof value[2] === 'string' &&
+        value[3] === query.sort &&
+        value[4] === query.order
+      ) {
+        return { phase: value[0], value: value[1], id: value[2] };
+      }
+    } catch {
+      // fall through
+    }
+    throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.badCursor);
+  }
+
+  return {
+    /** Creates a folder in `parentId`, or at the root of the workspace or of the personal space. */
+    async create(
+      actor: UserActor,
+      input: { name: string; workspaceId?: string | undefined; parentId?: string | undefined },
+    ): Promise<Folder> {
+      const name = checkFolderName(input.name);
+      let parent: FolderRow;
+      if (input.parentId !== undefined) {
+        parent = await authorized(actor, input.parentId, 'write');
+        if (input.workspaceId !== undefined && parent.workspace_id !== input.workspaceId) {
+          throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.parentElsewhere);
+        }
+      } else if (input.workspaceId !== undefined) {
+        const workspace = await requireWorkspace(actor, input.workspaceId, 'write', async (id) => {
+          const row = await repo.findWorkspace(id, actor.id);
+          return row && { ...row, memberRole: row.member_role };
+        });
+        parent = await authorized(actor, workspace.root_folder_id, 'write');
+      } else {
+        parent = await workspaces.personalRoot(actor);
+      }
+      const now = iso(clock.now());
+      const id = randomUUID();
+      const row = (chosen: string): FolderRow => ({
+        id,
+        workspace_id: parent.workspace_id,
+        owner_key: parent.owner_key,
+        parent_id: parent.id,
+        name: chosen,
+        name_key: folderNameKey(chosen),
+        created_by: actor.id,
+        created_at: now,
+        updated_at: now,
+      });
+      const chosen = await withFreeName(parent.id, name, (candidate) => repo.insertFolder(row(candidate)));
+      return present(row(chosen));
+    },
+
+    /** One page of the folder's content: its folders first, then its files, in the order asked for. */
+    async list(actor: UserActor, id: string, query: FolderListQuery): Promise<FolderListing> {
+      const folder = await authorized(actor, id, 'read');
+      const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query);
+      const desc = query.order === 'desc';
+      const folderColumn = FOLDER_SORT_COLUMN[query.sort];
+      const fileColumn = FILE_SORT_COLUMN[query.sort];
+      const folders =
+        cursor?.phase === 1 ? [] : await repo.listChildFolders(id, folderColumn, desc, query.limit + 1, cursor);
+      let nextCursor: string | null = null;
+      let files: Awaited<ReturnType<SpacesRepository['listFolderFiles']>> = [];
+      /** The cursor after the last folder of this page. */
+      const afterFolders = () => {
+        const last = folders.at(-1);
+        return last ? encodeCursor({ phase: 0, value: last[folderColumn], id: last.id }, query) : null;
+      };
+      if (folders.length > query.limit) {
+        folders.length = query.limit;
+        nextCursor = afterFolders();
+      } else {
+        const room = query.limit - folders.length;
+        if (room > 0) {
+          files = await repo.listFolderFiles(id, fileColumn, desc, room + 1, cursor?.phase === 1 ? cursor : undefined);
+          if (files.length > room) {
+            files.length = room;
+            const last = files.at(-1);
+            if (last) {
+              const value =
+                fileColumn === 'name'
+                  ? (last.name_key ?? last.file_name)
+                  : fileColumn === 'size'
+                    ? last.size
+                    : last[fileColumn];
+              nextCursor = encodeCursor({ phase: 1, value, id: last.id }, query);
+            }
+          }
+        } else if ((await repo.listFolderFiles(id, fileColumn, desc, 1)).length > 0) {
+          // The page ended exactly with the last folder and files follow.
+          nextCursor = afterFolders();
+        }
+      }
+      return {
+        ...(await present(folder)),
+        folders: folders.map((f) => ({ id: f.id, name: f.name, createdAt: f.created_at, updatedAt: f.updated_at })),
+        files: files.map((row) => presentFile(toStoredFile(row))),
+        nextCursor,
+      };
+    },
+
+    /** Renames and/or moves a folder within its space (no cycles; a taken name becomes `name (1)`). */
+    async update(actor: UserActor, id: string, input: { name?: string | undefined; parentId?: string | undefined }) {
+      const folder = await authorized(actor, id, 'write');
+      if (folder.parent_id === null) throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.rootFixed);
+      const name = input.name === undefined ? folder.name : checkFolderName(input.name);
+      let parentId = folder.parent_id;
+      if (input.parentId !== undefined && input.parentId !== folder.parent_id) {
+        const target = await authorized(actor, input.parentId, 'write');
+        if (target.workspace_id !== folder.workspace_id || target.owner_key !== folder.owner_key) {
+          throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.otherSpace);
+        }
+        if (await isSelfOrAncestor(folder.id, target)) throw new AppError('CONFLICT', FOLDER_MESSAGES.cycle);
+        parentId = target.id;
+      }
+      const now = iso(clock.now());
+      await withFreeName(
+        parentId,
+        name,
+        (chosen) =>
+          repo.updateFolder(id, {
+            name: chosen,
+            name_key: folderNameKey(chosen),
+            parent_id: parentId,
+            updated_at: now,
+          }),
+        id,
+      );
+      const updated = await repo.findFolder(id);
+      if (!updated) throw new AppError('FOLDER_NOT_FOUND');
+      return present(updated);
+    },
+
+    /**
+     * Deletes a folder, its subfolders and their files (rows in one transaction, then the bytes and thumbnails through
+     * the blob store; bytes a crash leaves behind are orphans the upload sweep removes). Never a root folder.
+     */
+    async remove(actor: UserActor, id: string): Promise<DeleteFolderResponse> {
+      const folder = await authorized(actor, id, 'delete');
+      if (folder.parent_id === null) throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.rootFixed);
+      const ids = [id];
+      for (let level = [id]; level.length > 0;) {
+        level = await repo.childFolderIds(level);
+        ids.push(...level);
+      }
+      const files = await repo.deleteFolders(ids);
+      await Promise.all(
+        files.flatMap((file) => [blobs.delete(file.blob_key), blobs.delete(thumbnailKey(file.id))]),
+      ).catch((error: unknown) => log?.warn({ err: error, id }, 'could not remove the bytes of a deleted folder'));
+      return { id, deleted: true, folders: ids.length, files: files.length };
+    },
+  };
+}
+
+export type FoldersService = ReturnType<typeof createFoldersService>;

@@ -1,0 +1,326 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../../db';
+import type { FilesTable, FoldersTable, MemberRole, UsersTable, WorkspacesTable } from '../../db/schema';
+
+export type FolderRow = Selectable<FoldersTable>;
+export type WorkspaceRow = Selectable<WorkspacesTable>;
+export type DirectoryRow = Pick<UsersTable, 'owner_key' | 'name' | 'nickname' | 'email' | 'picture'>;
+export type MemberRow = DirectoryRow & { user_id: string; role: MemberRole; added_at: string };
+export type ListedFileRow = Selectable<FilesTable>;
+
+/** A workspace with the asking user's role in it (null: not a member) and its member count. */
+export type WorkspaceView = WorkspaceRow & { member_role: MemberRole | null; member_count: number };
+
+/** Where a keyset page continues: the sort value and id of the last entry of the previous page. */
+export interface KeysetAfter {
+  value: string | number;
+  id: string;
+}
+
+/** Escapes LIKE's wildcards (`escape '\'`). */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** Plain queries on workspaces, members and folders; no product rules here. */
+export const createSpacesRepository = (db: Db) => {
+  const memberCount = sql<number>`(select count(*) from workspace_members m where m.workspace_id = workspaces.id)`;
+
+  return {
+    /** Runs `work` in one transaction (a workspace and its root folder are created together). */
+    transaction: <T>(work: (trx: Db) => Promise<T>): Promise<T> => db.transaction().execute(work),
+
+    async insertWorkspace(trx: Db, workspace: WorkspaceRow, root: FolderRow, ownerId: string): Promise<void> {
+      await trx.insertInto('workspaces').values(workspace).execute();
+      await trx.insertInto('folders').values(root).execute();
+      await trx
+        .insertInto('workspace_members')
+        .values({
+          workspace_id: workspace.id,
+          user_id: ownerId,
+          role: 'owner',
+          added_by: ownerId,
+          added_at: workspace.created_at,
+        })
+        .execute();
+    },
+
+    /** Workspace `id` as user `userId` sees it (member_role null when not a member). */
+    async findWorkspace(id: string, userId: string): Promise<WorkspaceView | undefined> {
+      const row = await db
+        .selectFrom('workspaces')
+        .leftJoin('workspace_members as me', (join) =>
+          join.onRef('me.workspace_id', '=', 'workspaces.id').on('me.user_id', '=', userId),
+        )
+        .selectAll('workspaces')
+        .select(['me.role as member_role', memberCount.as('member_count')])
+        .where('workspaces.id', '=', id)
+        .executeTakeFirst();
+      return row && { ...row, member_count: Number(row.member_count) };
+    },
+
+    /** The workspaces user `userId` is a member of, by name. */
+    async listWorkspacesOf(userId: string): Promise<WorkspaceView[]> {
+      const rows = await db
+        .selectFrom('workspaces')
+        .innerJoin('workspace_members as me', 'me.workspace_id', 'workspaces.id')
+        .selectAll('workspaces')
+        .select(['me.role as member_role', memberCount.as('member_count')])
+        .where('me.user_id', '=', userId)
+        .orderBy(sql`lower(workspaces.name)`)
+        .orderBy('workspaces.id')
+        .execute();
+      return rows.map((row) => ({ ...row, member_count: Number(row.member_count) }));
+    },
+
+    async renameWorkspace(id: string, name: string, now: string): Promise<void> {
+      await db.updateTable('workspaces').set({ name, updated_at: now }).where('id', '=', id).execute();
+      await db
+        .updateTable('folders')
+        .set({ name, updated_at: now })
+        .where('workspace_id', '=', id)
+        .where('parent_id', 'is', null)
+        .execute();
+    },
+
+    /** Deletes a workspace's file rows, folders, members and the workspace; answers its files' ids and blob keys. */
+    async deleteWorkspace(id: string): Promise<{ id: string; blob_key: string }[]> {
+      return db.transaction().execute(async (trx) => {
+        const files = await trx.selectFrom('files').select(['id', 'blob_key']).where('workspace_id', '=', id).execute();
+        await trx.deleteFrom('files').where('workspace_id', '=', id).execute();
+        // Folders, members, shares and links go with the workspace (foreign keys cascade).
+        await trx.deleteFrom('folders').where('workspace_id', '=', id).execute();
+        await trx.deleteFrom('workspaces').where('id', '=', id).execute();
+        return files;
+      });
+    },
+
+    async usedBytes(workspaceId: string): Promise<number> {
+      const row = await db
+        .selectFrom('files')
+        .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
+        .where('workspace_id', '=', workspaceId)
+        .executeTakeFirst();
+      return Number(row?.total ?? 0);
+    },
+
+    async listMembers(workspaceId: string): Promise<MemberRow[]> {
+      return db
+        .selectFrom('workspace_members')
+        .innerJoin('users', 'users.id', 'workspace_members.user_id')
+        .select([
+          'users.owner_key',
+          'users.name',
+          'users.nickname',
+          'users.email',
+          'users.picture',
+          'workspace_members.user_id',
+          'workspace_members.role',
+          'workspace_members.added_at',
+        ])
+        .where('workspace_members.workspace_id', '=', workspaceId)
+        .orderBy('workspace_members.added_at')
+        .orderBy('users.owner_key')
+        .execute();
+    },
+
+    async memberRole(workspaceId: string, userId: string, trx: Db = db): Promise<MemberRole | undefined> {
+      const row = await trx
+        .selectFrom('workspace_members')
+        .select('role')
+        .where('workspace_id', '=', workspaceId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row?.role;
+    },
+
+    /**
+     * Takes the workspace's row lock for the rest of the transaction (an update: a row lock on PostgreSQL, the write
+     * lock on SQLite), so membership changes of one workspace run one after another.
+     */
+    async lockWorkspace(trx: Db, workspaceId: string, now: string): Promise<void> {
+      await trx.updateTable('workspaces').set({ updated_at: now }).where('id', '=', workspaceId).execute();
+    },
+
+    async ownerCount(trx: Db, workspaceId: string): Promise<number> {
+      const row = await trx
+        .selectFrom('workspace_members')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('workspace_id', '=', workspaceId)
+        .where('role', '=', 'owner')
+        .executeTakeFirst();
+      return Number(row?.count ?? 0);
+    },
+
+    async upsertMember(
+      trx: Db,
+      values: { workspaceId: string; userId: string; role: MemberRole; addedBy: string; now: string },
+    ): Promise<void> {
+      await trx
+        .insertInto('workspace_members')
+        .values({
+          workspace_id: values.workspaceId,
+          user_id: values.userId,
+          role: values.role,
+          added_by: values.addedBy,
+          added_at: values.now,
+        })
+        .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doUpdateSet({ role: values.role }))
+        .execute();
+    },
+
+    async deleteMember(trx: Db, workspaceId: string, userId: string): Promise<void> {
+      await trx
+        .deleteFrom('workspace_members')
+        .where('workspace_id', '=', workspaceId)
+        .where('user_id', '=', userId)
+        .execute();
+    },
+
+    async findUserByOwnerKey(ownerKey: string): Promise<(DirectoryRow & { id: string; role: string }) | undefined> {
+      return db
+        .selectFrom('users')
+        .select(['id', 'owner_key', 'name', 'nickname', 'email', 'picture', 'role'])
+        .where('owner_key', '=', ownerKey)
+        .executeTakeFirst();
+    },
+
+    /**
+     * People who have signed in (users with an identity provider account; the built-in admin has none), whose name,
+     * nickname, email or owner key contains `query`, case-insensitively; those starting with it first.
+     */
+    async searchDirectory(query: string, limit: number): Promise<DirectoryRow[]> {
+      const needle = query.toLowerCase();
+      const contains = `%${likeLiteral(needle)}%`;
+      const starts = `${likeLiteral(needle)}%`;
+      const fields = ['name', 'nickname', 'email', 'owner_key'] as const;
+      return db
+        .selectFrom('users')
+        .select(['owner_key', 'name', 'nickname', 'email', 'picture'])
+        .where('oidc_subject', 'is not', null)
+        .where((eb) =>
+          eb.or(
+            fields.map((field) =>
+              eb(sql`lower(coalesce(${sql.ref(field)}, ''))`, 'like', sql`${contains} escape '\\'`),
+            ),
+          ),
+        )
+        .orderBy(
+          sql`case when ${sql.join(
+            fields.map((field) => sql`lower(coalesce(${sql.ref(field)}, '')) like ${starts} escape '\\'`),
+            sql` or `,
+          )} then 0 else 1 end`,
+        )
+        .orderBy(sql`lower(coalesce(name, nickname, owner_key))`)
+        .orderBy('owner_key')
+        .limit(limit)
+        .execute();
+    },
+
+    // ---- folders ----
+
+    async findFolder(id: string): Promise<FolderRow | undefined> {
+      return db.selectFrom('folders').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async findPersonalRoot(ownerKey: string): Promise<FolderRow | undefined> {
+      return db
+        .selectFrom('folders')
+        .selectAll()
+        .where('owner_key', '=', ownerKey)
+        .where('parent_id', 'is', null)
+        .executeTakeFirst();
+    },
+
+    async insertFolder(row: FolderRow): Promise<void> {
+      await db.insertInto('folders').values(row).execute();
+    },
+
+    /** Name keys of the folders in `parentId` starting with `prefix` (a superset: LIKE may fold ASCII case). */
+    async childNameKeysStartingWith(parentId: string, prefix: string, excludeId?: string): Promise<Set<string>> {
+      let query = db.selectFrom('folders').select('name_key').where('parent_id', '=', parentId);
+      if (excludeId) query = query.where('id', '!=', excludeId);
+      const rows = await query.where(sql<boolean>`name_key like ${`${likeLiteral(prefix)}%`} escape '\\'`).execute();
+      return new Set(rows.map((row) => row.name_key));
+    },
+
+    async updateFolder(
+      id: string,
+      values: Partial<Pick<FolderRow, 'name' | 'name_key' | 'parent_id' | 'updated_at'>>,
+    ): Promise<void> {
+      await db.updateTable('folders').set(values).where('id', '=', id).execute();
+    },
+
+    /** The ids of the folders directly in any of `parentIds`. */
+    async childFolderIds(parentIds: string[]): Promise<string[]> {
+      if (parentIds.length === 0) return [];
+      const rows = await db.selectFrom('folders').select('id').where('parent_id', 'in', parentIds).execute();
+      return rows.map((row) => row.id);
+    },
+
+    /** Deletes folders `ids` (a subtree, its top first) and their files' rows; answers the files' ids and blob keys. */
+    async deleteFolders(ids: string[]): Promise<{ id: string; blob_key: string }[]> {
+      return db.transaction().execute(async (trx) => {
+        const files: { id: string; blob_key: string }[] = [];
+        for (let i = 0; i < ids.length; i += 500) {
+          const chunk = ids.slice(i, i + 500);
+          files.push(
+            ...(await trx.selectFrom('files').select(['id', 'blob_key']).where('folder_id', 'in', chunk).execute()),
+          );
+          await trx.deleteFrom('files').where('folder_id', 'in', chunk).execute();
+        }
+        // Deepest last in `ids`: delete children first so no row ever points at a deleted parent.
+        for (let i = ids.length; i > 0; i -= 500) {
+          await trx
+            .deleteFrom('folders')
+            .where('id', 'in', ids.slice(Math.max(0, i - 500), i))
+            .execute();
+        }
+        return files;
+      });
+    },
+
+    /** One page of the folders in `parentId`, ordered by `sortExpr` then id; `after` continues a page. */
+    async listChildFolders(
+      parentId: string,
+      sort: 'name_key' | 'created_at',
+      desc: boolean,
+      limit: number,
+      after?: KeysetAfter,
+    ): Promise<FolderRow[]> {
+      const op = desc ? '<' : '>';
+      let query = db.selectFrom('folders').selectAll().where('parent_id', '=', parentId);
+      if (after) {
+        query = query.where((eb) =>
+          eb.or([
+            eb(sort, op, String(after.value)),
+            eb.and([eb(sort, '=', String(after.value)), eb('id', op, after.id)]),
+          ]),
+        );
+      }
+      const direction = desc ? 'desc' : 'asc';
+      return query.orderBy(sort, direction).orderBy('id', direction).limit(limit).execute();
+    },
+
+    /** One page of the files in `folderId`, ordered by `sort` then id; `after` continues a page. */
+    async listFolderFiles(
+      folderId: string,
+      sort: 'name' | 'upload_date' | 'size' | 'content_type',
+      desc: boolean,
+      limit: number,
+      after?: KeysetAfter,
+    ): Promise<ListedFileRow[]> {
+      const op = desc ? '<' : '>';
+      // Names sort by their key (case-insensitive); files stored with equal names before 0009 have none.
+      const key = sort === 'name' ? sql<string>`coalesce(name_key, file_name)` : sql.ref<string | number>(sort);
+      let query = db.selectFrom('files').selectAll().where('folder_id', '=', folderId);
+      if (after) {
+        query = query.where((eb) =>
+          eb.or([eb(key, op, after.value), eb.and([eb(key, '=', after.value), eb('id', op, after.id)])]),
+        );
+      }
+      const direction = desc ? 'desc' : 'asc';
+      return query.orderBy(key, direction).orderBy('id', direction).limit(limit).execute();
+    },
+  };
+};
+
+export type SpacesRepository = ReturnType<typeof createSpacesRepository>;

@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DIRECTORY_LIMIT,
+  PERSONAL_SPACE_NAME,
+  type DirectoryUser,
+  type Member,
+  type MemberRole,
+  type Space,
+  type Workspace,
+  type WorkspaceDetails,
+} from '@atrium/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { BlobStore } from '../../adapters/blob-store/types';
+import type { UserActor } from '../../auth/actor';
+import { requireWorkspace } from '../../auth/policies/workspace';
+import type { ResourceAction } from '../../auth/policies/roles';
+import { isUniqueViolation } from '../../db/errors';
+import { AppError } from '../../errors';
+import { iso, type Clock } from '../../lib/time';
+import { thumbnailKey } from '../files/stored-file';
+import { folderNameKey } from './folder-names';
+import type { DirectoryRow, FolderRow, SpacesRepository, WorkspaceView } from './spaces.repository';
+
+/** The 409s of the last-owner rule and the other membership messages. */
+export const MEMBER_MESSAGES = {
+  lastOwnerLeave:
+    'You are the last owner of this workspace, so you cannot leave it. Make another member an owner first, or delete the workspace.',
+  lastOwnerDemote: 'A workspace needs at least one owner. Make another member an owner first.',
+  notMember: 'That person is not a member of this workspace.',
+  unknownUser: 'No one with that id has signed in. People appear once they have signed in.',
+} as const;
+
+export interface WorkspacesServiceDeps {
+  repo: SpacesRepository;
+  blobs: BlobStore;
+  clock: Clock;
+  quotaBytes: number;
+  log?: FastifyBaseLogger;
+}
+
+const presentWorkspace = (row: WorkspaceView & { member_role: MemberRole }): Workspace => ({
+  id: row.id,
+  name: row.name,
+  role: row.member_role,
+  rootFolderId: row.root_folder_id,
+  createdAt: row.created_at,
+  memberCount: row.member_count,
+});
+
+const presentPerson = (row: DirectoryRow): DirectoryUser => ({
+  ownerKey: row.owner_key,
+  name: row.name,
+  nickname: row.nickname,
+  email: row.email,
+  picture: row.picture,
+});
+
+/** A folder row for a new root: `workspaceId` for a workspace's, `ownerKey` for a personal space's. */
+export const rootFolderRow = (
+  space: { workspaceId: string; ownerKey?: undefined } | { workspaceId?: undefined; ownerKey: string },
+  name: string,
+  createdBy: string,
+  now: string,
+): FolderRow => ({
+  id: randomUUID(),
+  workspace_id: space.workspaceId ?? null,
+  owner_key: space.ownerKey ?? null,
+  parent_id: null,
+  name,
+  name_key: folderNameKey(name),
+  created_by: createdBy,
+  created_at: now,
+  updated_at: now,
+});
+
+/** Workspaces, their members, the space switcher and the directory of people (issue 15). */
+export function createWorkspacesService({ repo, blobs, clock, quotaBytes, log }: WorkspacesServiceDeps) {
+  /** The workspace as the actor sees it, checked for `action` (404 for non-members, 403 for too weak a role). */
+  const authorized = (actor: UserActor, id: string, action: ResourceAction) =>
+    requireWorkspace(actor, id, action, async (workspaceId) => {
+      const row = await repo.findWorkspace(workspaceId, actor.id);
+      return row && { ...row, memberRole: row.member_role };
+    }) as Promise<WorkspaceView & { member_role: MemberRole; memberRole: MemberRole }>;
+
+  /** Changes a membership under the last-owner rule, in one transaction. */
+  async function changeMembership(
+    workspaceId: string,
+    target: { id: string },
+    change: { role: MemberRole } | 'remove',
+    addedBy: string,
+    lastOwnerMessage: string,
+  ) {
+    await repo.transaction(async (trx) => {
+      // Two owners stepping down at once must not leave none: changes of one workspace take turns.
+      await repo.lockWorkspace(trx, workspaceId, iso(clock.now()));
+      const current = await repo.memberRole(workspaceId, target.id, trx);
+      const losesOwner = current === 'owner' && (change === 'remove' || change.role !== 'owner');
+      if (losesOwner && (await repo.ownerCount(trx, workspaceId)) <= 1) {
+        throw new AppError('CONFLICT', lastOwnerMessage);
+      }
+      if (change === 'remove') {
+        if (current === undefined) throw new AppError('NOT_FOUND', MEMBER_MESSAGES.notMember);
+        await repo.deleteMember(trx, workspaceId, target.id);
+      } else {
+        await repo.upsertMember(trx, {
+          workspaceId,
+          userId: target.id,
+          role: change.role,
+          addedBy,
+          now: iso(clock.now()),
+        });
+      }
+    });
+  }
+
+  const service = {
+    /** The personal space's root folder of `actor`, created on first need (a unique index settles a race). */
+    async personalRoot(actor: UserActor): Promise<FolderRow> {
+      const existing = await repo.findPersonalRoot(actor.ownerKey);
+      if (existing) return existing;
+      const row = rootFolderRow({ ownerKey: actor.ownerKey }, PERSONAL_SPACE_NAME, actor.id, iso(clock.now()));
+      try {
+        await repo.insertFolder(row);
+        return row;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        const winner = await repo.findPersonalRoot(actor.ownerKey);
+        if (!winner) throw error;
+        return winner;
+      }
+    },
+
+    /** The space switcher: the personal space, then each workspace the actor is a member of. */
+    async spaces(actor: UserActor): Promise<Space[]> {
+      const [root, workspaces] = await Promise.all([service.personalRoot(actor), repo.listWorkspacesOf(actor.id)]);
+      return [
+        { kind: 'personal', id: null, name: PERSONAL_SPACE_NAME, rootFolderId: root.id },
+        ...workspaces.map((w) => ({
+          kind: 'workspace' as const,
+          id: w.id,
+          name: w.name,
+          role: w.member_role ?? 'viewer',
+          rootFolderId: w.root_folder_id,
+        })),
+      ];
+    },
+
+    async create(actor: UserActor, name: string): Promise<Workspace> {
+      const now = iso(clock.now());
+      const id = randomUUID();
+      const root = rootFolderRow({ workspaceId: id }, name, actor.id, now);
+      await repo.transaction((trx) =>
+        repo.insertWorkspace(
+          trx,
+          { id, name, created_by: actor.id, created_at: now, updated_at: now, root_folder_id: root.id },
+          root,
+          actor.id,
+        ),
+      );
+      return presentWorkspace(await authorized(actor, id, 'read'));
+    },
+
+    async list(actor: UserActor): Promise<Workspace[]> {
+      const rows = await repo.listWorkspacesOf(actor.id);
+      return rows.map((row) => presentWorkspace({ ...row, member_role: row.member_role ?? 'viewer' }));
+    },
+
+    async get(actor: UserActor, id: string): Promise<WorkspaceDetails> {
+      const workspace = await authorized(actor, id, 'read');
+      return { ...presentWorkspace(workspace), quotaBytes, usedBytes: await repo.usedBytes(id) };
+    },
+
+    async rename(actor: UserActor, id: string, name: string): Promise<WorkspaceDetails> {
+      await authorized(actor, id, 'manage');
+      await repo.renameWorkspace(id, name, iso(clock.now()));
+      return service.get(actor, id);
+    },
+
+    /**
+     * Deletes the workspace with its folders and files (rows first, then the bytes through the blob store; bytes a
+     * crash leaves behind are orphans the upload sweep removes). Owners only.
+     */
+    async remove(actor: UserActor, id: string): Promise<{ id: string; deleted: true }> {
+      await authorized(actor, id, 'manage');
+      const files = await repo.deleteWorkspace(id);
+      await Promise.all(
+        files.flatMap((file) => [blobs.delete(file.blob_key), blobs.delete(thumbnailKey(file.id))]),
+      ).catch((error: unknown) => log?.warn({ err: error, id }, 'could not remove the bytes of a deleted workspace'));
+      return { id, deleted: true };
+    },
+
+    async members(actor: UserActor, id: string): Promise<Member[]> {
+      await authorized(actor, id, 'read');
+      return (await repo.listMembers(id)).map((row) => ({
+        ...presentPerson(row),
+        role: row.role,
+        addedAt: row.added_at,
+      }));
+    },
+
+    /** Adds `ownerKey` as a member or changes their role (owners only). The last owner cannot be demoted. */
+    async setMember(actor: UserActor, id: string, ownerKey: string, role: MemberRole): Promise<Member> {
+      await authorized(actor, id, 'manage');
+      const target = await repo.findUserByOwnerKey(ownerKey);
+      if (!target) throw new AppError('USER_NOT_FOUND', MEMBER_MESSAGES.unknownUser);
+      await changeMembership(id, target, { role }, actor.id, MEMBER_MESSAGES.lastOwnerDemote);
+      const member = (await repo.listMembers(id)).find((row) => row.user_id === target.id);
+      if (!member) throw new AppError('NOT_FOUND', MEMBER_MESSAGES.notMember);
+      return { ...presentPerson(member), role: member.role, addedAt: member.added_at };
+    },
+
+    /**
+     * Removes a member (owners), or the caller themselves (leaving: any member). The last owner can do neither.
+     */
+    async removeMember(actor: UserActor, id: string, ownerKey: string): Promise<{ ownerKey: string; removed: true }> {
+      const leaving = ownerKey === actor.ownerKey;
+      await authorized(actor, id, leaving ? 'read' : 'manage');
+      const target = leaving ? actor : await repo.findUserByOwnerKey(ownerKey);
+      if (!target) throw new AppError('NOT_FOUND', MEMBER_MESSAGES.notMember);
+      await changeMembership(
+        id,
+        target,
+        'remove',
+        actor.id,
+        leaving ? MEMBER_MESSAGES.lastOwnerLeave : MEMBER_MESSAGES.lastOwnerDemote,
+      );
+      return { ownerKey, removed: true };
+    },
+
+    /** People who have signed in, matching `query` (empty: the first of everyone), at most `DIRECTORY_LIMIT`. */
+    async directory(query: string): Promise<DirectoryUser[]> {
+      return (await repo.searchDirectory(query, DIRECTORY_LIMIT)).map(presentPerson);
+    },
+  };
+  return service;
+}
+
+export type WorkspacesService = ReturnType<typeof createWorkspacesService>;

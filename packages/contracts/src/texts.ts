@@ -1,0 +1,22 @@
+// Texts and constants that the server and the web both use, in one place. zod-free, so the prerendered public
+// pages can import them without loading any schema (`@atrium/contracts/texts`).
+
+/** The admin sign-in's refusal (docs/PRODUCT.md#sign-in-messages). */
+export const invalidCredentialsMessage = (providerName: string) =>
+  `Invalid credentials. Please try again or continue with ${providerName}`;
+
+/** The public voice command route's 429, which the assistant shows as it is (docs/PRODUCT.md). */
+export const VOICE_COMMAND_RATE_MESSAGE = 'Too many voice commands. Please wait a minute and try again.';
+
+/** The content types the server makes thumbnails of (`GET /api/files/{id}/thumbnail`). */
+export const THUMBNAIL_TYPES: readonly string[] = [
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/gif',
+  'image/avif',
+  'image/tiff',
+];
+
+/** What the web says when a request could not reach the server at all. */
+export const NETWORK_ERROR_MESSAGE = 'Could not reach the server. Please check your connection.';
