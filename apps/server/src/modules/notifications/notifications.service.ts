@@ -123,6 +123,16 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
       return { created, notification: presentNotification(row) };
     },
 
+    /**
+     * A notification for one user only (e.g. "Alice shared budget.xlsx with you"): stored, sent live to that user's
+     * streams and pushed to that user's browsers. The message is the server's own text, not user input.
+     */
+    async notifyUser(userId: string, message: string, createdBy: string | null): Promise<Notification> {
+      const { row } = await repo.insert({ message, type: 'other', audienceUserId: userId, createdBy });
+      await deliver(row);
+      return presentNotification(row);
+    },
+
     vapidPublicKey: () => push.publicKey,
 
     /** Waits for Web Push deliveries still running (shutdown, tests). */
