@@ -7,3 +7,4 @@ export * from './ai';
 export * from './notifications';
 export * from './contact';
 export * from './workspaces';
+export * from './sharing';

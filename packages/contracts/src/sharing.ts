@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { FileRecord } from './files';
+import { DirectoryUser, FolderEntry } from './workspaces';
+
+// ---- Rename and move a file (issue 15) ----
+
+/** PATCH /api/files/{id}: rename and/or move into another folder (of any space the caller may write to). */
+export const UpdateFileRequest = z
+  .object({
+    fileName: z.string().max(1024, 'A file name can be at most 255 characters.').optional(),
+    folderId: z.string().min(1).max(200).optional(),
+  })
+  .refine((value) => value.fileName !== undefined || value.folderId !== undefined, {
+    message: 'Send a new fileName, a new folderId, or both.',
+  })
+  .meta({ id: 'UpdateFileRequest' });
+export type UpdateFileRequest = z.infer<typeof UpdateFileRequest>;
+
+/** Where uploads go: `POST /api/files/upload?workspaceId=&folderId=` (both optional; `userId` as in the spec). */
+export const UploadPlacementQuery = z.object({
+  userId: z.string().min(1).max(320).optional(),
+  workspaceId: z.string().min(1).max(200).optional(),
+  folderId: z.string().min(1).max(200).optional(),
+});
+export type UploadPlacementQuery = z.infer<typeof UploadPlacementQuery>;
+
+// ---- Shares with people and workspaces ----
+
+/** What a share grants: viewer (read, download) or editor (add, change, delete, share inside). */
+export const ShareRole = z.enum(['viewer', 'editor']).meta({ id: 'ShareRole' });
+export type ShareRole = z.infer<typeof ShareRole>;
+
+/** PUT /api/files/{id}/shares/{userId}, PUT /api/folders/{id}/shares/{userId} (and the workspace variants). */
+export const SetShareRequest = z.object({ role: ShareRole }).meta({ id: 'SetShareRequest' });
+export type SetShareRequest = z.infer<typeof SetShareRequest>;
+
+export const ShareUserParams = z.object({
+  id: z.string().min(1).max(200),
+  userId: z.string().min(1).max(320).describe("The recipient's owner key"),
+});
+export const ShareWorkspaceParams = z.object({
+  id: z.string().min(1).max(200),
+  workspaceId: z.string().min(1).max(200),
+});
+
+/** One grant on a file or folder, as its owner (and anyone who may share it) sees it. */
+export const Share = z
+  .object({
+    id: z.string(),
+    role: ShareRole,
+    grantee: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('user'), user: DirectoryUser }),
+      z.object({ kind: z.literal('workspace'), id: z.string(), name: z.string() }),
+    ]),
+    createdAt: z.string().describe('ISO-8601'),
+    createdBy: z.string().nullable().describe("The sharer's display name"),
+  })
+  .meta({ id: 'Share' });
+export type Share = z.infer<typeof Share>;
+
+/** GET /api/files/{id}/shares, GET /api/folders/{id}/shares: who has access. */
+export const ShareList = z
+  .object({
+    owner: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('user'), user: DirectoryUser }),
+      z.object({ kind: z.literal('workspace'), id: z.string(), name: z.string() }),
+    ]),
+    shares: z.array(Share),
+  })
+  .meta({ id: 'ShareList' });
+export type ShareList = z.infer<typeof ShareList>;
+
+export const RevokeShareResponse = z
+  .object({ id: z.string(), revoked: z.literal(true) })
+  .meta({ id: 'RevokeShareResponse' });
+export type RevokeShareResponse = z.infer<typeof RevokeShareResponse>;
+
+/** GET /api/shared-with-me: what others shared with the caller (directly or through a workspace), newest first. */
+export const SharedWithMe = z
+  .object({
+    files: z.array(
+      FileRecord.extend({
+        role: ShareRole,
+        sharedBy: z.string().nullable(),
+        sharedAt: z.string(),
+      }),
+    ),
+    folders: z.array(
+      FolderEntry.extend({
+        role: ShareRole,
+        sharedBy: z.string().nullable(),
+        sharedAt: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'SharedWithMe' });
+export type SharedWithMe = z.infer<typeof SharedWithMe>;
+
+/** The notification a recipient gets: "Alice shared budget.xlsx with you". */
+export const sharedWithYouMessage = (sharer: string, name: string): string => `${sharer} shared ${name} with you`;
+
+// ---- Public links ----
+
+/** Longest password a link accepts. */
+export const LINK_PASSWORD_MAX = 200;
+
+/** POST /api/links: for a file or a folder; `allowUpload` (folders only) makes a file-drop link. */
+export const CreateLinkRequest = z
+  .object({
+    fileId: z.string().min(1).max(200).optional(),
+    folderId: z.string().min(1).max(200).optional(),
+    expiresAt: z.iso.datetime({ offset: true, message: 'expiresAt must be an ISO-8601 date and time.' }).optional(),
+    password: z
+      .string()
+      .min(1, 'A password cannot be empty.')
+      .max(LINK_PASSWORD_MAX, `A password can be at most ${LINK_PASSWORD_MAX} characters.`)
+      .optional(),
+    maxDownloads: z.number().int().min(1).max(1_000_000).optional(),
+    allowUpload: z.boolean().optional(),
+  })
+  .refine((value) => (value.fileId === undefined) !== (value.folderId === undefined), {
+    message: 'Send a fileId or a folderId (one of them).',
+  })
+  .meta({ id: 'CreateLinkRequest' });
+export type CreateLinkRequest = z.infer<typeof CreateLinkRequest>;
+
+/** A link as its owner sees it (GET /api/links, POST /api/links answers it with `token` and `url`). */
+export const Link = z
+  .object({
+    id: z.string(),
+    token: z.string().describe('At least 128 bits of randomness, base64url'),
+    url: z.string().describe('/s/{token}'),
+    fileId: z.string().nullable(),
+    folderId: z.string().nullable(),
+    expiresAt: z.string().nullable(),
+    hasPassword: z.boolean(),
+    maxDownloads: z.number().int().nullable(),
+    downloads: z.number().int().nonnegative(),
+    allowUpload: z.boolean(),
+    createdAt: z.string(),
+    createdBy: z.string().nullable(),
+  })
+  .meta({ id: 'Link' });
+export type Link = z.infer<typeof Link>;
+
+export const LinkList = z.array(Link).meta({ id: 'LinkList' });
+export type LinkList = z.infer<typeof LinkList>;
+
+export const LinkListQuery = z
+  .object({ fileId: z.string().min(1).max(200).optional(), folderId: z.string().min(1).max(200).optional() })
+  .refine((value) => (value.fileId === undefined) !== (value.folderId === undefined), {
+    message: 'Send a fileId or a folderId (one of them).',
+  });
+
+export const LinkIdParams = z.object({ id: z.string().min(1).max(200) });
+export const LinkTokenParams = z.object({ token: z.string().min(1).max(200) });
+
+export const RevokeLinkResponse = z
+  .object({ id: z.string(), revoked: z.literal(true) })
+  .meta({ id: 'RevokeLinkResponse' });
+export type RevokeLinkResponse = z.infer<typeof RevokeLinkResponse>;
+
+/** GET /api/public/links/{token}: what the public page shows (before unlocking: only `locked` and `kind`). */
+export const PublicLink = z
+  .object({
+    kind: z.enum(['file', 'folder']),
+    locked: z.boolean().describe('True while a password is needed'),
+    allowUpload: z.boolean(),
+    expiresAt: z.string().nullable(),
+    file: FileRecord.pick({ fileName: true, size: true, contentType: true, uploadDate: true }).optional(),
+    folder: z
+      .object({
+        name: z.string(),
+        files: z.array(FileRecord.pick({ id: true, fileName: true, size: true, contentType: true, uploadDate: true })),
+        folders: z.array(z.object({ id: z.string(), name: z.string() })),
+      })
+      .optional()
+      .describe('Absent for a file-drop link: its uploaders cannot list the folder'),
+  })
+  .meta({ id: 'PublicLink' });
+export type PublicLink = z.infer<typeof PublicLink>;
+
+/** POST /api/public/links/{token}/unlock */
+export const UnlockLinkRequest = z
+  .object({ password: z.string().max(LINK_PASSWORD_MAX, 'Wrong password.') })
+  .meta({ id: 'UnlockLinkRequest' });
+export type UnlockLinkRequest = z.infer<typeof UnlockLinkRequest>;
+
+/** What the public page says of a link that cannot be used (410). */
+export const LINK_TEXTS = {
+  expired: 'This link has expired.',
+  revoked: 'This link is no longer available.',
+  usedUp: 'This link has reached its download limit.',
+  wrongPassword: 'Wrong password.',
+  locked: 'This link is protected by a password.',
+} as const;
