@@ -26,6 +26,7 @@ import { createFilesFileSource } from './modules/files/files.file-source';
 import { createContactRepository } from './modules/contact/contact.repository';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { createContactService } from './modules/contact/contact.service';
+import { createAccessResolver } from './modules/spaces/access';
 import { createFoldersService } from './modules/spaces/folders.service';
 import { createSpacesRepository } from './modules/spaces/spaces.repository';
 import { registerSpacesRoutes } from './modules/spaces/spaces.routes';
@@ -178,11 +179,24 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const blobs = createBlobStore(config);
   app.addHook('onClose', async () => blobs.close());
   probes.set('blobStore', async () => (await blobs.ping(), { status: 'ok' as const, message: blobs.kind }));
+  // Spaces (personal and workspaces), their folders, and who may reach what in them.
+  const spacesRepo = createSpacesRepository(database.db);
+  const access = createAccessResolver(database.db);
+  const workspaces = createWorkspacesService({
+    repo: spacesRepo,
+    blobs,
+    clock,
+    quotaBytes: config.uploads.workspaceQuotaBytes,
+    log: app.log,
+  });
+  const folders = createFoldersService({ repo: spacesRepo, workspaces, access, blobs, clock, log: app.log });
   const files = createFilesService({
     repo: createFilesRepository(database.db),
     blobs,
     clock,
     limits: config.uploads,
+    access,
+    placement: folders,
     log: app.log,
   });
 
@@ -241,8 +255,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     sessionSecret: config.session.secret,
     secureCookies: config.session.cookieSecure,
   });
-  await registerFileRoutes(app, { files, maxUploadBytes: config.uploads.maxBytes });
-  const tus = await registerTusRoutes(app, { files, blobs, bus, config });
+  await registerFileRoutes(app, {
+    files,
+    uploadTarget: folders.uploadTarget,
+    maxUploadBytes: config.uploads.maxBytes,
+  });
+  const tus = await registerTusRoutes(app, { files, uploadTarget: folders.uploadTarget, blobs, bus, config });
   await registerAiModule(app, {
     config: config.ai,
     db: database.db,
@@ -252,18 +270,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     loadLocalEngines: () => loadLocalEngines(config.ai),
   });
   registerNotificationRoutes(app, { notifications, hub });
-  const spacesRepo = createSpacesRepository(database.db);
-  const workspaces = createWorkspacesService({
-    repo: spacesRepo,
-    blobs,
-    clock,
-    quotaBytes: config.uploads.workspaceQuotaBytes,
-    log: app.log,
-  });
-  registerSpacesRoutes(app, {
-    workspaces,
-    folders: createFoldersService({ repo: spacesRepo, workspaces, blobs, clock, log: app.log }),
-  });
+  registerSpacesRoutes(app, { workspaces, folders });
   registerContactRoutes(app, {
     contact: createContactService({ repo: createContactRepository(database.db), clock }),
     maxPerHour: config.contact.maxPerHour,

@@ -50,8 +50,6 @@ export const FileListQuery = z.object({
 });
 export type FileListQuery = z.infer<typeof FileListQuery>;
 
-export const UploadQuery = z.object({ userId: z.string().min(1).max(320).optional() });
-
 export const DownloadQuery = z.object({
   inline: z.enum(['1', 'true', '0', 'false']).optional(),
 });

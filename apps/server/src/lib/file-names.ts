@@ -1,3 +1,5 @@
+import { AppError } from '../errors';
+
 /** Longest label kept for a file name (in characters). */
 export const MAX_FILE_NAME_LENGTH = 255;
 
@@ -37,3 +39,40 @@ export function numberedFileName(fileName: string, n: number): string {
   const room = Math.max(MAX_FILE_NAME_LENGTH - Array.from(suffix).length, 1);
   return `${Array.from(stem).slice(0, room).join('').trimEnd()}${suffix}`;
 }
+
+/** The messages of the name rules (400) for a typed file or folder name. */
+export const nameMessages = (kind: 'file' | 'folder') =>
+  ({
+    empty: `Give the ${kind} a name.`,
+    slash: `A ${kind} name cannot contain / or \\.`,
+    dots: `A ${kind} name cannot be . or ..`,
+    control: `A ${kind} name cannot contain control characters.`,
+    long: `A ${kind} name can be at most ${MAX_FILE_NAME_LENGTH} characters.`,
+  }) as const;
+
+/**
+ * A name as typed (a rename, a new folder), checked: NFC, trimmed, non-empty, no `/` or `\`, not `.` or `..`, no
+ * control or bidi characters, at most 255 characters. Unlike an uploaded file's name (which `sanitizeFileName`
+ * cleans up), a typed name is refused with a 400 saying why.
+ */
+export function checkName(raw: string, kind: 'file' | 'folder'): string {
+  const messages = nameMessages(kind);
+  const name = raw.normalize('NFC').trim();
+  const problem =
+    name.length === 0
+      ? messages.empty
+      : /[/\\]/.test(name)
+        ? messages.slash
+        : name === '.' || name === '..'
+          ? messages.dots
+          : new RegExp(UNSAFE.source).test(name)
+            ? messages.control
+            : Array.from(name).length > MAX_FILE_NAME_LENGTH
+              ? messages.long
+              : undefined;
+  if (problem) throw new AppError('BAD_REQUEST', problem);
+  return name;
+}
+
+/** A typed file name (a rename), checked by `checkName`. */
+export const checkFileName = (raw: string): string => checkName(raw, 'file');

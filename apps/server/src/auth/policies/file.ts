@@ -1,25 +1,41 @@
 import { AppError } from '../../errors';
 import { isAdmin, type Actor } from '../actor';
 import { loadAuthorized } from './authorize';
-import { allows, type ResourceAction, type ResourceRole } from './roles';
+import { allows, strongerRole, type ResourceAction, type ResourceRole } from './roles';
 
-/** What the file policy reads of a file (or of a space, for `{userId}` paths): whose personal space it is in. */
+/**
+ * What the file policy reads of a file (or of a space, for `{userId}` paths). The loader fills in the acting user's
+ * membership role in the file's workspace and the strongest share that reaches them (on the file itself, or on a
+ * folder above it, granted to them or to a workspace they are a member of), so the decision below stays pure.
+ */
 export interface FileSubject {
+  /** Whose personal space the file is in (for a workspace file: who put it there; no access follows from it). */
   ownerKey: string;
+  /** The workspace the file is in; null or absent: the personal space of `ownerKey`. */
+  workspaceId?: string | null;
+  /** The acting user's role in that workspace (null: not a member). */
+  memberRole?: ResourceRole | null;
+  /** The strongest share reaching the acting user (viewer or editor), if any. */
+  shareRole?: ResourceRole | null;
 }
 
 /** The 403 for a `{userId}` path naming another user's space. */
 export const OWN_FILES_ONLY = 'You can only access your own files.';
 
 /**
- * The actor's role on a file. Today every file is in its owner's personal space: the owner holds it as owner,
- * and so does an admin (the spec's admin acts on anyone's files); nobody else has a role. Link bearers and API keys
- * have none. Workspaces and shares (issue 15) add their roles here, and every caller follows.
+ * The actor's role on a file: in a personal space its owner holds it as owner, and so does an admin (the spec's
+ * admin acts on anyone's personal files); in a workspace each member has their membership role (admins none);
+ * a share adds its role, the stronger of the two counting. Link bearers and API keys have none (a link's
+ * access is the link policy's).
  */
 export function fileRole(actor: Actor, file: FileSubject): ResourceRole | null {
   if (actor.kind !== 'user') return null;
-  if (actor.ownerKey === file.ownerKey || isAdmin(actor)) return 'owner';
-  return null;
+  const own: ResourceRole | null = file.workspaceId
+    ? (file.memberRole ?? null)
+    : actor.ownerKey === file.ownerKey || isAdmin(actor)
+      ? 'owner'
+      : null;
+  return strongerRole(own, file.shareRole ?? null);
 }
 
 /** Whether the actor may do `action` to the file. */

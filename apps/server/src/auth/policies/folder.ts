@@ -1,28 +1,31 @@
 import { AppError } from '../../errors';
 import type { Actor } from '../actor';
 import { loadAuthorized } from './authorize';
-import { allows, type ResourceAction, type ResourceRole } from './roles';
+import { allows, strongerRole, type ResourceAction, type ResourceRole } from './roles';
 import { workspaceRole } from './workspace';
 
 /**
  * What the folder policy reads of a folder: its space. A personal folder has the owner key of its space's owner; a
- * workspace folder its workspace and the acting user's membership role there (null: not a member).
+ * workspace folder its workspace and the acting user's membership role there (null: not a member). Either may carry
+ * the strongest share reaching the acting user (on the folder or one above it, to them or to a workspace of theirs).
  */
-export type FolderSubject =
-  { workspaceId: null; ownerKey: string } | { workspaceId: string; ownerKey: null; memberRole: ResourceRole | null };
+export type FolderSubject = (
+  { workspaceId: null; ownerKey: string } | { workspaceId: string; ownerKey: null; memberRole: ResourceRole | null }
+) & { shareRole?: ResourceRole | null };
 
 /** The 403 of an actor who may see a folder but not change it. */
 export const FOLDER_VIEW_ONLY = 'You can only view this folder.';
 
 /**
  * The actor's role on a folder: a personal folder belongs to its space's owner only (admins included: they have no
- * way into anyone's folders); a workspace folder gives each member their role. Shares (issue 15, phase 2) add
- * their roles here with `strongerRole`.
+ * way into anyone's folders); a workspace folder gives each member their role; a share adds its role, the stronger
+ * of the two counting.
  */
 export function folderRole(actor: Actor, folder: FolderSubject): ResourceRole | null {
   if (actor.kind !== 'user') return null;
-  if (folder.workspaceId === null) return actor.ownerKey === folder.ownerKey ? 'owner' : null;
-  return workspaceRole(actor, folder);
+  const own =
+    folder.workspaceId === null ? (actor.ownerKey === folder.ownerKey ? 'owner' : null) : workspaceRole(actor, folder);
+  return strongerRole(own, folder.shareRole ?? null);
 }
 
 /** Whether the actor may do `action` to the folder (`write`: create in it, rename or move it). */

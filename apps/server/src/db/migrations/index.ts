@@ -11,6 +11,7 @@ import { m0009FileNameKey } from './0009-file-name-key';
 import { m0010PushFailures } from './0010-push-failures';
 import { m0011JobLeases } from './0011-job-leases';
 import { m0012Workspaces } from './0012-workspaces';
+import { m0013PlaceFiles } from './0013-place-files';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0010-push-failures': m0010PushFailures,
   '0011-job-leases': m0011JobLeases,
   '0012-workspaces': m0012Workspaces,
+  '0013-place-files': m0013PlaceFiles,
 };

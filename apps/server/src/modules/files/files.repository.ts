@@ -15,15 +15,15 @@ export const createFilesRepository = (db: Db) => ({
     await db.insertInto('files').values(row).execute();
   },
 
-  /** The name keys of an owner's files that start with `prefix` (a superset: LIKE may also fold ASCII case). */
-  async nameKeysStartingWith(ownerKey: string, prefix: string): Promise<Set<string>> {
+  /**
+   * The name keys of the files in a folder that start with `prefix` (a superset: LIKE may also fold ASCII case),
+   * `excludeId` left out (a file being renamed).
+   */
+  async nameKeysStartingWith(folderId: string, prefix: string, excludeId?: string): Promise<Set<string>> {
     const pattern = `${prefix.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    const rows = await db
-      .selectFrom('files')
-      .select('name_key')
-      .where('owner_key', '=', ownerKey)
-      .where(sql<boolean>`name_key like ${pattern} escape '\\'`)
-      .execute();
+    let query = db.selectFrom('files').select('name_key').where('folder_id', '=', folderId);
+    if (excludeId !== undefined) query = query.where('id', '!=', excludeId);
+    const rows = await query.where(sql<boolean>`name_key like ${pattern} escape '\\'`).execute();
     return new Set(rows.flatMap((row) => (row.name_key === null ? [] : [row.name_key])));
   },
 
@@ -31,9 +31,9 @@ export const createFilesRepository = (db: Db) => ({
     return db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
   },
 
-  /** Newest first; `after` continues a previous page. */
+  /** A person's files, in every folder of their personal space: newest first; `after` continues a previous page. */
   async listByOwner(ownerKey: string, limit: number, after?: PageCursor): Promise<FileRow[]> {
-    let query = db.selectFrom('files').selectAll().where('owner_key', '=', ownerKey);
+    let query = db.selectFrom('files').selectAll().where('owner_key', '=', ownerKey).where('workspace_id', 'is', null);
     if (after) {
       query = query.where((eb) =>
         eb.or([
@@ -53,8 +53,26 @@ export const createFilesRepository = (db: Db) => ({
         eb.fn.sum<number | string | null>('size').as('total'),
       ])
       .where('owner_key', '=', ownerKey)
+      .where('workspace_id', 'is', null)
       .executeTakeFirst();
     return { fileCount: Number(row?.count ?? 0), sizeInBytes: Number(row?.total ?? 0) };
+  },
+
+  /** Bytes of a workspace's files (its quota). */
+  async usedByWorkspace(workspaceId: string): Promise<number> {
+    const row = await db
+      .selectFrom('files')
+      .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    return Number(row?.total ?? 0);
+  },
+
+  async update(
+    id: string,
+    values: Partial<Pick<FileRow, 'file_name' | 'name_key' | 'folder_id' | 'workspace_id' | 'owner_key'>>,
+  ): Promise<void> {
+    await db.updateTable('files').set(values).where('id', '=', id).execute();
   },
 
   async deleteById(id: string): Promise<boolean> {

@@ -11,16 +11,18 @@ import {
   FileRecord,
   FileUserParams,
   NEXT_CURSOR_HEADER,
+  UpdateFileRequest,
   UploadFileResponse,
-  UploadQuery,
+  UploadPlacementQuery,
   UserFileStats,
 } from '@atrium/contracts';
-import { requireActsFor } from '../../auth/policies/file';
 import { AppError } from '../../errors';
 import { httpDate, isNotModified, sendBlob } from '../../lib/http/send-blob';
 import { multipartFailure } from '../../lib/multipart';
 import { presentFile } from './files.presenter';
 import type { FilesService } from './files.service';
+import type { UploadTarget } from './stored-file';
+import type { UserActor } from '../../auth/actor';
 
 const user = { access: 'user' } as const;
 
@@ -28,6 +30,8 @@ const wantsJson = (request: FastifyRequest) => /\bapplication\/json\b/i.test(req
 
 export interface FilesRouteOptions {
   files: FilesService;
+  /** Where an upload goes, checked before the body is read (`FoldersService.uploadTarget`). */
+  uploadTarget: (actor: UserActor, place: UploadPlacementQuery) => Promise<UploadTarget>;
   maxUploadBytes: number;
 }
 
@@ -35,7 +39,10 @@ export interface FilesRouteOptions {
  * The file service of docs/PRODUCT.md#api-paths (base path /api). Registered in its own
  * scope so the multipart parser applies to these routes only.
  */
-export async function registerFileRoutes(app: FastifyInstance, { files, maxUploadBytes }: FilesRouteOptions) {
+export async function registerFileRoutes(
+  app: FastifyInstance,
+  { files, uploadTarget, maxUploadBytes }: FilesRouteOptions,
+) {
   await app.register(async (scope) => {
     await scope.register(multipart, {
       limits: { fileSize: maxUploadBytes + 1, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 25, headerPairs: 100 },
@@ -49,16 +56,22 @@ export async function registerFileRoutes(app: FastifyInstance, { files, maxUploa
         schema: {
           tags: ['files'],
           summary:
-            'Upload a file (multipart field "file"); text answer with the new id, JSON with Accept: application/json',
-          querystring: UploadQuery,
-          response: { 200: UploadFileResponse, 400: ErrorResponse, 403: ErrorResponse, 413: ErrorResponse },
+            'Upload a file (multipart field "file") into folderId, the root of workspaceId, or the personal space of userId (default: your own); text answer with the new id, JSON with Accept: application/json',
+          querystring: UploadPlacementQuery,
+          response: {
+            200: UploadFileResponse,
+            400: ErrorResponse,
+            403: ErrorResponse,
+            404: ErrorResponse,
+            409: ErrorResponse,
+            413: ErrorResponse,
+          },
         },
       },
       async (request, reply) => {
         const caller = await request.requireUser();
-        const ownerKey = request.query.userId ?? caller.ownerKey;
         // Before the body is read: a refused upload costs no bytes.
-        requireActsFor(caller, ownerKey, 'write');
+        const target = await uploadTarget(caller, request.query);
         if (!request.isMultipart()) {
           throw new AppError('BAD_REQUEST', 'Send the file as multipart/form-data in a field named "file".');
         }
@@ -75,7 +88,7 @@ export async function registerFileRoutes(app: FastifyInstance, { files, maxUploa
         };
         request.raw.once('close', onClose);
         try {
-          const record = await files.ingest(ownerKey, { fileName: part.filename, stream: part.file });
+          const record = await files.ingest(target, { fileName: part.filename, stream: part.file });
           if (wantsJson(request)) return record;
           // Text, as the API's first clients read it; the schema above documents the JSON variant.
           return (reply as FastifyReply)
@@ -182,6 +195,28 @@ export async function registerFileRoutes(app: FastifyInstance, { files, maxUploa
         },
       },
       async (request) => presentFile(await files.get(await request.requireUser(), request.params.id)),
+    );
+
+    typed.patch(
+      '/api/files/:id',
+      {
+        config: user,
+        schema: {
+          tags: ['files'],
+          summary: 'Rename a file and/or move it into another folder (of any space you may write to)',
+          params: FileIdParams,
+          body: UpdateFileRequest,
+          response: {
+            200: FileRecord,
+            400: ErrorResponse,
+            403: ErrorResponse,
+            404: ErrorResponse,
+            409: ErrorResponse,
+            413: ErrorResponse,
+          },
+        },
+      },
+      async (request) => files.update(await request.requireUser(), request.params.id, request.body),
     );
 
     typed.delete(

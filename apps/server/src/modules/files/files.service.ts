@@ -3,10 +3,10 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { FileRecord, UserFileStats } from '@atrium/contracts';
 import type { BlobStore } from '../../adapters/blob-store';
-import type { Actor } from '../../auth/actor';
+import type { Actor, UserActor } from '../../auth/actor';
 import { requireActsFor, requireFile } from '../../auth/policies/file';
 import type { ResourceAction } from '../../auth/policies/roles';
-import { isUniqueViolation } from '../../db/errors';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
 import type { BlobRecord } from '../../lib/http/send-blob';
 import { StreamInspector } from '../../lib/stream-inspector';
@@ -14,23 +14,39 @@ import { iso, type Clock } from '../../lib/time';
 import { formatBytes, readableSize } from '@atrium/contracts/format-bytes';
 import { detectContentType, SNIFF_BYTES } from './content-type';
 import { decodeCursor, encodeCursor } from './cursor';
-import { fileNameKey, numberedFileName, sanitizeFileName } from '../../lib/file-names';
+import { checkFileName, fileNameKey, numberedFileName, sanitizeFileName } from '../../lib/file-names';
 import { presentFile } from './files.presenter';
 import type { FileRow, FilesRepository } from './files.repository';
 import { sweepOrphans } from './maintenance';
-import { fileBlobKey, thumbnailKey, toStoredFile, type StoredFile } from './stored-file';
+import { fileBlobKey, thumbnailKey, toStoredFile, type StoredFile, type UploadTarget } from './stored-file';
 import { createThumbnails } from './thumbnails';
+import type { AccessResolver } from '../spaces/access';
 
 /** Attempts to find a free name when simultaneous uploads keep taking the one chosen. */
 const NAME_ATTEMPTS = 10;
+
+/** What the files service asks of the spaces (folders) it stores into. */
+export interface FilePlacement {
+  /** Folder `id` if the actor may do `action` in it (404 `FOLDER_NOT_FOUND` when hidden, 403 when view-only). */
+  authorize(actor: UserActor, id: string, action: ResourceAction): Promise<{ id: string }>;
+  /** Where a file put into folder `folderId` goes (its space), or undefined when the folder does not exist. */
+  targetOfFolder(folderId: string, uploadedBy: string | null): Promise<UploadTarget | undefined>;
+}
 
 export interface FilesServiceDeps {
   repo: FilesRepository;
   blobs: BlobStore;
   clock: Clock;
-  limits: { maxBytes: number; userQuotaBytes: number };
+  limits: { maxBytes: number; userQuotaBytes: number; workspaceQuotaBytes: number };
+  access: AccessResolver;
+  placement: FilePlacement;
   log?: { warn(details: object, message: string): void };
 }
+
+/** The 4xx messages of renaming and moving files. */
+export const FILE_MESSAGES = {
+  folderGone: 'The folder was deleted while the file was being stored. Choose another folder and try again.',
+} as const;
 
 export interface UploadInput {
   fileName: string | undefined;
@@ -43,76 +59,110 @@ type Inspector = StreamInspector<AppError>;
  * File storage rules: limits, quota, integrity, names. Who may do what is the file policy's
  * (`auth/policies/file.ts`); thumbnails, the orphan sweep, cursors and the wire shape have files of their own.
  */
-export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesServiceDeps) => {
+export const createFilesService = ({ repo, blobs, clock, limits, access, placement, log }: FilesServiceDeps) => {
   const thumbnails = createThumbnails(blobs);
-  const find = async (id: string) => {
+  /** File `id` with what the file policy needs to know of the actor: membership and shares (see `spaces/access.ts`). */
+  const find = async (actor: Actor, id: string) => {
     const row = await repo.findById(id);
-    return row && toStoredFile(row);
+    if (!row) return undefined;
+    const file = toStoredFile(row);
+    if (actor.kind !== 'user') return file;
+    const owns = file.workspaceId === null && file.ownerKey === actor.ownerKey;
+    const facts = await access.factsFor(
+      actor,
+      { workspaceId: file.workspaceId, folderId: file.folderId, fileId: id },
+      owns,
+    );
+    return { ...file, ...facts };
   };
   /** The file, if the actor may do `action` to it (404 `FILE_NOT_FOUND` otherwise: see the policy). */
-  const authorized = (actor: Actor, id: string, action: ResourceAction) => requireFile(actor, action, () => find(id));
+  const authorized = async (actor: Actor, id: string, action: ResourceAction): Promise<StoredFile> =>
+    requireFile(actor, action, () => find(actor, id));
 
-  const quotaError = () =>
+  /** A space's quota: a workspace's (`WORKSPACE_QUOTA_BYTES`) or a person's (`USER_QUOTA_BYTES`). */
+  const quotaOf = (space: { workspaceId: string | null }) =>
+    space.workspaceId === null ? limits.userQuotaBytes : limits.workspaceQuotaBytes;
+  const usedBytes = async (space: { workspaceId: string | null; ownerKey: string }) =>
+    space.workspaceId === null
+      ? (await repo.statsByOwner(space.ownerKey)).sizeInBytes
+      : await repo.usedByWorkspace(space.workspaceId);
+
+  const quotaError = (space: { workspaceId: string | null } = { workspaceId: null }) =>
     new AppError(
       'QUOTA_EXCEEDED',
-      `This upload would exceed the storage quota of ${formatBytes(limits.userQuotaBytes)} per user. Delete some files and try again.`,
+      space.workspaceId === null
+        ? `This upload would exceed the storage quota of ${formatBytes(limits.userQuotaBytes)} per user. Delete some files and try again.`
+        : `This would exceed the workspace's storage quota of ${formatBytes(limits.workspaceQuotaBytes)}. Delete some of its files and try again.`,
     );
   const tooLargeError = () =>
     new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the upload limit of ${formatBytes(limits.maxBytes)}.`);
 
-  /** An inspector that fails once the upload passes the upload limit or the owner's remaining quota. */
-  const inspectorWithin = (remaining: number): Inspector =>
+  /** An inspector that fails once the upload passes the upload limit or the space's remaining quota. */
+  const inspectorWithin = (remaining: number, space: { workspaceId: string | null }): Inspector =>
     new StreamInspector(
-      (size) => (size > limits.maxBytes ? tooLargeError() : size > remaining ? quotaError() : undefined),
+      (size) => (size > limits.maxBytes ? tooLargeError() : size > remaining ? quotaError(space) : undefined),
       SNIFF_BYTES,
     );
 
   /**
-   * Inserts the row under the first of `name.ext`, `name (1).ext`, `name (2).ext`… that the owner has no
-   * file by (`fileNameKey`: case-insensitive). The unique index (owner_key, name_key) is the arbiter: when a
-   * simultaneous upload takes the chosen name first, the names in use are read again and the next is tried.
+   * Writes a file under the first of `name.ext`, `name (1).ext`, `name (2).ext`… that no other file of
+   * `folderId` has (`fileNameKey`: case-insensitive). The unique index (folder_id, name_key) is the arbiter: when
+   * a simultaneous write takes the chosen name first, the names in use are read again and the next is tried.
    */
-  async function insertWithFreeName(row: FileRow): Promise<void> {
-    const wanted = row.file_name;
+  async function withFreeName(
+    folderId: string,
+    wanted: string,
+    write: (name: string) => Promise<void>,
+    excludeId?: string,
+  ): Promise<string> {
     for (let attempt = 0; attempt < NAME_ATTEMPTS; attempt += 1) {
       const dot = wanted.lastIndexOf('.');
       const taken = await repo.nameKeysStartingWith(
-        row.owner_key,
+        folderId,
         fileNameKey(dot > 0 ? wanted.slice(0, dot) : wanted).slice(0, 200),
+        excludeId,
       );
       let n = 0;
       while (taken.has(fileNameKey(numberedFileName(wanted, n)))) n += 1;
-      row.file_name = numberedFileName(wanted, n);
-      row.name_key = fileNameKey(row.file_name);
+      const name = numberedFileName(wanted, n);
       try {
-        await repo.insert(row);
-        return;
+        await write(name);
+        return name;
       } catch (error) {
+        if (isForeignKeyViolation(error)) throw new AppError('CONFLICT', FILE_MESSAGES.folderGone);
         if (!isUniqueViolation(error)) throw error;
       }
     }
     throw new AppError('CONFLICT', 'Too many files with this name are being uploaded at once. Try again.');
   }
 
+  async function insertWithFreeName(row: FileRow & { folder_id: string }): Promise<void> {
+    await withFreeName(row.folder_id, row.file_name, async (name) => {
+      row.file_name = name;
+      row.name_key = fileNameKey(name);
+      await repo.insert(row);
+    });
+  }
+
   /** Writes the metadata row of bytes already stored under `blobKey`; on any failure removes them. */
   async function commit({
     id,
     blobKey,
-    ownerKey,
+    target,
     fileName,
     inspector,
   }: {
     id: string;
     blobKey: string;
-    ownerKey: string;
+    target: UploadTarget;
     fileName: string;
     inspector: Inspector;
   }): Promise<FileRecord> {
     try {
       if (inspector.size === 0) throw new AppError('BAD_REQUEST', 'The file is empty. Choose a file with content.');
-      const row: FileRow = {
+      const row: FileRow & { folder_id: string } = {
         id,
-        owner_key: ownerKey,
+        owner_key: target.ownerKey,
         file_name: fileName,
         name_key: fileNameKey(fileName),
         size: inspector.size,
@@ -120,17 +170,16 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
         sha256: inspector.digest(),
         blob_key: blobKey,
         upload_date: iso(clock.now()),
-        // Placed in no folder yet: uploads into folders and workspaces are issue 15's phase 2.
-        folder_id: null,
-        workspace_id: null,
-        uploaded_by: null,
+        folder_id: target.folderId,
+        workspace_id: target.workspaceId,
+        uploaded_by: target.uploadedBy,
       };
       await insertWithFreeName(row);
       // Concurrent uploads each checked the quota on their own: re-check with
       // this file counted, and withdraw it if together they went over.
-      if ((await repo.statsByOwner(ownerKey)).sizeInBytes > limits.userQuotaBytes) {
+      if ((await usedBytes(target)) > quotaOf(target)) {
         await repo.deleteById(id);
-        throw quotaError();
+        throw quotaError(target);
       }
       return presentFile(toStoredFile(row));
     } catch (error) {
@@ -144,17 +193,18 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
     quotaError,
     tooLargeError,
 
-    /** The remaining quota of an owner, in bytes (may be negative). */
-    async remainingQuota(ownerKey: string): Promise<number> {
-      return limits.userQuotaBytes - (await repo.statsByOwner(ownerKey)).sizeInBytes;
+    /** The remaining quota of a space (a person's or a workspace's), in bytes (may be negative). */
+    async remainingQuota(space: { workspaceId: string | null; ownerKey: string }): Promise<number> {
+      return quotaOf(space) - (await usedBytes(space));
     },
 
     /**
-     * Stores a stream as a new file of `ownerKey` (the caller has checked `requireActsFor(actor, ownerKey,
-     * 'write')` before reading the body): counted, hashed and sniffed while it streams into the blob store; the
-     * metadata row is written only after every byte is stored. On any failure nothing remains: no row, no blob.
+     * Stores a stream as a new file at `target` (the caller has checked that the actor may write there before
+     * reading the body: `FoldersService.uploadTarget`): counted, hashed and sniffed while it streams into the blob
+     * store; the metadata row is written only after every byte is stored. On any failure nothing remains: no row,
+     * no blob.
      */
-    async ingest(ownerKey: string, input: UploadInput): Promise<FileRecord> {
+    async ingest(target: UploadTarget, input: UploadInput): Promise<FileRecord> {
       const fileName = sanitizeFileName(input.fileName);
       // Listen before the first await: a multipart part can fail (a truncated form) while the
       // quota is read, and an unheard 'error' event would crash the process.
@@ -168,7 +218,7 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
         if (status && status >= 400 && status < 500) return failed;
         return new AppError('BAD_REQUEST', 'The upload did not complete.', { cause });
       };
-      const remaining = await service.remainingQuota(ownerKey);
+      const remaining = await service.remainingQuota(target);
       // A part can also be handed over already failed (@fastify/multipart destroys it with the error).
       if (sourceError || input.stream.destroyed) {
         const failed = sourceError ?? input.stream.errored ?? new Error('The upload stream closed early.');
@@ -176,9 +226,9 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
       }
       if (remaining <= 0) {
         input.stream.resume();
-        throw quotaError();
+        throw quotaError(target);
       }
-      const inspector = inspectorWithin(remaining);
+      const inspector = inspectorWithin(remaining, target);
       input.stream.on('error', (error) => inspector.destroy(error));
       // The blob store hears the inspector's failure while it reads; one that comes after it
       // stopped reading (a form that ends early) must not be an unheard 'error' that kills the process.
@@ -195,28 +245,41 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
         if (sourceError) throw clientFailure(sourceError, error);
         throw error;
       }
-      return commit({ id, blobKey, ownerKey, fileName, inspector });
+      return commit({ id, blobKey, target, fileName, inspector });
     },
 
     /**
-     * Stores a complete local file (a finished resumable upload) as a new file of `ownerKey`.
+     * Stores a stream in folder `folderId` of any space, for callers whose own policy decided (a file-drop link's
+     * bearer): the folder's space, quota and name rules apply; `uploadedBy` is recorded (null: anonymous).
+     */
+    async ingestIntoFolder(folderId: string, uploadedBy: string | null, input: UploadInput): Promise<FileRecord> {
+      const target = await placement.targetOfFolder(folderId, uploadedBy);
+      if (!target) {
+        input.stream.resume();
+        throw new AppError('FOLDER_NOT_FOUND');
+      }
+      return service.ingest(target, input);
+    },
+
+    /**
+     * Stores a complete local file (a finished resumable upload) as a new file at `target`.
      * When the blob store can take the file over (same disk), it is read once to count, hash and
      * sniff it and then moved, not copied; otherwise it is streamed in like any upload.
      */
-    async ingestFile(ownerKey: string, input: { fileName: string | undefined; file: string }): Promise<FileRecord> {
+    async ingestFile(target: UploadTarget, input: { fileName: string | undefined; file: string }): Promise<FileRecord> {
       if (!blobs.adoptFile) {
         const stream = createReadStream(input.file, { highWaterMark: 1024 * 1024 });
-        return service.ingest(ownerKey, { fileName: input.fileName, stream });
+        return service.ingest(target, { fileName: input.fileName, stream });
       }
       const fileName = sanitizeFileName(input.fileName);
-      const remaining = await service.remainingQuota(ownerKey);
-      if (remaining <= 0) throw quotaError();
-      const inspector = inspectorWithin(remaining);
+      const remaining = await service.remainingQuota(target);
+      if (remaining <= 0) throw quotaError(target);
+      const inspector = inspectorWithin(remaining, target);
       await inspector.inspectFile(input.file);
       const id = randomUUID();
       const blobKey = fileBlobKey(id);
       await blobs.adoptFile(blobKey, input.file);
-      return commit({ id, blobKey, ownerKey, fileName, inspector });
+      return commit({ id, blobKey, target, fileName, inspector });
     },
 
     async list(actor: Actor, ownerKey: string, page: { limit?: number | undefined; cursor?: string | undefined }) {
@@ -239,6 +302,54 @@ export const createFilesService = ({ repo, blobs, clock, limits, log }: FilesSer
 
     /** A file the actor may read. */
     get: (actor: Actor, id: string): Promise<StoredFile> => authorized(actor, id, 'read'),
+
+    /** File `id` if the actor may do `action` to it: 404 `FILE_NOT_FOUND` when hidden, 403 when view-only. */
+    authorize: authorized,
+
+    /**
+     * Renames a file and/or moves it into another folder, of its space or of any space the actor may write to
+     * (leaving a space needs `delete` there; the bytes then count against the new space's quota). A name taken in
+     * the target folder becomes `name (1).ext`.
+     */
+    async update(
+      actor: UserActor,
+      id: string,
+      change: { fileName?: string | undefined; folderId?: string | undefined },
+    ): Promise<FileRecord> {
+      const file = await authorized(actor, id, 'write');
+      let target: UploadTarget | undefined;
+      if (change.folderId !== undefined && change.folderId !== file.folderId) {
+        const folder = await placement.authorize(actor, change.folderId, 'write');
+        target = await placement.targetOfFolder(folder.id, actor.id);
+        if (!target) throw new AppError('FOLDER_NOT_FOUND');
+        const leavesSpace =
+          target.workspaceId !== file.workspaceId || (target.workspaceId === null && target.ownerKey !== file.ownerKey);
+        if (leavesSpace) {
+          await authorized(actor, id, 'delete');
+          if ((await service.remainingQuota(target)) < file.size) throw quotaError(target);
+        } else {
+          // Within one space the file keeps whose it is.
+          target = { ...target, ownerKey: file.ownerKey };
+        }
+      }
+      const folderId = target?.folderId ?? file.folderId;
+      const wanted = change.fileName === undefined ? file.fileName : checkFileName(change.fileName);
+      if (folderId === null) throw new AppError('CONFLICT', FILE_MESSAGES.folderGone);
+      const name = await withFreeName(
+        folderId,
+        wanted,
+        (candidate) =>
+          repo.update(id, {
+            file_name: candidate,
+            name_key: fileNameKey(candidate),
+            ...(target
+              ? { folder_id: target.folderId, workspace_id: target.workspaceId, owner_key: target.ownerKey }
+              : {}),
+          }),
+        id,
+      );
+      return presentFile({ ...file, fileName: name });
+    },
 
     /** What `sendBlob` needs to send a file's bytes. */
     blobOf: (file: StoredFile): BlobRecord => ({

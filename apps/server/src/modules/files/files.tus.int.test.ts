@@ -218,12 +218,20 @@ describe.each(dialects().flatMap((dialect) => (['fs', 's3'] as const).map((store
       expect(await listOf('bob', bob)).toEqual([]);
       expect(await tusLeftovers(server, s3)).toEqual([]);
 
-      // What is stored is what the server decided: the checked owner and the file name, nothing else.
+      // What is stored is what the server decided: the file name and the checked place (Bob's personal root
+      // folder, as Bob), nothing the client added.
       const created = await post(bob, `${evil},userId ${b64('bob')},owner ${b64('alice')},user`);
       expect(created.status).toBe(201);
       const location = created.headers.get('location') ?? '';
       const head = await server.fetch(location, { method: 'HEAD', headers: { ...TUS, cookie: bob } });
-      expect(head.headers.get('upload-metadata')?.split(',').sort()).toEqual([evil, `userId ${b64('bob')}`]);
+      const stored = head.headers.get('upload-metadata')?.split(',').sort() ?? [];
+      const bobRoot = (
+        (await (await server.fetch('/api/spaces', { headers: { cookie: bob } })).json()) as {
+          rootFolderId: string;
+        }[]
+      )[0]?.rootFolderId;
+      expect(stored.map((pair) => pair.split(' ')[0])).toEqual(['filename', 'folderId', 'uploadedBy', 'userId']);
+      expect(stored).toEqual(expect.arrayContaining([evil, `userId ${b64('bob')}`, `folderId ${b64(bobRoot ?? '')}`]));
       expect((await server.fetch(location, { method: 'DELETE', headers: { ...TUS, cookie: bob } })).status).toBe(204);
     });
 

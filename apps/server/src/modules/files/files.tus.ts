@@ -6,9 +6,11 @@ import { Metadata, Server, Uid, type DataStore } from '@tus/server';
 import type { BlobStore } from '../../adapters/blob-store';
 import type { EventBus } from '../../adapters/event-bus';
 import type { Config } from '../../config';
-import { canFile, requireActsFor } from '../../auth/policies/file';
+import { canFile } from '../../auth/policies/file';
+import type { UserActor } from '../../auth/actor';
 import { AppError } from '../../errors';
 import type { FilesService } from './files.service';
+import type { UploadTarget } from './stored-file';
 import { createRedisLocker } from './tus-redis-locker';
 import { AtriumS3Store } from './tus-s3-store';
 import { DurableFileStore } from './tus-file-store';
@@ -86,9 +88,10 @@ function readMetadata(header: string): Record<string, string | null> {
  * arrives, the upload is streamed through the same ingest as a normal upload
  * (size, SHA-256, type, quota) into the blob store, the tus copy is removed,
  * and the final answer names the new file in `X-Atrium-File-Id`.
- * Metadata: `filename` (label) and `userId` (owner key, checked like `?userId=`). The owner is decided
- * once, when the upload is created: the checked owner key is what tus stores, and every later request
- * is checked against it. tus sees only the path the checks resolved (never the client's query string).
+ * Metadata: `filename` (label) and where the file goes, as for a multipart upload: `folderId`, `workspaceId` or
+ * `userId` (owner key; the caller's own when none is named). The place is decided and checked once, when the
+ * upload is created: tus stores the checked target and who created the upload, and only that user may continue
+ * it. tus sees only the path the checks resolved (never the client's query string).
  *
  * Upload locks (one request at a time per upload) are in memory, or shared by
  * every instance through Redis when REDIS_URL is set.
@@ -97,11 +100,17 @@ export async function registerTusRoutes(
   app: FastifyInstance,
   {
     files,
+    uploadTarget,
     blobs,
     bus,
     config,
   }: {
     files: FilesService;
+    /** Where an upload goes, checked when it is created (`FoldersService.uploadTarget`). */
+    uploadTarget: (
+      actor: UserActor,
+      place: { userId?: string | undefined; workspaceId?: string | undefined; folderId?: string | undefined },
+    ) => Promise<UploadTarget>;
     /** Pinged before the first upload is created, so the bucket exists (the blob store creates it). */
     blobs: Pick<BlobStore, 'ping'>;
     bus: EventBus;
@@ -119,8 +128,8 @@ export async function registerTusRoutes(
     : undefined;
   if (locker) app.addHook('onClose', async () => locker.close());
   let storeReady: Promise<void> | undefined;
-  /** The owner key checked for a creation request, for `onUploadCreate` to store. */
-  const checkedOwners = new WeakMap<Request, string>();
+  /** The target checked for a creation request, for `onUploadCreate` to store. */
+  const checkedTargets = new WeakMap<Request, UploadTarget>();
   const tus = new Server({
     path: TUS_PATH,
     datastore,
@@ -131,18 +140,27 @@ export async function registerTusRoutes(
     generateUrl: (_req, { path: base, id }) => `${base}/${urlIdOf(id)}`,
     getFileIdFromRequest: (_req, lastPath) => (lastPath === undefined ? undefined : idOf(lastPath)),
     async onUploadCreate(req, upload) {
-      const ownerKey = checkedOwners.get(req);
-      if (ownerKey === undefined) throw { status_code: 500, body: 'The upload has no checked owner.' };
-      // Only what Atrium reads, and the owner as checked: tus stores this and never lets a client change it.
-      return { metadata: { filename: upload.metadata?.filename ?? null, userId: ownerKey } };
+      const target = checkedTargets.get(req);
+      if (target === undefined) throw { status_code: 500, body: 'The upload has no checked target.' };
+      // Only what Atrium reads, and the target as checked: tus stores this and never lets a client change it.
+      return {
+        metadata: {
+          filename: upload.metadata?.filename ?? null,
+          userId: target.ownerKey,
+          folderId: target.folderId,
+          ...(target.workspaceId === null ? {} : { workspaceId: target.workspaceId }),
+          ...(target.uploadedBy === null ? {} : { uploadedBy: target.uploadedBy }),
+        },
+      };
     },
     async onUploadFinish(_req, upload) {
-      const ownerKey = upload.metadata?.userId ?? '';
+      const target = targetOf(upload.metadata);
       try {
+        if (!target) throw new AppError('BAD_REQUEST', 'The upload has no target folder. Start it again.');
         const fileName = upload.metadata?.filename ?? undefined;
         const record = localFileOf
-          ? await files.ingestFile(ownerKey, { fileName, file: localFileOf(upload.id) })
-          : await files.ingest(ownerKey, { fileName, stream: await datastore.read(upload.id) });
+          ? await files.ingestFile(target, { fileName, file: localFileOf(upload.id) })
+          : await files.ingest(target, { fileName, stream: await datastore.read(upload.id) });
         // Finished on creation (a single-request upload): no expiry to announce, so tus must not read
         // the upload back for its Upload-Expires header (it is gone: that read would answer 404).
         delete upload.creation_date;
@@ -165,14 +183,29 @@ export async function registerTusRoutes(
     return uploadId === undefined ? undefined : idOf(uploadId);
   };
 
-  /** The owner key of an upload in progress, read from its stored metadata. */
-  async function ownerOf(id: string | undefined): Promise<string | undefined> {
+  /** The checked target stored with an upload (undefined for metadata without one). */
+  function targetOf(metadata: Record<string, string | null> | undefined): UploadTarget | undefined {
+    const ownerKey = metadata?.userId;
+    const folderId = metadata?.folderId;
+    if (!ownerKey || !folderId) return undefined;
+    return { ownerKey, folderId, workspaceId: metadata.workspaceId || null, uploadedBy: metadata.uploadedBy || null };
+  }
+
+  /** The stored metadata of an upload in progress. */
+  async function metadataOf(id: string | undefined): Promise<Record<string, string | null> | undefined> {
     if (!id) return undefined;
     try {
-      return (await datastore.getUpload(id)).metadata?.userId ?? undefined;
+      return (await datastore.getUpload(id)).metadata ?? undefined;
     } catch {
       return undefined;
     }
+  }
+
+  /** Whether `user` may continue an upload: its creator (or, for one created before targets, its owner). */
+  function continues(user: UserActor, metadata: Record<string, string | null> | undefined): boolean {
+    if (!metadata?.userId) return false;
+    if (metadata.uploadedBy) return metadata.uploadedBy === user.id;
+    return canFile(user, 'write', { ownerKey: metadata.userId });
   }
 
   await app.register(async (scope) => {
@@ -185,21 +218,24 @@ export async function registerTusRoutes(
       let bind: ((tusRequest: Request) => void) | undefined;
       if (request.method === 'POST') {
         const header = request.headers['upload-metadata'];
-        const ownerKey = typeof header === 'string' && header !== '' ? readMetadata(header).userId : undefined;
-        if (!ownerKey) throw new AppError('BAD_REQUEST', 'Upload-Metadata must carry userId.');
-        requireActsFor(user, ownerKey, 'write');
-        bind = (tusRequest) => checkedOwners.set(tusRequest, ownerKey);
+        const metadata = typeof header === 'string' && header !== '' ? readMetadata(header) : {};
+        const place = (key: string) => metadata[key] || undefined;
+        const target = await uploadTarget(user, {
+          userId: place('userId'),
+          workspaceId: place('workspaceId'),
+          folderId: place('folderId'),
+        });
+        bind = (tusRequest) => checkedTargets.set(tusRequest, target);
         const length = Number(request.headers['upload-length'] ?? 0);
         if (length > config.uploads.maxBytes) throw files.tooLargeError();
-        if (length > (await files.remainingQuota(ownerKey))) throw files.quotaError();
+        if (length > (await files.remainingQuota(target))) throw files.quotaError(target);
         await (storeReady ??= blobs.ping().catch((error: unknown) => {
           storeReady = undefined;
           throw error;
         }));
       } else if (request.method !== 'OPTIONS') {
-        const owner = await ownerOf(id);
         // Someone else's upload looks exactly like a missing one.
-        if (owner === undefined || !canFile(user, 'write', { ownerKey: owner })) {
+        if (!continues(user, await metadataOf(id))) {
           throw new AppError('NOT_FOUND', 'Upload not found.');
         }
       }

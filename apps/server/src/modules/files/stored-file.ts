@@ -3,8 +3,12 @@ import type { FileRow } from './files.repository';
 /** A stored file as the files module's services hand it out: a domain record, never a database row. */
 export interface StoredFile {
   id: string;
-  /** Whose personal space the file is in (the file policy reads it). */
+  /** Whose personal space the file is in (the file policy reads it); for a workspace file, who put it there. */
   ownerKey: string;
+  /** The workspace the file is in; null: the personal space of `ownerKey`. */
+  workspaceId: string | null;
+  /** The folder the file is in (null only for a file stored before folders existed and not yet placed). */
+  folderId: string | null;
   fileName: string;
   size: number;
   contentType: string;
@@ -17,6 +21,8 @@ export interface StoredFile {
 export const toStoredFile = (row: FileRow): StoredFile => ({
   id: row.id,
   ownerKey: row.owner_key,
+  workspaceId: row.workspace_id,
+  folderId: row.folder_id,
   fileName: row.file_name,
   size: row.size,
   contentType: row.content_type,
@@ -24,6 +30,18 @@ export const toStoredFile = (row: FileRow): StoredFile => ({
   blobKey: row.blob_key,
   uploadDate: row.upload_date,
 });
+
+/**
+ * Where a new file goes: a folder, and the space it is in — a workspace (`workspaceId`) or the personal space of
+ * `ownerKey`. For a workspace file `ownerKey` names who put it there (no access follows from it).
+ */
+export interface UploadTarget {
+  folderId: string;
+  workspaceId: string | null;
+  ownerKey: string;
+  /** The signed-in uploader (null: an anonymous file-drop link). */
+  uploadedBy: string | null;
+}
 
 /** Blob keys of a file's bytes and of its thumbnail. */
 export const FILE_BLOB_PREFIX = 'files/';

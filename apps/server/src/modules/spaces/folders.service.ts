@@ -11,6 +11,7 @@ import type {
 import type { FastifyBaseLogger } from 'fastify';
 import type { BlobStore } from '../../adapters/blob-store/types';
 import type { UserActor } from '../../auth/actor';
+import { requireActsFor } from '../../auth/policies/file';
 import { requireFolder, type FolderSubject } from '../../auth/policies/folder';
 import type { ResourceAction } from '../../auth/policies/roles';
 import { requireWorkspace } from '../../auth/policies/workspace';
@@ -18,7 +19,8 @@ import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
 import { presentFile } from '../files/files.presenter';
-import { thumbnailKey, toStoredFile } from '../files/stored-file';
+import { thumbnailKey, toStoredFile, type UploadTarget } from '../files/stored-file';
+import type { AccessResolver } from './access';
 import { checkFolderName, folderNameKey, numberedFolderName } from './folder-names';
 import type { FolderRow, KeysetAfter, SpacesRepository } from './spaces.repository';
 import type { WorkspacesService } from './workspaces.service';
@@ -31,6 +33,9 @@ export const FOLDER_MESSAGES = {
   cycle: 'A folder cannot be moved into itself or into one of its subfolders.',
   noFreeName: 'Could not find a free name for the folder. Please try again.',
   badCursor: 'The cursor is not valid for this folder and sort. Start again from the first page.',
+  folderNotInWorkspace: 'That folder is not in this workspace.',
+  folderNotInUserSpace: "That folder is not in that user's space.",
+  userOrWorkspace: 'Send userId or workspaceId, not both.',
 } as const;
 
 /** A folder row with what the folder policy reads. */
@@ -52,29 +57,40 @@ const FILE_SORT_COLUMN = { name: 'name', date: 'upload_date', size: 'size', type
 export interface FoldersServiceDeps {
   repo: SpacesRepository;
   workspaces: WorkspacesService;
+  access: AccessResolver;
   blobs: BlobStore;
   clock: Clock;
   log?: FastifyBaseLogger;
 }
 
 /** Folders in every space: create, list (paged, sorted, folders first), rename, move, delete recursively. */
-export function createFoldersService({ repo, workspaces, blobs, clock, log }: FoldersServiceDeps) {
-  /** Loads a folder with the actor's membership role in its workspace (the folder policy's subject). */
+export function createFoldersService({ repo, workspaces, access, blobs, clock, log }: FoldersServiceDeps) {
+  /**
+   * Loads a folder with what the folder policy reads of the actor: membership in its workspace and the strongest
+   * share reaching them (`access.ts`).
+   */
   const loadFor =
     (actor: UserActor) =>
     async (id: string): Promise<CheckedFolder | undefined> => {
       const row = await repo.findFolder(id);
       if (!row) return undefined;
-      if (row.workspace_id === null) return { ...row, workspaceId: null, ownerKey: row.owner_key ?? '' };
-      const role: MemberRole | null = (await repo.memberRole(row.workspace_id, actor.id)) ?? null;
-      return { ...row, workspaceId: row.workspace_id, ownerKey: null, memberRole: role };
+      const owns = row.workspace_id === null && row.owner_key === actor.ownerKey;
+      const facts = await access.factsFor(actor, { workspaceId: row.workspace_id, folderId: row.id }, owns);
+      if (row.workspace_id === null) {
+        return { ...row, workspaceId: null, ownerKey: row.owner_key ?? '', shareRole: facts.shareRole };
+      }
+      const memberRole: MemberRole | null = facts.memberRole;
+      return { ...row, workspaceId: row.workspace_id, ownerKey: null, memberRole, shareRole: facts.shareRole };
     };
 
   const authorized = (actor: UserActor, id: string, action: ResourceAction) =>
     requireFolder(actor, id, action, loadFor(actor));
 
-  /** Breadcrumbs: the root first, `folder` last. */
-  async function pathOf(folder: FolderRow): Promise<FolderCrumb[]> {
+  /**
+   * Breadcrumbs: the root first, `folder` last. Someone who reaches the folder only through a share sees the path
+   * from the highest shared folder down, never the names above it.
+   */
+  async function pathOf(folder: CheckedFolder | FolderRow, actor?: UserActor): Promise<FolderCrumb[]> {
     const path: FolderCrumb[] = [{ id: folder.id, name: folder.name }];
     let parentId = folder.parent_id;
     for (let depth = 0; parentId !== null && depth < 10_000; depth++) {
@@ -83,16 +99,34 @@ export function createFoldersService({ repo, workspaces, blobs, clock, log }: Fo
       path.unshift({ id: parent.id, name: parent.name });
       parentId = parent.parent_id;
     }
-    return path;
+    const viaShareOnly =
+      actor !== undefined &&
+      'workspaceId' in folder &&
+      (folder.workspaceId === null ? folder.ownerKey !== actor.ownerKey : folder.memberRole === null);
+    if (!viaShareOnly) return path;
+    const shared = await access.sharedFolderIds(
+      actor.id,
+      path.map((crumb) => crumb.id),
+    );
+    const top = path.findIndex((crumb) => shared.has(crumb.id));
+    return top < 0 ? path.slice(-1) : path.slice(top);
   }
 
-  const present = async (folder: FolderRow): Promise<Folder> => ({
+  const present = async (folder: CheckedFolder | FolderRow, actor?: UserActor): Promise<Folder> => ({
     id: folder.id,
     name: folder.name,
     parentId: folder.parent_id,
     workspaceId: folder.workspace_id,
-    path: await pathOf(folder),
+    path: await pathOf(folder, actor),
     createdAt: folder.created_at,
+  });
+
+  /** Where a file put into `folder` goes: its space; a workspace file is recorded as put there by `uploader`. */
+  const targetIn = (folder: FolderRow, uploader: { id: string | null; ownerKey: string }): UploadTarget => ({
+    folderId: folder.id,
+    workspaceId: folder.workspace_id,
+    ownerKey: folder.owner_key ?? uploader.ownerKey,
+    uploadedBy: uploader.id,
   });
 
   /**
@@ -153,6 +187,56 @@ export function createFoldersService({ repo, workspaces, blobs, clock, log }: Fo
   }
 
   return {
+    /** Folder `id` if the actor may do `action` in it: 404 `FOLDER_NOT_FOUND` when hidden, 403 when view-only. */
+    authorize: authorized,
+
+    /**
+     * Where an upload of the actor goes, checked before any byte is read: into `folderId` (write access there),
+     * the root of `workspaceId` (an editor or owner), or the personal space of `userId` — the spec's rule: the
+     * caller's own, or anyone's for an admin (403 otherwise). Nothing named: the caller's personal space.
+     */
+    async uploadTarget(
+      actor: UserActor,
+      place: { userId?: string | undefined; workspaceId?: string | undefined; folderId?: string | undefined },
+    ): Promise<UploadTarget> {
+      if (place.folderId !== undefined) {
+        const folder = await authorized(actor, place.folderId, 'write');
+        if (place.workspaceId !== undefined && folder.workspace_id !== place.workspaceId) {
+          throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.folderNotInWorkspace);
+        }
+        if (place.userId !== undefined && (folder.workspace_id !== null || folder.owner_key !== place.userId)) {
+          throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.folderNotInUserSpace);
+        }
+        return targetIn(folder, actor);
+      }
+      if (place.workspaceId !== undefined) {
+        if (place.userId !== undefined) throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.userOrWorkspace);
+        const workspace = await requireWorkspace(actor, place.workspaceId, 'write', async (id) => {
+          const row = await repo.findWorkspace(id, actor.id);
+          return row && { ...row, memberRole: row.member_role };
+        });
+        const root = await repo.findFolder(workspace.root_folder_id);
+        if (!root) throw new AppError('WORKSPACE_NOT_FOUND');
+        return targetIn(root, actor);
+      }
+      const ownerKey = place.userId ?? actor.ownerKey;
+      requireActsFor(actor, ownerKey, 'write');
+      const root = await workspaces.personalRootOf(ownerKey, ownerKey === actor.ownerKey ? actor.id : null);
+      return targetIn(root, actor);
+    },
+
+    /**
+     * Where a file put into folder `folderId` goes, with no policy check (the caller's own policy decided: a file
+     * being moved, a file-drop link). A workspace file is recorded as put there by `uploadedBy` (or, anonymously,
+     * by the folder's creator).
+     */
+    async targetOfFolder(folderId: string, uploadedBy: string | null): Promise<UploadTarget | undefined> {
+      const folder = await repo.findFolder(folderId);
+      if (!folder) return undefined;
+      const recordedAs = await repo.ownerKeyOfUser(uploadedBy ?? folder.created_by);
+      return targetIn(folder, { id: uploadedBy, ownerKey: recordedAs ?? `workspace:${folder.workspace_id}` });
+    },
+
     /** Creates a folder in `parentId`, or at the root of the workspace or of the personal space. */
     async create(
       actor: UserActor,
@@ -233,7 +317,7 @@ export function createFoldersService({ repo, workspaces, blobs, clock, log }: Fo
         }
       }
       return {
-        ...(await present(folder)),
+        ...(await present(folder, actor)),
         folders: folders.map((f) => ({ id: f.id, name: f.name, createdAt: f.created_at, updatedAt: f.updated_at })),
         files: files.map((row) => presentFile(toStoredFile(row))),
         nextCursor,
@@ -269,7 +353,7 @@ export function createFoldersService({ repo, workspaces, blobs, clock, log }: Fo
       );
       const updated = await repo.findFolder(id);
       if (!updated) throw new AppError('FOLDER_NOT_FOUND');
-      return present(updated);
+      return present({ ...folder, ...updated }, actor);
     },
 
     /**

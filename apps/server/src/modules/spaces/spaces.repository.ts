@@ -175,6 +175,13 @@ export const createSpacesRepository = (db: Db) => {
         .execute();
     },
 
+    /** The owner key of user `id` (undefined: no such user, or no id). */
+    async ownerKeyOfUser(id: string | null): Promise<string | undefined> {
+      if (id === null) return undefined;
+      const row = await db.selectFrom('users').select('owner_key').where('id', '=', id).executeTakeFirst();
+      return row?.owner_key;
+    },
+
     async findUserByOwnerKey(ownerKey: string): Promise<(DirectoryRow & { id: string; role: string }) | undefined> {
       return db
         .selectFrom('users')

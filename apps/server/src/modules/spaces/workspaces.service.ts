@@ -59,7 +59,7 @@ const presentPerson = (row: DirectoryRow): DirectoryUser => ({
 export const rootFolderRow = (
   space: { workspaceId: string; ownerKey?: undefined } | { workspaceId?: undefined; ownerKey: string },
   name: string,
-  createdBy: string,
+  createdBy: string | null,
   now: string,
 ): FolderRow => ({
   id: randomUUID(),
@@ -114,17 +114,23 @@ export function createWorkspacesService({ repo, blobs, clock, quotaBytes, log }:
   }
 
   const service = {
-    /** The personal space's root folder of `actor`, created on first need (a unique index settles a race). */
-    async personalRoot(actor: UserActor): Promise<FolderRow> {
-      const existing = await repo.findPersonalRoot(actor.ownerKey);
+    /** The personal space's root folder of `actor`, created on first need. */
+    personalRoot: (actor: UserActor): Promise<FolderRow> => service.personalRootOf(actor.ownerKey, actor.id),
+
+    /**
+     * The root folder of the personal space of `ownerKey`, created on first need (by `createdBy`; a unique index
+     * settles a race).
+     */
+    async personalRootOf(ownerKey: string, createdBy: string | null): Promise<FolderRow> {
+      const existing = await repo.findPersonalRoot(ownerKey);
       if (existing) return existing;
-      const row = rootFolderRow({ ownerKey: actor.ownerKey }, PERSONAL_SPACE_NAME, actor.id, iso(clock.now()));
+      const row = rootFolderRow({ ownerKey }, PERSONAL_SPACE_NAME, createdBy, iso(clock.now()));
       try {
         await repo.insertFolder(row);
         return row;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        const winner = await repo.findPersonalRoot(actor.ownerKey);
+        const winner = await repo.findPersonalRoot(ownerKey);
         if (!winner) throw error;
         return winner;
       }

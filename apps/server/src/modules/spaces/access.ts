@@ -1,0 +1,98 @@
+import { sql } from 'kysely';
+import type { UserActor } from '../../auth/actor';
+import { strongerRole, type ResourceRole } from '../../auth/policies/roles';
+import type { Db } from '../../db';
+
+/** Where a file or folder is: what the resolver needs to find the acting user's roles on it. */
+export interface Placement {
+  /** Null: a personal space. */
+  workspaceId: string | null;
+  /** The folder itself (for a folder) or the folder the file is in (null: an unplaced file). */
+  folderId: string | null;
+  /** For a file: its id, so shares on the file itself count too. */
+  fileId?: string;
+}
+
+/** The part of a policy subject the resolver fills in (see `auth/policies/file.ts` and `folder.ts`). */
+export interface AccessFacts {
+  memberRole: ResourceRole | null;
+  shareRole: ResourceRole | null;
+}
+
+/**
+ * Finds what a signed-in user is to a file or folder beyond owning its personal space: their membership role in its
+ * workspace, and the strongest share that reaches them — on the file, on its folder or on any folder above it,
+ * granted to them or to a workspace they are a member of. One query each; the decisions stay in the policies.
+ */
+export function createAccessResolver(db: Db) {
+  const resolver = {
+    async memberRole(workspaceId: string, userId: string): Promise<ResourceRole | null> {
+      const row = await db
+        .selectFrom('workspace_members')
+        .select('role')
+        .where('workspace_id', '=', workspaceId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row?.role ?? null;
+    },
+
+    /** The strongest share reaching `userId` on the file and the folders from `folderId` up to its space's root. */
+    async shareRole(userId: string, target: { folderId: string | null; fileId?: string | undefined }) {
+      const onFile = target.fileId === undefined ? sql`false` : sql`s.file_id = ${target.fileId}`;
+      const onFolders =
+        target.folderId === null
+          ? sql`false`
+          : sql`s.folder_id in (
+              with recursive chain(id, parent_id) as (
+                select id, parent_id from folders where id = ${target.folderId}
+                union all
+                select f.id, f.parent_id from folders f join chain c on f.id = c.parent_id
+              )
+              select id from chain
+            )`;
+      const { rows } = await sql<{ role: 'viewer' | 'editor' }>`
+        select s.role from shares s
+        where (${onFile} or ${onFolders})
+          and (s.grantee_user_id = ${userId}
+            or s.grantee_workspace_id in (select workspace_id from workspace_members where user_id = ${userId}))
+      `.execute(db);
+      return rows.reduce<ResourceRole | null>((best, row) => strongerRole(best, row.role), null);
+    },
+
+    /** Which of `folderIds` carry a share reaching `userId` (breadcrumbs of a shared folder start at the highest). */
+    async sharedFolderIds(userId: string, folderIds: string[]): Promise<Set<string>> {
+      if (folderIds.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('shares')
+        .select('folder_id')
+        .where('folder_id', 'in', folderIds)
+        .where((eb) =>
+          eb.or([
+            eb('grantee_user_id', '=', userId),
+            eb(
+              'grantee_workspace_id',
+              'in',
+              eb.selectFrom('workspace_members').select('workspace_id').where('user_id', '=', userId),
+            ),
+          ]),
+        )
+        .execute();
+      return new Set(rows.flatMap((row) => (row.folder_id === null ? [] : [row.folder_id])));
+    },
+
+    /**
+     * The facts for `actor` on a file or folder at `placement`. `ownsPersonal` short-cuts the share lookup when the
+     * actor already holds the personal space (nothing is stronger than owner).
+     */
+    async factsFor(actor: UserActor, placement: Placement, ownsPersonal: boolean): Promise<AccessFacts> {
+      const memberRole =
+        placement.workspaceId === null ? null : await resolver.memberRole(placement.workspaceId, actor.id);
+      if (ownsPersonal || memberRole === 'owner') return { memberRole, shareRole: null };
+      const shareRole = await resolver.shareRole(actor.id, { folderId: placement.folderId, fileId: placement.fileId });
+      return { memberRole, shareRole };
+    },
+  };
+  return resolver;
+}
+
+export type AccessResolver = ReturnType<typeof createAccessResolver>;
