@@ -23,6 +23,8 @@ export interface UserActor {
 export interface LinkActor {
   kind: 'link';
   linkId: string;
+  /** True when the link has no password or the request carries its unlock cookie (`modules/links/unlock-cookie.ts`). */
+  unlocked?: boolean;
 }
 
 export interface ApiKeyActor {
