@@ -26,6 +26,10 @@ import { createFilesFileSource } from './modules/files/files.file-source';
 import { createContactRepository } from './modules/contact/contact.repository';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { createContactService } from './modules/contact/contact.service';
+import { createLinksRepository } from './modules/links/links.repository';
+import { registerLinksRoutes } from './modules/links/links.routes';
+import { createLinksService } from './modules/links/links.service';
+import { createUnlocker } from './modules/links/unlock-cookie';
 import { createAccessResolver } from './modules/spaces/access';
 import { createFoldersService } from './modules/spaces/folders.service';
 import { createSpacesRepository } from './modules/spaces/spaces.repository';
@@ -146,7 +150,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     maxAgeMs: config.session.absoluteMs,
   });
   enforceAccess(app);
-  const rateLimits = enforceRateLimits(app, createRateLimiter({ db: database.db, clock }));
+  const rateLimiter = createRateLimiter({ db: database.db, clock });
+  const rateLimits = enforceRateLimits(app, rateLimiter);
   const admin = await loadAdminCredentials({ ...config.admin, dataDir: config.dataDir });
   if (admin.generatedPassword) {
     app.log.warn(
@@ -271,6 +276,18 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   registerNotificationRoutes(app, { notifications, hub });
   registerSpacesRoutes(app, { workspaces, folders });
+  await registerLinksRoutes(app, {
+    links: createLinksService({
+      repo: createLinksRepository(database.db),
+      files,
+      folders,
+      unlocker: createUnlocker(config.session.secret),
+      limiter: rateLimiter,
+      clock,
+    }),
+    maxUploadBytes: config.uploads.maxBytes,
+    secureCookies: config.session.cookieSecure,
+  });
   registerContactRoutes(app, {
     contact: createContactService({ repo: createContactRepository(database.db), clock }),
     maxPerHour: config.contact.maxPerHour,

@@ -75,6 +75,14 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
       return sendError(request, reply, new AppError(code, message));
     }
     const pathname = (request.url.split('?')[0] ?? '/').replace(/(.)\/+$/, '$1');
+    if (isLinkPagePath(pathname)) {
+      // A public link's page: the SPA's index, kept out of search engines, its token never sent on as a Referer.
+      return reply
+        .code(200)
+        .type('text/html; charset=utf-8')
+        .headers({ 'cache-control': 'no-cache', 'x-robots-tag': 'noindex, nofollow', 'referrer-policy': 'no-referrer' })
+        .send(noindex(await readPage(indexFile)));
+    }
     // A prerendered public page; else a route of the SPA (index.html); else 404. Unknown paths inside the
     // dashboard get index.html with 404, so the dashboard shows its own not-found page after sign-in.
     const known = !routePatterns || routePatterns.some((pattern) => matchesRoute(pattern, pathname));
@@ -94,6 +102,25 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
       .header('cache-control', 'no-cache')
       .send(await readPage(indexFile));
   });
+}
+
+/** `/s/{token}`: a public link's page (issue 15), whatever the SPA's route table says. */
+export const isLinkPagePath = (pathname: string) => /^\/s\/[^/]+$/.test(pathname);
+
+const NOINDEX_META = '<meta name="robots" content="noindex, nofollow">';
+const noindexCache = new WeakMap<Buffer, string>();
+/** The page with a robots `noindex` meta tag (added once per page read). */
+function noindex(html: Buffer): string {
+  const cached = noindexCache.get(html);
+  if (cached) return cached;
+  const text = html.toString('utf8');
+  const tagged = text.includes('name="robots"')
+    ? text.replace(/<meta name="robots"[^>]*>/, NOINDEX_META)
+    : /<head[^>]*>/i.test(text)
+      ? text.replace(/<head([^>]*)>/i, `<head$1>${NOINDEX_META}`)
+      : text.replace(/^(\s*<!doctype[^>]*>)?/i, `$1${NOINDEX_META}`);
+  noindexCache.set(html, tagged);
+  return tagged;
 }
 
 const isDashboardPath = (pathname: string) => pathname === '/dashboard' || pathname.startsWith('/dashboard/');

@@ -307,6 +307,15 @@ export const createFilesService = ({ repo, blobs, clock, limits, access, placeme
     authorize: authorized,
 
     /**
+     * File `id` with no policy check, for callers whose own policy decided (a public link's bearer: the link policy
+     * and the link's file or folder say what it reaches).
+     */
+    async findUnchecked(id: string): Promise<StoredFile | undefined> {
+      const row = await repo.findById(id);
+      return row && toStoredFile(row);
+    },
+
+    /**
      * Renames a file and/or moves it into another folder, of its space or of any space the actor may write to
      * (leaving a space needs `delete` there; the bytes then count against the new space's quota). A name taken in
      * the target folder becomes `name (1).ext`.

@@ -186,6 +186,56 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
     throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.badCursor);
   }
 
+  /** One page of folder `id`'s content: its folders first, then its files, in the order asked for. */
+  async function page(
+    id: string,
+    query: FolderListQuery,
+  ): Promise<Pick<FolderListing, 'folders' | 'files' | 'nextCursor'>> {
+    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query);
+    const desc = query.order === 'desc';
+    const folderColumn = FOLDER_SORT_COLUMN[query.sort];
+    const fileColumn = FILE_SORT_COLUMN[query.sort];
+    const folders =
+      cursor?.phase === 1 ? [] : await repo.listChildFolders(id, folderColumn, desc, query.limit + 1, cursor);
+    let nextCursor: string | null = null;
+    let files: Awaited<ReturnType<SpacesRepository['listFolderFiles']>> = [];
+    /** The cursor after the last folder of this page. */
+    const afterFolders = () => {
+      const last = folders.at(-1);
+      return last ? encodeCursor({ phase: 0, value: last[folderColumn], id: last.id }, query) : null;
+    };
+    if (folders.length > query.limit) {
+      folders.length = query.limit;
+      nextCursor = afterFolders();
+    } else {
+      const room = query.limit - folders.length;
+      if (room > 0) {
+        files = await repo.listFolderFiles(id, fileColumn, desc, room + 1, cursor?.phase === 1 ? cursor : undefined);
+        if (files.length > room) {
+          files.length = room;
+          const last = files.at(-1);
+          if (last) {
+            const value =
+              fileColumn === 'name'
+                ? (last.name_key ?? last.file_name)
+                : fileColumn === 'size'
+                  ? last.size
+                  : last[fileColumn];
+            nextCursor = encodeCursor({ phase: 1, value, id: last.id }, query);
+          }
+        }
+      } else if ((await repo.listFolderFiles(id, fileColumn, desc, 1)).length > 0) {
+        // The page ended exactly with the last folder and files follow.
+        nextCursor = afterFolders();
+      }
+    }
+    return {
+      folders: folders.map((f) => ({ id: f.id, name: f.name, createdAt: f.created_at, updatedAt: f.updated_at })),
+      files: files.map((row) => presentFile(toStoredFile(row))),
+      nextCursor,
+    };
+  }
+
   return {
     /** Folder `id` if the actor may do `action` in it: 404 `FOLDER_NOT_FOUND` when hidden, 403 when view-only. */
     authorize: authorized,
@@ -278,51 +328,14 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
     /** One page of the folder's content: its folders first, then its files, in the order asked for. */
     async list(actor: UserActor, id: string, query: FolderListQuery): Promise<FolderListing> {
       const folder = await authorized(actor, id, 'read');
-      const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query);
-      const desc = query.order === 'desc';
-      const folderColumn = FOLDER_SORT_COLUMN[query.sort];
-      const fileColumn = FILE_SORT_COLUMN[query.sort];
-      const folders =
-        cursor?.phase === 1 ? [] : await repo.listChildFolders(id, folderColumn, desc, query.limit + 1, cursor);
-      let nextCursor: string | null = null;
-      let files: Awaited<ReturnType<SpacesRepository['listFolderFiles']>> = [];
-      /** The cursor after the last folder of this page. */
-      const afterFolders = () => {
-        const last = folders.at(-1);
-        return last ? encodeCursor({ phase: 0, value: last[folderColumn], id: last.id }, query) : null;
-      };
-      if (folders.length > query.limit) {
-        folders.length = query.limit;
-        nextCursor = afterFolders();
-      } else {
-        const room = query.limit - folders.length;
-        if (room > 0) {
-          files = await repo.listFolderFiles(id, fileColumn, desc, room + 1, cursor?.phase === 1 ? cursor : undefined);
-          if (files.length > room) {
-            files.length = room;
-            const last = files.at(-1);
-            if (last) {
-              const value =
-                fileColumn === 'name'
-                  ? (last.name_key ?? last.file_name)
-                  : fileColumn === 'size'
-                    ? last.size
-                    : last[fileColumn];
-              nextCursor = encodeCursor({ phase: 1, value, id: last.id }, query);
-            }
-          }
-        } else if ((await repo.listFolderFiles(id, fileColumn, desc, 1)).length > 0) {
-          // The page ended exactly with the last folder and files follow.
-          nextCursor = afterFolders();
-        }
-      }
-      return {
-        ...(await present(folder, actor)),
-        folders: folders.map((f) => ({ id: f.id, name: f.name, createdAt: f.created_at, updatedAt: f.updated_at })),
-        files: files.map((row) => presentFile(toStoredFile(row))),
-        nextCursor,
-      };
+      return { ...(await present(folder, actor)), ...(await page(id, query)) };
     },
+
+    /**
+     * One page of folder `id` (as `list`, without the folder's own details) with no policy check, for callers whose
+     * own policy decided (a public link's bearer, within the link's folder).
+     */
+    pageUnchecked: (id: string, query: FolderListQuery) => page(id, query),
 
     /** Renames and/or moves a folder within its space (no cycles; a taken name becomes `name (1)`). */
     async update(actor: UserActor, id: string, input: { name?: string | undefined; parentId?: string | undefined }) {

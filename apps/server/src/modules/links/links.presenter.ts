@@ -1,0 +1,34 @@
+import type { Link } from '@atrium/contracts';
+import type { LinkSubject } from '../../auth/policies/link';
+import type { LinkRow, LinkWithCreator } from './links.repository';
+
+/** The public page's address of a link. */
+export const linkUrl = (token: string) => `/s/${token}`;
+
+/** A link as its owner sees it (never the password hash). */
+export const presentLink = (row: LinkWithCreator): Link => ({
+  id: row.id,
+  token: row.token,
+  url: linkUrl(row.token),
+  fileId: row.file_id,
+  folderId: row.folder_id,
+  expiresAt: row.expires_at,
+  hasPassword: row.password_hash !== null,
+  maxDownloads: row.max_downloads === null ? null : Number(row.max_downloads),
+  downloads: Number(row.download_count),
+  allowUpload: Number(row.allow_upload) === 1,
+  createdAt: row.created_at,
+  createdBy: row.creator_name,
+});
+
+/** What the link policy reads of a row. */
+export const linkSubject = (row: LinkRow): LinkSubject => ({
+  id: row.id,
+  kind: row.file_id === null ? 'folder' : 'file',
+  expiresAt: row.expires_at,
+  revokedAt: row.revoked_at,
+  hasPassword: row.password_hash !== null,
+  maxDownloads: row.max_downloads === null ? null : Number(row.max_downloads),
+  downloads: Number(row.download_count),
+  allowUpload: Number(row.allow_upload) === 1,
+});

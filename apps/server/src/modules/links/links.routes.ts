@@ -1,0 +1,283 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  CreateLinkRequest,
+  ErrorResponse,
+  Link,
+  LinkIdParams,
+  LinkList,
+  LinkListQuery,
+  LinkTokenParams,
+  PublicLink,
+  PublicLinkFileParams,
+  PublicLinkQuery,
+  PublicUploadResponse,
+  RevokeLinkResponse,
+  UnlockLinkRequest,
+  UnlockLinkResponse,
+} from '@atrium/contracts';
+import { LINK_TEXTS } from '@atrium/contracts/texts';
+import { AppError } from '../../errors';
+import { contentDisposition } from '../../lib/http/content-disposition';
+import { parseRange } from '../../lib/http/range';
+import { httpDate, isNotModified, sendBlob, type BlobRecord } from '../../lib/http/send-blob';
+import { multipartFailure } from '../../lib/multipart';
+import type { RouteRateLimit } from '../../plugins/rate-limit';
+import type { LinksService } from './links.service';
+import { UNLOCK_LIMITS } from './links.service';
+
+/** Every public link route: per client IP, all of them together (a page, its downloads, its uploads). */
+export const PUBLIC_LINK_RATE_LIMIT: RouteRateLimit = {
+  name: 'public-links',
+  max: 600,
+  windowMs: 60_000,
+  message: LINK_TEXTS.tooManyRequests,
+};
+/** Unlock attempts per client IP (wrong passwords are counted apart, per link and per IP, by the service). */
+export const UNLOCK_RATE_LIMIT: RouteRateLimit = {
+  name: 'link-unlock',
+  max: 100,
+  windowMs: UNLOCK_LIMITS.windowMs,
+  message: LINK_TEXTS.tooManyAttempts,
+};
+
+const user = { access: 'user' } as const;
+const pub = { access: 'public', rateLimit: PUBLIC_LINK_RATE_LIMIT } as const;
+const linkErrors = {
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  410: ErrorResponse,
+  429: ErrorResponse,
+};
+
+export interface LinksRouteOptions {
+  links: LinksService;
+  maxUploadBytes: number;
+  /** Secure unlock cookies (https), like the session cookie. */
+  secureCookies: boolean;
+}
+
+/**
+ * Whether a GET of a link's bytes counts as a download: a whole answer (no Range) or the first range (from byte 0:
+ * a player or download manager that resumes or seeks sends later ranges, which do not count again). HEAD, 304 and
+ * unsatisfiable ranges never count.
+ */
+export function countsAsDownload(
+  request: { method: string; headers: Record<string, string | string[] | undefined> },
+  blob: Pick<BlobRecord, 'size'>,
+): boolean {
+  if (request.method !== 'GET') return false;
+  const header = request.headers.range;
+  const range = parseRange(typeof header === 'string' ? header : undefined, blob.size);
+  return range.kind === 'full' || (range.kind === 'partial' && range.range.start === 0);
+}
+
+/** POST/GET/DELETE /api/links (owners and editors) and the public routes of a link's bearer. */
+export async function registerLinksRoutes(
+  app: FastifyInstance,
+  { links, maxUploadBytes, secureCookies }: LinksRouteOptions,
+) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.post(
+    '/api/links',
+    {
+      config: user,
+      schema: {
+        tags: ['links'],
+        summary: 'Create a public link to a file or folder (you must be allowed to share it: owner or editor)',
+        body: CreateLinkRequest,
+        response: { 201: Link, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await links.create(await request.requireUser(), request.body)),
+  );
+
+  typed.get(
+    '/api/links',
+    {
+      config: user,
+      schema: {
+        tags: ['links'],
+        summary: "A file's or folder's links not revoked, newest first (with their download counts)",
+        querystring: LinkListQuery,
+        response: { 200: LinkList, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request) => links.list(await request.requireUser(), request.query),
+  );
+
+  typed.delete(
+    '/api/links/:id',
+    {
+      config: user,
+      schema: {
+        tags: ['links'],
+        summary: 'Revoke a link (it answers 404 from then on)',
+        params: LinkIdParams,
+        response: { 200: RevokeLinkResponse, 403: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request) => links.revoke(await request.requireUser(), request.params.id),
+  );
+
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: { fileSize: maxUploadBytes + 1, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 25, headerPairs: 100 },
+    });
+    // Link answers stay out of search engines and never pass the link (its token) on in a Referer.
+    scope.addHook('onSend', async (_request, reply, payload) => {
+      void reply.header('x-robots-tag', 'noindex, nofollow').header('referrer-policy', 'no-referrer');
+      return payload;
+    });
+    const pubTyped = scope.withTypeProvider<ZodTypeProvider>();
+
+    pubTyped.get(
+      '/api/public/links/:token',
+      {
+        config: pub,
+        schema: {
+          tags: ['public links'],
+          summary:
+            "What a link's page shows: a file's details, a folder's listing (paged; ?folderId= for a folder below it), or only that it is locked",
+          params: LinkTokenParams,
+          querystring: PublicLinkQuery,
+          response: { 200: PublicLink, 400: ErrorResponse, ...linkErrors },
+        },
+      },
+      async (request, reply) => {
+        void reply.header('cache-control', 'no-store');
+        return links.metadata(request.params.token, request.cookies, request.query);
+      },
+    );
+
+    const download = async (request: FastifyRequest, reply: FastifyReply, token: string, fileId?: string) => {
+      const { linkId, blob } = await links.download(token, request.cookies, fileId);
+      if (countsAsDownload(request, blob) && !isNotModified(request, blob.etag, httpDate(blob.lastModified))) {
+        await links.countDownload(linkId);
+      }
+      return sendBlob(request, reply, blob);
+    };
+
+    pubTyped.get(
+      '/api/public/links/:token/download',
+      {
+        config: pub,
+        schema: {
+          tags: ['public links'],
+          summary: "A file link's bytes (Range, ETag); a whole GET or the first range counts as a download",
+          params: LinkTokenParams,
+        },
+      },
+      async (request, reply) => download(request, reply, request.params.token),
+    );
+
+    pubTyped.get(
+      '/api/public/links/:token/files/:fileId/download',
+      {
+        config: pub,
+        schema: {
+          tags: ['public links'],
+          summary: "A file anywhere below a folder link's folder (Range, ETag); counts as the link's download does",
+          params: PublicLinkFileParams,
+        },
+      },
+      async (request, reply) => download(request, reply, request.params.token, request.params.fileId),
+    );
+
+    pubTyped.get(
+      '/api/public/links/:token/zip',
+      {
+        config: pub,
+        schema: {
+          tags: ['public links'],
+          summary: "A folder link's whole folder as a zip, streamed (counts one download)",
+          params: LinkTokenParams,
+        },
+      },
+      async (request, reply) => {
+        const zip = await links.zip(request.params.token, request.cookies);
+        void reply.headers({
+          'content-type': 'application/zip',
+          'content-disposition': contentDisposition('attachment', zip.fileName),
+          'cache-control': 'no-store',
+          'content-security-policy': "default-src 'none'; sandbox",
+          ...(zip.size >= 0 ? { 'content-length': zip.size } : {}),
+        });
+        return reply.send(zip.stream);
+      },
+    );
+
+    pubTyped.post(
+      '/api/public/links/:token/unlock',
+      {
+        config: { access: 'public', rateLimit: UNLOCK_RATE_LIMIT },
+        schema: {
+          tags: ['public links'],
+          summary: "Give a link's password: sets an HttpOnly cookie that unlocks this link in this browser",
+          params: LinkTokenParams,
+          body: UnlockLinkRequest,
+          response: { 200: UnlockLinkResponse, 400: ErrorResponse, ...linkErrors },
+        },
+      },
+      async (request, reply) => {
+        const { cookie } = await links.unlock(request.params.token, request.body.password, request.ip);
+        if (cookie) {
+          void reply.setCookie(cookie.name, cookie.value, {
+            path: '/',
+            httpOnly: true,
+            sameSite: 'lax',
+            secure: secureCookies,
+            maxAge: cookie.maxAgeSeconds,
+          });
+        }
+        return { unlocked: true as const };
+      },
+    );
+
+    pubTyped.post(
+      '/api/public/links/:token/upload',
+      {
+        config: pub,
+        schema: {
+          tags: ['public links'],
+          summary:
+            'Upload a file (multipart field "file") through a file-drop link into its folder (the folder\'s quota and the upload limit apply; the server names it)',
+          params: LinkTokenParams,
+          response: {
+            201: PublicUploadResponse,
+            400: ErrorResponse,
+            ...linkErrors,
+            409: ErrorResponse,
+            413: ErrorResponse,
+          },
+        },
+      },
+      async (request, reply) => {
+        // Before the body is read: a refused upload costs no bytes.
+        const folderId = await links.uploadFolder(request.params.token, request.cookies);
+        if (!request.isMultipart()) {
+          throw new AppError('BAD_REQUEST', 'Send the file as multipart/form-data in a field named "file".');
+        }
+        const part = await request.file().catch((error: unknown) => {
+          throw multipartFailure(error);
+        });
+        if (!part || part.fieldname !== 'file') {
+          part?.file.resume();
+          throw new AppError('BAD_REQUEST', 'Choose a file to upload (form field "file").');
+        }
+        const onClose = () => {
+          if (!request.raw.complete) part.file.destroy(new Error('The client disconnected during the upload.'));
+        };
+        request.raw.once('close', onClose);
+        try {
+          return reply.status(201).send(await links.upload(folderId, { fileName: part.filename, stream: part.file }));
+        } finally {
+          request.raw.off('close', onClose);
+        }
+      },
+    );
+  });
+}
