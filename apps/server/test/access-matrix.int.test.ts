@@ -451,6 +451,243 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
     expect(failures).toEqual([]);
   });
 
+  /**
+   * Public links (issue 15). Managing a file's or folder's links needs `share` on it: owner and editor yes; viewer
+   * and a viewer-share recipient 403; a non-member and an admin outside the workspace 404; anonymous callers and
+   * link bearers (no session) 401. A refused call changes no link. Every public route answers a link's bearer by the
+   * link's state alone — plain, locked (password, no cookie), unlocked (its cookie), expired, revoked — the same
+   * whether the caller also has a session (owner, viewer, non-member, admin) or none.
+   */
+  it('answers link routes by role and public link routes by link state, whoever else the caller is', async () => {
+    type Caller = 'anonymous' | 'bearer' | 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
+    const keys = {
+      owner: 'ln-owner',
+      editor: 'ln-editor',
+      viewer: 'ln-viewer',
+      nonMember: 'ln-stranger',
+      recipient: 'ln-recipient',
+    };
+    const db = server.app.database.db;
+    for (const key of Object.values(keys)) await server.signInAs({ owner_key: key });
+    const userId = async (ownerKey: string) =>
+      (await db.selectFrom('users').select('id').where('owner_key', '=', ownerKey).executeTakeFirstOrThrow()).id;
+    let bearerCookie = '';
+    const cookieOf = async (who: Caller) =>
+      who === 'anonymous'
+        ? undefined
+        : who === 'bearer'
+          ? bearerCookie || undefined
+          : who === 'admin'
+            ? server.signInAs({ owner_key: 'admin', role: 'admin' })
+            : server.signInAs({ owner_key: keys[who] });
+    const send = async (who: Caller, method: string, url: string, body?: unknown, extraCookie?: string) => {
+      const cookie = [await cookieOf(who), extraCookie].filter(Boolean).join('; ');
+      const isForm = body instanceof FormData;
+      return server.fetch(url, {
+        method,
+        headers: {
+          ...(cookie ? { cookie } : {}),
+          ...(body === undefined || isForm ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: isForm ? body : JSON.stringify(body) }),
+      });
+    };
+    const ok = async <T>(response: Promise<Response>, status = 200) => {
+      const answer = await response;
+      if (answer.status !== status) throw new Error(`fixture: ${answer.status} ${await answer.text()}`);
+      return readJson<T>(answer);
+    };
+    async function fixture() {
+      const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Links' }), 201);
+      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys.editor}`, { role: 'editor' }));
+      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys.viewer}`, { role: 'viewer' }));
+      const folder = await ok<{ id: string }>(
+        send('owner', 'POST', '/api/folders', { name: 'Shared', workspaceId: ws.id }),
+        201,
+      );
+      const form = new FormData();
+      form.append('file', new Blob(['link matrix']), 'matrix.txt');
+      const file = await ok<{ id: string }>(
+        server.fetch(`/api/files/upload?folderId=${folder.id}`, {
+          method: 'POST',
+          headers: { cookie: (await cookieOf('owner')) ?? '', accept: 'application/json' },
+          body: form,
+        }),
+      );
+      await db
+        .insertInto('shares')
+        .values({
+          id: randomUUID(),
+          file_id: null,
+          folder_id: folder.id,
+          grantee_user_id: await userId(keys.recipient),
+          grantee_workspace_id: null,
+          role: 'viewer',
+          created_by: await userId(keys.owner),
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      const link = await ok<{ id: string; token: string }>(
+        send('owner', 'POST', '/api/links', { fileId: file.id }),
+        201,
+      );
+      return { folder: folder.id, file: file.id, link: link.id, token: link.token };
+    }
+    type Fixture = Awaited<ReturnType<typeof fixture>>;
+    const linksOf = async (f: Fixture) =>
+      JSON.stringify(
+        await db
+          .selectFrom('links')
+          .select(['id', 'revoked_at'])
+          .where((eb) => eb.or([eb('file_id', '=', f.file), eb('folder_id', '=', f.folder)]))
+          .orderBy('id')
+          .execute(),
+      );
+
+    // Expected status per caller: owner, editor, viewer, non-member, share recipient (viewer), admin.
+    type Row = [string, string, (f: Fixture) => string, (f: Fixture) => unknown, number[]];
+    const rows: Row[] = [
+      ['POST', '/api/links', () => '/api/links', (f) => ({ fileId: f.file }), [201, 201, 403, 404, 403, 404]],
+      ['POST', '/api/links', () => '/api/links', (f) => ({ folderId: f.folder }), [201, 201, 403, 404, 403, 404]],
+      ['GET', '/api/links', (f) => `/api/links?fileId=${f.file}`, () => undefined, [200, 200, 403, 404, 403, 404]],
+      ['GET', '/api/links', (f) => `/api/links?folderId=${f.folder}`, () => undefined, [200, 200, 403, 404, 403, 404]],
+      ['DELETE', '/api/links/:id', (f) => `/api/links/${f.link}`, () => undefined, [200, 200, 403, 404, 403, 404]],
+    ];
+    const failures: string[] = [];
+    const managing = ['owner', 'editor', 'viewer', 'nonMember', 'recipient', 'admin'] as const;
+    for (const [method, route, urlOf, bodyOf, want] of rows) {
+      for (const who of ['anonymous', 'bearer', ...managing] as const) {
+        const f = await fixture();
+        if (who === 'bearer') bearerCookie = '';
+        const before = await linksOf(f);
+        const response = await send(who, method, urlOf(f), bodyOf(f));
+        await response.body?.cancel();
+        const expectedStatus = who === 'anonymous' || who === 'bearer' ? 401 : want[managing.indexOf(who)];
+        const label = `${method} ${route} as ${who}`;
+        if (response.status !== expectedStatus)
+          failures.push(`${label} → ${response.status}, expected ${expectedStatus}`);
+        if (response.status >= 400 && (await linksOf(f)) !== before) failures.push(`${label} changed a link`);
+      }
+    }
+
+    // Public routes by link state.
+    const f = await fixture();
+    const make = async (body: Record<string, unknown>) =>
+      ok<{ id: string; token: string }>(send('owner', 'POST', '/api/links', body), 201);
+    type State = 'plain' | 'locked' | 'unlocked' | 'expired' | 'revoked';
+    const states: State[] = ['plain', 'locked', 'unlocked', 'expired', 'revoked'];
+    const unlockCookies = new Map<string, string>();
+    const linkIn = async (state: State, target: Record<string, unknown>) => {
+      const link = await make({ ...target, ...(state === 'locked' || state === 'unlocked' ? { password: 'pw' } : {}) });
+      if (state === 'unlocked') {
+        const unlocked = await send('anonymous', 'POST', `/api/public/links/${link.token}/unlock`, { password: 'pw' });
+        unlockCookies.set(link.token, (unlocked.headers.get('set-cookie') ?? '').split(';')[0] ?? '');
+      }
+      if (state === 'expired') {
+        await db
+          .updateTable('links')
+          .set({ expires_at: '2020-01-01T00:00:00.000Z' })
+          .where('id', '=', link.id)
+          .execute();
+      }
+      if (state === 'revoked') await ok(send('owner', 'DELETE', `/api/links/${link.id}`));
+      return link.token;
+    };
+    const fileLinks = new Map<State, string>();
+    const folderLinks = new Map<State, string>();
+    const dropLinks = new Map<State, string>();
+    for (const state of states) {
+      fileLinks.set(state, await linkIn(state, { fileId: f.file }));
+      folderLinks.set(state, await linkIn(state, { folderId: f.folder }));
+      dropLinks.set(state, await linkIn(state, { folderId: f.folder, allowUpload: true }));
+    }
+    const uploadForm = () => {
+      const form = new FormData();
+      form.append('file', new Blob(['dropped']), 'dropped.txt');
+      return form;
+    };
+    // [route, links used, method, path after the token, body, expected per state]
+    type PublicRow = [string, Map<State, string>, string, string, () => unknown, Record<State, number>];
+    const byState = (plain: number, locked: number, unlocked = plain): Record<State, number> => ({
+      plain,
+      locked,
+      unlocked,
+      expired: 410,
+      revoked: 404,
+    });
+    const publicRows: PublicRow[] = [
+      ['GET /api/public/links/:token', fileLinks, 'GET', '', () => undefined, byState(200, 200)],
+      ['GET /api/public/links/:token', folderLinks, 'GET', '', () => undefined, byState(200, 200)],
+      ['GET /api/public/links/:token', dropLinks, 'GET', '', () => undefined, byState(200, 200)],
+      ['GET /api/public/links/:token/download', fileLinks, 'GET', '/download', () => undefined, byState(200, 401)],
+      ['GET /api/public/links/:token/download', folderLinks, 'GET', '/download', () => undefined, byState(400, 401)],
+      [
+        'GET /api/public/links/:token/files/:fileId/download',
+        folderLinks,
+        'GET',
+        `/files/${f.file}/download`,
+        () => undefined,
+        byState(200, 401),
+      ],
+      [
+        'GET /api/public/links/:token/files/:fileId/download',
+        dropLinks,
+        'GET',
+        `/files/${f.file}/download`,
+        () => undefined,
+        byState(403, 401, 403),
+      ],
+      ['GET /api/public/links/:token/zip', folderLinks, 'GET', '/zip', () => undefined, byState(200, 401)],
+      ['GET /api/public/links/:token/zip', dropLinks, 'GET', '/zip', () => undefined, byState(403, 401, 403)],
+      [
+        'POST /api/public/links/:token/unlock',
+        fileLinks,
+        'POST',
+        '/unlock',
+        () => ({ password: 'pw' }),
+        byState(200, 200),
+      ],
+      ['POST /api/public/links/:token/upload', dropLinks, 'POST', '/upload', uploadForm, byState(201, 401)],
+      ['POST /api/public/links/:token/upload', folderLinks, 'POST', '/upload', uploadForm, byState(403, 401, 403)],
+    ];
+    const publicRoutes = server.app.routeTable
+      .filter((r) => r.url.startsWith('/api/public/links') && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url}`);
+    expect(new Set(publicRows.map(([route]) => route))).toEqual(new Set(publicRoutes));
+    for (const route of server.app.routeTable.filter((r) => r.url.startsWith('/api/public/links'))) {
+      expect(route.access, route.url).toBe('public');
+    }
+    const unknownToken = 'no-such-link-token-0123456789ab';
+    for (const [route, tokens, method, rest, bodyOf, want] of publicRows) {
+      for (const who of ['anonymous', 'owner', 'viewer', 'nonMember', 'admin'] as const) {
+        for (const state of states) {
+          const token = tokens.get(state) ?? unknownToken;
+          const response = await send(
+            who,
+            method,
+            `/api/public/links/${token}${rest}`,
+            bodyOf(),
+            unlockCookies.get(token),
+          );
+          const label = `${route} (${state}) as ${who}`;
+          if (response.status !== want[state]) failures.push(`${label} → ${response.status}, expected ${want[state]}`);
+          if (response.status < 300 && method === 'GET' && rest === '') {
+            const body = await readJson<{ locked: boolean }>(response);
+            if (body.locked !== (state === 'locked')) failures.push(`${label}: locked is ${body.locked}`);
+          } else await response.body?.cancel();
+          if (response.status >= 400 && !response.headers.get('content-type')?.includes('application/json'))
+            failures.push(`${label}: error without the JSON shape`);
+          if (!response.headers.get('x-robots-tag')?.includes('noindex')) failures.push(`${label}: no noindex`);
+          if (response.headers.get('referrer-policy') !== 'no-referrer') failures.push(`${label}: no no-referrer`);
+        }
+        const unknown = await send(who, method, `/api/public/links/${unknownToken}${rest}`, bodyOf());
+        await unknown.body?.cancel();
+        if (unknown.status !== 404) failures.push(`${route} (unknown token) as ${who} → ${unknown.status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('keeps tus uploads to their owner: no metadata, query-string or id trick reaches user A', async () => {
     const a = await signIn('userA');
     const b = await signIn('userB');
