@@ -83,7 +83,10 @@ http {
   };
 }
 
-/** Uploads the payload and creates a public link to it; returns the link's token. */
+/**
+ * Uploads the payload and creates a public link to it; returns the link's token.
+ * @param {{ cookie: string }} server
+ */
 async function shareOnAtrium(server) {
   const form = multipart('payload.bin', size);
   const up = await send({
