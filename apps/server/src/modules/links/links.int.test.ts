@@ -318,6 +318,10 @@ describe.each(dialects())('public links (%s)', (dialect) => {
       'Drafts/Old/d.txt': 'delta',
     });
     expect(await linkCount(link)).toBe(2);
+    const head = await pub(link.token, '/zip', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(body.length));
+    expect(await linkCount(link)).toBe(2);
   });
 
   it('takes anonymous uploads through a file drop, named safely, never listing the folder', async () => {

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -198,7 +199,7 @@ export async function registerLinksRoutes(
         },
       },
       async (request, reply) => {
-        const zip = await links.zip(request.params.token, request.cookies);
+        const zip = await links.zip(request.params.token, request.cookies, { count: request.method === 'GET' });
         void reply.headers({
           'content-type': 'application/zip',
           'content-disposition': contentDisposition('attachment', zip.fileName),
@@ -206,6 +207,11 @@ export async function registerLinksRoutes(
           'content-security-policy': "default-src 'none'; sandbox",
           ...(zip.size >= 0 ? { 'content-length': zip.size } : {}),
         });
+        if (request.method === 'HEAD') {
+          // The headers only: nothing is read (blobs open lazily, as the zip is read).
+          zip.stream.destroy();
+          return reply.send(Readable.from([]));
+        }
         return reply.send(zip.stream);
       },
     );

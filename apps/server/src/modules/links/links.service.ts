@@ -235,7 +235,11 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
      * The whole folder of a folder link as a zip, streamed (stored, not compressed: most files are compressed
      * already, and the size is known up front, so the answer has a Content-Length). Counts one download.
      */
-    async zip(token: string, cookies: Cookies): Promise<{ fileName: string; size: number; stream: Readable }> {
+    async zip(
+      token: string,
+      cookies: Cookies,
+      { count = true }: { count?: boolean } = {},
+    ): Promise<{ fileName: string; size: number; stream: Readable }> {
       const { link } = await bear(token, cookies, 'read');
       const root = folderOf(link);
       const [top] = await repo.pathBetween(root, root);
@@ -245,7 +249,7 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
       for (const folder of subfolders)
         pathOf.set(folder.id, `${pathOf.get(folder.parent_id ?? '') ?? ''}${folder.name}/`);
       const rows = await repo.filesIn([root, ...subfolders.map((folder) => folder.id)]);
-      await countDownload(link.id);
+      if (count) await countDownload(link.id);
       const zip = new ZipFile();
       for (const folder of subfolders) zip.addEmptyDirectory(pathOf.get(folder.id) ?? folder.name);
       for (const row of rows) {
