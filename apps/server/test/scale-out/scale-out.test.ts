@@ -116,6 +116,56 @@ describe('scale-out: nginx in front of two instances on PostgreSQL, Redis and S3
     expect(Buffer.from(await ranged.arrayBuffer()).equals(bytes.subarray(1_000_000, 1_000_100))).toBe(true);
   });
 
+  it('serves a public link from either instance: unlocked on one, downloaded on the other, counted once across both', async () => {
+    if (!cookie) {
+      const login = await fetch(`${topology.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+      });
+      cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    }
+    const bytes = randomBytes(2 * 1024 * 1024 + 3);
+    const form = new FormData();
+    form.append('file', new Blob([bytes]), 'linked.bin');
+    const uploadedFile = await readJson<FileRecord>(
+      await via('/api/files/upload', { method: 'POST', headers: { accept: 'application/json' }, body: form }),
+    );
+    // Listed with the others: the crash test below checks that every acknowledged upload is still there.
+    uploaded.set(uploadedFile.id, bytes);
+    const created = await via('/api/links', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ fileId: uploadedFile.id, password: 'scale', maxDownloads: 2 }),
+    });
+    expect(created.status).toBe(201);
+    const { token } = await readJson<{ token: string }>(created);
+    const [a, b] = topology.instances as [Instance, Instance];
+    // Anonymous visitors: no session cookie, only the link's own.
+    const unlocked = await fetch(`${a.url}/api/public/links/${token}/unlock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'scale' }),
+    });
+    expect(unlocked.status).toBe(200);
+    const linkCookie = (unlocked.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect((await fetch(`${b.url}/api/public/links/${token}/download`)).status).toBe(401);
+    const whole = await fetch(`${b.url}/api/public/links/${token}/download`, { headers: { cookie: linkCookie } });
+    expect(whole.status).toBe(200);
+    expect(sha256(Buffer.from(await whole.arrayBuffer()))).toBe(sha256(bytes));
+    const ranged = await fetch(`${a.url}/api/public/links/${token}/download`, {
+      headers: { cookie: linkCookie, range: 'bytes=1000000-1000099' },
+    });
+    expect(ranged.status).toBe(206);
+    expect(Buffer.from(await ranged.arrayBuffer()).equals(bytes.subarray(1_000_000, 1_000_100))).toBe(true);
+    const second = await fetch(`${a.url}/api/public/links/${token}/download`, { headers: { cookie: linkCookie } });
+    expect(second.status).toBe(200);
+    await second.arrayBuffer();
+    const third = await fetch(`${b.url}/api/public/links/${token}/download`, { headers: { cookie: linkCookie } });
+    expect(third.status).toBe(410);
+    expect((await readError(third)).code).toBe('LINK_USED_UP');
+  });
+
   it('continues a tus upload begun on one instance on the other', async () => {
     const [one, two] = topology.instances;
     const bytes = randomBytes(2 * 1024 * 1024 + 123);
