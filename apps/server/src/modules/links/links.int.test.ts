@@ -324,6 +324,15 @@ describe.each(dialects())('public links (%s)', (dialect) => {
     expect(await linkCount(link)).toBe(2);
   });
 
+  it('zips names a zip cannot hold as they are (a drive-like colon) under a safe entry name', async () => {
+    const odd = await folder('Odd');
+    await upload('C:odd.txt', 'colon', odd.id);
+    const link = await createLink({ folderId: odd.id });
+    const zip = await pub(link.token, '/zip');
+    expect(zip.status).toBe(200);
+    expect(Object.fromEntries(await unzip(Buffer.from(await zip.arrayBuffer())))).toEqual({ 'C_odd.txt': 'colon' });
+  });
+
   it('takes anonymous uploads through a file drop, named safely, never listing the folder', async () => {
     const drop = await folder('Inbox');
     await upload('existing.txt', 'already here', drop.id);

@@ -24,6 +24,9 @@ import { linkSubject, presentLink } from './links.presenter';
 import type { LinkRow, LinksRepository } from './links.repository';
 import { unlockCookieName, type Unlocker } from './unlock-cookie';
 
+/** One path segment of a zip entry: never a separator, `.` or `..` (names are checked on the way in; old rows too). */
+const zipSegment = (name: string) => (name === '.' || name === '..' ? '_' : name.replace(/[\\/:]/g, '_') || '_');
+
 /** Random bytes in a token: 192 bits (the issue asks for at least 128), 32 base64url characters. */
 const TOKEN_BYTES = 24;
 
@@ -247,7 +250,7 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
       const subfolders = await repo.subfolders(root);
       const pathOf = new Map<string, string>([[root, '']]);
       for (const folder of subfolders)
-        pathOf.set(folder.id, `${pathOf.get(folder.parent_id ?? '') ?? ''}${folder.name}/`);
+        pathOf.set(folder.id, `${pathOf.get(folder.parent_id ?? '') ?? ''}${zipSegment(folder.name)}/`);
       const rows = await repo.filesIn([root, ...subfolders.map((folder) => folder.id)]);
       if (count) await countDownload(link.id);
       const zip = new ZipFile();
@@ -255,7 +258,7 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
       for (const row of rows) {
         const file = toStoredFile(row);
         zip.addReadStreamLazy(
-          `${pathOf.get(row.folder_id ?? '') ?? ''}${file.fileName}`,
+          `${pathOf.get(row.folder_id ?? '') ?? ''}${zipSegment(file.fileName)}`,
           { size: file.size, mtime: new Date(file.uploadDate), compress: false },
           (callback) => {
             files
