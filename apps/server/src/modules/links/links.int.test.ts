@@ -143,6 +143,12 @@ describe.each(dialects())('public links (%s)', (dialect) => {
     expect(await first.text()).toBe('0123');
     expect(await linkCount(link)).toBe(2);
 
+    // Previews load the bytes inline (and count like any whole download).
+    const preview = await pub(link.token, '/download?inline=1');
+    expect(preview.headers.get('content-disposition')).toMatch(/^inline/);
+    expect(await preview.text()).toBe('0123456789abcdef');
+    expect(await linkCount(link)).toBe(3);
+
     const cached = await pub(link.token, '/download', { headers: { 'if-none-match': etag } });
     expect(cached.status).toBe(304);
     const head = await pub(link.token, '/download', { method: 'HEAD' });
@@ -150,7 +156,7 @@ describe.each(dialects())('public links (%s)', (dialect) => {
     expect(head.headers.get('content-length')).toBe('16');
     const outside = await pub(link.token, '/download', { headers: { range: 'bytes=99-' } });
     expect(outside.status).toBe(416);
-    expect(await linkCount(link)).toBe(2);
+    expect(await linkCount(link)).toBe(3);
   });
 
   it('stops at the download limit: 410 LINK_USED_UP for the page and the bytes', async () => {
@@ -403,7 +409,8 @@ describe('public link unlock limits and page', () => {
       path.join(webDist, 'index.html'),
       '<!doctype html><html><head><title>Atrium</title></head><div id="root"></div>',
     );
-    server = await startTestServer({ env: { WEB_DIST: webDist } });
+    // Behind a trusted proxy, so a test can speak from several client addresses.
+    server = await startTestServer({ env: { WEB_DIST: webDist, TRUST_PROXY: '127.0.0.1' } });
   });
   afterAll(async () => {
     await server?.close();
@@ -420,7 +427,7 @@ describe('public link unlock limits and page', () => {
     expect(html).toContain('<div id="root"></div>');
   });
 
-  it('counts wrong passwords per IP: past 10 in 15 minutes every attempt is 429, the right password too', async () => {
+  it('counts wrong passwords per IP (10) and per link (30) in 15 minutes: past either, every attempt is 429', async () => {
     const owner = await server.signInAs({ owner_key: 'rita' });
     const form = new FormData();
     form.append('file', new Blob(['x']), 'x.txt');
@@ -438,16 +445,24 @@ describe('public link unlock limits and page', () => {
         body: JSON.stringify({ fileId: file.id, password: 'right' }),
       }),
     );
-    const unlock = (password: string) =>
+    const unlock = (password: string, ip: string) =>
       server.fetch(`/api/public/links/${link.token}/unlock`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
         body: JSON.stringify({ password }),
       });
-    for (let i = 0; i < 10; i++) expect((await unlock(`wrong ${i}`)).status).toBe(401);
-    const limited = await unlock('right');
+    for (let i = 0; i < 10; i++) expect((await unlock(`wrong ${i}`, '198.51.100.1')).status).toBe(401);
+    const limited = await unlock('right', '198.51.100.1');
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect((await readError(limited)).code).toBe('RATE_LIMITED');
+    expect(await readError(limited)).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'Too many wrong passwords for this link. Please wait 15 minutes and try again.',
+    });
+    // Another address still may try: the limit per address is not the link's.
+    expect((await unlock('right', '198.51.100.2')).status).toBe(200);
+    // The link's own limit: 30 wrong passwords from any addresses, then nobody gets in for a while.
+    for (let i = 0; i < 20; i++) expect((await unlock(`wrong ${i}`, `198.51.100.${10 + (i % 2)}`)).status).toBe(401);
+    expect((await unlock('right', '198.51.100.3')).status).toBe(429);
   });
 });

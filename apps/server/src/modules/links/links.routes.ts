@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   CreateLinkRequest,
+  DownloadQuery,
   ErrorResponse,
   Link,
   LinkIdParams,
@@ -154,12 +155,17 @@ export async function registerLinksRoutes(
       },
     );
 
-    const download = async (request: FastifyRequest, reply: FastifyReply, token: string, fileId?: string) => {
-      const { linkId, blob } = await links.download(token, request.cookies, fileId);
+    const download = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      params: { token: string; fileId?: string; inline?: string | undefined },
+    ) => {
+      const { linkId, blob } = await links.download(params.token, request.cookies, params.fileId);
       if (countsAsDownload(request, blob) && !isNotModified(request, blob.etag, httpDate(blob.lastModified))) {
         await links.countDownload(linkId);
       }
-      return sendBlob(request, reply, blob);
+      const inline = params.inline === '1' || params.inline === 'true';
+      return sendBlob(request, reply, blob, { disposition: inline ? 'inline' : 'attachment' });
     };
 
     pubTyped.get(
@@ -168,11 +174,13 @@ export async function registerLinksRoutes(
         config: pub,
         schema: {
           tags: ['public links'],
-          summary: "A file link's bytes (Range, ETag); a whole GET or the first range counts as a download",
+          summary:
+            "A file link's bytes (Range, ETag; ?inline=1 for previews); a whole GET or the first range counts as a download",
           params: LinkTokenParams,
+          querystring: DownloadQuery,
         },
       },
-      async (request, reply) => download(request, reply, request.params.token),
+      async (request, reply) => download(request, reply, { ...request.params, inline: request.query.inline }),
     );
 
     pubTyped.get(
@@ -181,11 +189,13 @@ export async function registerLinksRoutes(
         config: pub,
         schema: {
           tags: ['public links'],
-          summary: "A file anywhere below a folder link's folder (Range, ETag); counts as the link's download does",
+          summary:
+            "A file anywhere below a folder link's folder (Range, ETag; ?inline=1 for previews); counts as the link's download does",
           params: PublicLinkFileParams,
+          querystring: DownloadQuery,
         },
       },
-      async (request, reply) => download(request, reply, request.params.token, request.params.fileId),
+      async (request, reply) => download(request, reply, { ...request.params, inline: request.query.inline }),
     );
 
     pubTyped.get(
