@@ -94,6 +94,18 @@ describe.each(dialects())('sharing with people and workspaces (%s)', (dialect) =
     });
     expect(await download('bob', report.id)).toBe('report a');
     expect(await download('carol', report.id)).toBe(404);
+    // The spec's other file routes follow the same rule: the recipient reads the record, others get 404.
+    expect(await json<FileRecord>(await call('bob', 'GET', `/api/files/${report.id}`))).toMatchObject({
+      id: report.id,
+      fileName: 'report-a.txt',
+    });
+    expect(await failure(await call('carol', 'GET', `/api/files/${report.id}`))).toMatch(/^404 FILE_NOT_FOUND/);
+    // Ranged downloads work through a share too.
+    const ranged = await server.fetch(`/api/files/download/${report.id}`, {
+      headers: { cookie: cookies.bob ?? '', range: 'bytes=0-5' },
+    });
+    expect(ranged.status).toBe(206);
+    expect(await ranged.text()).toBe('report');
     expect(await feed('bob')).toContain(sharedWithYouMessage('Alice', 'report-a.txt'));
     expect(await feed('carol')).not.toContain(sharedWithYouMessage('Alice', 'report-a.txt'));
 

@@ -1,4 +1,5 @@
 import {
+  SHARE_TEXTS,
   sharedWithYouMessage,
   type RevokeShareResponse,
   type Share,
@@ -21,14 +22,8 @@ import type { SpacesRepository } from '../spaces/spaces.repository';
 import { MEMBER_MESSAGES } from '../spaces/workspaces.service';
 import type { ShareGrantee, ShareResource, ShareView, SharingRepository } from './sharing.repository';
 
-/** The 400/404 messages of sharing. */
-export const SHARE_MESSAGES = {
-  yourself: 'You cannot share with yourself.',
-  ownerAlready: 'That person owns this already.',
-  ownWorkspace: 'This is in that workspace already: its members have access through their role.',
-  noShare: 'There is no such share on this item.',
-  unknownUser: MEMBER_MESSAGES.unknownUser,
-} as const;
+/** The 400/404 messages of sharing (contracts' `SHARE_TEXTS`, and the unknown-person 404 of members). */
+export const SHARE_MESSAGES = { ...SHARE_TEXTS, unknownUser: MEMBER_MESSAGES.unknownUser } as const;
 
 /** How a grantee is named in a request: a person by owner key, or a workspace by id. */
 export type GranteeInput = { kind: 'user'; ownerKey: string } | { kind: 'workspace'; id: string };
