@@ -476,12 +476,20 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
     };
     const target = 'sh-target';
     await server.signInAs({ owner_key: target });
-    const cookieOf = async (who: Caller) =>
-      who === 'anonymous'
-        ? undefined
-        : who === 'admin'
-          ? server.signInAs({ owner_key: 'admin', role: 'admin' })
-          : server.signInAs({ owner_key: keys[who] });
+    /** One session per caller: no sharing route signs anyone out. */
+    const sessions = new Map<Caller, Promise<string>>();
+    const cookieOf = async (who: Caller) => {
+      if (who === 'anonymous') return undefined;
+      if (!sessions.has(who)) {
+        sessions.set(
+          who,
+          who === 'admin'
+            ? server.signInAs({ owner_key: 'admin', role: 'admin' })
+            : server.signInAs({ owner_key: keys[who] }),
+        );
+      }
+      return sessions.get(who);
+    };
     const send = async (who: Caller, method: string, url: string, body?: unknown) => {
       const cookie = await cookieOf(who);
       return server.fetch(url, {
@@ -499,18 +507,19 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       return readJson<T>(answer);
     };
     for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
+    // The workspaces and memberships are the same for every call (no call changes them); the items are fresh.
+    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Shared' }), 201);
+    const other = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Other' }), 201);
+    for (const [who, role] of [
+      ['editor', 'editor'],
+      ['viewer', 'viewer'],
+    ] as const) {
+      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role }));
+    }
+    for (const who of ['editor', 'viewer', 'recipient'] as const) {
+      await ok(send('owner', 'PUT', `/api/workspaces/${other.id}/members/${keys[who]}`, { role: 'viewer' }));
+    }
     async function fixture() {
-      const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Shared' }), 201);
-      const other = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Other' }), 201);
-      for (const [who, role] of [
-        ['editor', 'editor'],
-        ['viewer', 'viewer'],
-      ] as const) {
-        await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role }));
-      }
-      for (const who of ['editor', 'viewer', 'recipient'] as const) {
-        await ok(send('owner', 'PUT', `/api/workspaces/${other.id}/members/${keys[who]}`, { role: 'viewer' }));
-      }
       const folder = await ok<{ id: string }>(
         send('owner', 'POST', '/api/folders', { name: 'Folder', workspaceId: ws.id }),
         201,
@@ -596,7 +605,7 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, 120_000);
 
   it('keeps tus uploads to their owner: no metadata, query-string or id trick reaches user A', async () => {
     const a = await signIn('userA');

@@ -280,6 +280,16 @@ describe.each(dialects())('sharing with people and workspaces (%s)', (dialect) =
     const list = await json<ShareList>(await call('dave', 'GET', `/api/folders/${inTeam.id}/shares`));
     expect(list.owner).toEqual({ kind: 'workspace', id: team.id, name: 'Team' });
     expect((await call('bob', 'GET', `/api/folders/${inTeam.id}/shares`)).status).toBe(403);
+    // A member of the receiving workspace cannot turn it down; its owner can.
+    expect((await call('bob', 'DELETE', `/api/files/${report.id}/shares/workspaces/${team.id}`)).status).toBe(403);
+    await json(await call('dave', 'DELETE', `/api/files/${report.id}/shares/workspaces/${team.id}`));
+    expect(await download('bob', report.id)).toBe(404);
+    // The sharer revokes too.
+    await json(
+      await call('alice', 'PUT', `/api/files/${report.id}/shares/workspaces/${team.id}`, { role: 'viewer' }),
+      201,
+    );
+    expect(await download('bob', report.id)).toBe('report e');
     await json(await call('alice', 'DELETE', `/api/files/${report.id}/shares/workspaces/${team.id}`));
     expect(await download('bob', report.id)).toBe(404);
     expect((await call('alice', 'GET', `/api/folders/${project.id}/shares`)).status).toBe(200);

@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { UserActor } from '../../auth/actor';
 import type { ResourceAction } from '../../auth/policies/roles';
 import { strongerRole } from '../../auth/policies/roles';
-import { requireWorkspace } from '../../auth/policies/workspace';
+import { canWorkspace, requireWorkspace } from '../../auth/policies/workspace';
 import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
 import { presentFile } from '../files/files.presenter';
@@ -157,8 +157,8 @@ export function createSharingService({ repo, files, folders, spaces, notifyUser,
     },
 
     /**
-     * Revokes a share: anyone who may share the item, or the person it was shared with (dropping it from their
-     * Shared with me). A missing share is 404.
+     * Revokes a share: anyone who may share the item, the person it was shared with (dropping it from their Shared
+     * with me), or an owner of the workspace it was shared with. A missing share is 404.
      */
     async revoke(actor: UserActor, resource: ShareResource, input: GranteeInput): Promise<RevokeShareResponse> {
       if (input.kind === 'user' && input.ownerKey === actor.ownerKey) {
@@ -166,6 +166,17 @@ export function createSharingService({ repo, files, folders, spaces, notifyUser,
         if (own) {
           await repo.remove(own.id);
           return { id: own.id, revoked: true };
+        }
+      }
+      if (input.kind === 'workspace') {
+        // A workspace's owners may turn down what was shared with their workspace.
+        const workspace = await spaces.findWorkspace(input.id, actor.id);
+        if (workspace && canWorkspace(actor, 'manage', { memberRole: workspace.member_role })) {
+          const received = await repo.find(resource, { kind: 'workspace', id: input.id });
+          if (received) {
+            await repo.remove(received.id);
+            return { id: received.id, revoked: true };
+          }
         }
       }
       await load(actor, resource, 'share');
