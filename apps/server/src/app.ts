@@ -26,6 +26,9 @@ import { createFilesFileSource } from './modules/files/files.file-source';
 import { createContactRepository } from './modules/contact/contact.repository';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { createContactService } from './modules/contact/contact.service';
+import { createSharingRepository } from './modules/sharing/sharing.repository';
+import { registerSharingRoutes } from './modules/sharing/sharing.routes';
+import { createSharingService } from './modules/sharing/sharing.service';
 import { createAccessResolver } from './modules/spaces/access';
 import { createFoldersService } from './modules/spaces/folders.service';
 import { createSpacesRepository } from './modules/spaces/spaces.repository';
@@ -271,6 +274,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   registerNotificationRoutes(app, { notifications, hub });
   registerSpacesRoutes(app, { workspaces, folders });
+  registerSharingRoutes(app, {
+    sharing: createSharingService({
+      repo: createSharingRepository(database.db),
+      files,
+      folders,
+      spaces: spacesRepo,
+      notifyUser: notifications.notifyUser,
+      clock,
+      log: app.log,
+    }),
+  });
   registerContactRoutes(app, {
     contact: createContactService({ repo: createContactRepository(database.db), clock }),
     maxPerHour: config.contact.maxPerHour,
