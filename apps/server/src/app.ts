@@ -30,6 +30,9 @@ import { createLinksRepository } from './modules/links/links.repository';
 import { registerLinksRoutes } from './modules/links/links.routes';
 import { createLinksService } from './modules/links/links.service';
 import { createUnlocker } from './modules/links/unlock-cookie';
+import { createSharingRepository } from './modules/sharing/sharing.repository';
+import { registerSharingRoutes } from './modules/sharing/sharing.routes';
+import { createSharingService } from './modules/sharing/sharing.service';
 import { createAccessResolver } from './modules/spaces/access';
 import { createFoldersService } from './modules/spaces/folders.service';
 import { createSpacesRepository } from './modules/spaces/spaces.repository';
@@ -287,6 +290,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     }),
     maxUploadBytes: config.uploads.maxBytes,
     secureCookies: config.session.cookieSecure,
+  });
+  registerSharingRoutes(app, {
+    sharing: createSharingService({
+      repo: createSharingRepository(database.db),
+      files,
+      folders,
+      spaces: spacesRepo,
+      notifyUser: notifications.notifyUser,
+      clock,
+      log: app.log,
+    }),
   });
   registerContactRoutes(app, {
     contact: createContactService({ repo: createContactRepository(database.db), clock }),

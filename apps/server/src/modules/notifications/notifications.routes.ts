@@ -50,12 +50,14 @@ export function registerNotificationRoutes(
   typed.post(
     BASE,
     {
-      config: adminOnly('notifications'),
+      // Admins publish to anyone; a workspace's owners to its members: the service decides (403 otherwise).
+      config: { access: 'user' },
       schema: {
         tags,
-        summary: 'Publish a notification to everyone (admins only)',
+        summary:
+          "Publish a notification to everyone or one person (admins), or to one workspace's members (its owners, admins)",
         body: PublishRequest,
-        response: { 200: Notification, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
+        response: { 200: Notification, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
     async (request) => {
