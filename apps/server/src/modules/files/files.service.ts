@@ -387,6 +387,9 @@ export const createFilesService = ({ repo, blobs, clock, limits, access, placeme
       return { file, stream: await thumbnails.open(file) };
     },
 
+    /** The thumbnail of a file with no policy check, for callers whose own policy decided (a public link's bearer). */
+    thumbnailUnchecked: (file: StoredFile): Promise<Readable> => thumbnails.open(file),
+
     /** See `maintenance.ts`. */
     sweepOrphans: (graceMs: number) => sweepOrphans({ repo, blobs, clock }, graceMs),
   };

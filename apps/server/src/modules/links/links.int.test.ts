@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Folder, Link, PublicLink, PublicUploadResponse } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { fromBuffer, type Entry } from 'yauzl';
 import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
 
@@ -330,6 +331,45 @@ describe.each(dialects())('public links (%s)', (dialect) => {
     expect(await linkCount(link)).toBe(2);
   });
 
+  it('sends thumbnails of images through a link without counting a download', async () => {
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c33' } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([png]), 'photo.png');
+    const photo = await readJson<{ id: string }>(
+      await server.fetch('/api/files/upload', {
+        method: 'POST',
+        headers: { cookie: owner, accept: 'application/json' },
+        body: form,
+      }),
+    );
+    const link = await createLink({ fileId: photo.id, maxDownloads: 1 });
+    const thumb = await pub(link.token, '/thumbnail');
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get('content-type')).toBe('image/webp');
+    expect((await sharp(Buffer.from(await thumb.arrayBuffer())).metadata()).format).toBe('webp');
+    const etag = thumb.headers.get('etag') ?? '';
+    expect((await pub(link.token, '/thumbnail', { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect(await linkCount(link)).toBe(0);
+
+    const gallery = await folder('Gallery');
+    const moved = await server.fetch(`/api/files/${photo.id}`, {
+      method: 'PATCH',
+      headers: { cookie: owner, ...json },
+      body: JSON.stringify({ folderId: gallery.id }),
+    });
+    expect(moved.status).toBe(200);
+    const text = await upload('note.txt', 'no picture', gallery.id);
+    const folderLink = await createLink({ folderId: gallery.id });
+    expect((await pub(folderLink.token, `/files/${photo.id}/thumbnail`)).status).toBe(200);
+    const none = await pub(folderLink.token, `/files/${text.id}/thumbnail`);
+    expect(none.status).toBe(404);
+    expect((await readError(none)).message).toBe('There is no thumbnail for this kind of file.');
+    const locked = await createLink({ fileId: photo.id, password: 'pw' });
+    expect((await pub(locked.token, '/thumbnail')).status).toBe(401);
+  });
+
   it('zips names a zip cannot hold as they are (a drive-like colon) under a safe entry name', async () => {
     const odd = await folder('Odd');
     await upload('C:odd.txt', 'colon', odd.id);
@@ -425,6 +465,22 @@ describe('public link unlock limits and page', () => {
     const html = await page.text();
     expect(html).toContain('<meta name="robots" content="noindex, nofollow">');
     expect(html).toContain('<div id="root"></div>');
+  });
+
+  it('limits every public link route together to 600 requests a minute per address', async () => {
+    const from = (ip: string) =>
+      server.fetch('/api/public/links/no-such-token', { headers: { 'x-forwarded-for': ip } });
+    for (let sent = 0; sent < 600; sent += 50) {
+      const batch = await Promise.all(Array.from({ length: 50 }, () => from('198.51.100.77')));
+      expect(batch.map((r) => r.status)).toEqual(Array(50).fill(404));
+    }
+    const limited = await from('198.51.100.77');
+    expect(limited.status).toBe(429);
+    expect(await readError(limited)).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'Too many requests for shared links. Please wait a minute and try again.',
+    });
+    expect((await from('198.51.100.78')).status).toBe(404);
   });
 
   it('counts wrong passwords per IP (10) and per link (30) in 15 minutes: past either, every attempt is 429', async () => {

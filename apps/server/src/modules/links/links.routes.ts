@@ -198,6 +198,43 @@ export async function registerLinksRoutes(
       async (request, reply) => download(request, reply, { ...request.params, inline: request.query.inline }),
     );
 
+    const thumbnail = async (request: FastifyRequest, reply: FastifyReply, token: string, fileId?: string) => {
+      const { file, stream } = await links.thumbnail(token, request.cookies, fileId);
+      const etag = `"thumb-${file.sha256}"`;
+      void reply.headers({ etag, 'cache-control': 'private, max-age=86400' });
+      if (isNotModified(request, etag, httpDate(file.uploadDate))) {
+        stream.destroy();
+        return reply.status(304).send();
+      }
+      return reply.type('image/webp').send(stream);
+    };
+
+    pubTyped.get(
+      '/api/public/links/:token/thumbnail',
+      {
+        config: pub,
+        schema: {
+          tags: ['public links'],
+          summary: "A WebP thumbnail of a file link's image (not counted as a download)",
+          params: LinkTokenParams,
+        },
+      },
+      async (request, reply) => thumbnail(request, reply, request.params.token),
+    );
+
+    pubTyped.get(
+      '/api/public/links/:token/files/:fileId/thumbnail',
+      {
+        config: pub,
+        schema: {
+          tags: ['public links'],
+          summary: "A WebP thumbnail of an image below a folder link's folder (not counted as a download)",
+          params: PublicLinkFileParams,
+        },
+      },
+      async (request, reply) => thumbnail(request, reply, request.params.token, request.params.fileId),
+    );
+
     pubTyped.get(
       '/api/public/links/:token/zip',
       {

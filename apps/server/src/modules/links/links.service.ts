@@ -44,7 +44,7 @@ export const LINK_MESSAGES = {
 
 export interface LinksServiceDeps {
   repo: LinksRepository;
-  files: Pick<FilesService, 'authorize' | 'findUnchecked' | 'blobOf' | 'ingestIntoFolder'>;
+  files: Pick<FilesService, 'authorize' | 'findUnchecked' | 'blobOf' | 'ingestIntoFolder' | 'thumbnailUnchecked'>;
   folders: Pick<FoldersService, 'authorize' | 'pageUnchecked'>;
   unlocker: Unlocker;
   limiter: Pick<RateLimiter, 'peek' | 'hit'>;
@@ -233,6 +233,13 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
     },
 
     countDownload,
+
+    /** A small WebP of an image reached through a link (the page's previews and listings; not a download). */
+    async thumbnail(token: string, cookies: Cookies, fileId?: string): Promise<{ file: StoredFile; stream: Readable }> {
+      const { link } = await bear(token, cookies, 'read');
+      const file = await fileOf(link, fileId);
+      return { file, stream: await files.thumbnailUnchecked(file) };
+    },
 
     /**
      * The whole folder of a folder link as a zip, streamed (stored, not compressed: most files are compressed
