@@ -310,6 +310,12 @@ describe.each(dialects())('admin role from the identity provider, and disabled O
     const landed = await signInWithProvider(again, 'bob', 'builder');
     expect(landed.url).toBe('/login?error=account_disabled');
     expect(again.cookie('atrium_session')).toBeUndefined();
+    // The refusal is in the audit log, with its reason and the provider's subject.
+    const audit = await server.fetch('/api/admin/audit?action=auth.sign_in_failed&target=oidc:demo-bob', {
+      headers: { cookie: admin },
+    });
+    const { entries } = await readJson<{ entries: { details: Record<string, unknown> }[] }>(audit);
+    expect(entries[0]?.details).toEqual({ method: 'oidc', reason: 'account_disabled' });
     expect(ACCOUNT_DISABLED_MESSAGE).toMatch(/disabled/);
   });
 });
