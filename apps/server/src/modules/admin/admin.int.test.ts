@@ -292,6 +292,12 @@ describe.each(dialects())('admin role from the identity provider, and disabled O
     const alice = createBrowser(server);
     await signInWithProvider(alice, 'alice', 'wonderland');
     expect((await meOf(alice)).role).toBe('user');
+    // The provider's change of her role is audited, with no acting user.
+    const audit = await server.fetch('/api/admin/audit?action=user.role_changed&target=user:alice', {
+      headers: { cookie: admin },
+    });
+    const { entries } = await readJson<{ entries: { actor: string | null; details: unknown }[] }>(audit);
+    expect(entries[0]).toMatchObject({ actor: null, details: { from: 'admin', to: 'user', source: 'oidc_claim' } });
   });
 
   it('refuses a disabled user at the OIDC callback with a clear message', async () => {

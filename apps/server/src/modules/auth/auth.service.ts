@@ -1,3 +1,4 @@
+import type { Role } from '@atrium/contracts';
 import { ACCOUNT_DISABLED_MESSAGE, invalidCredentialsMessage } from '@atrium/contracts/texts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors';
@@ -106,9 +107,12 @@ export const createAuthService = ({ users, admin, providerName, limiter }: AuthS
   /**
    * The user for an OpenID Connect identity: found by issuer and subject
    * (profile fields refreshed, owner key kept), or created on first sign-in
-   * with a unique owner key.
+   * with a unique owner key. `roleChange`: the identity provider's admin claim changed the stored role (or made a
+   * new user an admin), for the audit log.
    */
-  async loginOidc(profile: OidcProfile): Promise<SessionUser> {
+  async loginOidc(
+    profile: OidcProfile,
+  ): Promise<{ user: SessionUser; roleChange?: { from: Role | null; to: Role } | undefined }> {
     const fields = {
       name: clean(profile.name),
       nickname: clean(profile.nickname),
@@ -123,7 +127,8 @@ export const createAuthService = ({ users, admin, providerName, limiter }: AuthS
       const role = mappedRole ?? existing.role;
       await users.update(existing.id, { ...fields, role });
       await users.recordSignIn(existing.id);
-      return toSessionUser({ ...existing, ...fields, role });
+      const user = toSessionUser({ ...existing, ...fields, role });
+      return { user, roleChange: role === existing.role ? undefined : { from: existing.role, to: role } };
     }
     const base = baseOwnerKey(profile);
     for (let attempt = 0; attempt < MAX_OWNER_KEY_ATTEMPTS; attempt += 1) {
@@ -138,12 +143,12 @@ export const createAuthService = ({ users, admin, providerName, limiter }: AuthS
           oidc_subject: profile.subject,
         });
         await users.recordSignIn(row.id);
-        return toSessionUser(row);
+        return { user: toSessionUser(row), roleChange: row.role === 'admin' ? { from: null, to: 'admin' } : undefined };
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         // Another sign-in took this key (or this identity) at the same moment.
         const raced = await users.findByOidcIdentity(profile.issuer, profile.subject);
-        if (raced) return toSessionUser(raced);
+        if (raced) return { user: toSessionUser(raced) };
       }
     }
     throw new AppError('CONFLICT', 'Could not find a free user name for this account.');

@@ -84,7 +84,7 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
         const site = deps.site.of(request);
         const profile = await deps.oidc.finish(new URL(request.url, site), flow.data);
         subject = profile.subject;
-        const user = await deps.auth.loginOidc(profile);
+        const { user, roleChange } = await deps.auth.loginOidc(profile);
         await deps.sessions.signIn(request, reply, user.id);
         await deps.audit.record({
           action: 'auth.sign_in',
@@ -93,6 +93,14 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
           details: { method: 'oidc', role: user.role },
           ...auditContext(request),
         });
+        if (roleChange)
+          await deps.audit.record({
+            action: 'user.role_changed',
+            actor: null,
+            target: `user:${user.ownerKey}`,
+            details: { ...roleChange, source: 'oidc_claim' },
+            ...auditContext(request),
+          });
         return reply.redirect(safeReturnTo(flow.data.returnTo, site), 302);
       } catch (error) {
         request.log.warn({ err: error }, 'identity provider sign-in failed');
