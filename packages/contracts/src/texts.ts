@@ -20,3 +20,6 @@ export const THUMBNAIL_TYPES: readonly string[] = [
 
 /** What the web says when a request could not reach the server at all. */
 export const NETWORK_ERROR_MESSAGE = 'Could not reach the server. Please check your connection.';
+
+/** Why a disabled account cannot sign in (the OIDC callback's `/login?error=account_disabled`, the admin sign-in). */
+export const ACCOUNT_DISABLED_MESSAGE = 'Your account has been disabled. Ask an admin to enable it.';

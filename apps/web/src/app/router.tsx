@@ -54,6 +54,8 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await import('./require-admin')).RequireAdmin }),
             children: [
               { path: 'admin/push-message', ...page(() => import('../features/notifications/routes/push-message')) },
+              { path: 'admin/users', ...page(() => import('../features/admin/routes/users')) },
+              { path: 'admin/audit', ...page(() => import('../features/admin/routes/audit')) },
             ],
           },
           { path: 'chatbot', ...page(() => import('../features/assistant/routes/chatbot')) },

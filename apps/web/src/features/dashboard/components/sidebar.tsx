@@ -18,6 +18,8 @@ import {
   ScanSearch,
   Search,
   Send,
+  ScrollText,
+  UserCog,
   ShieldCheck,
   Sparkles,
   UserRound,
@@ -65,7 +67,11 @@ export const GROUPS: Group[] = [
     id: 'admin',
     label: 'Admin',
     icon: ShieldCheck,
-    items: [{ to: '/dashboard/admin/push-message', label: 'Send Push Message', icon: Send }],
+    items: [
+      { to: '/dashboard/admin/push-message', label: 'Send Push Message', icon: Send },
+      { to: '/dashboard/admin/users', label: 'Users', icon: UserCog },
+      { to: '/dashboard/admin/audit', label: 'Audit log', icon: ScrollText },
+    ],
   },
   {
     id: 'ai',
