@@ -302,7 +302,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     }),
   });
   registerAuditRoutes(app, { audit });
-  registerSpacesRoutes(app, { workspaces, folders });
+  registerSpacesRoutes(app, { workspaces, folders, audit: audit.recorder });
   registerSharingRoutes(app, {
     sharing: createSharingService({
       repo: createSharingRepository(database.db),
@@ -313,6 +313,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       clock,
       log: app.log,
     }),
+    audit: audit.recorder,
   });
   registerContactRoutes(app, {
     contact: createContactService({ repo: createContactRepository(database.db), clock }),

@@ -81,6 +81,21 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
     );
     await ok(send(walker, 'DELETE', `/api/files/user/${file.id}`));
 
+    // A workspace's members, and a share (issue 15).
+    await server.signInAs({ owner_key: 'teammate' });
+    const space = await ok<{ id: string; rootFolderId: string }>(
+      send(walker, 'POST', '/api/workspaces', { name: 'Audited' }),
+      201,
+    );
+    await ok(send(walker, 'PUT', `/api/workspaces/${space.id}/members/teammate`, { role: 'viewer' }));
+    await ok(send(walker, 'PUT', `/api/workspaces/${space.id}/members/teammate`, { role: 'editor' }));
+    await ok(send(walker, 'DELETE', `/api/workspaces/${space.id}/members/teammate`));
+    const share = await ok<{ id: string }>(
+      send(walker, 'PUT', `/api/folders/${space.rootFolderId}/shares/teammate`, { role: 'viewer' }),
+      201,
+    );
+    await ok(send(walker, 'DELETE', `/api/folders/${space.rootFolderId}/shares/teammate`));
+
     const expected: [AuditAction, string | null, string | null, Record<string, unknown>?][] = [
       ['auth.sign_in', 'admin', 'user:admin', { method: 'password' }],
       ['auth.sign_in_failed', null, 'user:admin', { method: 'password', reason: 'invalid_credentials' }],
@@ -94,6 +109,16 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
       ['api_key.revoked', 'admin', `api_key:${key.id}`],
       ['notification.published', 'admin', `notification:${published.id}`],
       ['file.deleted', 'walker', `file:${file.id}`],
+      ['workspace.member_added', 'walker', `workspace:${space.id}`, { member: 'teammate', role: 'viewer' }],
+      [
+        'workspace.member_changed',
+        'walker',
+        `workspace:${space.id}`,
+        { member: 'teammate', role: 'editor', previousRole: 'viewer' },
+      ],
+      ['workspace.member_removed', 'walker', `workspace:${space.id}`, { member: 'teammate' }],
+      ['share.created', 'walker', `share:${share.id}`, { folder: space.rootFolderId, role: 'viewer' }],
+      ['share.revoked', 'walker', `share:${share.id}`],
     ];
     for (const [action, actor, target, details] of expected) {
       const { entries } = await audit(`?action=${action}&from=${encodeURIComponent(started)}`);
