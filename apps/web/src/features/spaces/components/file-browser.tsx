@@ -6,6 +6,7 @@ import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
+import { errorText } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
 import { uploadTo } from '../../../lib/upload';
 import {
@@ -99,7 +100,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
           void refresh();
         })
         .catch((error: unknown) => {
-          const message = error instanceof Error ? error.message : 'Upload failed.';
+          const message = errorText(error) ?? 'Upload failed.';
           dispatch({ type: 'failed', key: item.key, error: message });
         });
     }
@@ -282,7 +283,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
           label="Folder name"
           submitLabel="Create"
           busy={createFolder.isPending}
-          error={createFolder.error?.message}
+          error={errorText(createFolder.error)}
           onClose={() => {
             createFolder.reset();
             close();
@@ -297,7 +298,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
           submitLabel="Rename"
           initial={dialog.target.name}
           busy={updateFile.isPending || updateFolder.isPending}
-          error={(dialog.target.kind === 'file' ? updateFile : updateFolder).error?.message}
+          error={errorText((dialog.target.kind === 'file' ? updateFile : updateFolder).error)}
           onClose={() => {
             updateFile.reset();
             updateFolder.reset();

@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { buttonClass } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
+import { errorText } from '../../../lib/api-error';
 import { useFolderChoices, useUpdateFile, useUpdateFolder } from '../api/spaces-api';
 import { roleIn } from '../lib/browser-logic';
 import type { EntryTarget } from './entry-list';
@@ -129,7 +130,7 @@ export function MoveDialog({ target, space, spaces, currentFolderId, onClose }: 
       )}
       {mutation.isError && (
         <p role="alert" className="mt-3 text-sm text-red-700">
-          {mutation.error.message}
+          {errorText(mutation.error)}
         </p>
       )}
     </Dialog>

@@ -52,7 +52,7 @@ export function NameDialog({
           onSubmit(name);
         }}
       >
-        <TextField label={label} value={name} onChange={setName} error={error} autoComplete="off" required />
+        <TextField label={label} value={name} onChange={setName} error={error} autoComplete="off" />
       </form>
     </Dialog>
   );

@@ -1,4 +1,5 @@
 import { useNavigate } from 'react-router';
+import { errorText } from '../../../lib/api-error';
 import { useCreateWorkspace } from '../api/spaces-api';
 import { folderPath } from '../lib/browser-logic';
 import { NameDialog } from './name-dialog';
@@ -13,7 +14,7 @@ export function NewWorkspaceDialog({ onClose }: { onClose: () => void }) {
       label="Workspace name"
       submitLabel="Create workspace"
       busy={create.isPending}
-      error={create.error?.message}
+      error={errorText(create.error)}
       onClose={onClose}
       onSubmit={(name) =>
         create.mutate(name, {

@@ -6,6 +6,7 @@ import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
+import { errorText } from '../../../lib/api-error';
 import { useMe } from '../../../lib/me';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import {
@@ -36,7 +37,7 @@ function Person({ user }: { user: DirectoryUser }) {
     .filter(Boolean)
     .join(' · ');
   return (
-    <div className="min-w-0 flex-1">
+    <div className="min-w-0 flex-1 basis-56">
       <p className="truncate font-medium text-slate-900">{displayName(user)}</p>
       {secondary && <p className="truncate text-xs text-slate-600">{secondary}</p>}
     </div>
@@ -58,7 +59,7 @@ function AddMember({ workspaceId, members }: { workspaceId: string; members: Mem
       <h2 id={`${roleId}-title`} className="font-semibold text-slate-900">
         Add a member
       </h2>
-      <div className="mt-3 flex flex-wrap items-end gap-3">
+      <div className="mt-3 flex flex-wrap items-start gap-3">
         <TextField
           className="min-w-0 flex-1 basis-56"
           label="Search people"
@@ -110,7 +111,7 @@ function AddMember({ workspaceId, members }: { workspaceId: string; members: Mem
       )}
       {setMember.isError && (
         <p role="alert" className="mt-2 text-sm text-red-700">
-          {setMember.error.message}
+          {errorText(setMember.error)}
         </p>
       )}
     </section>
@@ -137,7 +138,7 @@ function RenameWorkspace({ workspaceId, name }: { workspaceId: string; name: str
           setValue(next);
           rename.reset();
         }}
-        error={rename.error?.message}
+        error={errorText(rename.error)}
         autoComplete="off"
       />
       <button type="submit" disabled={rename.isPending || value === name} className={buttonClass('secondary')}>
@@ -246,7 +247,7 @@ export default function MembersPage() {
 
       {error && (
         <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
-          {error.message}
+          {errorText(error)}
         </p>
       )}
 
@@ -279,8 +280,8 @@ export default function MembersPage() {
                       ))}
                     </select>
                   ) : (
-                    <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium capitalize text-slate-700">
-                      {member.role}
+                    <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
+                      {ROLES.find((option) => option.value === member.role)?.label}
                       {self ? ' (you)' : ''}
                     </span>
                   )}
