@@ -136,6 +136,17 @@ test('two people share a workspace: members, folders, upload, rename; a viewer o
     await alice.page.screenshot({ path: path.join(SHOTS, `workspace-browser-${name}.png`), fullPage: true });
   }
 
+  // The move dialog on a phone: a folder picker that fits, Escape closes it and focus returns to the menu button.
+  await alice.page.getByRole('button', { name: 'Actions for notes.txt' }).click();
+  await alice.page.getByRole('menuitem', { name: 'Move' }).click();
+  const move = alice.page.getByRole('dialog', { name: 'Move “notes.txt”' });
+  await expect(move.getByRole('navigation', { name: 'Destination' })).toContainText('Specs');
+  expect(await alice.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await alice.page.screenshot({ path: path.join(SHOTS, 'workspace-move-mobile.png') });
+  await alice.page.keyboard.press('Escape');
+  await expect(move).toBeHidden();
+  await expect(alice.page.getByRole('button', { name: 'Actions for notes.txt' })).toBeFocused();
+
   // On a phone the switcher is in the drawer.
   await alice.page.getByRole('button', { name: 'Open menu' }).click();
   const drawer = alice.page.getByTestId('drawer');

@@ -38,6 +38,7 @@ export function MoveDialog({ target, space, spaces, currentFolderId, onClose }: 
   };
 
   const listing = choices.data;
+  const rootName = (id: string) => spaces.find((candidate) => candidate.rootFolderId === id)?.name ?? 'Top';
   const subfolders = (listing?.folders ?? []).filter((folder) => folder.id !== target.id);
   return (
     <Dialog
@@ -90,7 +91,7 @@ export function MoveDialog({ target, space, spaces, currentFolderId, onClose }: 
               {index > 0 && <ChevronRight className="size-3 shrink-0 text-slate-400" aria-hidden="true" />}
               {index === path.length - 1 ? (
                 <span aria-current="location" className="truncate font-semibold text-slate-900">
-                  {index === 0 ? 'Top' : crumb.name}
+                  {index === 0 ? rootName(crumb.id) : crumb.name}
                 </span>
               ) : (
                 <button
@@ -98,7 +99,7 @@ export function MoveDialog({ target, space, spaces, currentFolderId, onClose }: 
                   onClick={() => setFolderId(crumb.id)}
                   className="truncate rounded text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
                 >
-                  {index === 0 ? 'Top' : crumb.name}
+                  {index === 0 ? rootName(crumb.id) : crumb.name}
                 </button>
               )}
             </li>
@@ -112,7 +113,10 @@ export function MoveDialog({ target, space, spaces, currentFolderId, onClose }: 
           {choices.error.message}
         </p>
       ) : (
-        <ul aria-label="Folders" className="max-h-64 divide-y divide-slate-100 overflow-y-auto rounded-lg border">
+        <ul
+          aria-label="Folders"
+          className="max-h-64 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200"
+        >
           {subfolders.length === 0 && <li className="px-3 py-2 text-sm text-slate-600">No folders inside.</li>}
           {subfolders.map((folder) => (
             <li key={folder.id}>
