@@ -246,6 +246,8 @@ describe('FileBrowser', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Actions for brief.pdf' }));
     await userEvent.click(screen.getByRole('menuitem', { name: 'Move' }));
     const dialog = screen.getByRole('dialog', { name: 'Move “brief.pdf”' });
+    const here = within(dialog).getByRole('button', { name: 'Move here' });
+    expect(here.hasAttribute('disabled')).toBe(true); // still the folder it is in
     await userEvent.click(await within(dialog).findByRole('button', { name: 'Drafts' }));
     await within(dialog).findByText('Drafts', { selector: '[aria-current]' });
     const moveHere = within(dialog).getByRole('button', { name: 'Move here' });

@@ -112,8 +112,13 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
     upload(Array.from(event.dataTransfer.files));
   };
   const onDragOver = (event: DragEvent) => {
-    if (!canWrite || !Array.from(event.dataTransfer.types).includes('Files')) return;
+    if (!Array.from(event.dataTransfer.types).includes('Files')) return;
+    // Always taken, so a file dropped by a viewer is ignored instead of the browser opening it.
     event.preventDefault();
+    if (!canWrite) {
+      event.dataTransfer.dropEffect = 'none';
+      return;
+    }
     setDragging(true);
   };
 

@@ -54,7 +54,7 @@ export function MoveDialog({ target, space, spaces, currentFolderId, onClose }: 
           <button
             type="button"
             onClick={submit}
-            disabled={mutation.isPending || !listing || folderId === target.id}
+            disabled={mutation.isPending || !listing || folderId === target.id || folderId === currentFolderId}
             className={buttonClass('primary')}
           >
             Move here
