@@ -39,8 +39,8 @@ test('two people share a workspace: members, folders, upload, rename; a viewer o
   browser,
   baseURL,
 }) => {
-  test.setTimeout(90_000);
-  const run = `${Date.now().toString(36)}${test.info().retry}`;
+  test.setTimeout(120_000);
+  const run = `${Date.now().toString(36)}${test.info().retry}${test.info().repeatEachIndex}`;
   const base = String(baseURL);
   const errors: string[] = [];
   const alice = await person(browser, base, `e2e-ws-alice-${run}`, `Alice ${run}`, errors);
@@ -81,6 +81,7 @@ test('two people share a workspace: members, folders, upload, rename; a viewer o
   await expect(alice.page.getByRole('heading', { level: 1, name: `Members of ${workspace}` })).toBeVisible();
   await alice.page.getByLabel('Search people').fill(`Bob ${run}`);
   await alice.page.getByRole('button', { name: `Add Bob ${run} as editor` }).click();
+  await expect(alice.page.getByLabel(`Role of Bob ${run}`)).toHaveValue('editor');
   await alice.page.getByLabel('Role', { exact: true }).selectOption('viewer');
   await alice.page.getByLabel('Search people').fill(`carol-${run}`);
   await alice.page.getByRole('button', { name: `Add Carol ${run} as viewer` }).click();

@@ -99,7 +99,14 @@ function AddMember({ workspaceId, members }: { workspaceId: string; members: Mem
               <button
                 type="button"
                 disabled={setMember.isPending}
-                onClick={() => setMember.mutate({ userId: user.ownerKey, role }, { onSuccess: () => setQuery('') })}
+                onClick={() => {
+                  const searched = query;
+                  // Clears the search once added, unless the person has already typed another one.
+                  setMember.mutate(
+                    { userId: user.ownerKey, role },
+                    { onSuccess: () => setQuery((current) => (current === searched ? '' : current)) },
+                  );
+                }}
                 aria-label={`Add ${displayName(user)} as ${role}`}
                 className={buttonClass('secondary')}
               >
