@@ -6,6 +6,9 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileBrowser, type FileBrowserProps } from './file-browser';
 
+const uploadTo = vi.hoisted(() => vi.fn());
+vi.mock('../../../lib/upload', () => ({ uploadTo }));
+
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
@@ -270,6 +273,39 @@ describe('FileBrowser', () => {
     renderBrowser({ folderId: 'nope' });
     expect((await screen.findByRole('alert')).textContent).toBe(
       'This folder does not exist or you have no access to it.',
+    );
+  });
+
+  it('uploads picked files into the open folder with progress per file, and a failure says why', async () => {
+    serve(defaultHandler);
+    let finish: (() => void) | undefined;
+    uploadTo.mockImplementation(
+      (picked: File, _place: unknown, options: { onProgress: (p: { loaded: number }) => void }) => {
+        if (picked.name === 'big.bin') {
+          options.onProgress({ loaded: 5 });
+          return new Promise<void>((resolve) => {
+            finish = resolve;
+          });
+        }
+        return Promise.reject(new Error('The workspace is out of space.'));
+      },
+    );
+    renderBrowser({ folderId: 'root' });
+    await screen.findByRole('link', { name: 'brief.pdf' });
+    await userEvent.upload(screen.getByTestId('upload-input'), [
+      new File(['0123456789'], 'big.bin'),
+      new File(['x'], 'nope.txt'),
+    ]);
+    expect(uploadTo.mock.calls.map(([picked, place]) => [(picked as File).name, place])).toEqual([
+      ['big.bin', { folderId: 'root' }],
+      ['nope.txt', { folderId: 'root' }],
+    ]);
+    const uploads = within(screen.getByRole('region', { name: 'Uploads' }));
+    expect(uploads.getByRole('progressbar', { name: 'Upload of big.bin' }).getAttribute('value')).toBe('50');
+    expect(await uploads.findByText('The workspace is out of space.')).toBeTruthy();
+    finish?.();
+    await vi.waitFor(() =>
+      expect(uploads.getAllByTestId('upload-status').map((node) => node.textContent)).toEqual(['Uploaded', 'Failed']),
     );
   });
 });
