@@ -139,4 +139,36 @@ describe('members screen', () => {
     expect(await screen.findByText('elsewhere')).toBeTruthy();
     expect(requests.find((request) => request.method === 'DELETE')?.url).toBe('/api/workspaces/w1');
   });
+
+  it("renames the workspace, showing the server's field message under the name, and makes a member owner", async () => {
+    serve('owner', (method, url) => {
+      if (method === 'PATCH' && url === '/api/workspaces/w1') {
+        return json(400, {
+          error: {
+            code: 'VALIDATION_FAILED',
+            message: 'The request is not valid: body.name: A workspace name cannot contain control characters.',
+            details: [{ path: 'body.name', message: 'A workspace name cannot contain control characters.' }],
+          },
+        });
+      }
+      return undefined;
+    });
+    renderPage();
+    const name = await screen.findByLabelText('Workspace name');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Bad name');
+    await userEvent.click(screen.getByRole('button', { name: 'Rename' }));
+    expect(await screen.findByText('A workspace name cannot contain control characters.')).toBeTruthy();
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(requests.find((request) => request.method === 'PATCH')?.body).toEqual({ name: 'Bad name' });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Make Bob an owner' }));
+    await userEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Make owner' }));
+    await vi.waitFor(() =>
+      expect(requests.find((request) => request.method === 'PUT')).toMatchObject({
+        url: '/api/workspaces/w1/members/bob',
+        body: { role: 'owner' },
+      }),
+    );
+  });
 });
