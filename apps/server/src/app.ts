@@ -56,6 +56,12 @@ import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security';
 import { registerSessions } from './plugins/session';
 import { registerSpa } from './plugins/spa';
+import { createAuditRepository } from './modules/audit/audit.repository';
+import { registerAuditRoutes } from './modules/audit/audit.routes';
+import { createAuditService } from './modules/audit/audit.service';
+import { createAdminUsersRepository } from './modules/admin/admin-users.repository';
+import { createAdminUsersService } from './modules/admin/admin-users.service';
+import { registerAdminRoutes } from './modules/admin/admin.routes';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -153,6 +159,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     maxAgeMs: config.session.absoluteMs,
   });
   enforceAccess(app);
+  // The audit log: every module records through its narrow `AuditRecorder`.
+  const audit = createAuditService({
+    repo: createAuditRepository(database.db),
+    clock,
+    retentionDays: config.audit.retentionDays,
+    log: app.log,
+  });
+  const adminUsersRepo = createAdminUsersRepository(database.db, clock);
   const rateLimiter = createRateLimiter({ db: database.db, clock });
   const rateLimits = enforceRateLimits(app, rateLimiter);
   const admin = await loadAdminCredentials({ ...config.admin, dataDir: config.dataDir });
@@ -205,6 +219,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     limits: config.uploads,
     access,
     placement: folders,
+    quotas: adminUsersRepo,
     log: app.log,
   });
 
@@ -254,6 +269,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       const row = user && oidc ? await users.findById(user.id) : undefined;
       return (row?.oidc_issuer && (await oidc?.endSessionUrl(site.of(request)))) || '/';
     },
+    audit: audit.recorder,
   });
   registerOidcRoutes(app, {
     oidc,
@@ -262,11 +278,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     site,
     sessionSecret: config.session.secret,
     secureCookies: config.session.cookieSecure,
+    audit: audit.recorder,
   });
   await registerFileRoutes(app, {
     files,
     uploadTarget: folders.uploadTarget,
     maxUploadBytes: config.uploads.maxBytes,
+    audit: audit.recorder,
   });
   const tus = await registerTusRoutes(app, { files, uploadTarget: folders.uploadTarget, blobs, bus, config });
   await registerAiModule(app, {
@@ -276,9 +294,20 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     probes,
     files: createFilesFileSource(files),
     loadLocalEngines: () => loadLocalEngines(config.ai),
+    audit: audit.recorder,
   });
-  registerNotificationRoutes(app, { notifications, hub });
-  registerSpacesRoutes(app, { workspaces, folders });
+  registerNotificationRoutes(app, { notifications, hub, audit: audit.recorder });
+  registerAdminRoutes(app, {
+    users: createAdminUsersService({
+      repo: adminUsersRepo,
+      sessions: sessionService,
+      audit: audit.recorder,
+      clock,
+      defaultQuotaBytes: config.uploads.userQuotaBytes,
+    }),
+  });
+  registerAuditRoutes(app, { audit });
+  registerSpacesRoutes(app, { workspaces, folders, audit: audit.recorder });
   await registerLinksRoutes(app, {
     links: createLinksService({
       repo: createLinksRepository(database.db),
@@ -288,6 +317,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       limiter: rateLimiter,
       clock,
     }),
+    audit: audit.recorder,
     maxUploadBytes: config.uploads.maxBytes,
     secureCookies: config.session.cookieSecure,
   });
@@ -301,6 +331,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       clock,
       log: app.log,
     }),
+    audit: audit.recorder,
   });
   registerContactRoutes(app, {
     contact: createContactService({ repo: createContactRepository(database.db), clock }),
@@ -319,6 +350,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     uploadSweepIntervalMs:
       overrides.uploadSweepIntervalMs ?? Math.min(Math.max(config.uploads.orphanGraceMs / 2, 60_000), HOUR_MS),
     orphanGraceMs: config.uploads.orphanGraceMs,
+    audit,
     log: app.log,
   })) {
     scheduler.add(job);

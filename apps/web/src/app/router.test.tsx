@@ -20,6 +20,9 @@ describe('route table', () => {
         '/dashboard/file-download/:fileId?',
         '/dashboard/admin/push-message',
         '/dashboard/chatbot',
+        '/dashboard/spaces/personal/folders/:folderId?',
+        '/dashboard/spaces/:workspaceId/folders/:folderId?',
+        '/dashboard/spaces/:workspaceId/members',
       ]),
     );
     expect(patterns.filter((pattern) => pattern.includes('*'))).toEqual([]);

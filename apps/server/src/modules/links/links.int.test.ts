@@ -210,6 +210,16 @@ describe.each(dialects())('public links (%s)', (dialect) => {
     }
     expect((await readError(await pub('no-such-token'))).code).toBe('LINK_NOT_FOUND');
     expect(await linkCount(link)).toBeUndefined();
+    // Creation and revocation are in the audit log, with who did them.
+    const admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
+    const entries = await readJson<{ entries: { action: string; actor: string; details: unknown }[] }>(
+      await server.fetch(`/api/admin/audit?target=link:${link.id}`, { headers: { cookie: admin } }),
+    );
+    expect(entries.entries.map((e) => [e.action, e.actor])).toEqual([
+      ['link.revoked', 'lena'],
+      ['link.created', 'lena'],
+    ]);
+    expect(entries.entries[1]?.details).toMatchObject({ fileId: file.id, hasPassword: false });
     const twice = await server.fetch(`/api/links/${link.id}`, { method: 'DELETE', headers: { cookie: owner } });
     expect(twice.status).toBe(404);
   });

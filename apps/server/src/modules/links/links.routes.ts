@@ -26,6 +26,7 @@ import { parseRange } from '../../lib/http/range';
 import { httpDate, isNotModified, sendBlob, type BlobRecord } from '../../lib/http/send-blob';
 import { multipartFailure } from '../../lib/multipart';
 import type { RouteRateLimit } from '../../plugins/rate-limit';
+import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import type { LinksService } from './links.service';
 import { UNLOCK_LIMITS } from './links.service';
 
@@ -56,6 +57,8 @@ const linkErrors = {
 
 export interface LinksRouteOptions {
   links: LinksService;
+  /** Link creation and revocation go into the audit log. */
+  audit: AuditRecorder;
   maxUploadBytes: number;
   /** Secure unlock cookies (https), like the session cookie. */
   secureCookies: boolean;
@@ -79,7 +82,7 @@ export function countsAsDownload(
 /** POST/GET/DELETE /api/links (owners and editors) and the public routes of a link's bearer. */
 export async function registerLinksRoutes(
   app: FastifyInstance,
-  { links, maxUploadBytes, secureCookies }: LinksRouteOptions,
+  { links, audit, maxUploadBytes, secureCookies }: LinksRouteOptions,
 ) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
@@ -94,7 +97,25 @@ export async function registerLinksRoutes(
         response: { 201: Link, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
-    async (request, reply) => reply.status(201).send(await links.create(await request.requireUser(), request.body)),
+    async (request, reply) => {
+      const actor = await request.requireUser();
+      const link = await links.create(actor, request.body);
+      await audit.record({
+        action: 'link.created',
+        actor: actor.ownerKey,
+        target: `link:${link.id}`,
+        details: {
+          fileId: link.fileId,
+          folderId: link.folderId,
+          expiresAt: link.expiresAt,
+          hasPassword: link.hasPassword,
+          maxDownloads: link.maxDownloads,
+          allowUpload: link.allowUpload,
+        },
+        ...auditContext(request),
+      });
+      return reply.status(201).send(link);
+    },
   );
 
   typed.get(
@@ -122,7 +143,17 @@ export async function registerLinksRoutes(
         response: { 200: RevokeLinkResponse, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
-    async (request) => links.revoke(await request.requireUser(), request.params.id),
+    async (request) => {
+      const actor = await request.requireUser();
+      const revoked = await links.revoke(actor, request.params.id);
+      await audit.record({
+        action: 'link.revoked',
+        actor: actor.ownerKey,
+        target: `link:${revoked.id}`,
+        ...auditContext(request),
+      });
+      return revoked;
+    },
   );
 
   await app.register(async (scope) => {

@@ -11,6 +11,7 @@ import {
 } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import type { ShareResource } from './sharing.repository';
 import type { GranteeInput, SharingService } from './sharing.service';
 
@@ -23,9 +24,9 @@ const tags = ['sharing'];
  * of a file or folder, and the caller's Shared with me. Who may do what is the file and folder policies' `share`
  * action, asked by the service.
  */
-export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: SharingService }) {
+export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: SharingService; audit: AuditRecorder }) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const { sharing } = deps;
+  const { sharing, audit } = deps;
 
   for (const kind of ['file', 'folder'] as const) {
     const base = kind === 'file' ? '/api/files/:id/shares' : '/api/folders/:id/shares';
@@ -57,6 +58,13 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
           const actor = await request.requireUser();
           const p = request.params as { id: string; userId?: string; workspaceId?: string };
           const { created, share } = await sharing.set(actor, resource(p.id), granteeOf(p), request.body.role);
+          await audit.record({
+            action: 'share.created',
+            actor: actor.ownerKey,
+            target: `share:${share.id}`,
+            details: { [kind]: p.id, grantee: granteeOf(p), role: share.role, changed: !created },
+            ...auditContext(request),
+          });
           return reply.status(created ? 201 : 200).send(share);
         },
       );
@@ -74,7 +82,16 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
         },
         async (request) => {
           const p = request.params as { id: string; userId?: string; workspaceId?: string };
-          return sharing.revoke(await request.requireUser(), resource(p.id), granteeOf(p));
+          const actor = await request.requireUser();
+          const revoked = await sharing.revoke(actor, resource(p.id), granteeOf(p));
+          await audit.record({
+            action: 'share.revoked',
+            actor: actor.ownerKey,
+            target: `share:${revoked.id}`,
+            details: { [kind]: p.id, grantee: granteeOf(p) },
+            ...auditContext(request),
+          });
+          return revoked;
         },
       );
     }

@@ -6,6 +6,7 @@ import { logout, useMe } from '../../lib/me';
 import { FloatingAssistant } from '../../features/assistant';
 import { Sidebar } from '../../features/dashboard/components/sidebar';
 import { NotificationsRuntime, useUnreadCount } from '../../features/notifications';
+import { SpaceSwitcher } from '../../features/spaces';
 
 const COLLAPSED_KEY = 'atrium.sidebarCollapsed';
 
@@ -65,6 +66,7 @@ export function DashboardLayout() {
           onLogout={onLogout}
           collapsed={collapsed}
           onToggleCollapsed={toggleCollapsed}
+          switcher={<SpaceSwitcher collapsed={collapsed} />}
         />
       </aside>
       {drawerOpen && (
@@ -95,6 +97,7 @@ export function DashboardLayout() {
               onLogout={onLogout}
               collapsed={false}
               onNavigate={() => setDrawerOpen(false)}
+              switcher={<SpaceSwitcher onNavigate={() => setDrawerOpen(false)} />}
             />
           </aside>
         </div>
