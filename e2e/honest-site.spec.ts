@@ -3,7 +3,7 @@ import { open } from './ready';
 import { shot, WIDTHS } from './screens';
 
 for (const size of WIDTHS) {
-  test(`pricing keeps the spec prices, shows projects as coming soon and says where sign-up leads (${size.width} px)`, async ({
+  test(`pricing keeps the spec prices, lists projects as included and says where sign-up leads (${size.width} px)`, async ({
     page,
   }) => {
     await page.setViewportSize(size);
@@ -11,7 +11,8 @@ for (const size of WIDTHS) {
     const free = page.getByTestId('plan-free');
     await expect(free).toContainText('$0/mo');
     await expect(page.getByTestId('plan-pro')).toContainText('$19/mo');
-    await expect(free.getByRole('list', { name: 'Coming soon to the Free plan' })).toHaveText('Up to 3 projects');
+    await expect(free.getByRole('list').first()).toContainText('Up to 3 projects');
+    await expect(page.getByRole('list', { name: 'Coming soon to the Pro plan' })).toHaveText('Advanced analytics');
     await expect(free).toContainText('Your first sign-in with your identity provider creates your account.');
     await expect(page.getByText('What does a self-hosted install include?')).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -13,7 +13,7 @@ const PUBLIC_PAGES = [
     h1: 'Your team’s files, voice and vision in one workspace',
   },
   { path: '/about', title: 'About · Atrium', h1: 'AI tools for every team, on infrastructure you control' },
-  { path: '/features', title: 'Features · Atrium', h1: 'One workspace, seven AI-powered tools' },
+  { path: '/features', title: 'Features · Atrium', h1: 'Team workspaces with AI built in' },
   { path: '/testimonials', title: 'Reviews · Atrium', h1: 'Teams that run on Atrium' },
   { path: '/pricing', title: 'Pricing · Atrium', h1: 'Simple plans that grow with your team' },
   { path: '/contact', title: 'Contact · Atrium', h1: 'Talk to the Atrium team' },

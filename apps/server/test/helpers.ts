@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp, type AppOverrides } from '../src/app';
+import { openDatabase } from '../src/db';
 import { loadConfig, type Config } from '../src/config';
 import { SESSION_COOKIE } from '../src/plugins/session';
 import { createSessionService } from '../src/modules/auth/sessions.service';
@@ -151,6 +152,38 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Signs a user in on a PostgreSQL database that running instances share (the scale-out topology has no identity
+ * provider in production): creates the user if needed and a session; returns a Cookie header value.
+ */
+export async function signInDirectly(databaseUrl: string, ownerKey: string): Promise<string> {
+  const handle = openDatabase({ kind: 'postgres', url: databaseUrl });
+  try {
+    const users = createUsersRepository(handle.db, systemClock);
+    const row =
+      (await users.findByOwnerKey(ownerKey)) ??
+      (await users.insert({
+        name: ownerKey,
+        nickname: ownerKey,
+        email: `${ownerKey}@example.test`,
+        picture: null,
+        role: 'user',
+        oidc_issuer: 'https://idp.example.test/',
+        oidc_subject: ownerKey,
+        owner_key: ownerKey,
+      }));
+    const sessions = createSessionService({
+      db: handle.db,
+      clock: systemClock,
+      idleMs: 3_600_000,
+      absoluteMs: 86_400_000,
+    });
+    return `${SESSION_COOKIE}=${await sessions.create(row.id)}`;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Reads a JSON body as T (tests then assert on it). */

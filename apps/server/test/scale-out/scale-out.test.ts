@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FileRecord, Notification } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readError, readJson } from '../helpers';
+import { readError, readJson, signInDirectly } from '../helpers';
 import { openSse, type SseStream } from '../sse';
 import { ADMIN_PASSWORD, startTopology, type Instance, type Topology } from './topology';
 import { runRollingRestart } from './rolling-restart';
@@ -232,6 +232,87 @@ describe('scale-out: nginx in front of two instances on PostgreSQL, Redis and S3
     }
     // nginx replaces X-Forwarded-For with the peer address: a client cannot pose as another.
     expect((await attempt({ 'x-forwarded-for': '203.0.113.9' })).status).toBe(429);
+  });
+
+  it('shares a workspace folder and a public link on one instance, and the other honours, counts and revokes them', async () => {
+    const [one, two] = topology.instances;
+    const bob = await signInDirectly(topology.databaseUrl, 'scale-bob');
+    const asBob = (instance: Instance, pathname: string, init: RequestInit = {}) =>
+      fetch(`${instance.url}${pathname}`, { ...init, headers: { cookie: bob, ...init.headers } });
+    const json = { 'content-type': 'application/json' };
+
+    const workspace = await readJson<{ id: string; rootFolderId: string }>(
+      await direct(one, '/api/workspaces', { method: 'POST', headers: json, body: JSON.stringify({ name: 'Scale' }) }),
+    );
+    const folder = await readJson<{ id: string }>(
+      await direct(one, '/api/folders', {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ name: 'Reports', workspaceId: workspace.id }),
+      }),
+    );
+    const bytes = randomBytes(256 * 1024 + 7);
+    const form = new FormData();
+    form.append('file', new Blob([bytes]), 'report.bin');
+    const upload = await direct(two, `/api/files/upload?workspaceId=${workspace.id}&folderId=${folder.id}`, {
+      method: 'POST',
+      body: form,
+    });
+    expect(upload.status).toBe(200);
+    const file = await readJson<FileRecord>(upload);
+
+    // Before the share: the same 404 as for a missing file, on both instances.
+    for (const instance of topology.instances) {
+      expect((await asBob(instance, `/api/files/download/${file.id}`)).status).toBe(404);
+    }
+    const shared = await direct(one, `/api/folders/${folder.id}/shares/scale-bob`, {
+      method: 'PUT',
+      headers: json,
+      body: JSON.stringify({ role: 'viewer' }),
+    });
+    expect(shared.status).toBeLessThan(300);
+    const listing = await readJson<{ files: FileRecord[] }>(await asBob(two, `/api/folders/${folder.id}`));
+    expect(listing.files.map((f) => f.fileName)).toEqual(['report.bin']);
+    const seen = await asBob(two, `/api/files/download/${file.id}`);
+    expect(sha256(Buffer.from(await seen.arrayBuffer()))).toBe(sha256(bytes));
+    const mine = await readJson<{ folders: { id: string }[] }>(await asBob(one, '/api/shared-with-me'));
+    expect(mine.folders.map((f) => f.id)).toEqual([folder.id]);
+
+    // A password-protected public link made on one instance: unlocked on the other, downloaded through nginx.
+    const created = await direct(one, '/api/links', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ fileId: file.id, password: 'open sesame' }),
+    });
+    expect(created.status).toBe(201);
+    const link = await readJson<{ id: string; token: string }>(created);
+    expect((await fetch(`${topology.url}/api/public/links/${link.token}/download`)).status).toBe(401);
+    const unlocked = await fetch(`${two.url}/api/public/links/${link.token}/unlock`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ password: 'open sesame' }),
+    });
+    expect(unlocked.status).toBeLessThan(300);
+    const unlockCookie = (unlocked.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    for (const instance of topology.instances) {
+      const download = await fetch(`${instance.url}/api/public/links/${link.token}/download`, {
+        headers: { cookie: unlockCookie },
+      });
+      expect(download.status).toBe(200);
+      expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(bytes));
+    }
+    const links = await readJson<{ id: string; downloads: number }[]>(
+      await direct(two, `/api/links?fileId=${file.id}`),
+    );
+    expect(links.map((l) => [l.id, l.downloads])).toEqual([[link.id, 2]]);
+
+    // Revoked on one instance: gone on the other; the share revoked too.
+    expect((await direct(two, `/api/links/${link.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect(
+      (await fetch(`${one.url}/api/public/links/${link.token}/download`, { headers: { cookie: unlockCookie } })).status,
+    ).toBe(404);
+    expect((await direct(two, `/api/folders/${folder.id}/shares/scale-bob`, { method: 'DELETE' })).status).toBe(200);
+    expect((await asBob(one, `/api/files/download/${file.id}`)).status).toBe(404);
   });
 
   it('loses nothing acknowledged when an instance is killed (SIGKILL), and streams resume on the other', async () => {

@@ -13,7 +13,7 @@ export const PAGE_META = {
   '/features': {
     title: 'Features',
     description:
-      'Atrium features: file storage with previews and stats, speech to text, text to speech, face detection, image analysis, push notifications and a chat and voice assistant.',
+      'Atrium features: file storage with previews and stats, team workspaces with sharing and public links, speech to text, text to speech, face detection, image analysis, push notifications and a chat and voice assistant.',
   },
   '/testimonials': {
     title: 'Reviews',

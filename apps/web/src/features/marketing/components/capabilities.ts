@@ -1,4 +1,4 @@
-import { AudioLines, Bell, Bot, FolderOpen, ScanFace, ScanSearch, Volume2, type LucideIcon } from 'lucide-react';
+import { AudioLines, Bell, Bot, FolderOpen, ScanFace, ScanSearch, Users, Volume2, type LucideIcon } from 'lucide-react';
 
 export interface Capability {
   icon: LucideIcon;
@@ -17,6 +17,16 @@ export const CAPABILITIES: Capability[] = [
       'Large uploads that survive flaky connections',
       'Previews for images, audio, video and PDF',
       'Storage use at a glance',
+    ],
+  },
+  {
+    icon: Users,
+    title: 'Workspaces and sharing',
+    summary: 'Give each team or project a workspace with its own members, folders, files and quota.',
+    points: [
+      'Owners, editors and viewers',
+      'Share a file or folder with a person or a whole workspace',
+      'Public links with expiry, password and download limit',
     ],
   },
   {

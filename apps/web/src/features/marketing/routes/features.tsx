@@ -8,7 +8,7 @@ export default function FeaturesPage() {
   usePageMeta(PAGE_META['/features']);
   return (
     <>
-      <PageHeader eyebrow="Features" title="One workspace, seven AI-powered tools">
+      <PageHeader eyebrow="Features" title="Team workspaces with AI built in">
         <p>Everything runs on your own server. Sign in once and every tool is in the sidebar.</p>
       </PageHeader>
       <section aria-label="All features" className="px-4 py-16 sm:px-6">

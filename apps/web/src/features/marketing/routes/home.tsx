@@ -78,14 +78,14 @@ export default function HomePage() {
             <h2 id="highlights-title" className="text-3xl font-bold tracking-tight text-slate-900">
               Everything your team needs, nothing it has to send away
             </h2>
-            <p className="mt-3 text-lg text-slate-600">Seven capabilities, one sign-in, one place to find them.</p>
+            <p className="mt-3 text-lg text-slate-600">Eight capabilities, one sign-in, one place to find them.</p>
           </div>
           <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {CAPABILITIES.map(({ icon: Icon, title, summary }, index) => (
               <li
                 key={title}
                 className={`rounded-2xl border border-slate-200 bg-white p-6 shadow-sm ${
-                  index === CAPABILITIES.length - 1 ? 'sm:col-span-2 lg:col-span-3' : ''
+                  index === CAPABILITIES.length - 1 ? 'lg:col-span-2' : ''
                 }`}
               >
                 <span className="flex size-11 items-center justify-center rounded-xl bg-brand-50 text-brand-700">

@@ -17,8 +17,8 @@ function renderPage(Page: ComponentType) {
   return render(<RouterProvider router={router} />);
 }
 
-// Workspaces (projects) and sharing are not built yet, and the contact form sends no email.
-const PROMISES_NOT_KEPT = [/reply by email/i, /\bshare\b|sharing|shared storage/i, /free for (up to )?3 projects/i];
+// The contact form sends no email, and analytics are not built.
+const PROMISES_NOT_KEPT = [/reply by email/i, /analytics dashboard/i];
 
 describe('the public site promises only what the product does', () => {
   it.each([
@@ -32,27 +32,22 @@ describe('the public site promises only what the product does', () => {
     for (const pattern of PROMISES_NOT_KEPT) expect(container.textContent).not.toMatch(pattern);
   });
 
-  it('pricing keeps the spec figures, lists projects and analytics only as coming soon, and says what an install includes', () => {
+  it('pricing keeps the spec figures, lists projects as included and analytics as coming soon, and says what an install includes', () => {
     renderPage(PricingPage);
     const free = screen.getByTestId('plan-free');
     const pro = screen.getByTestId('plan-pro');
     expect(free.textContent).toContain('$0/mo');
     expect(pro.textContent).toContain('$19/mo');
     expect(screen.getByTestId('plan-enterprise').textContent).toContain('Custom');
-    expect(within(free).getByRole('list', { name: 'Coming soon to the Free plan' }).textContent).toBe(
-      'Up to 3 projects',
-    );
+    expect(within(free).queryByRole('list', { name: 'Coming soon to the Free plan' })).toBeNull();
+    expect(within(free).getAllByRole('list')[0]?.textContent).toContain('Up to 3 projects');
+    expect(within(pro).getAllByRole('list')[0]?.textContent).toContain('Unlimited projects');
     const proSoon = within(pro).getByRole('list', { name: 'Coming soon to the Pro plan' });
     expect(
       within(proSoon)
         .getAllByRole('listitem')
         .map((item) => item.textContent),
-    ).toEqual(['Unlimited projects', 'Advanced analytics']);
-    // Nothing about projects among what a plan includes today.
-    for (const plan of [free, pro]) {
-      const included = within(plan).getAllByRole('list')[0];
-      expect(included?.textContent).not.toMatch(/project|analytics/i);
-    }
+    ).toEqual(['Advanced analytics']);
     // "Sign up" is signing in; Pro is arranged by message, not by a sign-in that cannot sell it.
     expect(
       within(free)
@@ -67,7 +62,9 @@ describe('the public site promises only what the product does', () => {
     ).toBe('/contact');
     expect(screen.getByText('What does a self-hosted install include?')).toBeTruthy();
     expect(screen.getByText(/^Everything: file storage/).textContent).toContain('No feature is kept for a paid plan');
-    expect(screen.getByText(/^A shared workspace/).textContent).toContain('not in Atrium yet');
+    expect(screen.getByText(/^A workspace with its own members/).textContent).toContain(
+      'shared with people or by link',
+    );
   });
 
   it('contact says messages are stored for the administrators, not emailed', () => {

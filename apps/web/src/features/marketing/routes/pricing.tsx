@@ -6,7 +6,7 @@ import { PageHeader } from '../components/page-header';
 
 /**
  * The plans and prices of docs/PRODUCT.md#pricing. `features` are in the product today; `soon` are announced but
- * not built yet (projects are shared workspaces, still in the making), so the page lists them apart, as coming soon.
+ * not built yet, so the page lists them apart, as coming soon. A project is a workspace (members, folders, sharing).
  */
 export const PLANS = [
   {
@@ -17,9 +17,10 @@ export const PLANS = [
     features: [
       'Basic AI: every AI service, on your server',
       'Files, notifications and the assistant',
+      'Up to 3 projects',
       'Community support',
     ],
-    soon: ['Up to 3 projects'],
+    soon: [],
     action: 'Sign up free',
     to: '/login',
     note: 'Your first sign-in with your identity provider creates your account.',
@@ -30,8 +31,8 @@ export const PLANS = [
     price: '$19',
     period: '/mo',
     description: 'For teams that rely on Atrium every day and want answers fast.',
-    features: ['Everything in Free', 'Priority support'],
-    soon: ['Unlimited projects', 'Advanced analytics'],
+    features: ['Everything in Free', 'Unlimited projects', 'Priority support'],
+    soon: ['Advanced analytics'],
     action: 'Ask about Pro',
     to: '/contact',
     note: 'Leave a message: the team sets up Pro support with you.',
@@ -57,8 +58,8 @@ export default function PricingPage() {
     <>
       <PageHeader eyebrow="Pricing" title="Simple plans that grow with your team">
         <p>
-          Every plan is Atrium on your own server, with every feature. Paid plans add support; projects come to every
-          plan once shared workspaces are ready.
+          Every plan is Atrium on your own server, with every feature. Paid plans add support for more projects and
+          people.
         </p>
       </PageHeader>
       <section aria-label="Plans" className="px-4 py-16 sm:px-6">
@@ -177,8 +178,8 @@ export default function PricingPage() {
             <div>
               <dt className="font-semibold text-slate-900">What counts as a project?</dt>
               <dd className="mt-1 text-slate-600">
-                A shared workspace with its own members, files and notifications. Projects are being built and are not
-                in Atrium yet: today each person has their own files, and admins send notifications to everyone.
+                A workspace with its own members, folders, files and notifications, shared with people or by link. Your
+                own server does not count them: the plan figures say how many projects support covers.
               </dd>
             </div>
           </dl>
