@@ -23,7 +23,10 @@ if (spawnSync('/usr/sbin/nginx', ['-v']).status !== 0) throw new Error('nginx is
 const server = await startAtrium({ port: PORT, dataDir: work });
 const admin = { cookie: server.cookie };
 
-/** @param {string} method @param {string} url @param {unknown} [body] @param {Record<string, string>} [headers] */
+/**
+ * @param {string} method @param {string} url @param {unknown} [body] @param {Record<string, string>} [headers]
+ * @returns {Promise<any>}
+ */
 const api = async (method, url, body, headers = admin) => {
   const answer = await fetch(`http://127.0.0.1:${PORT}${url}`, {
     method,
@@ -96,6 +99,7 @@ const get = (url, headers) => async () => {
   if (answer.status !== 200) throw new Error(`GET ${url}: ${answer.status}`);
 };
 
+/** @type {import('node:child_process').ChildProcess | undefined} */
 let nginx;
 try {
   const bob = signInBob();
