@@ -186,11 +186,5 @@ export const UnlockLinkRequest = z
   .meta({ id: 'UnlockLinkRequest' });
 export type UnlockLinkRequest = z.infer<typeof UnlockLinkRequest>;
 
-/** What the public page says of a link that cannot be used (410). */
-export const LINK_TEXTS = {
-  expired: 'This link has expired.',
-  revoked: 'This link is no longer available.',
-  usedUp: 'This link has reached its download limit.',
-  wrongPassword: 'Wrong password.',
-  locked: 'This link is protected by a password.',
-} as const;
+/** What the public page says of a link that cannot be used (410), zod-free in texts.ts for the public page. */
+export { LINK_TEXTS } from './texts';

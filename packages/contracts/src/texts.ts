@@ -20,3 +20,12 @@ export const THUMBNAIL_TYPES: readonly string[] = [
 
 /** What the web says when a request could not reach the server at all. */
 export const NETWORK_ERROR_MESSAGE = 'Could not reach the server. Please check your connection.';
+
+/** What the public link page says of a link that cannot be used (410) or is protected. */
+export const LINK_TEXTS = {
+  expired: 'This link has expired.',
+  revoked: 'This link is no longer available.',
+  usedUp: 'This link has reached its download limit.',
+  wrongPassword: 'Wrong password.',
+  locked: 'This link is protected by a password.',
+} as const;
