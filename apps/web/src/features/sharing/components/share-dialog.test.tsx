@@ -3,7 +3,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, renderAt, stubApi } from '../test-utils';
+import { useShareAction } from '../../../lib/share-action';
 import { ShareDialog } from './share-dialog';
+import { ShareHost } from './share-host';
 import { downloadsText, endOfDay } from './links-section';
 
 afterEach(() => {
@@ -289,5 +291,30 @@ describe('link texts', () => {
     expect(downloadsText({ downloads: 1, maxDownloads: null })).toBe('1 download');
     expect(downloadsText({ downloads: 0, maxDownloads: null })).toBe('0 downloads');
     expect(downloadsText({ downloads: 2, maxDownloads: 5 })).toBe('2 of 5 downloads');
+  });
+});
+
+describe('ShareHost', () => {
+  it('lets any menu open the dialog through useShareAction, and closes it again', async () => {
+    fileApi();
+    function Opener() {
+      const share = useShareAction();
+      return (
+        <button type="button" onClick={() => share?.(file)}>
+          Open sharing
+        </button>
+      );
+    }
+    renderAt(
+      <ShareHost>
+        <Opener />
+      </ShareHost>,
+    );
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Open sharing' }));
+    expect(screen.getByRole('dialog', { name: 'Share “budget.xlsx”' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Open sharing' }));
   });
 });
