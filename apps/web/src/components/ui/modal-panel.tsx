@@ -30,7 +30,7 @@ export function ModalPanel({ title, subtitle, onClose, children }: ModalPanelPro
   }, []);
 
   return (
-    <div className="fixed inset-0 z-40 flex items-end justify-center bg-slate-900/50 sm:items-center sm:p-4">
+    <div className="fixed inset-0 z-50 flex items-end justify-center bg-slate-900/50 sm:items-center sm:p-4">
       <div
         ref={panelRef}
         role="dialog"

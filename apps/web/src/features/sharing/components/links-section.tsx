@@ -190,7 +190,7 @@ function LinkRow({ link, onRevoke }: { link: Link; onRevoke: (link: Link) => voi
         className="w-full truncate rounded-lg border border-slate-200 bg-slate-50 px-3 py-1.5 font-mono text-xs text-slate-700"
       />
       <div className="flex flex-wrap items-center gap-2">
-        <p className="min-w-0 flex-1 text-sm text-slate-600">{facts.join(' · ')}</p>
+        <p className="min-w-0 flex-1 basis-48 text-sm text-slate-600">{facts.join(' · ')}</p>
         <CopyButton address={address} />
         <button type="button" onClick={() => onRevoke(link)} className={buttonClass('secondary')}>
           Revoke

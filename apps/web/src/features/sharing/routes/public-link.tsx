@@ -141,7 +141,7 @@ function FileView({ token, file }: { token: string; file: NonNullable<PublicLink
     <article className={`${card} space-y-4`}>
       <div className="flex flex-wrap items-start gap-3">
         <FileText aria-hidden="true" className="mt-1 size-6 shrink-0 text-slate-500" />
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 flex-1 basis-56">
           <h1 className="break-words text-xl font-semibold">{file.fileName}</h1>
           <p className="text-sm text-slate-600">
             {formatBytes(file.size)} · {file.contentType}
@@ -166,7 +166,7 @@ function FolderView({ token, folder }: { token: string; folder: NonNullable<Publ
     <article className={`${card} space-y-4`}>
       <div className="flex flex-wrap items-start gap-3">
         <Folder aria-hidden="true" className="mt-1 size-6 shrink-0 text-brand-600" />
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 flex-1 basis-56">
           <h1 className="break-words text-xl font-semibold">{folder.name}</h1>
           <p className="text-sm text-slate-600">
             {folder.files.length} {folder.files.length === 1 ? 'file' : 'files'}
