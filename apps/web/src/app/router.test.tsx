@@ -20,6 +20,8 @@ describe('route table', () => {
         '/dashboard/file-download/:fileId?',
         '/dashboard/admin/push-message',
         '/dashboard/chatbot',
+        '/dashboard/shared',
+        '/s/:token',
       ]),
     );
     expect(patterns.filter((pattern) => pattern.includes('*'))).toEqual([]);
