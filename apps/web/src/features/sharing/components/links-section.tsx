@@ -1,7 +1,7 @@
 import type { CreateLinkRequest, Link } from '@atrium/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Check, Copy, Link2 } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { linkAddress, linksQueryOptions, useLinkMutations, type ShareTarget } from '../api/sharing-api';
@@ -25,7 +25,17 @@ export const downloadsText = (link: Pick<Link, 'downloads' | 'maxDownloads'>) =>
     ? `${link.downloads} ${link.downloads === 1 ? 'download' : 'downloads'}`
     : `${link.downloads} of ${link.maxDownloads} downloads`;
 
-function CopyButton({ address }: { address: string }) {
+/**
+ * Copies `text`: the Clipboard API where the page is a secure context, else (a server reached over plain http)
+ * by selecting the address field and the copy command.
+ */
+export async function copyText(text: string, field: HTMLInputElement | null): Promise<void> {
+  if (typeof navigator.clipboard?.writeText === 'function') return navigator.clipboard.writeText(text);
+  field?.select();
+  if (!field || !document.execCommand('copy')) throw new Error('Copy is not available here.');
+}
+
+function CopyButton({ address, field }: { address: string; field: RefObject<HTMLInputElement | null> }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -37,8 +47,7 @@ function CopyButton({ address }: { address: string }) {
       <button
         type="button"
         onClick={() => {
-          navigator.clipboard
-            .writeText(address)
+          copyText(address, field.current)
             .then(() => setState('copied'))
             .catch(() => setState('failed'));
         }}
@@ -51,7 +60,7 @@ function CopyButton({ address }: { address: string }) {
         )}
         {state === 'copied' ? 'Copied' : 'Copy link'}
       </button>
-      <span role="status" className="sr-only">
+      <span role="status" className={state === 'failed' ? 'basis-full text-sm text-red-700' : 'sr-only'}>
         {state === 'copied'
           ? 'Link copied to the clipboard.'
           : state === 'failed'
@@ -174,6 +183,7 @@ function LinkForm({ target }: { target: ShareTarget }) {
 
 function LinkRow({ link, onRevoke }: { link: Link; onRevoke: (link: Link) => void }) {
   const address = linkAddress(link.url);
+  const field = useRef<HTMLInputElement>(null);
   const facts = [
     link.allowUpload ? 'File drop' : null,
     link.expiresAt ? `Expires ${new Date(link.expiresAt).toLocaleDateString()}` : 'No expiry',
@@ -183,6 +193,7 @@ function LinkRow({ link, onRevoke }: { link: Link; onRevoke: (link: Link) => voi
   return (
     <li className="space-y-2 py-3">
       <input
+        ref={field}
         readOnly
         value={address}
         aria-label="Link address"
@@ -191,7 +202,7 @@ function LinkRow({ link, onRevoke }: { link: Link; onRevoke: (link: Link) => voi
       />
       <div className="flex flex-wrap items-center gap-2">
         <p className="min-w-0 flex-1 basis-48 text-sm text-slate-600">{facts.join(' · ')}</p>
-        <CopyButton address={address} />
+        <CopyButton address={address} field={field} />
         <button type="button" onClick={() => onRevoke(link)} className={buttonClass('secondary')}>
           Revoke
         </button>

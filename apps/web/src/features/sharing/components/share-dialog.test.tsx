@@ -214,6 +214,23 @@ describe('ShareDialog: links', () => {
     expect(await within(links).findByRole('button', { name: 'Copied' })).toBeTruthy();
   });
 
+  it('copies over plain http (no Clipboard API) through the address field, and says when it cannot', async () => {
+    fileApi();
+    Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
+    const execCommand = vi.fn(() => true);
+    Object.defineProperty(document, 'execCommand', { value: execCommand, configurable: true });
+    renderAt(<ShareDialog target={file} onClose={() => {}} />);
+    const links = await screen.findByRole('list', { name: 'Links' });
+    const field = within(links).getByLabelText('Link address') as HTMLInputElement;
+    await userEvent.click(within(links).getByRole('button', { name: 'Copy link' }));
+    expect(execCommand).toHaveBeenCalledWith('copy');
+    expect([field.selectionStart, field.selectionEnd]).toEqual([0, field.value.length]);
+    expect(await within(links).findByRole('button', { name: 'Copied' })).toBeTruthy();
+    execCommand.mockReturnValue(false);
+    await userEvent.click(within(links).getByRole('button', { name: 'Copied' }));
+    expect(await within(links).findByText('Could not copy: select the address and copy it.')).toBeTruthy();
+  });
+
   it('creates a link with expiry, password and limit (no file-drop option for a file)', async () => {
     const calls = fileApi();
     renderAt(<ShareDialog target={file} onClose={() => {}} />);

@@ -1,6 +1,8 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, renderAt, stubApi } from '../test-utils';
+import { ShareActionContext } from '../../../lib/share-action';
 import SharedWithMePage from './shared-with-me';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -36,7 +38,12 @@ describe('Shared with me', () => {
           ],
         }),
     });
-    renderAt(<SharedWithMePage />);
+    const share = vi.fn();
+    renderAt(
+      <ShareActionContext.Provider value={share}>
+        <SharedWithMePage />
+      </ShareActionContext.Provider>,
+    );
     const folders = await screen.findByRole('list', { name: 'Shared folders' });
     expect(within(folders).getByRole('link', { name: 'Campaign' }).getAttribute('href')).toBe('/dashboard/folders/d1');
     expect(within(folders).getByText(/Shared by Alice Adams/)).toBeTruthy();
@@ -47,6 +54,10 @@ describe('Shared with me', () => {
     expect(within(files).getByRole('link', { name: 'Download budget.xlsx' }).getAttribute('href')).toBe(
       '/api/files/download/f1',
     );
+    // Editors may share further; viewers get no Share button.
+    expect(within(files).queryByRole('button', { name: 'Share budget.xlsx' })).toBeNull();
+    await userEvent.click(within(folders).getByRole('button', { name: 'Share Campaign' }));
+    expect(share).toHaveBeenCalledWith({ kind: 'folder', id: 'd1', name: 'Campaign' });
   });
 
   it('says when nothing is shared, and shows a failure', async () => {

@@ -1,7 +1,9 @@
 import { formatBytes } from '@atrium/contracts/format-bytes';
-import { Download, FileText, Folder } from 'lucide-react';
+import { Download, FileText, Folder, Share2 } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '../../../components/ui/spinner';
+import { useShareAction, type ShareRequest } from '../../../lib/share-action';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useSharedWithMe } from '../api/sharing-api';
 import { ROLE_LABELS, errorText } from '../components/sharing-texts';
@@ -11,6 +13,23 @@ const sharedLine = (sharedBy: string | null, sharedAt: string) =>
   `${sharedBy ? `Shared by ${sharedBy}` : 'Shared with you'} · ${new Date(sharedAt).toLocaleDateString()}`;
 
 const rowClass = 'flex flex-wrap items-center gap-x-3 gap-y-1 rounded-xl border border-slate-200 bg-white px-4 py-3';
+
+/** Editors may share what was shared with them further (the server checks it again). */
+function ShareButton({ role, target }: { role: 'viewer' | 'editor'; target: ShareRequest }): ReactNode {
+  const share = useShareAction();
+  if (!share || role !== 'editor') return null;
+  return (
+    <button
+      type="button"
+      onClick={() => share(target)}
+      aria-label={`Share ${target.name}`}
+      className="inline-flex items-center gap-1 rounded-lg px-2 py-1 text-sm font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+    >
+      <Share2 aria-hidden="true" className="size-4" />
+      Share
+    </button>
+  );
+}
 
 /** /dashboard/shared: the files and folders others shared with the caller, with who shared them and the role. */
 export default function SharedWithMePage() {
@@ -58,6 +77,7 @@ export default function SharedWithMePage() {
                     <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700">
                       {ROLE_LABELS[folder.role]}
                     </span>
+                    <ShareButton role={folder.role} target={{ kind: 'folder', id: folder.id, name: folder.name }} />
                   </li>
                 ))}
               </ul>
@@ -79,6 +99,7 @@ export default function SharedWithMePage() {
                     <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700">
                       {ROLE_LABELS[file.role]}
                     </span>
+                    <ShareButton role={file.role} target={{ kind: 'file', id: file.id, name: file.fileName }} />
                     <a
                       href={fileDownloadUrl(file.id)}
                       download={file.fileName}
