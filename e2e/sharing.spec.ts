@@ -250,6 +250,7 @@ test('a password-protected file link: an anonymous visitor unlocks, previews and
   await anon.getByLabel('Password').fill('open sesame');
   await anon.getByRole('button', { name: 'Open' }).click();
   await expect(anon.getByRole('heading', { name: 'readme.txt' })).toBeVisible();
+  await anon.getByRole('button', { name: 'Show preview' }).click();
   await expect(anon.getByTestId('text-preview')).toContainText('Hello from a public link.');
   for (const { width } of WIDTHS) {
     await anon.setViewportSize({ width, height: 844 });

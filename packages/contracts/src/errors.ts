@@ -22,6 +22,14 @@ export const ERROR_STATUS = {
   WORKSPACE_NOT_FOUND: 404,
   FOLDER_NOT_FOUND: 404,
   USER_NOT_FOUND: 404,
+  /** A public link that does not exist or was revoked (the page says it is no longer available). */
+  LINK_NOT_FOUND: 404,
+  /** A password-protected public link not unlocked by this browser yet. */
+  LINK_LOCKED: 401,
+  /** A public link past its expiry date. */
+  LINK_EXPIRED: 410,
+  /** A public link that reached its download limit. */
+  LINK_USED_UP: 410,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,

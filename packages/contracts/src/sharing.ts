@@ -160,6 +160,19 @@ export const RevokeLinkResponse = z
   .meta({ id: 'RevokeLinkResponse' });
 export type RevokeLinkResponse = z.infer<typeof RevokeLinkResponse>;
 
+/**
+ * GET /api/public/links/{token}?folderId=&cursor=&limit=: which folder of a folder link to list (default: the link's
+ * folder; any folder below it) and the page (folders first, then files, by name).
+ */
+export const PublicLinkQuery = z.object({
+  folderId: z.string().min(1).max(200).optional(),
+  cursor: z.string().max(2000).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export type PublicLinkQuery = z.infer<typeof PublicLinkQuery>;
+
+export const PublicLinkFileParams = z.object({ token: z.string().min(1).max(200), fileId: z.string().min(1).max(200) });
+
 /** GET /api/public/links/{token}: what the public page shows (before unlocking: only `locked` and `kind`). */
 export const PublicLink = z
   .object({
@@ -170,7 +183,12 @@ export const PublicLink = z
     file: FileRecord.pick({ fileName: true, size: true, contentType: true, uploadDate: true }).optional(),
     folder: z
       .object({
+        id: z.string().describe("The folder listed (the link's folder or one below it, as asked)"),
         name: z.string(),
+        path: z
+          .array(z.object({ id: z.string(), name: z.string() }))
+          .describe("Breadcrumbs from the link's folder down to this one (never above the link's folder)"),
+        nextCursor: z.string().nullable().describe('The next page (`?cursor=`), null on the last page'),
         files: z.array(FileRecord.pick({ id: true, fileName: true, size: true, contentType: true, uploadDate: true })),
         folders: z.array(z.object({ id: z.string(), name: z.string() })),
       })
@@ -180,11 +198,20 @@ export const PublicLink = z
   .meta({ id: 'PublicLink' });
 export type PublicLink = z.infer<typeof PublicLink>;
 
+export const UnlockLinkResponse = z.object({ unlocked: z.literal(true) }).meta({ id: 'UnlockLinkResponse' });
+export type UnlockLinkResponse = z.infer<typeof UnlockLinkResponse>;
+
+/** POST /api/public/links/{token}/upload (file-drop links): the name the server stored the file under. */
+export const PublicUploadResponse = z
+  .object({ fileName: z.string(), size: z.number().int().nonnegative() })
+  .meta({ id: 'PublicUploadResponse' });
+export type PublicUploadResponse = z.infer<typeof PublicUploadResponse>;
+
 /** POST /api/public/links/{token}/unlock */
 export const UnlockLinkRequest = z
   .object({ password: z.string().max(LINK_PASSWORD_MAX, 'Wrong password.') })
   .meta({ id: 'UnlockLinkRequest' });
 export type UnlockLinkRequest = z.infer<typeof UnlockLinkRequest>;
 
-/** What the public page says of a link that cannot be used (410), zod-free in texts.ts for the public page. */
+/** What the public page says of a link that cannot be used: in `texts.ts` (zod-free, for the public page). */
 export { LINK_TEXTS } from './texts';

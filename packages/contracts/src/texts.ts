@@ -21,11 +21,16 @@ export const THUMBNAIL_TYPES: readonly string[] = [
 /** What the web says when a request could not reach the server at all. */
 export const NETWORK_ERROR_MESSAGE = 'Could not reach the server. Please check your connection.';
 
-/** What the public link page says of a link that cannot be used (410) or is protected. */
+/** What the public link page and the server say of links (the server's error messages are these texts). */
 export const LINK_TEXTS = {
   expired: 'This link has expired.',
   revoked: 'This link is no longer available.',
   usedUp: 'This link has reached its download limit.',
   wrongPassword: 'Wrong password.',
   locked: 'This link is protected by a password.',
+  tooManyAttempts: 'Too many wrong passwords for this link. Please wait 15 minutes and try again.',
+  tooManyRequests: 'Too many requests for shared links. Please wait a minute and try again.',
+  uploadOnly: 'This link only accepts uploads: its folder cannot be listed or downloaded.',
+  notUploadLink: 'This link does not accept uploads.',
+  notInFolder: 'That file is not in the shared folder.',
 } as const;

@@ -6,9 +6,20 @@ import { postWithProgress, send, sendOk, type UploadProgress } from '../../../li
 const enc = encodeURIComponent;
 const root = (token: string) => `/api/public/links/${enc(token)}`;
 
-/** GET /api/public/links/{token}: rejects with the ApiError of a 401 (locked), 404 or 410 answer. */
-export async function getPublicLink(token: string, signal?: AbortSignal): Promise<PublicLink> {
-  const response = await sendOk(root(token), { headers: { accept: 'application/json' }, signal });
+/**
+ * GET /api/public/links/{token}[?folderId=&cursor=]: a file's details, or one page of a folder (the link's, or one
+ * below it). Rejects with the ApiError of a 401 (locked), 404 or 410 answer.
+ */
+export async function getPublicLink(
+  token: string,
+  where: { folderId?: string | undefined; cursor?: string | undefined } = {},
+  signal?: AbortSignal,
+): Promise<PublicLink> {
+  const query = new URLSearchParams();
+  if (where.folderId) query.set('folderId', where.folderId);
+  if (where.cursor) query.set('cursor', where.cursor);
+  const url = query.size > 0 ? `${root(token)}?${query.toString()}` : root(token);
+  const response = await sendOk(url, { headers: { accept: 'application/json' }, signal });
   return (await response.json()) as PublicLink;
 }
 

@@ -25,7 +25,10 @@ const folderLink: PublicLink = {
   allowUpload: false,
   expiresAt: null,
   folder: {
+    id: 'root',
     name: 'Q4 report',
+    path: [{ id: 'root', name: 'Q4 report' }],
+    nextCursor: null,
     folders: [{ id: 'sub1', name: 'Drafts' }],
     files: [
       {
@@ -47,6 +50,9 @@ describe('public link page', () => {
     expect(await screen.findByRole('heading', { name: 'photo.png' })).toBeTruthy();
     expect(screen.getByText('2.00 KB · image/png')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe(`${META}/download`);
+    // A preview counts as a download on the server: it loads only when asked for.
+    expect(screen.queryByRole('img')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Show preview' }));
     expect(screen.getByRole('img', { name: 'Preview of photo.png' }).getAttribute('src')).toBe(
       `${META}/download?inline=1`,
     );
@@ -54,6 +60,17 @@ describe('public link page', () => {
     expect(document.querySelector('meta[name="referrer"]')?.getAttribute('content')).toBe('no-referrer');
     expect(document.title).toContain('photo.png');
     expect(screen.getByRole('link', { name: 'Atrium' }).getAttribute('href')).toBe('/');
+  });
+
+  it('offers no preview of a PDF (link downloads are attachments) but its Download', async () => {
+    stubApi({
+      [`GET ${META}`]: () =>
+        json(200, { ...fileLink, file: { ...fileLink.file, fileName: 'a.pdf', contentType: 'application/pdf' } }),
+    });
+    open();
+    expect(await screen.findByRole('heading', { name: 'a.pdf' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Show preview' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Download' })).toBeTruthy();
   });
 
   it('lists a folder with per-file downloads and "Download all (zip)"', async () => {
@@ -67,10 +84,51 @@ describe('public link page', () => {
       within(contents)
         .getAllByRole('listitem')
         .map((item) => item.textContent),
-    ).toEqual(['Draftsin the zip', 'summary.pdf1.00 MBDownload', 'notes.txt10 BytesDownload']);
+    ).toEqual(['Drafts', 'summary.pdf1.00 MBDownload', 'notes.txt10 BytesDownload']);
     expect(screen.getByRole('link', { name: 'Download notes.txt' }).getAttribute('href')).toBe(
       `${META}/files/a2/download`,
     );
+  });
+
+  it('opens a subfolder (breadcrumbs back up, no zip there) and pages with "Show more"', async () => {
+    const drafts = (cursor: string | null, names: string[]) => ({
+      ...folderLink,
+      folder: {
+        id: 'sub1',
+        name: 'Drafts',
+        path: [
+          { id: 'root', name: 'Q4 report' },
+          { id: 'sub1', name: 'Drafts' },
+        ],
+        nextCursor: cursor,
+        folders: [],
+        files: names.map((name) => ({
+          id: name,
+          fileName: name,
+          size: 1,
+          contentType: 'text/plain',
+          uploadDate: '2026-11-20T10:00:00.000Z',
+        })),
+      },
+    });
+    const calls = stubApi({
+      [`GET ${META}`]: () => json(200, folderLink),
+      [`GET ${META}?folderId=sub1`]: () => json(200, drafts('c2', ['d1.txt'])),
+      [`GET ${META}?folderId=sub1&cursor=c2`]: () => json(200, drafts(null, ['d2.txt'])),
+    });
+    open();
+    await userEvent.click(await screen.findByRole('button', { name: 'Drafts' }));
+    expect(await screen.findByRole('heading', { name: 'Drafts' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Download all (zip)' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Show more' }));
+    await waitFor(() =>
+      expect(within(screen.getByRole('list', { name: 'Contents' })).getAllByRole('listitem')).toHaveLength(2),
+    );
+    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumbs' });
+    await userEvent.click(within(crumbs).getByRole('button', { name: 'Q4 report' }));
+    expect(await screen.findByRole('heading', { name: 'Q4 report' })).toBeTruthy();
+    expect(calls.map((c) => c.url)).toEqual([META, `${META}?folderId=sub1`, `${META}?folderId=sub1&cursor=c2`, META]);
   });
 
   it('asks for the password of a locked link, says when it is wrong, then shows the content', async () => {

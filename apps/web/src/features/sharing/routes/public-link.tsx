@@ -2,9 +2,9 @@
 import type { PublicLink } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { LINK_TEXTS } from '@atrium/contracts/texts';
-import { Archive, Download, FileText, Folder, Lock, Upload } from 'lucide-react';
+import { Archive, Download, Eye, FileText, Folder, Lock, Upload } from 'lucide-react';
 import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import { buttonClass } from '../../../components/ui/button';
 import { Logo } from '../../../components/ui/logo';
 import { MediaPreview } from '../../../components/ui/media-preview';
@@ -32,27 +32,52 @@ export function goneMessage(status: number, code: string, message: string): stri
   return LINK_TEXTS.revoked;
 }
 
-function usePublicLink(token: string) {
+function usePublicLink(token: string, folderId: string | undefined) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const load = useCallback(
     (signal?: AbortSignal) =>
-      getPublicLink(token, signal)
+      getPublicLink(token, { folderId }, signal)
         .then((link) => setState(link.locked ? { kind: 'locked' } : { kind: 'ready', link }))
         .catch((error: unknown) => {
           if (signal?.aborted) return;
-          if (isApiError(error) && error.status === 401) setState({ kind: 'locked' });
-          else if (isApiError(error) && (error.status === 404 || error.status === 410))
-            setState({ kind: 'gone', message: goneMessage(error.status, error.code, error.message) });
-          else setState({ kind: 'error', message: isApiError(error) ? error.message : 'Could not open this link.' });
+          setState(failure(error));
         }),
-    [token],
+    [token, folderId],
   );
   useEffect(() => {
     const controller = new AbortController();
     void load(controller.signal);
     return () => controller.abort();
   }, [load]);
-  return { state, reload: () => load() };
+  /** The next page of the folder shown, appended to it. */
+  const loadMore = (cursor: string) =>
+    getPublicLink(token, { folderId, cursor })
+      .then((page) =>
+        setState((current) =>
+          current.kind === 'ready' && current.link.folder && page.folder
+            ? {
+                kind: 'ready',
+                link: {
+                  ...current.link,
+                  folder: {
+                    ...page.folder,
+                    folders: [...current.link.folder.folders, ...page.folder.folders],
+                    files: [...current.link.folder.files, ...page.folder.files],
+                  },
+                },
+              }
+            : current,
+        ),
+      )
+      .catch((error: unknown) => setState(failure(error)));
+  return { state, reload: () => load(), loadMore };
+}
+
+function failure(error: unknown): State {
+  if (isApiError(error) && error.status === 401) return { kind: 'locked' };
+  if (isApiError(error) && (error.status === 404 || error.status === 410))
+    return { kind: 'gone', message: goneMessage(error.status, error.code, error.message) };
+  return { kind: 'error', message: isApiError(error) ? error.message : 'Could not open this link.' };
 }
 
 function Shell({ children }: { children: ReactNode }) {
@@ -136,7 +161,15 @@ function PasswordForm({ token, onUnlocked }: { token: string; onUnlocked: () => 
   );
 }
 
+/**
+ * What the page previews: images, audio, video and text. PDFs are left out while link downloads are sent as
+ * attachments (a frame of one would download it). A preview fetches the bytes, which the server counts as a
+ * download, so it loads only when asked for.
+ */
+export const previewable = (type: string) => /^(image|audio|video|text)\//.test(type) || type === 'application/json';
+
 function FileView({ token, file }: { token: string; file: NonNullable<PublicLink['file']> }) {
+  const [preview, setPreview] = useState(false);
   return (
     <article className={`${card} space-y-4`}>
       <div className="flex flex-wrap items-start gap-3">
@@ -151,19 +184,63 @@ function FileView({ token, file }: { token: string; file: NonNullable<PublicLink
           <Download aria-hidden="true" className="size-4" /> Download
         </a>
       </div>
-      <MediaPreview
-        src={publicLinkUrls.download(token, true)}
-        contentType={file.contentType}
-        fileName={file.fileName}
-      />
+      {previewable(file.contentType) &&
+        (preview ? (
+          <MediaPreview
+            src={publicLinkUrls.download(token, true)}
+            contentType={file.contentType}
+            fileName={file.fileName}
+          />
+        ) : (
+          <button type="button" onClick={() => setPreview(true)} className={buttonClass('secondary')}>
+            <Eye aria-hidden="true" className="size-4" /> Show preview
+          </button>
+        ))}
     </article>
   );
 }
 
-function FolderView({ token, folder }: { token: string; folder: NonNullable<PublicLink['folder']> }) {
+function FolderView({
+  token,
+  folder,
+  onOpen,
+  onMore,
+}: {
+  token: string;
+  folder: NonNullable<PublicLink['folder']>;
+  onOpen: (folderId: string | undefined) => void;
+  onMore: (cursor: string) => void;
+}) {
   const empty = folder.files.length === 0 && folder.folders.length === 0;
+  const atTop = folder.path.length <= 1;
+  const linkClass =
+    'rounded font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600';
   return (
     <article className={`${card} space-y-4`}>
+      {!atTop && (
+        <nav aria-label="Breadcrumbs">
+          <ol className="flex flex-wrap items-center gap-1 text-sm text-slate-600">
+            {folder.path.map((crumb, index) => (
+              <li key={crumb.id} className="flex items-center gap-1">
+                {index > 0 && <span aria-hidden="true">/</span>}
+                {index === folder.path.length - 1 ? (
+                  <span aria-current="page" className="font-medium text-slate-900">
+                    {crumb.name}
+                  </span>
+                ) : (
+                  <button
+                    type="button"
+                    onClick={() => onOpen(index === 0 ? undefined : crumb.id)}
+                    className={linkClass}
+                  >
+                    {crumb.name}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ol>
+        </nav>
+      )}
       <div className="flex flex-wrap items-start gap-3">
         <Folder aria-hidden="true" className="mt-1 size-6 shrink-0 text-brand-600" />
         <div className="min-w-0 flex-1 basis-56">
@@ -172,9 +249,10 @@ function FolderView({ token, folder }: { token: string; folder: NonNullable<Publ
             {folder.files.length} {folder.files.length === 1 ? 'file' : 'files'}
             {folder.folders.length > 0 &&
               ` · ${folder.folders.length} ${folder.folders.length === 1 ? 'folder' : 'folders'}`}
+            {folder.nextCursor && ' shown'}
           </p>
         </div>
-        {!empty && (
+        {atTop && !empty && (
           <a href={publicLinkUrls.zip(token)} download={`${folder.name}.zip`} className={buttonClass('primary')}>
             <Archive aria-hidden="true" className="size-4" /> Download all (zip)
           </a>
@@ -187,8 +265,13 @@ function FolderView({ token, folder }: { token: string; folder: NonNullable<Publ
           {folder.folders.map((sub) => (
             <li key={sub.id} className="flex items-center gap-3 py-2 text-sm">
               <Folder aria-hidden="true" className="size-4 shrink-0 text-brand-600" />
-              <span className="min-w-0 flex-1 truncate font-medium">{sub.name}</span>
-              <span className="shrink-0 text-slate-500">in the zip</span>
+              <button
+                type="button"
+                onClick={() => onOpen(sub.id)}
+                className={`min-w-0 flex-1 truncate text-left ${linkClass}`}
+              >
+                {sub.name}
+              </button>
             </li>
           ))}
           {folder.files.map((file) => (
@@ -210,6 +293,11 @@ function FolderView({ token, folder }: { token: string; folder: NonNullable<Publ
             </li>
           ))}
         </ul>
+      )}
+      {folder.nextCursor && (
+        <button type="button" onClick={() => onMore(folder.nextCursor ?? '')} className={buttonClass('secondary')}>
+          Show more
+        </button>
       )}
     </article>
   );
@@ -309,7 +397,11 @@ function DropView({ token }: { token: string }) {
 /** The public page of a link: a file with preview, a folder listing, a file-drop upload, or why it cannot open. */
 export default function PublicLinkPage() {
   const { token = '' } = useParams();
-  const { state, reload } = usePublicLink(token);
+  // A folder below the link's folder is `?folder=<id>`, so Back and reload keep the place.
+  const [search, setSearch] = useSearchParams();
+  const folderId = search.get('folder') ?? undefined;
+  const { state, reload, loadMore } = usePublicLink(token, folderId);
+  const openFolder = (id: string | undefined) => setSearch(id ? { folder: id } : {});
   useNoindexPage();
   useDocumentTitle(
     state.kind === 'ready'
@@ -331,7 +423,15 @@ export default function PublicLinkPage() {
     );
   else if (state.link.allowUpload) body = <DropView token={token} />;
   else if (state.link.kind === 'file' && state.link.file) body = <FileView token={token} file={state.link.file} />;
-  else if (state.link.folder) body = <FolderView token={token} folder={state.link.folder} />;
+  else if (state.link.folder)
+    body = (
+      <FolderView
+        token={token}
+        folder={state.link.folder}
+        onOpen={openFolder}
+        onMore={(cursor) => void loadMore(cursor)}
+      />
+    );
   else body = <p className="text-sm text-slate-600">This link has nothing to show.</p>;
 
   return <Shell>{body}</Shell>;
