@@ -121,7 +121,10 @@ test('the share dialog and the public page fit 1366 and 390 px (contract-shaped 
         allowUpload: false,
         expiresAt: null,
         folder: {
+          id: 'root',
           name: 'Campaign assets with a rather long folder name',
+          path: [{ id: 'root', name: 'Campaign assets with a rather long folder name' }],
+          nextCursor: null,
           folders: [{ id: 'x', name: 'Drafts' }],
           files: [
             {
