@@ -21,18 +21,19 @@ export function usePageMeta({ title, description }: { title: string; description
  */
 export function useNoindexPage() {
   useEffect(() => {
+    // The server already writes these into the page it serves for /s/{token}: add only what is missing.
     const added = (
       [
         ['robots', 'noindex, nofollow'],
         ['referrer', 'no-referrer'],
       ] as const
-    ).map(([name, content]) => {
+    ).flatMap(([name, content]) => {
+      if (document.querySelector(`meta[name="${name}"][content="${content}"]`)) return [];
       const meta = document.createElement('meta');
       meta.name = name;
       meta.content = content;
-      meta.dataset.pageMeta = 'noindex';
       document.head.append(meta);
-      return meta;
+      return [meta];
     });
     return () => added.forEach((meta) => meta.remove());
   }, []);

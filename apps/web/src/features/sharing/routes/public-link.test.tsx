@@ -59,6 +59,7 @@ describe('public link page', () => {
     expect(document.querySelector('meta[name="robots"]')?.getAttribute('content')).toContain('noindex');
     expect(document.querySelector('meta[name="referrer"]')?.getAttribute('content')).toBe('no-referrer');
     expect(document.title).toContain('photo.png');
+    expect(document.querySelectorAll('meta[name="robots"]')).toHaveLength(1);
     expect(screen.getByRole('link', { name: 'Atrium' }).getAttribute('href')).toBe('/');
   });
 
@@ -71,6 +72,22 @@ describe('public link page', () => {
     expect(await screen.findByRole('heading', { name: 'a.pdf' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Show preview' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Download' })).toBeTruthy();
+  });
+
+  it("keeps the server's noindex meta as it is (no duplicate) and removes only its own on leaving", async () => {
+    const server = document.createElement('meta');
+    server.name = 'robots';
+    server.content = 'noindex, nofollow';
+    document.head.append(server);
+    stubApi({ [`GET ${META}`]: () => json(200, fileLink) });
+    const { unmount } = open();
+    await screen.findByRole('heading', { name: 'photo.png' });
+    expect([...document.querySelectorAll('meta[name="robots"]')]).toEqual([server]);
+    expect(document.querySelectorAll('meta[name="referrer"]')).toHaveLength(1);
+    unmount();
+    expect([...document.querySelectorAll('meta[name="robots"]')]).toEqual([server]);
+    expect(document.querySelectorAll('meta[name="referrer"]')).toHaveLength(0);
+    server.remove();
   });
 
   it('lists a folder with per-file downloads and "Download all (zip)"', async () => {
