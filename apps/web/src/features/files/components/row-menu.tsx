@@ -89,7 +89,7 @@ export function FileRowMenu({ file, onDelete }: { file: FileRecord; onDelete?: (
           role="menu"
           aria-label={`Actions for ${file.fileName}`}
           onKeyDown={onMenuKeyDown}
-          className="absolute right-0 z-30 mt-1 w-44 overflow-hidden rounded-lg border border-slate-200 bg-white py-1 shadow-lg"
+          className="absolute right-0 z-50 mt-1 w-44 overflow-hidden rounded-lg border border-slate-200 bg-white py-1 shadow-lg"
         >
           <a
             role="menuitem"
