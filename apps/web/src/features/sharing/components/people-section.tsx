@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Building2, UserRound, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { buttonClass } from '../../../components/ui/button';
+import { useMe } from '../../../lib/me';
 import {
   directoryQueryOptions,
   sharesQueryOptions,
@@ -75,12 +76,21 @@ export function PeopleSection({ target }: { target: ShareTarget }) {
   const [status, setStatus] = useState('');
 
   const shared = new Set((shares.data?.shares ?? []).map((share) => `${share.grantee.kind}:${granteeOf(share).id}`));
-  const ownerKey = shares.data?.owner.kind === 'user' ? shares.data.owner.user.ownerKey : undefined;
+  const me = useMe();
+  const owner = shares.data?.owner;
+  // Not offered: the owner, the caller, people and workspaces with a grant, and the workspace holding the item.
   const candidates = (directory.data ?? []).filter(
-    (user) => user.ownerKey !== ownerKey && !shared.has(`user:${user.ownerKey}`),
+    (user) =>
+      !(owner?.kind === 'user' && owner.user.ownerKey === user.ownerKey) &&
+      user.ownerKey !== me.data?.ownerKey &&
+      !shared.has(`user:${user.ownerKey}`),
   );
   const workspaces = (spaces.data ?? []).flatMap((space) =>
-    space.kind === 'workspace' && !shared.has(`workspace:${space.id}`) ? [space] : [],
+    space.kind === 'workspace' &&
+    !shared.has(`workspace:${space.id}`) &&
+    !(owner?.kind === 'workspace' && owner.id === space.id)
+      ? [space]
+      : [],
   );
 
   const add = (grantee: Grantee, name: string) =>

@@ -15,6 +15,7 @@ afterEach(() => {
 
 const alice = { ownerKey: 'alice', name: 'Alice Adams', nickname: null, email: 'alice@example.com', picture: null };
 const bob = { ownerKey: 'bob', name: 'Bob Brown', nickname: null, email: 'bob@example.com', picture: null };
+const dave = { ownerKey: 'dave', name: 'Dave Caring', nickname: null, email: 'dave@example.com', picture: null };
 const carol = { ownerKey: 'carol', name: null, nickname: 'caro', email: 'carol@example.com', picture: null };
 
 const bobShare: Share = {
@@ -63,7 +64,8 @@ function fileApi(over: Record<string, Parameters<typeof stubApi>[0][string]> = {
     'GET /api/files/f1/shares': () => json(200, list),
     'GET /api/spaces': () => json(200, spaces),
     'GET /api/links?fileId=f1': () => json(200, links),
-    'GET /api/users?q=car': () => json(200, [alice, bob, carol]),
+    'GET /api/users?q=car': () => json(200, [alice, bob, carol, dave]),
+    'GET /api/me': () => json(200, { ...dave, id: 'u-dave', isAdmin: false, role: 'user', firstLogin: false }),
     'PUT /api/files/f1/shares/carol': (call) => {
       const role = (call.body as { role: 'viewer' | 'editor' }).role;
       list = {
@@ -114,18 +116,20 @@ describe('ShareDialog: people', () => {
     expect(document.activeElement).toBe(screen.getByLabelText('Add people'));
   });
 
-  it('searches the directory, hides the owner and people who already have access, and adds with the chosen role', async () => {
+  it('searches the directory, hides the owner, the caller and people who already have access, and adds with the chosen role', async () => {
     const calls = fileApi();
     renderAt(<ShareDialog target={file} onClose={() => {}} />);
     await screen.findByRole('list', { name: 'Who has access' });
     await userEvent.selectOptions(screen.getByLabelText('Role for new people'), 'editor');
     await userEvent.type(screen.getByLabelText('Add people'), 'car');
     const matches = await screen.findByRole('list', { name: 'Matching people' });
-    expect(
-      within(matches)
-        .getAllByRole('button')
-        .map((b) => b.textContent),
-    ).toEqual([expect.stringContaining('caro')]);
+    await waitFor(() =>
+      expect(
+        within(matches)
+          .getAllByRole('button')
+          .map((b) => b.getAttribute('aria-label')),
+      ).toEqual(['Add caro (carol@example.com)']),
+    );
     await userEvent.click(within(matches).getByRole('button', { name: 'Add caro (carol@example.com)' }));
     await waitFor(() => expect(screen.getByLabelText('Role for caro')).toBeTruthy());
     expect((screen.getByLabelText('Role for caro') as HTMLSelectElement).value).toBe('editor');
@@ -278,6 +282,9 @@ describe('ShareDialog: links', () => {
     renderAt(<ShareDialog target={{ kind: 'folder', id: 'd1', name: 'Drops' }} onClose={() => {}} />);
     expect(await screen.findByText('No links yet.')).toBeTruthy();
     expect(screen.getByText('Workspace (owner)')).toBeTruthy();
+    // The workspace holding the folder is not offered as a grantee (its members have access already).
+    const picker = await screen.findByLabelText('Share with a workspace');
+    expect([...picker.querySelectorAll('option')].map((o) => o.textContent)).toEqual(['Choose a workspace…', 'Sales']);
     await userEvent.click(screen.getByLabelText(/Allow uploads \(file drop\)/));
     await userEvent.click(screen.getByRole('button', { name: 'Create link' }));
     await waitFor(() =>
