@@ -7,7 +7,8 @@ import type { BrowserContext } from '@playwright/test';
  * Signs a browser context in as a (non-admin, by default) user by inserting a
  * user and a session straight into the e2e server's SQLite database: the
  * built-in login only knows the admin, and identity-provider sign-in is
- * another feature's work.
+ * another feature's work. Users get an identity-provider identity (issuer `e2e`, subject the owner key) as if they had signed in
+ * there, so the directory of people (`GET /api/users`) lists them.
  */
 export async function signInAsUser(
   context: BrowserContext,
@@ -25,10 +26,12 @@ export async function signInAsUser(
     const userId = existing?.id ?? randomUUID();
     if (!existing) {
       db.prepare(
-        `INSERT INTO users (id, owner_key, name, nickname, email, picture, role, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
+        `INSERT INTO users (id, owner_key, oidc_issuer, oidc_subject, name, nickname, email, picture, role,
+           created_at, updated_at)
+         VALUES (?, ?, 'e2e', ?, ?, ?, ?, NULL, ?, ?, ?)`,
       ).run(
         userId,
+        user.ownerKey,
         user.ownerKey,
         user.name ?? user.ownerKey,
         user.ownerKey,

@@ -26,6 +26,9 @@ import { createFilesFileSource } from './modules/files/files.file-source';
 import { createContactRepository } from './modules/contact/contact.repository';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { createContactService } from './modules/contact/contact.service';
+import { createSharingRepository } from './modules/sharing/sharing.repository';
+import { registerSharingRoutes } from './modules/sharing/sharing.routes';
+import { createSharingService } from './modules/sharing/sharing.service';
 import { createAccessResolver } from './modules/spaces/access';
 import { createFoldersService } from './modules/spaces/folders.service';
 import { createSpacesRepository } from './modules/spaces/spaces.repository';
@@ -49,6 +52,12 @@ import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security';
 import { registerSessions } from './plugins/session';
 import { registerSpa } from './plugins/spa';
+import { createAuditRepository } from './modules/audit/audit.repository';
+import { registerAuditRoutes } from './modules/audit/audit.routes';
+import { createAuditService } from './modules/audit/audit.service';
+import { createAdminUsersRepository } from './modules/admin/admin-users.repository';
+import { createAdminUsersService } from './modules/admin/admin-users.service';
+import { registerAdminRoutes } from './modules/admin/admin.routes';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -146,6 +155,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     maxAgeMs: config.session.absoluteMs,
   });
   enforceAccess(app);
+  // The audit log: every module records through its narrow `AuditRecorder`.
+  const audit = createAuditService({
+    repo: createAuditRepository(database.db),
+    clock,
+    retentionDays: config.audit.retentionDays,
+    log: app.log,
+  });
+  const adminUsersRepo = createAdminUsersRepository(database.db, clock);
   const rateLimits = enforceRateLimits(app, createRateLimiter({ db: database.db, clock }));
   const admin = await loadAdminCredentials({ ...config.admin, dataDir: config.dataDir });
   if (admin.generatedPassword) {
@@ -197,6 +214,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     limits: config.uploads,
     access,
     placement: folders,
+    quotas: adminUsersRepo,
     log: app.log,
   });
 
@@ -246,6 +264,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       const row = user && oidc ? await users.findById(user.id) : undefined;
       return (row?.oidc_issuer && (await oidc?.endSessionUrl(site.of(request)))) || '/';
     },
+    audit: audit.recorder,
   });
   registerOidcRoutes(app, {
     oidc,
@@ -254,11 +273,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     site,
     sessionSecret: config.session.secret,
     secureCookies: config.session.cookieSecure,
+    audit: audit.recorder,
   });
   await registerFileRoutes(app, {
     files,
     uploadTarget: folders.uploadTarget,
     maxUploadBytes: config.uploads.maxBytes,
+    audit: audit.recorder,
   });
   const tus = await registerTusRoutes(app, { files, uploadTarget: folders.uploadTarget, blobs, bus, config });
   await registerAiModule(app, {
@@ -268,9 +289,32 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     probes,
     files: createFilesFileSource(files),
     loadLocalEngines: () => loadLocalEngines(config.ai),
+    audit: audit.recorder,
   });
-  registerNotificationRoutes(app, { notifications, hub });
-  registerSpacesRoutes(app, { workspaces, folders });
+  registerNotificationRoutes(app, { notifications, hub, audit: audit.recorder });
+  registerAdminRoutes(app, {
+    users: createAdminUsersService({
+      repo: adminUsersRepo,
+      sessions: sessionService,
+      audit: audit.recorder,
+      clock,
+      defaultQuotaBytes: config.uploads.userQuotaBytes,
+    }),
+  });
+  registerAuditRoutes(app, { audit });
+  registerSpacesRoutes(app, { workspaces, folders, audit: audit.recorder });
+  registerSharingRoutes(app, {
+    sharing: createSharingService({
+      repo: createSharingRepository(database.db),
+      files,
+      folders,
+      spaces: spacesRepo,
+      notifyUser: notifications.notifyUser,
+      clock,
+      log: app.log,
+    }),
+    audit: audit.recorder,
+  });
   registerContactRoutes(app, {
     contact: createContactService({ repo: createContactRepository(database.db), clock }),
     maxPerHour: config.contact.maxPerHour,
@@ -288,6 +332,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     uploadSweepIntervalMs:
       overrides.uploadSweepIntervalMs ?? Math.min(Math.max(config.uploads.orphanGraceMs / 2, 60_000), HOUR_MS),
     orphanGraceMs: config.uploads.orphanGraceMs,
+    audit,
     log: app.log,
   })) {
     scheduler.add(job);

@@ -237,6 +237,16 @@ export const EnvSchema = z.object({
     .default('Auth0')
     .describe("the provider's name on the login page and in its messages"),
   OIDC_SCOPES: z.string().min(1).default('openid profile email').describe('scopes requested from the provider'),
+  OIDC_ADMIN_CLAIM: documented(
+    z.string().trim().min(1).max(100).optional(),
+    "claim (ID token or userinfo, e.g. `groups` or `roles`) whose values make a user an admin at each sign-in; set: the provider decides every OIDC user's role",
+    '`groups` with the embedded development provider, else unset (roles are set by hand)',
+  ),
+  OIDC_ADMIN_VALUES: documented(
+    z.string().trim().max(2000).optional(),
+    'comma-separated values of `OIDC_ADMIN_CLAIM` that mean admin',
+    '`atrium-admins` with the embedded development provider',
+  ),
   DEV_OIDC_PROVIDER: documented(
     booleanString.optional(),
     '`true`/`false`: force the embedded development identity provider on or off',
@@ -345,6 +355,13 @@ export const EnvSchema = z.object({
   PUSH_ALLOW_LOOPBACK: booleanString
     .default(false)
     .describe('also accept push endpoints on loopback addresses, over http or https: a local test push service only'),
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(36500)
+    .default(365)
+    .describe('days audit-log entries are kept; older ones are deleted by a daily job'),
   CONTACT_MAX_PER_HOUR: z.coerce
     .number()
     .int()
@@ -391,8 +408,14 @@ export interface Config {
         clientSecret: string;
         scopes: string;
         providerName: string;
+        /** `OIDC_ADMIN_CLAIM`: undefined = roles are not mapped from the provider. */
+        adminClaim: string | undefined;
+        /** `OIDC_ADMIN_VALUES`. */
+        adminValues: string[];
       }
     | undefined;
+  /** The audit log's retention (`AUDIT_RETENTION_DAYS`). */
+  audit: { retentionDays: number };
   providerName: string;
   uploads: { maxBytes: number; userQuotaBytes: number; workspaceQuotaBytes: number; orphanGraceMs: number };
   blobStore:
@@ -596,6 +619,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const oidcVars = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
   if (oidcVars.some(Boolean) && !oidcVars.every(Boolean))
     problems.push('OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: set all three, or none');
+  if (env.OIDC_ADMIN_CLAIM && !env.OIDC_ADMIN_VALUES?.split(',').some((value) => value.trim()))
+    problems.push('OIDC_ADMIN_VALUES: required when OIDC_ADMIN_CLAIM is set (comma-separated values that mean admin)');
   if (env.OIDC_ISSUER && env.DEV_OIDC_PROVIDER)
     problems.push('DEV_OIDC_PROVIDER: cannot be enabled together with OIDC_ISSUER');
   if (env.BLOB_STORE === 's3' && !env.S3_BUCKET) problems.push('S3_BUCKET: required when BLOB_STORE=s3');
@@ -620,6 +645,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 
   const sessionSecret = env.SESSION_SECRET ?? ensureLocalSecret(dataDir, 'session-secret');
   const embedded = !env.OIDC_ISSUER && (env.DEV_OIDC_PROVIDER ?? !isProduction);
+  const adminClaim = env.OIDC_ADMIN_CLAIM ?? (embedded && !env.OIDC_ISSUER ? 'groups' : undefined);
+  const adminValues = (env.OIDC_ADMIN_VALUES ?? (env.OIDC_ADMIN_CLAIM ? '' : 'atrium-admins'))
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
   const oidc: Config['oidc'] =
     env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
       ? {
@@ -629,6 +659,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           clientSecret: env.OIDC_CLIENT_SECRET,
           scopes: env.OIDC_SCOPES,
           providerName: env.OIDC_PROVIDER_NAME,
+          adminClaim,
+          adminValues,
         }
       : embedded
         ? {
@@ -638,6 +670,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
             clientSecret: createHmac('sha256', sessionSecret).update('atrium dev OIDC client').digest('base64url'),
             scopes: env.OIDC_SCOPES,
             providerName: env.OIDC_PROVIDER_NAME,
+            adminClaim,
+            adminValues,
           }
         : undefined;
 
@@ -699,6 +733,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK,
     },
     contact: { maxPerHour: env.CONTACT_MAX_PER_HOUR },
+    audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
     metricsToken: env.METRICS_TOKEN,
   };
 }

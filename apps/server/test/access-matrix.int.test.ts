@@ -15,8 +15,9 @@ import { dialects, readError, readJson, startTestServer, type TestServer } from 
  * - `user`: anonymous 401; user A and admin pass. Path parameters named
  *   `userId` or `ownerKey` are filled with user A's owner key, so user B is
  *   asking for another user's resource and must get 403 — except under
- *   `/api/workspaces/`, where `userId` names a member and the workspace decides
- *   (the workspace matrix below covers those routes by role).
+ *   `/api/workspaces/`, where `userId` names a member and the workspace decides,
+ *   and in `…/shares/:userId`, where it names a share's recipient and the shared
+ *   item decides (the workspace and sharing matrices below cover those routes by role).
  * - `admin`: anonymous 401; users A and B 403; admin passes.
  * - `apikey` (the Azure/OpenAI compatibility paths, wherever they live): a
  *   session cookie is never enough, so every identity without a key gets 401.
@@ -29,7 +30,9 @@ const USER_B = 'matrix-user-b';
 
 const isApi = (url: string) => /^\/(api|public\/api)(\/|$)/.test(url);
 const hasOwnerParam = (url: string) =>
-  !url.startsWith('/api/workspaces/') && [...url.matchAll(/:(\w+)/g)].some((m) => OWNER_PARAMS.has(m[1] ?? ''));
+  !url.startsWith('/api/workspaces/') &&
+  !url.includes('/shares/') &&
+  [...url.matchAll(/:(\w+)/g)].some((m) => OWNER_PARAMS.has(m[1] ?? ''));
 const fill = (url: string) =>
   url
     .replace(/:(\w+)\??/g, (_m, name: string) => (OWNER_PARAMS.has(name) ? USER_A : 'matrix-probe'))
@@ -422,7 +425,12 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
     ];
     // Every spaces route is in the table.
     const spaceRoutes = server.app.routeTable
-      .filter((r) => /^\/api\/(spaces|users|workspaces|folders)(\/|$)/.test(r.url) && r.method !== 'HEAD')
+      .filter(
+        (r) =>
+          /^\/api\/(spaces|users|workspaces|folders)(\/|$)/.test(r.url) &&
+          !r.url.includes('/shares') &&
+          r.method !== 'HEAD',
+      )
       .map((r) => `${r.method} ${r.url}`);
     expect(new Set(rows.map(([method, route]) => `${method} ${route}`))).toEqual(new Set(spaceRoutes));
 
@@ -450,6 +458,154 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
     }
     expect(failures).toEqual([]);
   });
+
+  /**
+   * Sharing by caller: each sharing route × {anonymous, owner, editor, viewer, non-member, share recipient, admin} on
+   * a fresh workspace (owner, editor, viewer as members) with a folder and a file in it, both shared with the
+   * recipient as viewer and with a second workspace the callers (but the non-member and the admin) belong to. A
+   * refused call changes nothing (the item's share lists are the same after it).
+   */
+  it('answers sharing routes by caller: owner, editor, viewer, non-member, share recipient, admin', async () => {
+    type Caller = 'anonymous' | 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
+    const keys = {
+      owner: 'sh-owner',
+      editor: 'sh-editor',
+      viewer: 'sh-viewer',
+      nonMember: 'sh-stranger',
+      recipient: 'sh-recipient',
+    };
+    const target = 'sh-target';
+    await server.signInAs({ owner_key: target });
+    /** One session per caller: no sharing route signs anyone out. */
+    const sessions = new Map<Caller, Promise<string>>();
+    const cookieOf = async (who: Caller) => {
+      if (who === 'anonymous') return undefined;
+      if (!sessions.has(who)) {
+        sessions.set(
+          who,
+          who === 'admin'
+            ? server.signInAs({ owner_key: 'admin', role: 'admin' })
+            : server.signInAs({ owner_key: keys[who] }),
+        );
+      }
+      return sessions.get(who);
+    };
+    const send = async (who: Caller, method: string, url: string, body?: unknown) => {
+      const cookie = await cookieOf(who);
+      return server.fetch(url, {
+        method,
+        headers: {
+          ...(cookie ? { cookie } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    };
+    const ok = async <T>(response: Promise<Response>, status = 200) => {
+      const answer = await response;
+      if (answer.status !== status) throw new Error(`fixture: ${answer.status} ${await answer.text()}`);
+      return readJson<T>(answer);
+    };
+    for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
+    // The workspaces and memberships are the same for every call (no call changes them); the items are fresh.
+    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Shared' }), 201);
+    const other = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Other' }), 201);
+    for (const [who, role] of [
+      ['editor', 'editor'],
+      ['viewer', 'viewer'],
+    ] as const) {
+      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role }));
+    }
+    for (const who of ['editor', 'viewer', 'recipient'] as const) {
+      await ok(send('owner', 'PUT', `/api/workspaces/${other.id}/members/${keys[who]}`, { role: 'viewer' }));
+    }
+    async function fixture() {
+      const folder = await ok<{ id: string }>(
+        send('owner', 'POST', '/api/folders', { name: 'Folder', workspaceId: ws.id }),
+        201,
+      );
+      const form = new FormData();
+      form.append('file', new Blob(['shared']), 'shared.txt');
+      const file = await ok<{ id: string }>(
+        server.fetch(`/api/files/upload?folderId=${folder.id}`, {
+          method: 'POST',
+          headers: { cookie: (await cookieOf('owner')) ?? '', accept: 'application/json' },
+          body: form,
+        }),
+      );
+      for (const item of [`files/${file.id}`, `folders/${folder.id}`]) {
+        await ok(send('owner', 'PUT', `/api/${item}/shares/${keys.recipient}`, { role: 'viewer' }), 201);
+        await ok(send('owner', 'PUT', `/api/${item}/shares/workspaces/${other.id}`, { role: 'viewer' }), 201);
+      }
+      return { file: file.id, folder: folder.id, other: other.id };
+    }
+    type Fixture = Awaited<ReturnType<typeof fixture>>;
+    const snapshot = async (f: Fixture) =>
+      JSON.stringify(
+        await Promise.all([
+          send('owner', 'GET', `/api/files/${f.file}/shares`).then((r) => r.json()),
+          send('owner', 'GET', `/api/folders/${f.folder}/shares`).then((r) => r.json()),
+        ]),
+      );
+
+    // Expected status per caller: owner, editor, viewer, non-member, recipient, admin (anonymous is always 401).
+    type Row = [string, string, (f: Fixture) => string, unknown, [number, number, number, number, number, number]];
+    const sharer = [201, 201, 403, 404, 403, 404] as [number, number, number, number, number, number];
+    const reader = [200, 200, 403, 404, 403, 404] as [number, number, number, number, number, number];
+    const rows: Row[] = [];
+    for (const kind of ['files', 'folders'] as const) {
+      const item = (f: Fixture) => `/api/${kind}/${kind === 'files' ? f.file : f.folder}`;
+      rows.push(
+        ['PUT', `/api/${kind}/:id/shares/:userId`, (f) => `${item(f)}/shares/${target}`, { role: 'editor' }, sharer],
+        [
+          'PUT',
+          `/api/${kind}/:id/shares/workspaces/:workspaceId`,
+          (f) => `${item(f)}/shares/workspaces/${f.other}`,
+          { role: 'editor' },
+          [200, 200, 403, 404, 403, 404],
+        ],
+        // The recipient may drop their own share.
+        [
+          'DELETE',
+          `/api/${kind}/:id/shares/:userId`,
+          (f) => `${item(f)}/shares/${keys.recipient}`,
+          undefined,
+          [200, 200, 403, 404, 200, 404],
+        ],
+        [
+          'DELETE',
+          `/api/${kind}/:id/shares/workspaces/:workspaceId`,
+          (f) => `${item(f)}/shares/workspaces/${f.other}`,
+          undefined,
+          reader,
+        ],
+        ['GET', `/api/${kind}/:id/shares`, (f) => `${item(f)}/shares`, undefined, reader],
+      );
+    }
+    rows.push(['GET', '/api/shared-with-me', () => '/api/shared-with-me', undefined, [200, 200, 200, 200, 200, 200]]);
+    // Every sharing route is in the table.
+    const sharingRoutes = server.app.routeTable
+      .filter((r) => /\/shares(\/|$)|^\/api\/shared-with-me$/.test(r.url) && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url}`);
+    expect(new Set(rows.map(([method, route]) => `${method} ${route}`))).toEqual(new Set(sharingRoutes));
+
+    const failures: string[] = [];
+    const callers = ['owner', 'editor', 'viewer', 'nonMember', 'recipient', 'admin'] as const;
+    for (const [method, route, urlOf, body, want] of rows) {
+      for (const who of ['anonymous', ...callers] as const) {
+        const f = await fixture();
+        const before = await snapshot(f);
+        const response = await send(who, method, urlOf(f), body);
+        await response.body?.cancel();
+        const expectedStatus = who === 'anonymous' ? 401 : want[callers.indexOf(who)];
+        const label = `${method} ${route} as ${who}`;
+        if (response.status !== expectedStatus)
+          failures.push(`${label} → ${response.status}, expected ${expectedStatus}`);
+        if (response.status >= 400 && (await snapshot(f)) !== before) failures.push(`${label} changed something`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
 
   it('keeps tus uploads to their owner: no metadata, query-string or id trick reaches user A', async () => {
     const a = await signIn('userA');

@@ -32,9 +32,9 @@ export type AuthConfigResponse = z.infer<typeof AuthConfigResponse>;
 
 /**
  * Why the identity-provider sign-in sent the browser back to /login
- * (`/login?error=…`): the provider could not be reached, or the sign-in failed.
+ * (`/login?error=…`): the provider could not be reached, the sign-in failed, or an admin disabled the account.
  */
-export const OidcLoginError = z.enum(['oidc_unavailable', 'oidc_failed']);
+export const OidcLoginError = z.enum(['oidc_unavailable', 'oidc_failed', 'account_disabled']);
 export type OidcLoginError = z.infer<typeof OidcLoginError>;
 
 /** GET /api/auth/oidc/start?returnTo=/dashboard/files */

@@ -8,3 +8,4 @@ export * from './notifications';
 export * from './contact';
 export * from './workspaces';
 export * from './sharing';
+export * from './admin';

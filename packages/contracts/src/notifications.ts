@@ -68,12 +68,25 @@ export const SubscribeResponse = z
   .meta({ id: 'SubscribeResponse' });
 export type SubscribeResponse = z.infer<typeof SubscribeResponse>;
 
-/** POST /public/api/notifications (admins only). */
+/**
+ * POST /public/api/notifications: to everyone (admins), to one workspace's members (its owners, or admins) or to one
+ * person (admins). Without `workspaceId` and `userId` it is the spec's request, unchanged.
+ */
 export const PublishRequest = z
   .object({
     message: z.string().describe(`Non-blank, at most ${NOTIFICATION_MESSAGE_MAX} characters`),
     timestamp: z.string().optional().describe('ISO-8601 from the client; the server stores its own time'),
     type: z.literal('admin').default('admin'),
+    workspaceId: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("Only this workspace's current members see it (its owners and admins may publish there)"),
+    userId: z.string().min(1).max(320).optional().describe('Only this person (owner key) sees it (admins)'),
+  })
+  .refine((value) => value.workspaceId === undefined || value.userId === undefined, {
+    message: 'Send workspaceId or userId, not both.',
   })
   .meta({ id: 'PublishRequest' });
 export type PublishRequest = z.input<typeof PublishRequest>;

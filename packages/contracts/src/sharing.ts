@@ -99,6 +99,14 @@ export type SharedWithMe = z.infer<typeof SharedWithMe>;
 /** The notification a recipient gets: "Alice shared budget.xlsx with you". */
 export const sharedWithYouMessage = (sharer: string, name: string): string => `${sharer} shared ${name} with you`;
 
+/** What the server answers when a share is refused or missing (the share dialog shows these). */
+export const SHARE_TEXTS = {
+  yourself: 'You cannot share with yourself.',
+  ownerAlready: 'That person owns this already.',
+  ownWorkspace: 'This is in that workspace already: its members have access through their role.',
+  noShare: 'There is no such share on this item.',
+} as const;
+
 // ---- Public links ----
 
 /** Longest password a link accepts. */

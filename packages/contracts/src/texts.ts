@@ -34,3 +34,6 @@ export const LINK_TEXTS = {
   notUploadLink: 'This link does not accept uploads.',
   notInFolder: 'That file is not in the shared folder.',
 } as const;
+
+/** Why a disabled account cannot sign in (the OIDC callback's `/login?error=account_disabled`, the admin sign-in). */
+export const ACCOUNT_DISABLED_MESSAGE = 'Your account has been disabled. Ask an admin to enable it.';

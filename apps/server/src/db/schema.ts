@@ -19,6 +19,12 @@ export interface UsersTable {
   updated_at: string;
   /** When the first sign-in was greeted; null while the greeting is due (`GET /api/me` `firstLogin`). */
   first_login_completed_at: string | null;
+  /** When an admin disabled the account (migration 0014); null: enabled. A disabled user cannot sign in. */
+  disabled_at: string | null;
+  /** The user's own storage quota in bytes; null: `USER_QUOTA_BYTES`. */
+  quota_bytes: number | null;
+  /** The last successful sign-in. */
+  last_sign_in_at: string | null;
 }
 
 export interface SessionsTable {
@@ -190,6 +196,21 @@ export interface JobLeasesTable {
   expires_at: string;
 }
 
+/** One audited action (migration 0014). Inserted and read only; the retention job deletes old entries. */
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  /** The acting user's owner key; null when nobody is signed in (a failed sign-in). */
+  actor: string | null;
+  action: string;
+  target: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+  /** JSON object text, or null. */
+  details: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -206,4 +227,5 @@ export interface Database {
   folders: FoldersTable;
   shares: SharesTable;
   links: LinksTable;
+  audit_log: AuditLogTable;
 }

@@ -14,6 +14,7 @@ export interface JobDeps {
   files: { sweepOrphans(graceMs: number): Promise<{ incomplete: number; orphans: number }> };
   uploadSweepIntervalMs: number;
   orphanGraceMs: number;
+  audit: { sweep(): Promise<number> };
   log: { info(details: object, message: string): void };
 }
 
@@ -48,6 +49,16 @@ export const defineJobs = (deps: JobDeps): JobDefinition[] => [
       await deps.tus.sweepExpired();
       const swept = await deps.files.sweepOrphans(deps.orphanGraceMs);
       if (swept.incomplete + swept.orphans > 0) deps.log.info(swept, 'removed leftovers of interrupted uploads');
+    },
+  },
+  {
+    // Audit entries older than AUDIT_RETENTION_DAYS: shared rows, one instance, daily.
+    name: 'audit.retention',
+    intervalMs: 24 * HOUR_MS,
+    once: true,
+    run: async () => {
+      const deleted = await deps.audit.sweep();
+      if (deleted > 0) deps.log.info({ deleted }, 'removed audit entries past their retention');
     },
   },
 ];

@@ -22,6 +22,9 @@ describe('route table', () => {
         '/dashboard/chatbot',
         '/dashboard/shared',
         '/s/:token',
+        '/dashboard/spaces/personal/folders/:folderId?',
+        '/dashboard/spaces/:workspaceId/folders/:folderId?',
+        '/dashboard/spaces/:workspaceId/members',
       ]),
     );
     expect(patterns.filter((pattern) => pattern.includes('*'))).toEqual([]);

@@ -41,6 +41,9 @@ export const routes: RouteObject[] = [
           { path: 'profile', ...page(() => import('./routes/profile')) },
           { path: 'notifications', ...page(() => import('../features/notifications/routes/notifications')) },
           { path: 'shared', ...page(() => import('../features/sharing/routes/shared-with-me')) },
+          { path: 'spaces/personal/folders/:folderId?', ...page(() => import('./routes/space-folder')) },
+          { path: 'spaces/:workspaceId/folders/:folderId?', ...page(() => import('./routes/space-folder')) },
+          { path: 'spaces/:workspaceId/members', ...page(() => import('../features/spaces/routes/members')) },
           { path: 'files', ...page(() => import('../features/files/routes/files')) },
           { path: 'file-upload', ...page(() => import('../features/files/routes/file-upload')) },
           { path: 'file-list', ...page(() => import('../features/files/routes/file-list')) },
@@ -57,6 +60,8 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await import('./require-admin')).RequireAdmin }),
             children: [
               { path: 'admin/push-message', ...page(() => import('../features/notifications/routes/push-message')) },
+              { path: 'admin/users', ...page(() => import('../features/admin/routes/users')) },
+              { path: 'admin/audit', ...page(() => import('../features/admin/routes/audit')) },
             ],
           },
           { path: 'chatbot', ...page(() => import('../features/assistant/routes/chatbot')) },

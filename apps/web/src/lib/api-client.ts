@@ -34,6 +34,10 @@ export const api = {
     request(schema, url, { ...options, method: 'GET' }),
   post: <T extends z.ZodType>(schema: T, url: string, body?: unknown, options?: RequestOptions) =>
     request(schema, url, { ...options, method: 'POST', body }),
+  put: <T extends z.ZodType>(schema: T, url: string, body?: unknown, options?: RequestOptions) =>
+    request(schema, url, { ...options, method: 'PUT', body }),
+  patch: <T extends z.ZodType>(schema: T, url: string, body?: unknown, options?: RequestOptions) =>
+    request(schema, url, { ...options, method: 'PATCH', body }),
   delete: <T extends z.ZodType>(schema: T, url: string, options?: RequestOptions) =>
     request(schema, url, { ...options, method: 'DELETE' }),
 };

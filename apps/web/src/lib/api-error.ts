@@ -39,3 +39,15 @@ export function apiErrorFrom(status: number, bodyText: string, fallback = `Reque
   const text = bodyText.trim();
   return new ApiError(status, 'HTTP_ERROR', text && !text.startsWith('<') && text.length < 300 ? text : fallback);
 }
+
+/**
+ * What to show a person for a failed request: the field messages when the server listed them (a form's
+ * validation: "Give the workspace a name."), else the error's message. Undefined for no error.
+ */
+export function errorText(error: unknown): string | undefined {
+  if (error === null || error === undefined) return undefined;
+  if (isApiError(error) && error.details && error.details.length > 0) {
+    return [...new Set(error.details.map((detail) => detail.message))].join(' ');
+  }
+  return error instanceof Error ? error.message : String(error);
+}

@@ -12,6 +12,8 @@ export const ADMIN_CAPABILITIES = {
   apiKeys: 'Only admins can manage API keys.',
   contactMessages: 'Only admins can read contact messages.',
   notifications: NOTIFICATION_TEXTS.adminOnly,
+  users: 'Only admins can manage users.',
+  audit: 'Only admins can read the audit log.',
 } as const;
 
 export type AdminCapability = keyof typeof ADMIN_CAPABILITIES;

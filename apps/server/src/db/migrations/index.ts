@@ -12,6 +12,7 @@ import { m0010PushFailures } from './0010-push-failures';
 import { m0011JobLeases } from './0011-job-leases';
 import { m0012Workspaces } from './0012-workspaces';
 import { m0013PlaceFiles } from './0013-place-files';
+import { m0014Admin } from './0014-admin';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0011-job-leases': m0011JobLeases,
   '0012-workspaces': m0012Workspaces,
   '0013-place-files': m0013PlaceFiles,
+  '0014-admin': m0014Admin,
 };

@@ -20,6 +20,7 @@ import { AppError } from '../../errors';
 import { sendError, toAppError } from '../../plugins/errors';
 import '../../plugins/access';
 import type { AiService } from './ai.service';
+import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import type { ApiKeysService } from './api-keys.service';
 import type { FileSource } from './file-source';
 import { readUpload, registerMediaParsers, tooLargeMessage } from './ai.input';
@@ -27,6 +28,7 @@ import { readUpload, registerMediaParsers, tooLargeMessage } from './ai.input';
 export interface AiRouteDeps {
   ai: AiService;
   keys: ApiKeysService;
+  audit: AuditRecorder;
   files: FileSource;
   /** Public voice-command transcriptions allowed per client IP and minute. */
   voiceCommandsPerMinute: number;
@@ -70,7 +72,10 @@ export function readSpeechInput(request: FastifyRequest): { text?: string; ssml?
 }
 
 /** /api/ai/*: the four services for signed-in users, their status, and API keys for admins. */
-export async function registerAiRoutes(app: FastifyInstance, { ai, keys, files, voiceCommandsPerMinute }: AiRouteDeps) {
+export async function registerAiRoutes(
+  app: FastifyInstance,
+  { ai, keys, files, voiceCommandsPerMinute, audit }: AiRouteDeps,
+) {
   const { limits } = ai;
   await app.register(async (scope) => {
     await registerMediaParsers(scope, Math.max(limits.audioBytes, limits.imageBytes));
@@ -218,10 +223,15 @@ export async function registerAiRoutes(app: FastifyInstance, { ai, keys, files, 
       },
       async (request, reply) => {
         const admin = await request.requireUser();
-        return reply
-          .status(201)
-          .header('cache-control', 'no-store')
-          .send(await keys.create(admin, request.body.name));
+        const created = await keys.create(admin, request.body.name);
+        await audit.record({
+          action: 'api_key.created',
+          actor: admin.ownerKey,
+          target: `api_key:${created.id}`,
+          details: { name: request.body.name },
+          ...auditContext(request),
+        });
+        return reply.status(201).header('cache-control', 'no-store').send(created);
       },
     );
 
@@ -245,7 +255,17 @@ export async function registerAiRoutes(app: FastifyInstance, { ai, keys, files, 
           response: { 200: ApiKeyRecord, 404: ErrorResponse },
         },
       },
-      async (request) => keys.revoke(request.params.id),
+      async (request) => {
+        const admin = await request.requireUser();
+        const revoked = await keys.revoke(request.params.id);
+        await audit.record({
+          action: 'api_key.revoked',
+          actor: admin.ownerKey,
+          target: `api_key:${revoked.id}`,
+          ...auditContext(request),
+        });
+        return revoked;
+      },
     );
   });
 }

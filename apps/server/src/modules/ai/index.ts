@@ -12,6 +12,7 @@ import { createAiService } from './ai.service';
 import { createApiKeysRepository } from './api-keys.repository';
 import { createApiKeysService } from './api-keys.service';
 import type { FileSource } from './file-source';
+import type { AuditRecorder } from '../audit/audit-recorder';
 
 export interface AiModuleDeps {
   config: AiConfig;
@@ -20,6 +21,7 @@ export interface AiModuleDeps {
   probes: Map<string, ReadinessProbe>;
   files: FileSource;
   loadLocalEngines: LocalEnginesLoader;
+  audit: AuditRecorder;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function registerAiModule(app: FastifyInstance, deps: AiModuleDeps)
     keys,
     files: deps.files,
     voiceCommandsPerMinute: deps.config.voiceCommandsPerMinute,
+    audit: deps.audit,
   });
   await registerAiCompatRoutes(app, { ai, keys });
 }

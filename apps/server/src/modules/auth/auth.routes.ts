@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AuthConfigResponse, ErrorResponse, LoginRequest, LogoutResponse, MeResponse } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
-import type { AuthService } from './auth.service';
+import { AppError } from '../../errors';
+import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import { AccountDisabledError, type AuthService } from './auth.service';
 import { isAdmin } from '../../auth/actor';
 import type { SessionUser } from './sessions.service';
 
@@ -24,7 +26,18 @@ export interface AuthRoutesDeps {
   authConfig: AuthConfigResponse;
   /** Where the browser goes after logout: the provider's end-session URL for OIDC users, else the site. */
   logoutRedirect(user: SessionUser | null, request: FastifyRequest): Promise<string>;
+  audit: AuditRecorder;
 }
+
+/** Why an admin sign-in failed, as the audit log records it. */
+const failureReason = (error: unknown) =>
+  error instanceof AccountDisabledError
+    ? 'account_disabled'
+    : error instanceof AppError && error.code === 'RATE_LIMITED'
+      ? 'rate_limited'
+      : error instanceof AppError && error.code === 'INVALID_CREDENTIALS'
+        ? 'invalid_credentials'
+        : 'error';
 
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -50,11 +63,42 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
         response: { 200: MeResponse, 401: ErrorResponse, 429: ErrorResponse },
       },
       // A client over its per-IP limit is refused before its body is read.
-      onRequest: async (request) => deps.auth.checkLoginAllowed(request.ip),
+      onRequest: async (request) => {
+        try {
+          await deps.auth.checkLoginAllowed(request.ip);
+        } catch (error) {
+          await deps.audit.record({
+            action: 'auth.sign_in_failed',
+            actor: null,
+            details: { method: 'password', reason: failureReason(error) },
+            ...auditContext(request),
+          });
+          throw error;
+        }
+      },
     },
     async (request, reply) => {
-      const user = await deps.auth.loginAdmin(request.body.username, request.body.password, request.ip);
+      let user: SessionUser;
+      try {
+        user = await deps.auth.loginAdmin(request.body.username, request.body.password, request.ip);
+      } catch (error) {
+        await deps.audit.record({
+          action: 'auth.sign_in_failed',
+          actor: null,
+          target: `user:${request.body.username.slice(0, 200)}`,
+          details: { method: 'password', reason: failureReason(error) },
+          ...auditContext(request),
+        });
+        throw error;
+      }
       await deps.sessions.signIn(request, reply, user.id);
+      await deps.audit.record({
+        action: 'auth.sign_in',
+        actor: user.ownerKey,
+        target: `user:${user.ownerKey}`,
+        details: { method: 'password' },
+        ...auditContext(request),
+      });
       return presentMe(user, await deps.auth.isFirstLogin(user.id));
     },
   );
@@ -68,6 +112,13 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     async (request, reply) => {
       const user = await request.currentUser();
       await deps.sessions.signOut(request, reply);
+      if (user)
+        await deps.audit.record({
+          action: 'auth.sign_out',
+          actor: user.ownerKey,
+          target: `user:${user.ownerKey}`,
+          ...auditContext(request),
+        });
       return { ok: true as const, redirectTo: await deps.logoutRedirect(user, request) };
     },
   );

@@ -1,4 +1,5 @@
-import { invalidCredentialsMessage } from '@atrium/contracts/texts';
+import type { Role } from '@atrium/contracts';
+import { ACCOUNT_DISABLED_MESSAGE, invalidCredentialsMessage } from '@atrium/contracts/texts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors';
 import { isUniqueViolation } from '../../db/errors';
@@ -25,9 +26,21 @@ export interface OidcProfile {
   nickname?: string | undefined;
   email?: string | undefined;
   picture?: string | undefined;
+  /**
+   * Whether the provider's admin claim (`OIDC_ADMIN_CLAIM`) holds one of `OIDC_ADMIN_VALUES`; undefined when no
+   * claim is configured (the stored role is then left alone).
+   */
+  admin?: boolean | undefined;
 }
 
 const MAX_OWNER_KEY_ATTEMPTS = 50;
+
+/** A sign-in refused because an admin disabled the account (403 with a clear message; the OIDC callback's `account_disabled`). */
+export class AccountDisabledError extends AppError {
+  constructor() {
+    super('FORBIDDEN', ACCOUNT_DISABLED_MESSAGE);
+  }
+}
 
 const clean = (value: string | undefined, max = 300): string | null => {
   const trimmed = value?.trim();
@@ -72,7 +85,9 @@ export const createAuthService = ({ users, admin, providerName, limiter }: AuthS
     await limiter.reset(ip, username);
     const existing = await users.findByOwnerKey(ADMIN_OWNER_KEY);
     if (existing) {
+      if (existing.disabled_at !== null) throw new AccountDisabledError();
       if (existing.role !== 'admin') await users.update(existing.id, { role: 'admin' });
+      await users.recordSignIn(existing.id);
       return toSessionUser({ ...existing, role: 'admin' });
     }
     const row = await users.insert({
@@ -85,25 +100,35 @@ export const createAuthService = ({ users, admin, providerName, limiter }: AuthS
       oidc_issuer: null,
       oidc_subject: null,
     });
+    await users.recordSignIn(row.id);
     return toSessionUser(row);
   },
 
   /**
    * The user for an OpenID Connect identity: found by issuer and subject
    * (profile fields refreshed, owner key kept), or created on first sign-in
-   * with a unique owner key.
+   * with a unique owner key. `roleChange`: the identity provider's admin claim changed the stored role (or made a
+   * new user an admin), for the audit log.
    */
-  async loginOidc(profile: OidcProfile): Promise<SessionUser> {
+  async loginOidc(
+    profile: OidcProfile,
+  ): Promise<{ user: SessionUser; roleChange?: { from: Role | null; to: Role } | undefined }> {
     const fields = {
       name: clean(profile.name),
       nickname: clean(profile.nickname),
       email: clean(profile.email),
       picture: clean(profile.picture, 2000),
     };
+    // With an admin claim configured, the provider decides the role at every sign-in (docs/SECURITY.md).
+    const mappedRole = profile.admin === undefined ? undefined : profile.admin ? ('admin' as const) : ('user' as const);
     const existing = await users.findByOidcIdentity(profile.issuer, profile.subject);
     if (existing) {
-      await users.update(existing.id, fields);
-      return toSessionUser({ ...existing, ...fields });
+      if (existing.disabled_at !== null) throw new AccountDisabledError();
+      const role = mappedRole ?? existing.role;
+      await users.update(existing.id, { ...fields, role });
+      await users.recordSignIn(existing.id);
+      const user = toSessionUser({ ...existing, ...fields, role });
+      return { user, roleChange: role === existing.role ? undefined : { from: existing.role, to: role } };
     }
     const base = baseOwnerKey(profile);
     for (let attempt = 0; attempt < MAX_OWNER_KEY_ATTEMPTS; attempt += 1) {
@@ -113,16 +138,17 @@ export const createAuthService = ({ users, admin, providerName, limiter }: AuthS
         const row = await users.insert({
           ...fields,
           owner_key: ownerKey,
-          role: 'user',
+          role: mappedRole ?? 'user',
           oidc_issuer: profile.issuer,
           oidc_subject: profile.subject,
         });
-        return toSessionUser(row);
+        await users.recordSignIn(row.id);
+        return { user: toSessionUser(row), roleChange: row.role === 'admin' ? { from: null, to: 'admin' } : undefined };
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         // Another sign-in took this key (or this identity) at the same moment.
         const raced = await users.findByOidcIdentity(profile.issuer, profile.subject);
-        if (raced) return toSessionUser(raced);
+        if (raced) return { user: toSessionUser(raced) };
       }
     }
     throw new AppError('CONFLICT', 'Could not find a free user name for this account.');

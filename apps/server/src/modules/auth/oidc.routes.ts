@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { OidcStartQuery, type OidcLoginError } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
 import type { SiteOrigin } from '../../lib/site-origin';
-import type { AuthService } from './auth.service';
+import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import { AccountDisabledError, type AuthService } from './auth.service';
 import { CALLBACK_PATH, OidcFlow, OidcUnavailableError, safeReturnTo, type OidcService } from './oidc.service';
 import { createSealer } from './sealed-cookie';
 
@@ -17,6 +18,7 @@ export interface OidcRoutesDeps {
   site: SiteOrigin;
   sessionSecret: string;
   secureCookies: boolean;
+  audit: AuditRecorder;
 }
 
 /**
@@ -77,15 +79,45 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
         request.log.info('identity provider callback without a valid sign-in in progress');
         return toLogin(reply, 'oidc_failed');
       }
+      let subject: string | undefined;
       try {
         const site = deps.site.of(request);
         const profile = await deps.oidc.finish(new URL(request.url, site), flow.data);
-        const user = await deps.auth.loginOidc(profile);
+        subject = profile.subject;
+        const { user, roleChange } = await deps.auth.loginOidc(profile);
         await deps.sessions.signIn(request, reply, user.id);
+        await deps.audit.record({
+          action: 'auth.sign_in',
+          actor: user.ownerKey,
+          target: `user:${user.ownerKey}`,
+          details: { method: 'oidc', role: user.role },
+          ...auditContext(request),
+        });
+        if (roleChange)
+          await deps.audit.record({
+            action: 'user.role_changed',
+            actor: null,
+            target: `user:${user.ownerKey}`,
+            details: { ...roleChange, source: 'oidc_claim' },
+            ...auditContext(request),
+          });
         return reply.redirect(safeReturnTo(flow.data.returnTo, site), 302);
       } catch (error) {
         request.log.warn({ err: error }, 'identity provider sign-in failed');
-        return toLogin(reply, error instanceof OidcUnavailableError ? 'oidc_unavailable' : 'oidc_failed');
+        const reason =
+          error instanceof AccountDisabledError
+            ? 'account_disabled'
+            : error instanceof OidcUnavailableError
+              ? 'oidc_unavailable'
+              : 'oidc_failed';
+        await deps.audit.record({
+          action: 'auth.sign_in_failed',
+          actor: null,
+          target: subject === undefined ? null : `oidc:${subject}`,
+          details: { method: 'oidc', reason },
+          ...auditContext(request),
+        });
+        return toLogin(reply, reason);
       }
     },
   );

@@ -16,6 +16,28 @@ export interface OidcServiceDeps {
   embedded?: boolean;
   /** Seconds before a request to the provider is given up. */
   timeoutSeconds?: number;
+  /** `OIDC_ADMIN_CLAIM`: the claim whose values decide the role at each sign-in (undefined: not mapped). */
+  adminClaim?: string | undefined;
+  /** `OIDC_ADMIN_VALUES`: the values of that claim that mean admin. */
+  adminValues?: readonly string[];
+}
+
+/**
+ * Whether a claim value (a string, a list of strings, or a space- or comma-separated string) holds one of the
+ * admin values; undefined when no claim is configured.
+ */
+export function claimMeansAdmin(
+  value: unknown,
+  claim: string | undefined,
+  adminValues: readonly string[] = [],
+): boolean | undefined {
+  if (claim === undefined) return undefined;
+  const values = Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string')
+    : typeof value === 'string'
+      ? value.split(/[\s,]+/)
+      : [];
+  return values.some((item) => adminValues.includes(item));
 }
 
 /** What the browser carries (sealed) between the start of a sign-in and the callback. */
@@ -135,6 +157,13 @@ export function createOidcService(deps: OidcServiceDeps) {
         nickname: text(info.nickname) ?? text(info.preferred_username),
         email: text(info.email),
         picture: text(info.picture),
+        admin: deps.adminClaim
+          ? claimMeansAdmin(
+              info[deps.adminClaim] ?? tokens.claims()?.[deps.adminClaim],
+              deps.adminClaim,
+              deps.adminValues,
+            )
+          : undefined,
       };
     },
 

@@ -81,10 +81,13 @@ export const createSessionService = ({
         'users.nickname',
         'users.email',
         'users.picture',
+        'users.disabled_at',
       ])
       .where('sessions.id', '=', id)
       .executeTakeFirst();
     if (!row) return null;
+    // A disabled account's sessions were ended when it was disabled; any left over count for nothing.
+    if (row.disabled_at !== null) return null;
     const now = clock.now().getTime();
     const lastSeen = Date.parse(row.last_seen_at);
     if (now >= Date.parse(row.expires_at) || now - lastSeen >= idleMs) {
@@ -109,9 +112,24 @@ export const createSessionService = ({
     if (deleted.numDeletedRows > 0n) await tell(endListeners, { sessionId });
   },
 
-  async destroyAllForUser(userId: string): Promise<void> {
-    await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
-    await tell(endListeners, { userId });
+  /**
+   * Ends every session of the user (or every one but `exceptSessionId`) and, through the listeners, their live
+   * streams on every instance. Returns how many ended.
+   */
+  async destroyAllForUser(userId: string, exceptSessionId?: string): Promise<number> {
+    if (exceptSessionId === undefined) {
+      const deleted = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+      await tell(endListeners, { userId });
+      return Number(deleted.numDeletedRows);
+    }
+    const ended = await db
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .where('id', '!=', exceptSessionId)
+      .returning('id')
+      .execute();
+    for (const { id } of ended) await tell(endListeners, { sessionId: id });
+    return ended.length;
   },
 
   /** Calls `listener` whenever a session, or all of a user's sessions, end; the ending waits for it. */

@@ -21,7 +21,16 @@ export const createUsersRepository = (db: Db, clock: Clock) => ({
       .executeTakeFirst(),
 
   async insert(
-    values: Omit<UserRow, 'id' | 'created_at' | 'updated_at' | 'first_login_completed_at'>,
+    values: Omit<
+      UserRow,
+      | 'id'
+      | 'created_at'
+      | 'updated_at'
+      | 'first_login_completed_at'
+      | 'disabled_at'
+      | 'quota_bytes'
+      | 'last_sign_in_at'
+    >,
   ): Promise<UserRow> {
     const now = iso(clock.now());
     const row: UserRow = {
@@ -30,6 +39,9 @@ export const createUsersRepository = (db: Db, clock: Clock) => ({
       created_at: now,
       updated_at: now,
       first_login_completed_at: null,
+      disabled_at: null,
+      quota_bytes: null,
+      last_sign_in_at: null,
     };
     await db.insertInto('users').values(row).execute();
     return row;
@@ -42,6 +54,15 @@ export const createUsersRepository = (db: Db, clock: Clock) => ({
       .set({ first_login_completed_at: iso(clock.now()) })
       .where('id', '=', id)
       .where('first_login_completed_at', 'is', null)
+      .execute();
+  },
+
+  /** Records a successful sign-in (the admin console's "last sign-in"). */
+  async recordSignIn(id: string): Promise<void> {
+    await db
+      .updateTable('users')
+      .set({ last_sign_in_at: iso(clock.now()) })
+      .where('id', '=', id)
       .execute();
   },
 

@@ -8,6 +8,8 @@ export interface DemoUser {
   name: string;
   nickname?: string;
   email: string;
+  /** The `groups` claim (the admin role mapping: `OIDC_ADMIN_CLAIM=groups`, `OIDC_ADMIN_VALUES=atrium-admins`). */
+  groups?: string[];
 }
 
 /**
@@ -33,6 +35,16 @@ export const DEMO_USERS: readonly DemoUser[] = [
   },
   // No nickname: her owner key falls back to her name (docs/PRODUCT.md#owner-key).
   { sub: 'demo-carol', username: 'carol', password: 'singer', name: 'Carol Diaz', email: 'carol@example.com' },
+  // In the admin group: an admin at each sign-in through the role mapping (README, "Admins from the identity provider").
+  {
+    sub: 'demo-dave',
+    username: 'dave',
+    password: 'director',
+    name: 'Dave Director',
+    nickname: 'dave',
+    email: 'dave@example.com',
+    groups: ['atrium-admins'],
+  },
 ];
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -59,4 +71,5 @@ export const demoClaims = (user: DemoUser, issuer: string) => ({
   email: user.email,
   email_verified: true,
   picture: `${issuer}/assets/avatar/${user.username}.svg`,
+  groups: user.groups ?? [],
 });

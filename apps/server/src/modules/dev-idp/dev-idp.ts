@@ -110,7 +110,7 @@ export async function registerDevIdentityProvider(app: FastifyInstance, options:
     ],
     pkce: { required: () => true },
     scopes: ['openid', 'profile', 'email'],
-    claims: { openid: ['sub'], profile: ['name', 'nickname', 'picture'], email: ['email', 'email_verified'] },
+    claims: { openid: ['sub'], profile: ['name', 'nickname', 'picture', 'groups'], email: ['email', 'email_verified'] },
     async findAccount(_ctx, sub) {
       const user = findDemoUser(sub);
       if (!user) return undefined;

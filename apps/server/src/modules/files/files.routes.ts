@@ -1,3 +1,4 @@
+import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -33,6 +34,7 @@ export interface FilesRouteOptions {
   /** Where an upload goes, checked before the body is read (`FoldersService.uploadTarget`). */
   uploadTarget: (actor: UserActor, place: UploadPlacementQuery) => Promise<UploadTarget>;
   maxUploadBytes: number;
+  audit: AuditRecorder;
 }
 
 /**
@@ -41,7 +43,7 @@ export interface FilesRouteOptions {
  */
 export async function registerFileRoutes(
   app: FastifyInstance,
-  { files, uploadTarget, maxUploadBytes }: FilesRouteOptions,
+  { files, uploadTarget, maxUploadBytes, audit }: FilesRouteOptions,
 ) {
   await app.register(async (scope) => {
     await scope.register(multipart, {
@@ -230,7 +232,17 @@ export async function registerFileRoutes(
           response: { 200: DeleteFileResponse, 404: ErrorResponse },
         },
       },
-      async (request) => files.remove(await request.requireUser(), request.params.id),
+      async (request) => {
+        const actor = await request.requireUser();
+        const removed = await files.remove(actor, request.params.id);
+        await audit.record({
+          action: 'file.deleted',
+          actor: actor.ownerKey,
+          target: `file:${removed.id}`,
+          ...auditContext(request),
+        });
+        return removed;
+      },
     );
   });
 }

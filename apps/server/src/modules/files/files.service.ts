@@ -40,6 +40,8 @@ export interface FilesServiceDeps {
   limits: { maxBytes: number; userQuotaBytes: number; workspaceQuotaBytes: number };
   access: AccessResolver;
   placement: FilePlacement;
+  /** A person's own quota (set by an admin), or null for the default `USER_QUOTA_BYTES`. */
+  quotas: { quotaOf(ownerKey: string): Promise<number | null> };
   log?: { warn(details: object, message: string): void };
 }
 
@@ -59,7 +61,16 @@ type Inspector = StreamInspector<AppError>;
  * File storage rules: limits, quota, integrity, names. Who may do what is the file policy's
  * (`auth/policies/file.ts`); thumbnails, the orphan sweep, cursors and the wire shape have files of their own.
  */
-export const createFilesService = ({ repo, blobs, clock, limits, access, placement, log }: FilesServiceDeps) => {
+export const createFilesService = ({
+  repo,
+  blobs,
+  clock,
+  limits,
+  access,
+  placement,
+  quotas,
+  log,
+}: FilesServiceDeps) => {
   const thumbnails = createThumbnails(blobs);
   /** File `id` with what the file policy needs to know of the actor: membership and shares (see `spaces/access.ts`). */
   const find = async (actor: Actor, id: string) => {
@@ -79,28 +90,37 @@ export const createFilesService = ({ repo, blobs, clock, limits, access, placeme
   const authorized = async (actor: Actor, id: string, action: ResourceAction): Promise<StoredFile> =>
     requireFile(actor, action, () => find(actor, id));
 
-  /** A space's quota: a workspace's (`WORKSPACE_QUOTA_BYTES`) or a person's (`USER_QUOTA_BYTES`). */
-  const quotaOf = (space: { workspaceId: string | null }) =>
-    space.workspaceId === null ? limits.userQuotaBytes : limits.workspaceQuotaBytes;
+  /**
+   * A space's quota: a workspace's (`WORKSPACE_QUOTA_BYTES`) or a person's (their own, set by an admin, else
+   * `USER_QUOTA_BYTES`).
+   */
+  const quotaOf = async (space: { workspaceId: string | null; ownerKey: string }): Promise<number> =>
+    space.workspaceId === null
+      ? ((await quotas.quotaOf(space.ownerKey)) ?? limits.userQuotaBytes)
+      : limits.workspaceQuotaBytes;
   const usedBytes = async (space: { workspaceId: string | null; ownerKey: string }) =>
     space.workspaceId === null
       ? (await repo.statsByOwner(space.ownerKey)).sizeInBytes
       : await repo.usedByWorkspace(space.workspaceId);
 
-  const quotaError = (space: { workspaceId: string | null } = { workspaceId: null }) =>
+  /** The 413 of a full space; `quotaBytes`: a person's own quota when it is not the default. */
+  const quotaError = (space: { workspaceId: string | null } = { workspaceId: null }, quotaBytes?: number) =>
     new AppError(
       'QUOTA_EXCEEDED',
-      space.workspaceId === null
-        ? `This upload would exceed the storage quota of ${formatBytes(limits.userQuotaBytes)} per user. Delete some files and try again.`
-        : `This would exceed the workspace's storage quota of ${formatBytes(limits.workspaceQuotaBytes)}. Delete some of its files and try again.`,
+      space.workspaceId !== null
+        ? `This would exceed the workspace's storage quota of ${formatBytes(limits.workspaceQuotaBytes)}. Delete some of its files and try again.`
+        : quotaBytes === undefined || quotaBytes === limits.userQuotaBytes
+          ? `This upload would exceed the storage quota of ${formatBytes(limits.userQuotaBytes)} per user. Delete some files and try again.`
+          : `This upload would exceed your storage quota of ${formatBytes(quotaBytes)}. Delete some files and try again.`,
     );
   const tooLargeError = () =>
     new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the upload limit of ${formatBytes(limits.maxBytes)}.`);
 
   /** An inspector that fails once the upload passes the upload limit or the space's remaining quota. */
-  const inspectorWithin = (remaining: number, space: { workspaceId: string | null }): Inspector =>
+  const inspectorWithin = (remaining: number, space: { workspaceId: string | null }, quotaBytes: number): Inspector =>
     new StreamInspector(
-      (size) => (size > limits.maxBytes ? tooLargeError() : size > remaining ? quotaError(space) : undefined),
+      (size) =>
+        size > limits.maxBytes ? tooLargeError() : size > remaining ? quotaError(space, quotaBytes) : undefined,
       SNIFF_BYTES,
     );
 
@@ -177,9 +197,10 @@ export const createFilesService = ({ repo, blobs, clock, limits, access, placeme
       await insertWithFreeName(row);
       // Concurrent uploads each checked the quota on their own: re-check with
       // this file counted, and withdraw it if together they went over.
-      if ((await usedBytes(target)) > quotaOf(target)) {
+      const quota = await quotaOf(target);
+      if ((await usedBytes(target)) > quota) {
         await repo.deleteById(id);
-        throw quotaError(target);
+        throw quotaError(target, quota);
       }
       return presentFile(toStoredFile(row));
     } catch (error) {
@@ -192,10 +213,13 @@ export const createFilesService = ({ repo, blobs, clock, limits, access, placeme
     /** The limit and quota errors, for callers that check a declared length before any byte arrives (tus). */
     quotaError,
     tooLargeError,
+    /** The quota error of a space, naming its quota (a person's own one included). */
+    quotaErrorOf: async (space: { workspaceId: string | null; ownerKey: string }) =>
+      quotaError(space, await quotaOf(space)),
 
     /** The remaining quota of a space (a person's or a workspace's), in bytes (may be negative). */
     async remainingQuota(space: { workspaceId: string | null; ownerKey: string }): Promise<number> {
-      return quotaOf(space) - (await usedBytes(space));
+      return (await quotaOf(space)) - (await usedBytes(space));
     },
 
     /**
@@ -218,7 +242,8 @@ export const createFilesService = ({ repo, blobs, clock, limits, access, placeme
         if (status && status >= 400 && status < 500) return failed;
         return new AppError('BAD_REQUEST', 'The upload did not complete.', { cause });
       };
-      const remaining = await service.remainingQuota(target);
+      const quota = await quotaOf(target);
+      const remaining = quota - (await usedBytes(target));
       // A part can also be handed over already failed (@fastify/multipart destroys it with the error).
       if (sourceError || input.stream.destroyed) {
         const failed = sourceError ?? input.stream.errored ?? new Error('The upload stream closed early.');
@@ -226,9 +251,9 @@ export const createFilesService = ({ repo, blobs, clock, limits, access, placeme
       }
       if (remaining <= 0) {
         input.stream.resume();
-        throw quotaError(target);
+        throw quotaError(target, quota);
       }
-      const inspector = inspectorWithin(remaining, target);
+      const inspector = inspectorWithin(remaining, target, quota);
       input.stream.on('error', (error) => inspector.destroy(error));
       // The blob store hears the inspector's failure while it reads; one that comes after it
       // stopped reading (a form that ends early) must not be an unheard 'error' that kills the process.
@@ -272,9 +297,10 @@ export const createFilesService = ({ repo, blobs, clock, limits, access, placeme
         return service.ingest(target, { fileName: input.fileName, stream });
       }
       const fileName = sanitizeFileName(input.fileName);
-      const remaining = await service.remainingQuota(target);
-      if (remaining <= 0) throw quotaError(target);
-      const inspector = inspectorWithin(remaining, target);
+      const quota = await quotaOf(target);
+      const remaining = quota - (await usedBytes(target));
+      if (remaining <= 0) throw quotaError(target, quota);
+      const inspector = inspectorWithin(remaining, target, quota);
       await inspector.inspectFile(input.file);
       const id = randomUUID();
       const blobKey = fileBlobKey(id);
@@ -326,7 +352,7 @@ export const createFilesService = ({ repo, blobs, clock, limits, access, placeme
           target.workspaceId !== file.workspaceId || (target.workspaceId === null && target.ownerKey !== file.ownerKey);
         if (leavesSpace) {
           await authorized(actor, id, 'delete');
-          if ((await service.remainingQuota(target)) < file.size) throw quotaError(target);
+          if ((await service.remainingQuota(target)) < file.size) throw await service.quotaErrorOf(target);
         } else {
           // Within one space the file keeps whose it is.
           target = { ...target, ownerKey: file.ownerKey };

@@ -228,7 +228,7 @@ export async function registerTusRoutes(
         bind = (tusRequest) => checkedTargets.set(tusRequest, target);
         const length = Number(request.headers['upload-length'] ?? 0);
         if (length > config.uploads.maxBytes) throw files.tooLargeError();
-        if (length > (await files.remainingQuota(target))) throw files.quotaError(target);
+        if (length > (await files.remainingQuota(target))) throw await files.quotaErrorOf(target);
         await (storeReady ??= blobs.ping().catch((error: unknown) => {
           storeReady = undefined;
           throw error;

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Notification } from '@atrium/contracts';
 import type { EventBus } from '../../adapters/event-bus';
 import type { SessionEnd } from '../auth/sessions.service';
-import type { NotificationRow, NotificationsRepository } from './notifications.repository';
+import { audienceOf, type NotificationRow, type NotificationsRepository } from './notifications.repository';
 
 export const NOTIFICATIONS_CHANNEL = 'notifications';
 /** Announces `SessionEnd`s, so every instance ends the streams of a session signed out elsewhere. */
@@ -108,11 +108,20 @@ export function createNotificationHub(deps: {
     write(connection, frame);
   };
 
-  const deliver = (row: NotificationRow) => {
+  /** The open streams of a notification's audience: everyone's, one user's, or a workspace's current members'. */
+  const audienceConnections = async (row: NotificationRow): Promise<Iterable<Connection>> => {
+    const audience = audienceOf(row);
+    if (audience.type === 'all') return connections;
+    if (audience.type === 'user') return byUser.get(audience.id) ?? [];
+    if (connections.size === 0) return [];
+    const members = await deps.repo.workspaceMemberIds(audience.id);
+    return members.flatMap((userId) => [...(byUser.get(userId) ?? [])]);
+  };
+
+  const deliver = async (row: NotificationRow) => {
     cursor = Math.max(cursor, row.seq);
+    const targets = await audienceConnections(row);
     const frame = toFrame(formatEvent(row));
-    const targets = row.audience_user_id === null ? connections : byUser.get(row.audience_user_id);
-    if (!targets) return;
     for (const connection of targets) sendTo(connection, row, frame);
   };
 
@@ -123,7 +132,7 @@ export function createNotificationHub(deps: {
     while (cursor < row.seq) {
       const rows = await deps.repo.listRange(cursor, row.seq, REPLAY_PAGE);
       if (rows.length === 0) break;
-      for (const missed of rows) deliver(missed);
+      for (const missed of rows) await deliver(missed);
     }
     cursor = Math.max(cursor, row.seq);
   };

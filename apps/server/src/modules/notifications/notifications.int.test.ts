@@ -226,7 +226,7 @@ describe.each(dialects())('notifications (%s)', (dialect) => {
     const repo = createNotificationsRepository(server.app.database.db, server.app.database.dialect, systemClock);
     const rows = [];
     for (const message of ['gap one', 'gap two', 'gap three']) {
-      rows.push((await repo.insert({ message, type: 'other', audienceUserId: null, createdBy: null })).row);
+      rows.push((await repo.insert({ message, type: 'other', audience: { type: 'all' }, createdBy: null })).row);
     }
     const [one, two, three] = rows;
     if (!one || !two || !three) throw new Error('insert failed');

@@ -70,6 +70,42 @@ describe.runIf(ready)('notifications across two instances (PostgreSQL + Redis)',
     const [event] = await moved.waitForEvents(1);
     expect(event?.id).toBe(missed.id);
   });
+  it('delivers a workspace notification and a share notice on the other instance to their audience only', async () => {
+    const cookieOf = (server: TestServer, key: string) =>
+      server.signInAs({ owner_key: key, oidc_issuer: 'https://idp.example.test', oidc_subject: `sub-${key}` });
+    const owner = await cookieOf(one, 'mi-owner');
+    const member = await cookieOf(two, 'mi-member');
+    const outsider = await cookieOf(two, 'mi-outsider');
+    const send = (cookie: string, method: string, url: string, body: unknown) =>
+      one.fetch(url, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const team = await readJson<{ id: string }>(await send(owner, 'POST', '/api/workspaces', { name: 'Across' }));
+    expect((await send(owner, 'PUT', `/api/workspaces/${team.id}/members/mi-member`, { role: 'viewer' })).status).toBe(
+      200,
+    );
+    const onTwo = {
+      member: await openSse(`${two.url}/public/api/notifications/stream`, { headers: { cookie: member } }),
+      outsider: await openSse(`${two.url}/public/api/notifications/stream`, { headers: { cookie: outsider } }),
+    };
+    streams.push(onTwo.member, onTwo.outsider);
+    const messages = (s: SseStream) => s.events.map((e) => (JSON.parse(e.data) as Notification).message);
+
+    expect(
+      (await send(owner, 'POST', '/public/api/notifications', { message: 'Team news', workspaceId: team.id })).status,
+    ).toBe(200);
+    const folder = await readJson<{ id: string }>(await send(owner, 'POST', '/api/folders', { name: 'Plans' }));
+    expect((await send(owner, 'PUT', `/api/folders/${folder.id}/shares/mi-outsider`, { role: 'viewer' })).status).toBe(
+      201,
+    );
+    await onTwo.member.waitForEvents(1);
+    await onTwo.outsider.waitForEvents(1);
+    // The recipient lists the shared folder on the other instance; the workspace member (no share) cannot.
+    expect((await two.fetch(`/api/folders/${folder.id}`, { headers: { cookie: outsider } })).status).toBe(200);
+    expect((await two.fetch(`/api/folders/${folder.id}`, { headers: { cookie: member } })).status).toBe(404);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(messages(onTwo.member)).toEqual(['Team news']);
+    expect(messages(onTwo.outsider)).toEqual(['mi-owner shared Plans with you']);
+  });
+
   it('ends the stream held by the other instance when its session signs out', async () => {
     const erin = await one.signInAs({ owner_key: 'erin' });
     const onTwo = await openSse(`${two.url}/public/api/notifications/stream`, { headers: { cookie: erin } });

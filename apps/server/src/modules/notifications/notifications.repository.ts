@@ -1,10 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db, Dialect } from '../../db';
-import type { NotificationsTable } from '../../db/schema';
+import type { Database, NotificationsTable } from '../../db/schema';
 import { iso, type Clock } from '../../lib/time';
 
 export type NotificationRow = Selectable<NotificationsTable>;
+
+/** Who sees a notification: everyone, one workspace's current members, or one user (by user id). */
+export type Audience = { type: 'all' } | { type: 'workspace'; id: string } | { type: 'user'; id: string };
+
+/** The audience a stored notification has. */
+export const audienceOf = (row: Pick<NotificationRow, 'audience_type' | 'audience_id'>): Audience =>
+  row.audience_type === 'all' || row.audience_id === null
+    ? { type: 'all' }
+    : { type: row.audience_type, id: row.audience_id };
+
+/** Rows `userId` may see: everyone's, theirs, and those of the workspaces they are a member of now. */
+const visibleTo = (userId: string) => (eb: ExpressionBuilder<Database, 'notifications'>) =>
+  eb.or([
+    eb('audience_type', '=', 'all'),
+    eb.and([eb('audience_type', '=', 'user'), eb('audience_id', '=', userId)]),
+    eb.and([
+      eb('audience_type', '=', 'workspace'),
+      eb('audience_id', 'in', eb.selectFrom('workspace_members').select('workspace_id').where('user_id', '=', userId)),
+    ]),
+  ]);
 
 /** Any constant: PostgreSQL advisory lock that orders notification inserts across instances. */
 const INSERT_LOCK = 7_340_001;
@@ -28,10 +48,11 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
   async insert(values: {
     message: string;
     type: NotificationRow['type'];
-    audienceUserId: string | null;
+    audience: Audience;
     createdBy: string | null;
     dedupeKey?: string;
   }): Promise<{ row: NotificationRow; created: boolean }> {
+    const { audience } = values;
     return db.transaction().execute(async (trx) => {
       if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${INSERT_LOCK})`.execute(trx);
       if (values.dedupeKey) {
@@ -47,10 +68,10 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
         .values({
           message: values.message,
           type: values.type,
-          audience_user_id: values.audienceUserId,
-          // The audience columns of migration 0012 say the same (workspace audiences come with issue 15's phase 2).
-          audience_type: values.audienceUserId === null ? 'all' : 'user',
-          audience_id: values.audienceUserId,
+          // Kept for a per-user notification, as before migration 0012; the audience columns decide.
+          audience_user_id: audience.type === 'user' ? audience.id : null,
+          audience_type: audience.type,
+          audience_id: audience.type === 'all' ? null : audience.id,
           created_by: values.createdBy,
           dedupe_key: values.dedupeKey ?? null,
           created_at: iso(clock.now()),
@@ -88,20 +109,14 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
       .selectAll()
       .where('seq', '>', afterSeq)
       .where('seq', '<=', upToSeq)
-      .where((eb) => eb.or([eb('audience_user_id', 'is', null), eb('audience_user_id', '=', userId)]))
+      .where(visibleTo(userId))
       .orderBy('seq', 'asc')
       .limit(limit)
       .execute(),
 
   /** One user's feed, newest first. */
   listForUser: (userId: string, limit: number) =>
-    db
-      .selectFrom('notifications')
-      .selectAll()
-      .where((eb) => eb.or([eb('audience_user_id', 'is', null), eb('audience_user_id', '=', userId)]))
-      .orderBy('seq', 'desc')
-      .limit(limit)
-      .execute(),
+    db.selectFrom('notifications').selectAll().where(visibleTo(userId)).orderBy('seq', 'desc').limit(limit).execute(),
 
   async addSubscriber(userId: string): Promise<void> {
     const now = iso(clock.now());
@@ -143,11 +158,44 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
     return stored !== undefined;
   },
 
-  /** Push subscriptions for an audience: everyone (null) or one user. */
-  listPushSubscriptions: (audienceUserId: string | null) => {
+  /** Push subscriptions of an audience: everyone, one workspace's current members, or one user. */
+  listPushSubscriptions: (audience: Audience) => {
     let query = db.selectFrom('push_subscriptions').select(['id', 'endpoint', 'p256dh', 'auth', 'failed_sends']);
-    if (audienceUserId) query = query.where('user_id', '=', audienceUserId);
+    if (audience.type === 'user') query = query.where('user_id', '=', audience.id);
+    if (audience.type === 'workspace') {
+      query = query.where('user_id', 'in', (eb) =>
+        eb.selectFrom('workspace_members').select('user_id').where('workspace_id', '=', audience.id),
+      );
+    }
     return query.orderBy('created_at').execute();
+  },
+
+  /** The current members of a workspace (a workspace audience's live streams). */
+  async workspaceMemberIds(workspaceId: string): Promise<string[]> {
+    const rows = await db
+      .selectFrom('workspace_members')
+      .select('user_id')
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+    return rows.map((row) => row.user_id);
+  },
+
+  /** The role of `userId` in workspace `workspaceId` (undefined: not a member), and whether it exists at all. */
+  async workspaceFor(workspaceId: string, userId: string) {
+    const row = await db
+      .selectFrom('workspaces')
+      .leftJoin('workspace_members as me', (join) =>
+        join.onRef('me.workspace_id', '=', 'workspaces.id').on('me.user_id', '=', userId),
+      )
+      .select(['workspaces.id', 'me.role'])
+      .where('workspaces.id', '=', workspaceId)
+      .executeTakeFirst();
+    return row && { id: row.id, memberRole: row.role ?? null };
+  },
+
+  async userIdOf(ownerKey: string): Promise<string | undefined> {
+    const row = await db.selectFrom('users').select('id').where('owner_key', '=', ownerKey).executeTakeFirst();
+    return row?.id;
   },
 
   async deletePushSubscription(id: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -25,7 +26,7 @@ const BASE = '/public/api/notifications';
 /** The notification service (docs/PRODUCT.md#api-paths): subscribe, publish, count, stream, the feed, the welcome notification and Web Push's key. */
 export function registerNotificationRoutes(
   app: FastifyInstance,
-  deps: { notifications: NotificationsService; hub: NotificationHub },
+  deps: { notifications: NotificationsService; hub: NotificationHub; audit: AuditRecorder },
 ) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['notifications'];
@@ -50,16 +51,27 @@ export function registerNotificationRoutes(
   typed.post(
     BASE,
     {
-      config: adminOnly('notifications'),
+      // Admins publish to anyone; a workspace's owners to its members: the service decides (403 otherwise).
+      config: { access: 'user' },
       schema: {
         tags,
-        summary: 'Publish a notification to everyone (admins only)',
+        summary:
+          "Publish a notification to everyone or one person (admins), or to one workspace's members (its owners, admins)",
         body: PublishRequest,
-        response: { 200: Notification, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
+        response: { 200: Notification, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
     async (request) => {
-      return deps.notifications.publish(await request.requireUser(), request.body);
+      const admin = await request.requireUser();
+      const published = await deps.notifications.publish(admin, request.body);
+      await deps.audit.record({
+        action: 'notification.published',
+        actor: admin.ownerKey,
+        target: `notification:${published.id}`,
+        details: { message: published.message },
+        ...auditContext(request),
+      });
+      return published;
     },
   );
 

@@ -8,10 +8,17 @@ import {
 } from '@atrium/contracts';
 import type { PushSender } from '../../adapters/push/web-push-sender';
 import { AppError } from '../../errors';
+import { isAdmin } from '../../auth/actor';
 import { requireAdmin } from '../../auth/policies/admin';
+import { requireWorkspace } from '../../auth/policies/workspace';
 import type { SessionUser } from '../auth/sessions.service';
 import { presentNotification, type NotificationHub } from './notification-hub';
-import type { NotificationRow, NotificationsRepository } from './notifications.repository';
+import {
+  audienceOf,
+  type Audience,
+  type NotificationRow,
+  type NotificationsRepository,
+} from './notifications.repository';
 
 /** How many push deliveries run at once per publish. */
 const PUSH_CONCURRENCY = 8;
@@ -37,7 +44,7 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
   const inFlight = new Set<Promise<void>>();
 
   async function pushAll(row: NotificationRow) {
-    const targets = await repo.listPushSubscriptions(row.audience_user_id);
+    const targets = await repo.listPushSubscriptions(audienceOf(row));
     const payload = JSON.stringify(presentNotification(row));
     let next = 0;
     const worker = async () => {
@@ -88,14 +95,36 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
       return { subscribed: true, userId: user.ownerKey, push: stored };
     },
 
-    async publish(user: SessionUser, input: { message: string }): Promise<Notification> {
-      requireAdmin(user, 'notifications');
+    /**
+     * Publishes to an audience: everyone or one person (admins), or one workspace's members (its owners, or admins;
+     * other members 403, anyone else 404 as for a missing workspace).
+     */
+    async publish(
+      user: SessionUser,
+      input: { message: string; workspaceId?: string | undefined; userId?: string | undefined },
+    ): Promise<Notification> {
+      let audience: Audience = { type: 'all' };
+      if (input.workspaceId !== undefined) {
+        const workspace = await requireWorkspace(user, input.workspaceId, 'manage', async (id) => {
+          const found = await repo.workspaceFor(id, user.id);
+          // Admins publish to any workspace: they act as its owner here, and only here.
+          return found && (isAdmin(user) ? { ...found, memberRole: 'owner' as const } : found);
+        });
+        audience = { type: 'workspace', id: workspace.id };
+      } else {
+        requireAdmin(user, 'notifications');
+        if (input.userId !== undefined) {
+          const id = await repo.userIdOf(input.userId);
+          if (!id) throw new AppError('USER_NOT_FOUND', 'No one with that id has signed in.');
+          audience = { type: 'user', id };
+        }
+      }
       const message = input.message.trim();
       if (!message) throw new AppError('BAD_REQUEST', NOTIFICATION_TEXTS.blankMessage);
       if ([...message].length > NOTIFICATION_MESSAGE_MAX) {
         throw new AppError('BAD_REQUEST', `Messages can be at most ${NOTIFICATION_MESSAGE_MAX} characters.`);
       }
-      const { row } = await repo.insert({ message, type: 'admin', audienceUserId: null, createdBy: user.id });
+      const { row } = await repo.insert({ message, type: 'admin', audience, createdBy: user.id });
       await deliver(row);
       return presentNotification(row);
     },
@@ -115,7 +144,7 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
       const { row, created } = await repo.insert({
         message: welcomeMessage(user),
         type: 'welcome',
-        audienceUserId: user.id,
+        audience: { type: 'user', id: user.id },
         createdBy: null,
         dedupeKey: `welcome:${user.id}`,
       });
@@ -128,7 +157,7 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
      * streams and pushed to that user's browsers. The message is the server's own text, not user input.
      */
     async notifyUser(userId: string, message: string, createdBy: string | null): Promise<Notification> {
-      const { row } = await repo.insert({ message, type: 'other', audienceUserId: userId, createdBy });
+      const { row } = await repo.insert({ message, type: 'other', audience: { type: 'user', id: userId }, createdBy });
       await deliver(row);
       return presentNotification(row);
     },

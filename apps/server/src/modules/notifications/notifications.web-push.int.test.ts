@@ -180,6 +180,49 @@ describe.each(dialects())('Web Push (%s)', (dialect) => {
     const remaining = await db.selectFrom('push_subscriptions').select('endpoint').execute();
     expect(remaining.map((r) => r.endpoint)).toEqual([`${push.url}/ok/alice`]);
   });
+  it("pushes a workspace notification to its members' browsers only", async () => {
+    const cookieOf = (key: string) =>
+      server.signInAs({ owner_key: key, oidc_issuer: 'https://idp.example.test', oidc_subject: `sub-${key}` });
+    const admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
+    const [owner, member, outsider] = await Promise.all(['ws-owner', 'ws-member', 'ws-outsider'].map(cookieOf));
+    const send = (cookie: string, url: string, body: unknown, method = 'POST') =>
+      server.fetch(url, {
+        method,
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const team = await readJson<{ id: string }>(await send(owner ?? '', '/api/workspaces', { name: 'Pushers' }));
+    expect(
+      (await send(owner ?? '', `/api/workspaces/${team.id}/members/ws-member`, { role: 'viewer' }, 'PUT')).status,
+    ).toBe(200);
+    const keys = { member: browserKeys(), outsider: browserKeys() };
+    for (const [who, cookie] of [
+      ['member', member],
+      ['outsider', outsider],
+    ] as const) {
+      const subscribed = await send(cookie ?? '', '/public/api/notifications/subscribe', {
+        subscription: {
+          endpoint: `${push.url}/ok/ws-${who}`,
+          keys: { p256dh: keys[who].p256dh, auth: keys[who].authText },
+        },
+      });
+      expect(subscribed.status).toBe(200);
+    }
+    const pushedTo = (who: 'member' | 'outsider') =>
+      push.received
+        .filter((r) => r.path === `/ok/ws-${who}`)
+        .map((r) => (JSON.parse(decryptWebPush(r.body, keys[who])) as Notification).message);
+
+    expect(
+      (await send(owner ?? '', '/public/api/notifications', { message: 'Team only', workspaceId: team.id })).status,
+    ).toBe(200);
+    expect((await send(admin, '/public/api/notifications', { message: 'For everyone' })).status).toBe(200);
+    await until(() => pushedTo('member').length >= 2 && pushedTo('outsider').length >= 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(pushedTo('member').sort()).toEqual(['For everyone', 'Team only']);
+    expect(pushedTo('outsider')).toEqual(['For everyone']);
+  });
+
   it('removes a subscription after 5 failed sends in a row; a delivered one starts the count again', async () => {
     const admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
     const erin = await server.signInAs({ owner_key: 'erin' });

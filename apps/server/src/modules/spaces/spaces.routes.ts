@@ -25,6 +25,7 @@ import {
 } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import type { FoldersService } from './folders.service';
 import type { WorkspacesService } from './workspaces.service';
 
@@ -37,10 +38,10 @@ const USER = { access: 'user' } as const;
  */
 export function registerSpacesRoutes(
   app: FastifyInstance,
-  deps: { workspaces: WorkspacesService; folders: FoldersService },
+  deps: { workspaces: WorkspacesService; folders: FoldersService; audit: AuditRecorder },
 ) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const { workspaces, folders } = deps;
+  const { workspaces, folders, audit } = deps;
 
   typed.get(
     '/api/spaces',
@@ -166,8 +167,21 @@ export function registerSpacesRoutes(
         response: { 200: Member, 409: ErrorResponse, ...errors },
       },
     },
-    async (request) =>
-      workspaces.setMember(await request.requireUser(), request.params.id, request.params.userId, request.body.role),
+    async (request) => {
+      const actor = await request.requireUser();
+      const { id, userId } = request.params;
+      const { member, previousRole } = await workspaces.setMember(actor, id, userId, request.body.role);
+      if (previousRole !== member.role) {
+        await audit.record({
+          action: previousRole === undefined ? 'workspace.member_added' : 'workspace.member_changed',
+          actor: actor.ownerKey,
+          target: `workspace:${id}`,
+          details: { member: userId, role: member.role, ...(previousRole ? { previousRole } : {}) },
+          ...auditContext(request),
+        });
+      }
+      return member;
+    },
   );
 
   typed.delete(
@@ -181,7 +195,19 @@ export function registerSpacesRoutes(
         response: { 200: RemoveMemberResponse, 409: ErrorResponse, ...errors },
       },
     },
-    async (request) => workspaces.removeMember(await request.requireUser(), request.params.id, request.params.userId),
+    async (request) => {
+      const actor = await request.requireUser();
+      const { id, userId } = request.params;
+      const removed = await workspaces.removeMember(actor, id, userId);
+      await audit.record({
+        action: 'workspace.member_removed',
+        actor: actor.ownerKey,
+        target: `workspace:${id}`,
+        details: { member: userId, left: userId === actor.ownerKey },
+        ...auditContext(request),
+      });
+      return removed;
+    },
   );
 
   typed.post(

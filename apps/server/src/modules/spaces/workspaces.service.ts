@@ -89,8 +89,8 @@ export function createWorkspacesService({ repo, blobs, clock, quotaBytes, log }:
     change: { role: MemberRole } | 'remove',
     addedBy: string,
     lastOwnerMessage: string,
-  ) {
-    await repo.transaction(async (trx) => {
+  ): Promise<MemberRole | undefined> {
+    return repo.transaction(async (trx) => {
       // Two owners stepping down at once must not leave none: changes of one workspace take turns.
       await repo.lockWorkspace(trx, workspaceId, iso(clock.now()));
       const current = await repo.memberRole(workspaceId, target.id, trx);
@@ -110,6 +110,7 @@ export function createWorkspacesService({ repo, blobs, clock, quotaBytes, log }:
           now: iso(clock.now()),
         });
       }
+      return current;
     });
   }
 
@@ -205,14 +206,20 @@ export function createWorkspacesService({ repo, blobs, clock, quotaBytes, log }:
     },
 
     /** Adds `ownerKey` as a member or changes their role (owners only). The last owner cannot be demoted. */
-    async setMember(actor: UserActor, id: string, ownerKey: string, role: MemberRole): Promise<Member> {
+    /** Adds a member or changes their role (owners); answers the member and the role they had before (if any). */
+    async setMember(
+      actor: UserActor,
+      id: string,
+      ownerKey: string,
+      role: MemberRole,
+    ): Promise<{ member: Member; previousRole: MemberRole | undefined }> {
       await authorized(actor, id, 'manage');
       const target = await repo.findUserByOwnerKey(ownerKey);
       if (!target) throw new AppError('USER_NOT_FOUND', MEMBER_MESSAGES.unknownUser);
-      await changeMembership(id, target, { role }, actor.id, MEMBER_MESSAGES.lastOwnerDemote);
+      const previousRole = await changeMembership(id, target, { role }, actor.id, MEMBER_MESSAGES.lastOwnerDemote);
       const member = (await repo.listMembers(id)).find((row) => row.user_id === target.id);
       if (!member) throw new AppError('NOT_FOUND', MEMBER_MESSAGES.notMember);
-      return { ...presentPerson(member), role: member.role, addedAt: member.added_at };
+      return { member: { ...presentPerson(member), role: member.role, addedAt: member.added_at }, previousRole };
     },
 
     /**

@@ -7,6 +7,7 @@ import { FloatingAssistant } from '../../features/assistant';
 import { Sidebar } from '../../features/dashboard/components/sidebar';
 import { NotificationsRuntime, useUnreadCount } from '../../features/notifications';
 import { ShareHost } from '../../features/sharing';
+import { SpaceSwitcher } from '../../features/spaces';
 
 const COLLAPSED_KEY = 'atrium.sidebarCollapsed';
 
@@ -66,6 +67,7 @@ export function DashboardLayout() {
           onLogout={onLogout}
           collapsed={collapsed}
           onToggleCollapsed={toggleCollapsed}
+          switcher={<SpaceSwitcher collapsed={collapsed} />}
         />
       </aside>
       {drawerOpen && (
@@ -96,6 +98,7 @@ export function DashboardLayout() {
               onLogout={onLogout}
               collapsed={false}
               onNavigate={() => setDrawerOpen(false)}
+              switcher={<SpaceSwitcher onNavigate={() => setDrawerOpen(false)} />}
             />
           </aside>
         </div>

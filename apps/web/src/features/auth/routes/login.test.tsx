@@ -129,6 +129,14 @@ describe('login page', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('Could not connect to Okta. Please try again.');
   });
 
+  it('says that a disabled account cannot sign in', async () => {
+    renderLogin('/login?error=account_disabled');
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'Your account has been disabled. Ask an admin to enable it.',
+    );
+    expect(screen.queryByText('Login failed')).toBeNull();
+  });
+
   it('explains a failed provider sign-in with the generic message and a toast', async () => {
     renderLogin('/login?error=oidc_failed');
     expect(await screen.findByText('An error occurred during login. Please try again.')).toBeTruthy();

@@ -1,4 +1,4 @@
-import { invalidCredentialsMessage } from '@atrium/contracts/texts';
+import { ACCOUNT_DISABLED_MESSAGE, invalidCredentialsMessage } from '@atrium/contracts/texts';
 import type { MeResponse } from '@atrium/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { LogIn, ShieldCheck } from 'lucide-react';
@@ -53,7 +53,13 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
   const shown =
     message ??
     misplaced ??
-    (queryError === 'oidc_unavailable' ? couldNotConnect(provider) : queryError ? GENERIC_ERROR : null);
+    (queryError === 'oidc_unavailable'
+      ? couldNotConnect(provider)
+      : queryError === 'account_disabled'
+        ? ACCOUNT_DISABLED_MESSAGE
+        : queryError
+          ? GENERIC_ERROR
+          : null);
 
   // The identity provider's sign-in failed after it began (the server sent us back here).
   useEffect(() => {
@@ -73,6 +79,7 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
       await navigate(from, { replace: true }); // also done by the <Navigate> above once the cache is primed
     } catch (error) {
       if (isApiError(error) && error.code === 'INVALID_CREDENTIALS') setMessage(invalidCredentials(provider));
+      else if (isApiError(error) && error.message === ACCOUNT_DISABLED_MESSAGE) setMessage(ACCOUNT_DISABLED_MESSAGE);
       else if (isApiError(error) && (error.code === 'RATE_LIMITED' || error.code === 'PUBLIC_URL_MISMATCH'))
         setMessage(error.message);
       else {

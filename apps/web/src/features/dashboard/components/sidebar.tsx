@@ -19,13 +19,15 @@ import {
   Search,
   Send,
   Share2,
+  ScrollText,
+  UserCog,
   ShieldCheck,
   Sparkles,
   UserRound,
   Volume2,
   type LucideIcon,
 } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 
 interface Item {
@@ -67,7 +69,11 @@ export const GROUPS: Group[] = [
     id: 'admin',
     label: 'Admin',
     icon: ShieldCheck,
-    items: [{ to: '/dashboard/admin/push-message', label: 'Send Push Message', icon: Send }],
+    items: [
+      { to: '/dashboard/admin/push-message', label: 'Send Push Message', icon: Send },
+      { to: '/dashboard/admin/users', label: 'Users', icon: UserCog },
+      { to: '/dashboard/admin/audit', label: 'Audit log', icon: ScrollText },
+    ],
   },
   {
     id: 'ai',
@@ -90,6 +96,8 @@ export interface SidebarProps {
   onToggleCollapsed?: () => void;
   /** Called after a link is followed (closes the mobile drawer). */
   onNavigate?: () => void;
+  /** The space switcher (personal space and workspaces), which the app layer passes in. */
+  switcher?: ReactNode;
 }
 
 const itemClass =
@@ -104,7 +112,15 @@ const itemClass =
  * Admin (admins only) and AI Services groups with one open at a time, a
  * collapse toggle, and Logout.
  */
-export function Sidebar({ me, unreadCount, onLogout, collapsed, onToggleCollapsed, onNavigate }: SidebarProps) {
+export function Sidebar({
+  me,
+  unreadCount,
+  onLogout,
+  collapsed,
+  onToggleCollapsed,
+  onNavigate,
+  switcher,
+}: SidebarProps) {
   const location = useLocation();
   const searchId = useId();
   const [query, setQuery] = useState('');
@@ -215,6 +231,8 @@ export function Sidebar({ me, unreadCount, onLogout, collapsed, onToggleCollapse
           <li className="px-3 py-2 text-sm text-slate-600">No matching pages.</li>
         )}
       </ul>
+
+      {switcher}
 
       <ul className="space-y-1 border-t border-slate-200 pt-4">
         {shownGroups.map((group) => {

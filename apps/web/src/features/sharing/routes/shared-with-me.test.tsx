@@ -45,7 +45,9 @@ describe('Shared with me', () => {
       </ShareActionContext.Provider>,
     );
     const folders = await screen.findByRole('list', { name: 'Shared folders' });
-    expect(within(folders).getByRole('link', { name: 'Campaign' }).getAttribute('href')).toBe('/dashboard/folders/d1');
+    expect(within(folders).getByRole('link', { name: 'Campaign' }).getAttribute('href')).toBe(
+      '/dashboard/spaces/personal/folders/d1',
+    );
     expect(within(folders).getByText(/Shared by Alice Adams/)).toBeTruthy();
     expect(within(folders).getByText('Editor')).toBeTruthy();
     const files = screen.getByRole('list', { name: 'Shared files' });

@@ -1,0 +1,33 @@
+import type { AuditAction } from '@atrium/contracts';
+import type { FastifyRequest } from 'fastify';
+
+/** Where a request came from, as the audit log keeps it. */
+export interface AuditContext {
+  ip?: string | undefined;
+  userAgent?: string | undefined;
+  requestId?: string | undefined;
+}
+
+/** One audited action. `actor` is the acting user's owner key (null: nobody signed in). */
+export interface AuditRecord extends AuditContext {
+  action: AuditAction;
+  actor: string | null;
+  /** What was acted on, as `kind:id` (`user:bob`, `file:<id>`, `share:<id>`). */
+  target?: string | null | undefined;
+  details?: Record<string, unknown> | undefined;
+}
+
+/**
+ * The narrow seam every module records through (sharing, links and workspaces included): append one entry.
+ * It never throws — a failure to write the entry is logged, the action it describes has already happened.
+ */
+export interface AuditRecorder {
+  record(entry: AuditRecord): Promise<void>;
+}
+
+/** The request's IP, user agent and request id. */
+export const auditContext = (request: FastifyRequest): AuditContext => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'],
+  requestId: request.id,
+});

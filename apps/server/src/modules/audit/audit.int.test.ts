@@ -1,0 +1,237 @@
+import { AUDIT_ACTIONS, type AuditAction, type AuditEntry, type AuditPage, type FileRecord } from '@atrium/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  dialects,
+  readError,
+  readJson,
+  startTestServer,
+  TEST_ADMIN_PASSWORD,
+  type TestServer,
+} from '../../../test/helpers';
+
+const UA = 'audit-test-agent/1.0';
+
+describe.each(dialects())('audit log (%s)', (dialect) => {
+  let server: TestServer;
+  let admin: string;
+  beforeAll(async () => {
+    server = await startTestServer({ dialect, env: { AUDIT_RETENTION_DAYS: '30' } });
+    admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
+  });
+  afterAll(async () => server?.close());
+
+  const send = (cookie: string | undefined, method: string, url: string, body?: unknown, headers = {}) =>
+    server.fetch(url, {
+      method,
+      headers: {
+        'user-agent': UA,
+        ...(cookie ? { cookie } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const ok = async <T>(response: Promise<Response>, status = 200): Promise<T> => {
+    const answer = await response;
+    if (answer.status !== status) throw new Error(`${answer.status} ${await answer.text()}`);
+    return readJson<T>(answer);
+  };
+  const audit = (query = '') => ok<AuditPage>(send(admin, 'GET', `/api/admin/audit${query}`));
+
+  it('has an entry for every audited action, with actor, target, time, IP, user agent and request id', async () => {
+    const started = new Date(Date.now() - 1000).toISOString();
+    // Sign-in (the built-in admin's password), a failed one, and a sign-out.
+    const login = await send(undefined, 'POST', '/api/auth/login', {
+      username: 'admin',
+      password: TEST_ADMIN_PASSWORD,
+    });
+    expect(login.status).toBe(200);
+    const loginCookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const failed = await send(undefined, 'POST', '/api/auth/login', { username: 'admin', password: 'wrong' });
+    expect(failed.status).toBe(401);
+    expect((await send(loginCookie, 'POST', '/api/auth/logout')).status).toBe(200);
+
+    // The users screen's actions.
+    await server.signInAs({ owner_key: 'walker' });
+    await ok(send(admin, 'PATCH', '/api/admin/users/walker', { role: 'admin' }));
+    await ok(send(admin, 'PATCH', '/api/admin/users/walker', { disabled: true }));
+    await ok(send(admin, 'PATCH', '/api/admin/users/walker', { disabled: false }));
+    await ok(send(admin, 'PATCH', '/api/admin/users/walker', { quotaBytes: 2048 }));
+    await ok(send(admin, 'DELETE', '/api/admin/users/walker/sessions'));
+
+    // API keys, a notification, a file deletion.
+    const key = await ok<{ id: string }>(send(admin, 'POST', '/api/ai/keys', { name: 'audit key' }), 201);
+    await ok(send(admin, 'DELETE', `/api/ai/keys/${key.id}`));
+    const published = await ok<{ id: string }>(
+      send(admin, 'POST', '/public/api/notifications', {
+        message: 'audited',
+        timestamp: new Date().toISOString(),
+        type: 'admin',
+      }),
+    );
+    const walker = await server.signInAs({ owner_key: 'walker' });
+    const form = new FormData();
+    form.append('file', new Blob(['bytes']), 'gone.txt');
+    const file = await ok<FileRecord>(
+      server.fetch('/api/files/upload?userId=walker', {
+        method: 'POST',
+        headers: { cookie: walker, accept: 'application/json' },
+        body: form,
+      }),
+    );
+    await ok(send(walker, 'DELETE', `/api/files/user/${file.id}`));
+
+    // A workspace's members, and a share (issue 15).
+    await server.signInAs({ owner_key: 'teammate' });
+    const space = await ok<{ id: string; rootFolderId: string }>(
+      send(walker, 'POST', '/api/workspaces', { name: 'Audited' }),
+      201,
+    );
+    await ok(send(walker, 'PUT', `/api/workspaces/${space.id}/members/teammate`, { role: 'viewer' }));
+    await ok(send(walker, 'PUT', `/api/workspaces/${space.id}/members/teammate`, { role: 'editor' }));
+    await ok(send(walker, 'DELETE', `/api/workspaces/${space.id}/members/teammate`));
+    const share = await ok<{ id: string }>(
+      send(walker, 'PUT', `/api/folders/${space.rootFolderId}/shares/teammate`, { role: 'viewer' }),
+      201,
+    );
+    await ok(send(walker, 'DELETE', `/api/folders/${space.rootFolderId}/shares/teammate`));
+
+    const expected: [AuditAction, string | null, string | null, Record<string, unknown>?][] = [
+      ['auth.sign_in', 'admin', 'user:admin', { method: 'password' }],
+      ['auth.sign_in_failed', null, 'user:admin', { method: 'password', reason: 'invalid_credentials' }],
+      ['auth.sign_out', 'admin', 'user:admin'],
+      ['user.role_changed', 'admin', 'user:walker', { from: 'user', to: 'admin' }],
+      ['user.disabled', 'admin', 'user:walker'],
+      ['user.enabled', 'admin', 'user:walker'],
+      ['user.quota_changed', 'admin', 'user:walker', { from: null, to: 2048 }],
+      ['user.sessions_revoked', 'admin', 'user:walker'],
+      ['api_key.created', 'admin', `api_key:${key.id}`, { name: 'audit key' }],
+      ['api_key.revoked', 'admin', `api_key:${key.id}`],
+      ['notification.published', 'admin', `notification:${published.id}`],
+      ['file.deleted', 'walker', `file:${file.id}`],
+      ['workspace.member_added', 'walker', `workspace:${space.id}`, { member: 'teammate', role: 'viewer' }],
+      [
+        'workspace.member_changed',
+        'walker',
+        `workspace:${space.id}`,
+        { member: 'teammate', role: 'editor', previousRole: 'viewer' },
+      ],
+      ['workspace.member_removed', 'walker', `workspace:${space.id}`, { member: 'teammate' }],
+      ['share.created', 'walker', `share:${share.id}`, { folder: space.rootFolderId, role: 'viewer' }],
+      ['share.revoked', 'walker', `share:${share.id}`],
+    ];
+    for (const [action, actor, target, details] of expected) {
+      const { entries } = await audit(`?action=${action}&from=${encodeURIComponent(started)}`);
+      const entry = entries.find((e) => e.target === target && e.actor === actor);
+      expect(entry, action).toBeDefined();
+      expect(entry).toMatchObject({ ip: '127.0.0.1', userAgent: UA });
+      expect(entry?.requestId).toMatch(/^[\w-]{8,}$/);
+      expect(Date.parse(entry?.at ?? '')).toBeGreaterThanOrEqual(Date.parse(started));
+      if (details) expect(entry?.details).toMatchObject(details);
+    }
+    // Every action the walk covers is a known one.
+    expect(expected.every(([action]) => AUDIT_ACTIONS.includes(action))).toBe(true);
+  });
+
+  it('filters by actor, action, target and time and pages newest first with a cursor', async () => {
+    const user = await server.signInAs({ owner_key: 'pager' });
+    for (let i = 0; i < 5; i += 1) await ok(send(admin, 'PATCH', '/api/admin/users/pager', { quotaBytes: 1000 + i }));
+    await send(user, 'POST', '/api/auth/logout');
+
+    const byTarget = await audit('?target=user:pager&action=user.quota_changed');
+    expect(byTarget.entries.map((e) => e.details?.to)).toEqual([1004, 1003, 1002, 1001, 1000]);
+    const seen: AuditEntry[] = [];
+    let query = '?target=user:pager&action=user.quota_changed&limit=2';
+    for (let page = 0; page < 5; page += 1) {
+      const result = await audit(query);
+      seen.push(...result.entries);
+      if (!result.nextCursor) break;
+      query = `?target=user:pager&action=user.quota_changed&limit=2&cursor=${result.nextCursor}`;
+    }
+    expect(seen.map((e) => e.id)).toEqual(byTarget.entries.map((e) => e.id));
+
+    const byActor = await audit('?actor=pager');
+    expect(byActor.entries.map((e) => e.action)).toEqual(['auth.sign_out']);
+    const future = encodeURIComponent(new Date(Date.now() + 60_000).toISOString());
+    expect((await audit(`?from=${future}`)).entries).toEqual([]);
+    expect((await audit(`?to=2000-01-01T00:00:00Z`)).entries).toEqual([]);
+
+    for (const bad of [
+      '?action=user.exploded',
+      '?from=yesterday',
+      '?cursor=nope',
+      '?limit=0',
+      '?from=2030-01-01&to=2020-01-01',
+    ]) {
+      const response = await send(admin, 'GET', `/api/admin/audit${bad}`);
+      expect(response.status, bad).toBe(400);
+      expect((await readError(response)).message).toBeTruthy();
+    }
+  });
+
+  it('exports CSV with the same filters, escaped and guarded against formula injection', async () => {
+    await server.signInAs({ owner_key: 'csv-user' });
+    await ok(
+      send(
+        admin,
+        'PATCH',
+        '/api/admin/users/csv-user',
+        { quotaBytes: 1 },
+        { 'user-agent': '=HYPERLINK("http://x","a, b")' },
+      ),
+    );
+    const response = await send(admin, 'GET', '/api/admin/audit.csv?target=user:csv-user');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(response.headers.get('content-disposition')).toMatch(/attachment; filename="audit-log.csv"/);
+    const lines = (await response.text()).split('\r\n');
+    expect(lines[0]).toBe('at,actor,action,target,ip,user_agent,request_id,details');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(
+      `,admin,user.quota_changed,user:csv-user,127.0.0.1,"'=HYPERLINK(""http://x"",""a, b"")",`,
+    );
+    expect(lines[1]).toContain('"{""from"":null,""to"":1}"');
+    expect(lines[2]).toBe('');
+
+    const badFilter = await send(admin, 'GET', '/api/admin/audit.csv?from=2030-01-01&to=2020-01-01');
+    expect(badFilter.status).toBe(400);
+    expect((await readError(badFilter)).code).toBe('BAD_REQUEST');
+  });
+
+  it('is for admins only', async () => {
+    const user = await server.signInAs({ owner_key: 'nosy' });
+    for (const url of ['/api/admin/audit', '/api/admin/audit.csv']) {
+      const refused = await send(user, 'GET', url);
+      expect(refused.status).toBe(403);
+      expect((await readError(refused)).message).toBe('Only admins can read the audit log.');
+      expect((await send(undefined, 'GET', url)).status).toBe(401);
+    }
+  });
+
+  it('the retention job deletes entries older than AUDIT_RETENTION_DAYS and keeps the rest', async () => {
+    const db = server.app.database.db;
+    const old = new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString();
+    const recent = new Date(Date.now() - 29 * 24 * 3600 * 1000).toISOString();
+    for (const [id, at] of [
+      ['retention-old', old],
+      ['retention-recent', recent],
+    ] as const)
+      await db
+        .insertInto('audit_log')
+        .values({
+          id,
+          at,
+          actor: 'admin',
+          action: 'settings.changed',
+          target: 'retention',
+          ip: null,
+          user_agent: null,
+          request_id: null,
+          details: null,
+        })
+        .execute();
+    await server.app.scheduler.runNow('audit.retention');
+    const left = await audit('?target=retention');
+    expect(left.entries.map((e) => e.id)).toEqual(['retention-recent']);
+  });
+});

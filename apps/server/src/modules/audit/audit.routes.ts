@@ -1,0 +1,53 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AuditPage, AuditQuery, ErrorResponse } from '@atrium/contracts';
+import { adminOnly } from '../../auth/policies/admin';
+import type { AuditService } from './audit.service';
+
+/** /api/admin/audit (a page as JSON) and /api/admin/audit.csv (everything matching, streamed). Admins only. */
+export function registerAuditRoutes(app: FastifyInstance, { audit }: { audit: AuditService }) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['admin'];
+
+  typed.get(
+    '/api/admin/audit',
+    {
+      config: adminOnly('audit'),
+      schema: {
+        tags,
+        summary: 'The audit log, newest first, filtered by actor, action, target and time',
+        querystring: AuditQuery,
+        response: { 200: AuditPage, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
+      },
+    },
+    async (request) => audit.page(request.query),
+  );
+
+  typed.get(
+    '/api/admin/audit.csv',
+    {
+      config: adminOnly('audit'),
+      schema: {
+        tags,
+        summary: 'The audit log as CSV (same filters; every matching entry, streamed)',
+        description: "text/csv; values that start like a spreadsheet formula (`=`, `+`, `-`, `@`) get a leading `'`.",
+        querystring: AuditQuery.omit({ cursor: true, limit: true }),
+      },
+    },
+    async (request, reply) => {
+      const lines = audit.csv(request.query);
+      // Read the first line before answering, so a bad filter is still a JSON 400.
+      const first = await lines.next();
+      async function* all() {
+        if (!first.done) yield first.value;
+        yield* lines;
+      }
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="audit-log.csv"')
+        .header('cache-control', 'no-store')
+        .send(Readable.from(all()));
+    },
+  );
+}

@@ -1,0 +1,126 @@
+import {
+  ErrorResponse,
+  FolderIdParams,
+  RevokeShareResponse,
+  SetShareRequest,
+  Share,
+  SharedWithMe,
+  ShareList,
+  ShareUserParams,
+  ShareWorkspaceParams,
+} from '@atrium/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { ShareResource } from './sharing.repository';
+import type { GranteeInput, SharingService } from './sharing.service';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse } as const;
+const USER = { access: 'user' } as const;
+const tags = ['sharing'];
+
+/**
+ * Sharing with people and workspaces (issue 15): grant or change (PUT), revoke (DELETE) and list (GET) the shares
+ * of a file or folder, and the caller's Shared with me. Who may do what is the file and folder policies' `share`
+ * action, asked by the service.
+ */
+export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: SharingService; audit: AuditRecorder }) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const { sharing, audit } = deps;
+
+  for (const kind of ['file', 'folder'] as const) {
+    const base = kind === 'file' ? '/api/files/:id/shares' : '/api/folders/:id/shares';
+    const label = kind === 'file' ? 'a file' : 'a folder (and everything below it)';
+    const resource = (id: string): ShareResource => ({ kind, id });
+    const grantees: [string, typeof ShareUserParams | typeof ShareWorkspaceParams, string][] = [
+      [`${base}/:userId`, ShareUserParams, 'a person (owner key)'],
+      [`${base}/workspaces/:workspaceId`, ShareWorkspaceParams, 'a workspace (its members)'],
+    ];
+    for (const [url, params, whom] of grantees) {
+      const granteeOf = (p: { userId?: string; workspaceId?: string }): GranteeInput =>
+        p.workspaceId !== undefined
+          ? { kind: 'workspace', id: p.workspaceId }
+          : { kind: 'user', ownerKey: p.userId ?? '' };
+
+      typed.put(
+        url,
+        {
+          config: USER,
+          schema: {
+            tags,
+            summary: `Share ${label} with ${whom} as viewer or editor, or change the role (owners and editors)`,
+            params,
+            body: SetShareRequest,
+            response: { 200: Share, 201: Share, ...errors },
+          },
+        },
+        async (request, reply) => {
+          const actor = await request.requireUser();
+          const p = request.params as { id: string; userId?: string; workspaceId?: string };
+          const { created, share } = await sharing.set(actor, resource(p.id), granteeOf(p), request.body.role);
+          await audit.record({
+            action: 'share.created',
+            actor: actor.ownerKey,
+            target: `share:${share.id}`,
+            details: { [kind]: p.id, grantee: granteeOf(p), role: share.role, changed: !created },
+            ...auditContext(request),
+          });
+          return reply.status(created ? 201 : 200).send(share);
+        },
+      );
+
+      typed.delete(
+        url,
+        {
+          config: USER,
+          schema: {
+            tags,
+            summary: `Revoke the share of ${label} with ${whom} (those who may share it, or the recipient)`,
+            params,
+            response: { 200: RevokeShareResponse, ...errors },
+          },
+        },
+        async (request) => {
+          const p = request.params as { id: string; userId?: string; workspaceId?: string };
+          const actor = await request.requireUser();
+          const revoked = await sharing.revoke(actor, resource(p.id), granteeOf(p));
+          await audit.record({
+            action: 'share.revoked',
+            actor: actor.ownerKey,
+            target: `share:${revoked.id}`,
+            details: { [kind]: p.id, grantee: granteeOf(p) },
+            ...auditContext(request),
+          });
+          return revoked;
+        },
+      );
+    }
+
+    typed.get(
+      base,
+      {
+        config: USER,
+        schema: {
+          tags,
+          summary: `Who has access to ${label}: its owner and its shares (owners and editors; viewers 403)`,
+          params: FolderIdParams,
+          response: { 200: ShareList, ...errors },
+        },
+      },
+      async (request) => sharing.list(await request.requireUser(), resource(request.params.id)),
+    );
+  }
+
+  typed.get(
+    '/api/shared-with-me',
+    {
+      config: USER,
+      schema: {
+        tags,
+        summary: 'Files and folders shared with the caller (directly or with a workspace of theirs), newest first',
+        response: { 200: SharedWithMe, 401: ErrorResponse },
+      },
+    },
+    async (request) => sharing.sharedWithMe(await request.requireUser()),
+  );
+}

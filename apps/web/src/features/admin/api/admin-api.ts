@@ -1,0 +1,94 @@
+import {
+  AdminUser,
+  AdminUserList,
+  AuditPage,
+  NEXT_CURSOR_HEADER,
+  SessionsRevoked,
+  type AdminUserPatch,
+  type AuditAction,
+} from '@atrium/contracts';
+import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, request } from '../../../lib/api-client';
+import { sendOk } from '../../../lib/http';
+
+/** One page of `GET /api/admin/users` and the cursor of the next (from `X-Next-Cursor`). */
+export async function fetchAdminUsers(q: string, cursor: string | undefined) {
+  const params = new URLSearchParams();
+  if (q) params.set('q', q);
+  if (cursor) params.set('cursor', cursor);
+  const response = await sendOk(`/api/admin/users?${params.toString()}`, {
+    credentials: 'same-origin',
+    headers: { accept: 'application/json' },
+  });
+  return {
+    users: AdminUserList.parse(await response.json()),
+    nextCursor: response.headers.get(NEXT_CURSOR_HEADER) ?? undefined,
+  };
+}
+
+export const adminUsersQueryOptions = (q: string) =>
+  infiniteQueryOptions({
+    queryKey: ['admin', 'users', q],
+    queryFn: ({ pageParam }) => fetchAdminUsers(q, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+
+export const useAdminUsers = (q: string) => useInfiniteQuery(adminUsersQueryOptions(q));
+
+export function useUpdateAdminUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, patch }: { userId: string; patch: AdminUserPatch }) =>
+      request(AdminUser, `/api/admin/users/${encodeURIComponent(userId)}`, { method: 'PATCH', body: patch }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] }),
+  });
+}
+
+export function useRevokeSessions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) =>
+      api.delete(SessionsRevoked, `/api/admin/users/${encodeURIComponent(userId)}/sessions`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] }),
+  });
+}
+
+export interface AuditFilters {
+  actor?: string;
+  action?: AuditAction | '';
+  target?: string;
+  /** yyyy-mm-dd (inclusive) */
+  from?: string;
+  /** yyyy-mm-dd (inclusive: the whole day) */
+  to?: string;
+}
+
+/** The query string of the audit filters (shared by the page and the CSV link). */
+export function auditParams(filters: AuditFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filters.actor) params.set('actor', filters.actor);
+  if (filters.action) params.set('action', filters.action);
+  if (filters.target) params.set('target', filters.target);
+  if (filters.from) params.set('from', new Date(`${filters.from}T00:00:00`).toISOString());
+  if (filters.to) {
+    const end = new Date(`${filters.to}T00:00:00`);
+    end.setDate(end.getDate() + 1);
+    params.set('to', end.toISOString());
+  }
+  return params;
+}
+
+export const auditQueryOptions = (filters: AuditFilters) =>
+  infiniteQueryOptions({
+    queryKey: ['admin', 'audit', filters],
+    queryFn: ({ pageParam }) => {
+      const params = auditParams(filters);
+      if (pageParam) params.set('cursor', pageParam);
+      return api.get(AuditPage, `/api/admin/audit?${params.toString()}`);
+    },
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+
+export const useAuditLog = (filters: AuditFilters) => useInfiniteQuery(auditQueryOptions(filters));

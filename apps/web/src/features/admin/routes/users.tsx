@@ -1,0 +1,219 @@
+import type { AdminUser } from '@atrium/contracts';
+import { formatBytes } from '@atrium/contracts/format-bytes';
+import { Search } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { Spinner } from '../../../components/ui/spinner';
+import { isApiError } from '../../../lib/api-client';
+import { useMe } from '../../../lib/me';
+import { showToast } from '../../../lib/toast';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useAdminUsers, useRevokeSessions, useUpdateAdminUser } from '../api/admin-api';
+
+const MB = 1024 * 1024;
+const errorText = (error: unknown) => (isApiError(error) ? error.message : 'Something went wrong. Please try again.');
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+
+/** The actions on one user: role, status, quota, sign out everywhere. */
+function UserActions({ user, self }: { user: AdminUser; self: boolean }) {
+  const update = useUpdateAdminUser();
+  const revoke = useRevokeSessions();
+  const [quota, setQuota] = useState(user.quotaBytes === null ? '' : String(Math.round(user.quotaBytes / MB)));
+  const quotaId = useId();
+  const locked = user.builtIn || self;
+  const change = (patch: Parameters<typeof update.mutate>[0]['patch'], done: string) =>
+    update.mutate(
+      { userId: user.userId, patch },
+      { onSuccess: () => showToast('success', done), onError: (error) => showToast('error', errorText(error)) },
+    );
+  const saveQuota = (event: FormEvent) => {
+    event.preventDefault();
+    const text = quota.trim();
+    const megabytes = Number(text);
+    if (text && (!Number.isFinite(megabytes) || megabytes < 0)) {
+      showToast('warning', 'Enter the quota in MB, or leave it empty for the default.');
+      return;
+    }
+    change({ quotaBytes: text ? Math.round(megabytes * MB) : null }, `Quota of ${user.userId} saved`);
+  };
+  const button =
+    'rounded-md px-2.5 py-1.5 text-sm font-medium ring-1 ring-slate-300 hover:bg-slate-50 disabled:opacity-50 min-h-11 sm:min-h-0';
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <button
+        type="button"
+        className={button}
+        disabled={update.isPending || (locked && user.role === 'admin')}
+        onClick={() =>
+          change(
+            { role: user.role === 'admin' ? 'user' : 'admin' },
+            user.role === 'admin' ? `${user.userId} is no longer an admin` : `${user.userId} is now an admin`,
+          )
+        }
+      >
+        {user.role === 'admin' ? 'Remove admin' : 'Make admin'}
+      </button>
+      <button
+        type="button"
+        className={button}
+        disabled={update.isPending || (locked && !user.disabled)}
+        onClick={() =>
+          change(
+            { disabled: !user.disabled },
+            user.disabled ? `${user.userId} is enabled` : `${user.userId} is disabled and signed out`,
+          )
+        }
+      >
+        {user.disabled ? 'Enable' : 'Disable'}
+      </button>
+      <button
+        type="button"
+        className={button}
+        disabled={revoke.isPending}
+        onClick={() =>
+          revoke.mutate(user.userId, {
+            onSuccess: (result) => showToast('success', `Signed ${user.userId} out of ${result.revoked} session(s)`),
+            onError: (error) => showToast('error', errorText(error)),
+          })
+        }
+      >
+        Sign out everywhere
+      </button>
+      <form onSubmit={saveQuota} className="flex items-center gap-1">
+        <label htmlFor={quotaId} className="text-sm text-slate-600">
+          Quota (MB)
+        </label>
+        <input
+          id={quotaId}
+          inputMode="decimal"
+          value={quota}
+          placeholder="default"
+          onChange={(event) => setQuota(event.target.value)}
+          className="w-24 rounded-md border border-slate-300 px-2 py-1 text-sm"
+        />
+        <button type="submit" className={button} disabled={update.isPending}>
+          Save
+        </button>
+      </form>
+    </div>
+  );
+}
+
+const usage = (user: AdminUser) =>
+  `${formatBytes(user.usedBytes)} of ${formatBytes(user.effectiveQuotaBytes)}${user.quotaBytes === null ? ' (default)' : ''}`;
+
+/** /dashboard/admin/users: everyone who has signed in, with their role, status, storage and sessions. */
+export default function AdminUsersPage() {
+  useDocumentTitle('Users');
+  const me = useMe();
+  const [text, setText] = useState('');
+  const [search, setSearch] = useState('');
+  const users = useAdminUsers(search);
+  const searchId = useId();
+  const all = users.data?.pages.flatMap((page) => page.users) ?? [];
+  const selfKey = me.data?.ownerKey;
+
+  return (
+    <section className="mx-auto max-w-6xl px-4 py-8 sm:py-12">
+      <h1 className="text-3xl font-semibold tracking-tight text-slate-900">Users</h1>
+      <p className="mt-2 text-slate-600">Everyone who has signed in. Disabling a user signs them out at once.</p>
+      <form
+        role="search"
+        className="mt-6 flex gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setSearch(text.trim());
+        }}
+      >
+        <label htmlFor={searchId} className="sr-only">
+          Search users
+        </label>
+        <input
+          id={searchId}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          placeholder="Name, email or user id"
+          className="min-h-11 w-full max-w-sm rounded-md border border-slate-300 px-3 py-2 sm:min-h-0"
+        />
+        <button
+          type="submit"
+          className="inline-flex min-h-11 items-center gap-2 rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 sm:min-h-0"
+        >
+          <Search className="size-4" aria-hidden="true" />
+          Search
+        </button>
+      </form>
+
+      {users.isPending ? (
+        <Spinner />
+      ) : users.isError ? (
+        <p role="alert" className="mt-6 text-red-700">
+          {errorText(users.error)}
+        </p>
+      ) : all.length === 0 ? (
+        <p className="mt-6 text-slate-600">No users match.</p>
+      ) : (
+        <>
+          <table className="mt-6 hidden w-full text-left text-sm sm:table" aria-label="Users">
+            <thead className="text-slate-600">
+              <tr>
+                <th className="py-2 pr-3">User</th>
+                <th className="py-2 pr-3">Role</th>
+                <th className="py-2 pr-3">Status</th>
+                <th className="py-2 pr-3">Storage</th>
+                <th className="py-2 pr-3">Last sign-in</th>
+                <th className="py-2 pr-3">Sessions</th>
+                <th className="py-2">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {all.map((user) => (
+                <tr key={user.id} className="border-t border-slate-200 align-top">
+                  <td className="py-2 pr-3">
+                    <div className="font-medium text-slate-900">{user.name ?? user.userId}</div>
+                    <div className="text-slate-600">{user.userId}</div>
+                    {user.email && <div className="text-slate-500">{user.email}</div>}
+                  </td>
+                  <td className="py-2 pr-3">{user.role === 'admin' ? 'Admin' : 'User'}</td>
+                  <td className="py-2 pr-3">{user.disabled ? 'Disabled' : 'Active'}</td>
+                  <td className="py-2 pr-3">{usage(user)}</td>
+                  <td className="py-2 pr-3">{when(user.lastSignInAt)}</td>
+                  <td className="py-2 pr-3">{user.sessions}</td>
+                  <td className="py-2">
+                    <UserActions user={user} self={user.userId === selfKey} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <ul className="mt-6 space-y-3 sm:hidden" aria-label="Users">
+            {all.map((user) => (
+              <li key={user.id} className="rounded-md bg-white p-4 shadow-sm ring-1 ring-slate-200">
+                <div className="font-medium text-slate-900">{user.name ?? user.userId}</div>
+                <div className="text-sm text-slate-600">
+                  {user.userId} · {user.role === 'admin' ? 'Admin' : 'User'} · {user.disabled ? 'Disabled' : 'Active'}
+                </div>
+                <div className="text-sm text-slate-600">{usage(user)}</div>
+                <div className="text-sm text-slate-600">
+                  Last sign-in {when(user.lastSignInAt)} · {user.sessions} session(s)
+                </div>
+                <div className="mt-3">
+                  <UserActions user={user} self={user.userId === selfKey} />
+                </div>
+              </li>
+            ))}
+          </ul>
+          {users.hasNextPage && (
+            <button
+              type="button"
+              className="mt-4 min-h-11 rounded-md px-4 py-2 ring-1 ring-slate-300"
+              disabled={users.isFetchingNextPage}
+              onClick={() => void users.fetchNextPage()}
+            >
+              {users.isFetchingNextPage ? 'Loading…' : 'Load more'}
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,200 @@
+import {
+  DeleteFileResponse,
+  DeleteFolderResponse,
+  DeleteWorkspaceResponse,
+  DirectoryList,
+  FileRecord,
+  Folder,
+  FolderListing,
+  Member,
+  MemberList,
+  RemoveMemberResponse,
+  SpaceList,
+  Workspace,
+  WorkspaceDetails,
+  type FolderSort,
+  type MemberRole,
+} from '@atrium/contracts';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+const enc = encodeURIComponent;
+
+export const spacesKeys = {
+  spaces: ['spaces'] as const,
+  workspace: (id: string) => ['workspaces', id] as const,
+  members: (id: string) => ['workspaces', id, 'members'] as const,
+  directory: (q: string) => ['directory', q] as const,
+  folders: ['folders'] as const,
+  folder: (id: string, sort: FolderSort, order: 'asc' | 'desc', limit: number) =>
+    ['folders', id, sort, order, limit] as const,
+};
+
+// ---- Spaces, workspaces, members, directory ----
+
+export const spacesQueryOptions = () =>
+  queryOptions({ queryKey: spacesKeys.spaces, queryFn: () => api.get(SpaceList, '/api/spaces') });
+export const useSpaces = () => useQuery(spacesQueryOptions());
+
+export const useWorkspace = (id: string) =>
+  useQuery({
+    queryKey: spacesKeys.workspace(id),
+    queryFn: () => api.get(WorkspaceDetails, `/api/workspaces/${enc(id)}`),
+  });
+
+export const useMembers = (id: string) =>
+  useQuery({
+    queryKey: spacesKeys.members(id),
+    queryFn: () => api.get(MemberList, `/api/workspaces/${enc(id)}/members`),
+  });
+
+export const useDirectory = (q: string) =>
+  useQuery({
+    queryKey: spacesKeys.directory(q),
+    queryFn: () => api.get(DirectoryList, `/api/users?q=${enc(q)}`),
+    enabled: q.trim() !== '',
+  });
+
+export function useCreateWorkspace() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => api.post(Workspace, '/api/workspaces', { name }),
+    onSuccess: () => client.invalidateQueries({ queryKey: spacesKeys.spaces }),
+  });
+}
+
+/** Reloads everything a change to a workspace or its members may show in. */
+function useWorkspaceInvalidation(id: string) {
+  const client = useQueryClient();
+  return () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: spacesKeys.spaces }),
+      client.invalidateQueries({ queryKey: spacesKeys.workspace(id) }),
+    ]);
+}
+
+export function useRenameWorkspace(id: string) {
+  const invalidate = useWorkspaceInvalidation(id);
+  return useMutation({
+    mutationFn: (name: string) => api.patch(WorkspaceDetails, `/api/workspaces/${enc(id)}`, { name }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteWorkspace(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete(DeleteWorkspaceResponse, `/api/workspaces/${enc(id)}`),
+    onSuccess: () => client.invalidateQueries({ queryKey: spacesKeys.spaces }),
+  });
+}
+
+export function useSetMember(id: string) {
+  const invalidate = useWorkspaceInvalidation(id);
+  return useMutation({
+    mutationFn: ({ userId, role }: { userId: string; role: MemberRole }) =>
+      api.put(Member, `/api/workspaces/${enc(id)}/members/${enc(userId)}`, { role }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useRemoveMember(id: string) {
+  const invalidate = useWorkspaceInvalidation(id);
+  return useMutation({
+    mutationFn: (userId: string) =>
+      api.delete(RemoveMemberResponse, `/api/workspaces/${enc(id)}/members/${enc(userId)}`),
+    onSuccess: invalidate,
+  });
+}
+
+// ---- Folders and files ----
+
+export const FOLDER_PAGE_SIZE = 50;
+
+export const folderQueryOptions = (
+  id: string,
+  sort: FolderSort,
+  order: 'asc' | 'desc',
+  limit: number = FOLDER_PAGE_SIZE,
+) =>
+  infiniteQueryOptions({
+    queryKey: spacesKeys.folder(id, sort, order, limit),
+    queryFn: ({ pageParam }) => {
+      const query = new URLSearchParams({ sort, order, limit: String(limit) });
+      if (pageParam) query.set('cursor', pageParam);
+      return api.get(FolderListing, `/api/folders/${enc(id)}?${query}`);
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+  });
+
+export const useFolder = (id: string, sort: FolderSort, order: 'asc' | 'desc', limit?: number) =>
+  useInfiniteQuery(folderQueryOptions(id, sort, order, limit));
+
+/** One page of a folder's subfolders, for the move dialog's picker. */
+export const useFolderChoices = (id: string | null) =>
+  useQuery({
+    queryKey: ['folders', id, 'choices'],
+    queryFn: () => api.get(FolderListing, `/api/folders/${enc(id ?? '')}?sort=name&limit=1000`),
+    enabled: Boolean(id),
+  });
+
+function useFoldersInvalidation() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: spacesKeys.folders });
+}
+
+export function useCreateFolder() {
+  const invalidate = useFoldersInvalidation();
+  return useMutation({
+    mutationFn: (input: { name: string; parentId: string }) => api.post(Folder, '/api/folders', input),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdateFolder() {
+  const invalidate = useFoldersInvalidation();
+  return useMutation({
+    mutationFn: ({ id, ...body }: { id: string; name?: string; parentId?: string }) =>
+      api.patch(Folder, `/api/folders/${enc(id)}`, body),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteFolder() {
+  const invalidate = useFoldersInvalidation();
+  return useMutation({
+    mutationFn: (id: string) => api.delete(DeleteFolderResponse, `/api/folders/${enc(id)}`),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdateFile() {
+  const invalidate = useFoldersInvalidation();
+  return useMutation({
+    mutationFn: ({ id, ...body }: { id: string; fileName?: string; folderId?: string }) =>
+      api.patch(FileRecord, `/api/files/${enc(id)}`, body),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteFile() {
+  const invalidate = useFoldersInvalidation();
+  return useMutation({
+    mutationFn: (id: string) => api.delete(DeleteFileResponse, `/api/files/user/${enc(id)}`),
+    onSuccess: invalidate,
+  });
+}
+
+export const downloadUrl = (id: string) => `/api/files/download/${enc(id)}`;
+export const openUrl = (id: string) => `/api/files/download/${enc(id)}?inline=1`;
+
+/** Reloads the open folder's listings (after uploads). */
+export const useRefreshFolders = useFoldersInvalidation;

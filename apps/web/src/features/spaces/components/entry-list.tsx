@@ -1,0 +1,180 @@
+import type { FileRecord, FolderEntry } from '@atrium/contracts';
+import { formatBytes } from '@atrium/contracts/format-bytes';
+import { Download, ExternalLink, FileText, Folder, FolderInput, Pencil, Share2, Trash2 } from 'lucide-react';
+import { Link } from 'react-router';
+import { Menu, type MenuItem } from '../../../components/ui/menu';
+import { useWideScreen } from '../../../lib/use-wide-screen';
+import { downloadUrl, openUrl } from '../api/spaces-api';
+import { folderPath, typeLabel, type SpaceRef } from '../lib/browser-logic';
+
+/** A file or folder a row action applies to (the share dialog's target too). */
+export interface EntryTarget {
+  kind: 'file' | 'folder';
+  id: string;
+  name: string;
+}
+
+export interface EntryActions {
+  canWrite: boolean;
+  canShare: boolean;
+  onRename: (target: EntryTarget) => void;
+  onMove: (target: EntryTarget) => void;
+  onShare: (target: EntryTarget) => void;
+  onDelete: (target: EntryTarget) => void;
+}
+
+interface EntryListProps {
+  space: SpaceRef;
+  folders: FolderEntry[];
+  files: FileRecord[];
+  actions: EntryActions;
+}
+
+const formatDate = (iso: string) => new Date(iso).toLocaleString();
+
+function menuItems(target: EntryTarget, actions: EntryActions, open: MenuItem): MenuItem[] {
+  const items: MenuItem[] = [open];
+  if (target.kind === 'file') {
+    items.push({ label: 'Download', icon: Download, href: downloadUrl(target.id), download: target.name });
+  }
+  if (actions.canWrite) {
+    items.push({ label: 'Rename', icon: Pencil, onSelect: () => actions.onRename(target) });
+    items.push({ label: 'Move', icon: FolderInput, onSelect: () => actions.onMove(target) });
+  }
+  if (actions.canShare) items.push({ label: 'Share', icon: Share2, onSelect: () => actions.onShare(target) });
+  if (actions.canWrite) {
+    items.push({ label: 'Delete', icon: Trash2, danger: true, onSelect: () => actions.onDelete(target) });
+  }
+  return items;
+}
+
+interface Row {
+  target: EntryTarget;
+  href: string;
+  newTab: boolean;
+  size: string;
+  type: string;
+  date: string;
+  items: MenuItem[];
+}
+
+function rowsOf({ space, folders, files, actions }: EntryListProps): Row[] {
+  return [
+    ...folders.map((folder): Row => {
+      const target: EntryTarget = { kind: 'folder', id: folder.id, name: folder.name };
+      const href = folderPath(space, folder.id);
+      return {
+        target,
+        href,
+        newTab: false,
+        size: '—',
+        type: 'Folder',
+        date: formatDate(folder.updatedAt),
+        items: menuItems(target, actions, { label: 'Open', icon: ExternalLink, href }),
+      };
+    }),
+    ...files.map((file): Row => {
+      const target: EntryTarget = { kind: 'file', id: file.id, name: file.fileName };
+      const href = openUrl(file.id);
+      return {
+        target,
+        href,
+        newTab: true,
+        size: formatBytes(file.size),
+        type: typeLabel(file),
+        date: formatDate(file.uploadDate),
+        items: menuItems(target, actions, { label: 'Open', icon: ExternalLink, href, newTab: true }),
+      };
+    }),
+  ];
+}
+
+function EntryName({ row }: { row: Row }) {
+  const Icon = row.target.kind === 'folder' ? Folder : FileText;
+  const className =
+    'flex min-w-0 items-center gap-2 rounded font-medium text-slate-900 hover:text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600';
+  const content = (
+    <>
+      <Icon
+        className={`size-4 shrink-0 ${row.target.kind === 'folder' ? 'text-brand-600' : 'text-slate-500'}`}
+        aria-hidden="true"
+      />
+      <span className="truncate" title={row.target.name}>
+        {row.target.name}
+      </span>
+    </>
+  );
+  return row.newTab ? (
+    <a href={row.href} target="_blank" rel="noopener" className={className}>
+      {content}
+    </a>
+  ) : (
+    <Link to={row.href} className={className}>
+      {content}
+    </Link>
+  );
+}
+
+const menuLabel = (row: Row) => `Actions for ${row.target.name}`;
+
+/** The folder's entries: a table from 640 px, one card per entry below (nothing scrolls sideways). */
+export function EntryList(props: EntryListProps) {
+  const wide = useWideScreen();
+  const rows = rowsOf(props);
+  if (!wide) {
+    return (
+      <ul aria-label="Folder contents" className="divide-y divide-slate-100">
+        {rows.map((row) => (
+          <li key={`${row.target.kind}:${row.target.id}`} className="flex items-center gap-2 px-2 py-2">
+            <div className="min-w-0 flex-1">
+              <EntryName row={row} />
+              <p className="mt-0.5 truncate pl-6 text-xs text-slate-600">
+                {row.target.kind === 'folder' ? 'Folder' : `${row.size} · ${row.type}`} · {row.date}
+              </p>
+            </div>
+            <Menu label={menuLabel(row)} items={row.items} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <table className="w-full table-fixed text-left text-sm">
+      <caption className="sr-only">Folder contents</caption>
+      <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
+        <tr>
+          <th scope="col" className="px-3 py-2">
+            Name
+          </th>
+          <th scope="col" className="w-24 px-3 py-2">
+            Size
+          </th>
+          <th scope="col" className="hidden w-24 px-3 py-2 lg:table-cell">
+            Type
+          </th>
+          <th scope="col" className="w-48 px-3 py-2">
+            Modified
+          </th>
+          <th scope="col" className="w-14 px-3 py-2">
+            <span className="sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={`${row.target.kind}:${row.target.id}`} className="border-b border-slate-100 last:border-0">
+            <td className="px-3 py-2">
+              <EntryName row={row} />
+            </td>
+            <td className="px-3 py-2 whitespace-nowrap text-slate-600">{row.size}</td>
+            <td className="hidden truncate px-3 py-2 text-slate-600 lg:table-cell">{row.type}</td>
+            <td className="px-3 py-2 whitespace-nowrap text-slate-600">{row.date}</td>
+            <td className="px-1 py-1 text-right">
+              <Menu label={menuLabel(row)} items={row.items} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

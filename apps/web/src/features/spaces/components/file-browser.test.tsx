@@ -1,0 +1,311 @@
+import type { FileRecord, FolderListing, Space } from '@atrium/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FileBrowser, type FileBrowserProps } from './file-browser';
+
+const uploadTo = vi.hoisted(() => vi.fn());
+vi.mock('../../../lib/upload', () => ({ uploadTo }));
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const file = (id: string, fileName: string): FileRecord => ({
+  id,
+  fileId: id,
+  fileName,
+  size: 2048,
+  contentType: 'application/pdf',
+  uploadDate: '2026-11-24T10:00:00.000Z',
+});
+
+const listing = (over: Partial<FolderListing>): FolderListing => ({
+  id: 'root',
+  name: '',
+  parentId: null,
+  workspaceId: 'w1',
+  path: [{ id: 'root', name: '' }],
+  createdAt: '2026-11-24T10:00:00.000Z',
+  folders: [],
+  files: [],
+  nextCursor: null,
+  ...over,
+});
+
+const space = (role: 'owner' | 'editor' | 'viewer'): Space => ({
+  kind: 'workspace',
+  id: 'w1',
+  name: 'Design team',
+  role,
+  rootFolderId: 'root',
+});
+
+interface Call {
+  method: string;
+  url: string;
+  body: unknown;
+}
+let calls: Call[] = [];
+
+/** A stubbed server: `handler` answers each request, and every request is recorded in `calls`. */
+function serve(handler: (call: Call) => Response) {
+  calls = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const call = {
+        method: init.method ?? 'GET',
+        url,
+        body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+      };
+      calls.push(call);
+      return handler(call);
+    }),
+  );
+}
+
+function renderBrowser(props: Partial<FileBrowserProps> & { role?: 'owner' | 'editor' | 'viewer' } = {}) {
+  const { role = 'editor', ...rest } = props;
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const current = space(role);
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <FileBrowser space={current} spaces={[current]} {...rest} />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+beforeEach(() => {
+  vi.stubGlobal(
+    'matchMedia',
+    (query: string) =>
+      ({
+        matches: 1366 >= Number(/(\d+)px/.exec(query)?.[1] ?? 0),
+        media: query,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+      }) as unknown as MediaQueryList,
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const ROOT = listing({
+  folders: [{ id: 'd1', name: 'Drafts', createdAt: '2026-11-24', updatedAt: '2026-11-24T10:00:00.000Z' }],
+  files: [file('f1', 'brief.pdf')],
+  nextCursor: 'c1',
+});
+const PAGE_2 = listing({ files: [file('f2', 'later.pdf')] });
+
+const defaultHandler = (call: Call) => (call.url.includes('cursor=c1') ? json(200, PAGE_2) : json(200, ROOT));
+
+describe('FileBrowser', () => {
+  it('lists folders first with links into them, asks for the page size, and loads the next page', async () => {
+    serve(defaultHandler);
+    renderBrowser({ pageSize: 2 });
+    const rows = await screen.findAllByRole('row');
+    expect(rows.slice(1).map((row) => within(row).getAllByRole('cell')[0]?.textContent)).toEqual([
+      'Drafts',
+      'brief.pdf',
+    ]);
+    expect(screen.getByRole('link', { name: 'Drafts' }).getAttribute('href')).toBe('/dashboard/spaces/w1/folders/d1');
+    expect(calls[0]?.url).toBe('/api/folders/root?sort=name&order=asc&limit=2');
+    expect(screen.getByRole('heading', { name: 'Design team' })).toBeTruthy();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByRole('link', { name: 'later.pdf' })).toBeTruthy();
+    expect(calls.at(-1)?.url).toBe('/api/folders/root?sort=name&order=asc&limit=2&cursor=c1');
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
+  it('asks the server again when the sort or the order changes', async () => {
+    serve(defaultHandler);
+    renderBrowser();
+    await screen.findByRole('link', { name: 'brief.pdf' });
+    await userEvent.selectOptions(screen.getByLabelText('Sort by'), 'size');
+    await userEvent.click(screen.getByRole('button', { name: /Ascending order/ }));
+    expect(calls.map((call) => new URL(call.url, 'http://x').searchParams.toString())).toEqual([
+      'sort=name&order=asc&limit=50',
+      'sort=size&order=asc&limit=50',
+      'sort=size&order=desc&limit=50',
+    ]);
+  });
+
+  it('shows breadcrumbs from the space root to the open folder', async () => {
+    serve(() =>
+      json(
+        200,
+        listing({
+          id: 'd2',
+          name: 'Final',
+          path: [
+            { id: 'root', name: '' },
+            { id: 'd1', name: 'Drafts' },
+            { id: 'd2', name: 'Final' },
+          ],
+        }),
+      ),
+    );
+    renderBrowser({ folderId: 'd2' });
+    const crumbs = within(await screen.findByRole('navigation', { name: 'Breadcrumbs' }));
+    expect(crumbs.getByRole('link', { name: 'Design team' }).getAttribute('href')).toBe('/dashboard/spaces/w1/folders');
+    expect(crumbs.getByRole('link', { name: 'Drafts' }).getAttribute('href')).toBe('/dashboard/spaces/w1/folders/d1');
+    expect(crumbs.getByText('Final').getAttribute('aria-current')).toBe('page');
+    expect(screen.getByText('This folder is empty.')).toBeTruthy();
+  });
+
+  it('offers a viewer open and download only: no upload, new folder, rename, move, share or delete', async () => {
+    serve(defaultHandler);
+    renderBrowser({ role: 'viewer', shareDialog: () => null });
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions for brief.pdf' }));
+    const items = within(screen.getByRole('menu')).getAllByRole('menuitem');
+    expect(items.map((item) => item.textContent?.trim())).toEqual(['Open', 'Download']);
+    expect(screen.queryByRole('button', { name: /Upload/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /New folder/ })).toBeNull();
+    expect(screen.queryByText(/Drop files here/)).toBeNull();
+  });
+
+  it('shows Share to editors only when a share dialog is plugged in, and hands it the target', async () => {
+    serve(defaultHandler);
+    const { unmount } = renderBrowser({ role: 'editor' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions for brief.pdf' }));
+    expect(within(screen.getByRole('menu')).queryByRole('menuitem', { name: 'Share' })).toBeNull();
+    unmount();
+
+    const shareDialog = vi.fn((target: { name: string }) => <p>Sharing {target.name}</p>);
+    renderBrowser({ role: 'editor', shareDialog });
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions for Drafts' }));
+    await userEvent.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Share' }));
+    expect(screen.getByText('Sharing Drafts')).toBeTruthy();
+    expect(shareDialog).toHaveBeenLastCalledWith({ kind: 'folder', id: 'd1', name: 'Drafts' }, expect.any(Function));
+  });
+
+  it("renames through PATCH, shows the server's refusal inside the dialog, and Escape closes it", async () => {
+    serve((call) =>
+      call.method === 'PATCH'
+        ? json(409, { error: { code: 'CONFLICT', message: 'A file with that name is already here.' } })
+        : defaultHandler(call),
+    );
+    renderBrowser();
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions for brief.pdf' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Rename' }));
+    const dialog = screen.getByRole('dialog', { name: 'Rename file' });
+    const field = within(dialog).getByLabelText('New name');
+    expect(document.activeElement).toBe(field);
+    await userEvent.clear(field);
+    await userEvent.type(field, 'final.pdf{Enter}');
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('A file with that name is already here.');
+    expect(calls.find((call) => call.method === 'PATCH')).toEqual({
+      method: 'PATCH',
+      url: '/api/files/f1',
+      body: { fileName: 'final.pdf' },
+    });
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('creates a folder in the open folder and deletes only after confirming', async () => {
+    serve((call) => {
+      if (call.method === 'POST') return json(201, { ...ROOT, id: 'd9', name: 'New', parentId: 'root' });
+      if (call.method === 'DELETE') return json(200, { id: 'd1', deleted: true, folders: 1, files: 0 });
+      return defaultHandler(call);
+    });
+    renderBrowser();
+    await userEvent.click(await screen.findByRole('button', { name: /New folder/ }));
+    await userEvent.type(screen.getByLabelText('Folder name'), 'Specs{Enter}');
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ name: 'Specs', parentId: 'root' });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for Drafts' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+    const confirm = screen.getByRole('alertdialog', { name: 'Delete folder?' });
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    await vi.waitFor(() => expect(calls.find((call) => call.method === 'DELETE')?.url).toBe('/api/folders/d1'));
+  });
+
+  it('traps Tab inside the move dialog and moves a file into the folder picked', async () => {
+    serve((call) => {
+      if (call.method === 'PATCH') return json(200, file('f1', 'brief.pdf'));
+      if (call.url.startsWith('/api/folders/d1')) {
+        return json(
+          200,
+          listing({
+            id: 'd1',
+            name: 'Drafts',
+            path: [
+              { id: 'root', name: '' },
+              { id: 'd1', name: 'Drafts' },
+            ],
+          }),
+        );
+      }
+      return defaultHandler(call);
+    });
+    renderBrowser();
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions for brief.pdf' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Move' }));
+    const dialog = screen.getByRole('dialog', { name: 'Move “brief.pdf”' });
+    const here = within(dialog).getByRole('button', { name: 'Move here' });
+    expect(here.hasAttribute('disabled')).toBe(true); // still the folder it is in
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Drafts' }));
+    await within(dialog).findByText('Drafts', { selector: '[aria-current]' });
+    const moveHere = within(dialog).getByRole('button', { name: 'Move here' });
+    moveHere.focus();
+    await userEvent.tab();
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    await userEvent.click(moveHere);
+    await vi.waitFor(() =>
+      expect(calls.find((call) => call.method === 'PATCH')).toEqual({
+        method: 'PATCH',
+        url: '/api/files/f1',
+        body: { folderId: 'd1' },
+      }),
+    );
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('says so when the folder does not exist or is not the caller’s to see', async () => {
+    serve(() => json(404, { error: { code: 'NOT_FOUND', message: 'Folder not found.' } }));
+    renderBrowser({ folderId: 'nope' });
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This folder does not exist or you have no access to it.',
+    );
+  });
+
+  it('uploads picked files into the open folder with progress per file, and a failure says why', async () => {
+    serve(defaultHandler);
+    let finish: (() => void) | undefined;
+    uploadTo.mockImplementation(
+      (picked: File, _place: unknown, options: { onProgress: (p: { loaded: number }) => void }) => {
+        if (picked.name === 'big.bin') {
+          options.onProgress({ loaded: 5 });
+          return new Promise<void>((resolve) => {
+            finish = resolve;
+          });
+        }
+        return Promise.reject(new Error('The workspace is out of space.'));
+      },
+    );
+    renderBrowser({ folderId: 'root' });
+    await screen.findByRole('link', { name: 'brief.pdf' });
+    await userEvent.upload(screen.getByTestId('upload-input'), [
+      new File(['0123456789'], 'big.bin'),
+      new File(['x'], 'nope.txt'),
+    ]);
+    expect(uploadTo.mock.calls.map(([picked, place]) => [(picked as File).name, place])).toEqual([
+      ['big.bin', { folderId: 'root' }],
+      ['nope.txt', { folderId: 'root' }],
+    ]);
+    const uploads = within(screen.getByRole('region', { name: 'Uploads' }));
+    expect(uploads.getByRole('progressbar', { name: 'Upload of big.bin' }).getAttribute('value')).toBe('50');
+    expect(await uploads.findByText('The workspace is out of space.')).toBeTruthy();
+    finish?.();
+    await vi.waitFor(() =>
+      expect(uploads.getAllByTestId('upload-status').map((node) => node.textContent)).toEqual(['Uploaded', 'Failed']),
+    );
+  });
+});

@@ -1,0 +1,349 @@
+import type { FolderSort, Space } from '@atrium/contracts';
+import { ArrowDownAZ, ArrowUpZA, ChevronRight, FolderPlus, Upload } from 'lucide-react';
+import { useId, useReducer, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { buttonClass } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Spinner } from '../../../components/ui/spinner';
+import { isApiError } from '../../../lib/api-client';
+import { errorText } from '../../../lib/api-error';
+import { showToast } from '../../../lib/toast';
+import { uploadTo } from '../../../lib/upload';
+import {
+  useCreateFolder,
+  useDeleteFile,
+  useDeleteFolder,
+  useFolder,
+  useRefreshFolders,
+  useUpdateFile,
+  useUpdateFolder,
+} from '../api/spaces-api';
+import {
+  folderPath,
+  mergePages,
+  permissionsFor,
+  roleForListing,
+  spaceRefOf,
+  uploadsReducer,
+} from '../lib/browser-logic';
+import { EntryList, type EntryTarget } from './entry-list';
+import { MoveDialog } from './move-dialog';
+import { NameDialog } from './name-dialog';
+import { UploadList } from './upload-list';
+
+/** The share dialog another feature provides (the app layer passes it in). */
+export type ShareDialogSlot = (target: EntryTarget, onClose: () => void) => ReactNode;
+
+export interface FileBrowserProps {
+  /** The space shown (from GET /api/spaces). */
+  space: Space;
+  /** Every space of the caller (the move dialog's choices). */
+  spaces: readonly Space[];
+  /** The open folder; the space's root when absent. */
+  folderId?: string | undefined;
+  /** Renders the share dialog; without it the Share action is hidden. */
+  shareDialog?: ShareDialogSlot | undefined;
+  /** Entries per page ("Load more" fetches the next). */
+  pageSize?: number;
+}
+
+type Dialog = { kind: 'new-folder' } | { kind: 'rename' | 'move' | 'share' | 'delete'; target: EntryTarget } | null;
+
+const SORTS: { value: FolderSort; label: string }[] = [
+  { value: 'name', label: 'Name' },
+  { value: 'date', label: 'Date' },
+  { value: 'size', label: 'Size' },
+  { value: 'type', label: 'Type' },
+];
+
+let uploadCounter = 0;
+
+/**
+ * One file browser for every space: breadcrumbs, folders first, sort, "Load more", new folder, a row menu
+ * (open, download, rename, move, share, delete), drag and drop or the Upload button with progress per file.
+ * Viewers see no action that changes content; the server decides every action anyway.
+ */
+export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: FileBrowserProps) {
+  const openId = folderId ?? space.rootFolderId;
+  const ref = spaceRefOf(space);
+  const sortId = useId();
+  const [sort, setSort] = useState<FolderSort>('name');
+  const [order, setOrder] = useState<'asc' | 'desc'>('asc');
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [dragging, setDragging] = useState(false);
+  const [uploads, dispatch] = useReducer(uploadsReducer, []);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const listing = useFolder(openId, sort, order, pageSize);
+  const createFolder = useCreateFolder();
+  const updateFolder = useUpdateFolder();
+  const updateFile = useUpdateFile();
+  const deleteFolder = useDeleteFolder();
+  const deleteFile = useDeleteFile();
+  const refresh = useRefreshFolders();
+
+  const first = listing.data?.pages[0];
+  const { canWrite } = permissionsFor(first ? roleForListing(space, first) : 'viewer');
+  const close = () => setDialog(null);
+
+  const upload = (files: File[]) => {
+    if (!canWrite || files.length === 0) return;
+    const items = files.map((file) => ({ key: `u${(uploadCounter += 1)}`, name: file.name, size: file.size, file }));
+    dispatch({ type: 'add', items: items.map(({ key, name, size }) => ({ key, name, size })) });
+    for (const item of items) {
+      uploadTo(
+        item.file,
+        { folderId: openId },
+        { onProgress: (p) => dispatch({ type: 'progress', key: item.key, loaded: p.loaded }) },
+      )
+        .then(() => {
+          dispatch({ type: 'done', key: item.key });
+          void refresh();
+        })
+        .catch((error: unknown) => {
+          const message = errorText(error) ?? 'Upload failed.';
+          dispatch({ type: 'failed', key: item.key, error: message });
+        });
+    }
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    upload(Array.from(event.dataTransfer.files));
+  };
+  const onDragOver = (event: DragEvent) => {
+    if (!Array.from(event.dataTransfer.types).includes('Files')) return;
+    // Always taken, so a file dropped by a viewer is ignored instead of the browser opening it.
+    event.preventDefault();
+    if (!canWrite) {
+      event.dataTransfer.dropEffect = 'none';
+      return;
+    }
+    setDragging(true);
+  };
+
+  if (listing.isPending) return <Spinner label="Loading folder…" />;
+  if (listing.isError) {
+    return (
+      <p role="alert" className="p-4 text-sm text-red-700">
+        {isApiError(listing.error) && listing.error.status === 404
+          ? 'This folder does not exist or you have no access to it.'
+          : listing.error.message}
+      </p>
+    );
+  }
+
+  const page = listing.data.pages[0];
+  if (!page) return null;
+  const { folders, files } = mergePages(listing.data.pages);
+  const path = page.path;
+  const title = path.length <= 1 ? space.name : page.name;
+  const deleting = dialog?.kind === 'delete' ? dialog.target : null;
+
+  return (
+    <div
+      className="relative min-w-0 space-y-4"
+      onDragOver={onDragOver}
+      onDragLeave={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={onDrop}
+      data-testid="file-browser"
+    >
+      <nav aria-label="Breadcrumbs" className="text-sm">
+        <ol className="flex flex-wrap items-center gap-1 text-slate-600">
+          {path.map((crumb, index) => (
+            <li key={crumb.id} className="flex min-w-0 items-center gap-1">
+              {index > 0 && <ChevronRight className="size-3 shrink-0 text-slate-400" aria-hidden="true" />}
+              {index === path.length - 1 ? (
+                <span aria-current="page" className="truncate font-medium text-slate-900">
+                  {index === 0 ? space.name : crumb.name}
+                </span>
+              ) : (
+                <Link
+                  to={folderPath(ref, index === 0 ? null : crumb.id)}
+                  className="truncate rounded text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
+                >
+                  {index === 0 ? space.name : crumb.name}
+                </Link>
+              )}
+            </li>
+          ))}
+        </ol>
+      </nav>
+
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="min-w-0 truncate text-2xl font-semibold tracking-tight text-slate-900" title={title}>
+          {title}
+        </h1>
+        <div className="flex flex-wrap items-center gap-2">
+          <label htmlFor={sortId} className="sr-only">
+            Sort by
+          </label>
+          <select
+            id={sortId}
+            value={sort}
+            onChange={(event) => setSort(event.target.value as FolderSort)}
+            className="rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm focus-visible:outline-2 focus-visible:outline-brand-600"
+          >
+            {SORTS.map((option) => (
+              <option key={option.value} value={option.value}>
+                Sort by {option.label.toLowerCase()}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            onClick={() => setOrder(order === 'asc' ? 'desc' : 'asc')}
+            aria-label={
+              order === 'asc' ? 'Ascending order; switch to descending' : 'Descending order; switch to ascending'
+            }
+            className={buttonClass('secondary')}
+          >
+            {order === 'asc' ? (
+              <ArrowDownAZ className="size-4" aria-hidden="true" />
+            ) : (
+              <ArrowUpZA className="size-4" aria-hidden="true" />
+            )}
+          </button>
+          {canWrite && (
+            <>
+              <button
+                type="button"
+                onClick={() => setDialog({ kind: 'new-folder' })}
+                className={buttonClass('secondary')}
+              >
+                <FolderPlus className="size-4" aria-hidden="true" /> New folder
+              </button>
+              <button type="button" onClick={() => inputRef.current?.click()} className={buttonClass('primary')}>
+                <Upload className="size-4" aria-hidden="true" /> Upload
+              </button>
+              <input
+                ref={inputRef}
+                type="file"
+                multiple
+                hidden
+                aria-label="Files to upload"
+                data-testid="upload-input"
+                onChange={(event) => {
+                  upload(Array.from(event.target.files ?? []));
+                  event.target.value = '';
+                }}
+              />
+            </>
+          )}
+        </div>
+      </div>
+
+      <UploadList items={uploads} onClear={() => dispatch({ type: 'clear' })} />
+
+      <div className="overflow-hidden rounded-xl border border-slate-200 bg-white">
+        {folders.length === 0 && files.length === 0 ? (
+          <div className="p-8 text-center">
+            <p className="font-medium text-slate-800">This folder is empty.</p>
+            {canWrite && <p className="mt-1 text-sm text-slate-600">Drop files here, or use Upload or New folder.</p>}
+          </div>
+        ) : (
+          <EntryList
+            space={ref}
+            folders={folders}
+            files={files}
+            actions={{
+              canWrite,
+              canShare: Boolean(shareDialog) && canWrite,
+              onRename: (target) => setDialog({ kind: 'rename', target }),
+              onMove: (target) => setDialog({ kind: 'move', target }),
+              onShare: (target) => setDialog({ kind: 'share', target }),
+              onDelete: (target) => setDialog({ kind: 'delete', target }),
+            }}
+          />
+        )}
+      </div>
+
+      {listing.hasNextPage && (
+        <div className="flex justify-center">
+          <button
+            type="button"
+            onClick={() => void listing.fetchNextPage()}
+            disabled={listing.isFetchingNextPage}
+            className={buttonClass('secondary')}
+          >
+            {listing.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </button>
+        </div>
+      )}
+
+      {dragging && (
+        <div
+          aria-hidden="true"
+          className="pointer-events-none absolute inset-0 flex items-center justify-center rounded-xl border-2 border-dashed border-brand-600 bg-brand-50/80 text-sm font-semibold text-brand-700"
+        >
+          Drop files to upload into {title}
+        </div>
+      )}
+
+      {dialog?.kind === 'new-folder' && (
+        <NameDialog
+          title="New folder"
+          label="Folder name"
+          submitLabel="Create"
+          busy={createFolder.isPending}
+          error={errorText(createFolder.error)}
+          onClose={() => {
+            createFolder.reset();
+            close();
+          }}
+          onSubmit={(name) => createFolder.mutate({ name, parentId: openId }, { onSuccess: close })}
+        />
+      )}
+      {dialog?.kind === 'rename' && (
+        <NameDialog
+          title={`Rename ${dialog.target.kind}`}
+          label="New name"
+          submitLabel="Rename"
+          initial={dialog.target.name}
+          busy={updateFile.isPending || updateFolder.isPending}
+          error={errorText((dialog.target.kind === 'file' ? updateFile : updateFolder).error)}
+          onClose={() => {
+            updateFile.reset();
+            updateFolder.reset();
+            close();
+          }}
+          onSubmit={(name) =>
+            dialog.target.kind === 'file'
+              ? updateFile.mutate({ id: dialog.target.id, fileName: name }, { onSuccess: close })
+              : updateFolder.mutate({ id: dialog.target.id, name }, { onSuccess: close })
+          }
+        />
+      )}
+      {dialog?.kind === 'move' && (
+        <MoveDialog target={dialog.target} space={space} spaces={spaces} currentFolderId={openId} onClose={close} />
+      )}
+      {dialog?.kind === 'share' && shareDialog?.(dialog.target, close)}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={deleting?.kind === 'folder' ? 'Delete folder?' : 'Delete file?'}
+        message={
+          deleting?.kind === 'folder'
+            ? `“${deleting.name}” and everything inside it will be deleted.`
+            : `“${deleting?.name ?? ''}” will be deleted.`
+        }
+        confirmLabel="Delete"
+        busy={deleteFile.isPending || deleteFolder.isPending}
+        onCancel={close}
+        onConfirm={() => {
+          if (!deleting) return;
+          const options = {
+            onSuccess: () => {
+              showToast('success', `Deleted ${deleting.name}.`);
+              close();
+            },
+            onError: (error: Error) => showToast('error', error.message),
+          };
+          if (deleting.kind === 'file') deleteFile.mutate(deleting.id, options);
+          else deleteFolder.mutate(deleting.id, options);
+        }}
+      />
+    </div>
+  );
+}

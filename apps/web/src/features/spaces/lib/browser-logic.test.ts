@@ -1,0 +1,105 @@
+import type { FileRecord, Space } from '@atrium/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  findSpace,
+  folderPath,
+  membersPath,
+  mergePages,
+  percentOf,
+  permissionsFor,
+  roleForListing,
+  typeLabel,
+  uploadsReducer,
+} from './browser-logic';
+
+const file = (id: string, fileName = `${id}.txt`): FileRecord => ({
+  id,
+  fileId: id,
+  fileName,
+  size: 10,
+  contentType: 'text/plain',
+  uploadDate: '2026-11-24T10:00:00.000Z',
+});
+const folder = (id: string) => ({ id, name: id, createdAt: '2026-11-24', updatedAt: '2026-11-24' });
+
+const personal: Space = { kind: 'personal', id: null, name: 'Personal', rootFolderId: 'root-p' };
+const team: Space = { kind: 'workspace', id: 'w1', name: 'Team', role: 'viewer', rootFolderId: 'root-w' };
+
+describe('browser paths', () => {
+  it('builds the personal and workspace folder routes, encoding ids', () => {
+    expect(folderPath({ kind: 'personal' })).toBe('/dashboard/spaces/personal/folders');
+    expect(folderPath({ kind: 'personal' }, 'f 1')).toBe('/dashboard/spaces/personal/folders/f%201');
+    expect(folderPath({ kind: 'workspace', id: 'w/1' }, null)).toBe('/dashboard/spaces/w%2F1/folders');
+    expect(membersPath('w1')).toBe('/dashboard/spaces/w1/members');
+  });
+
+  it('finds the space a route names', () => {
+    expect(findSpace([personal, team], { kind: 'personal' })).toBe(personal);
+    expect(findSpace([personal, team], { kind: 'workspace', id: 'w1' })).toBe(team);
+    expect(findSpace([personal, team], { kind: 'workspace', id: 'nope' })).toBeUndefined();
+  });
+});
+
+describe('roles in the browser', () => {
+  it('lets owners and editors write, viewers only read; only owners manage', () => {
+    expect(permissionsFor('owner')).toEqual({ canWrite: true, canManage: true });
+    expect(permissionsFor('editor')).toEqual({ canWrite: true, canManage: false });
+    expect(permissionsFor('viewer')).toEqual({ canWrite: false, canManage: false });
+  });
+
+  it("takes the space's role for its own folders and falls back to viewer for a folder of another space", () => {
+    expect(roleForListing(personal, { workspaceId: null })).toBe('owner');
+    expect(roleForListing(personal, { workspaceId: 'w1' })).toBe('viewer');
+    expect(roleForListing({ ...team, role: 'editor' }, { workspaceId: 'w1' })).toBe('editor');
+    expect(roleForListing({ ...team, role: 'editor' }, { workspaceId: null })).toBe('viewer');
+  });
+});
+
+describe('mergePages', () => {
+  it('keeps folders before files across pages and drops an entry a later page repeats', () => {
+    const merged = mergePages([
+      { folders: [folder('a'), folder('b')], files: [] },
+      { folders: [folder('b'), folder('c')], files: [file('x')] },
+      { folders: [], files: [file('x'), file('y')] },
+    ]);
+    expect(merged.folders.map((entry) => entry.id)).toEqual(['a', 'b', 'c']);
+    expect(merged.files.map((entry) => entry.id)).toEqual(['x', 'y']);
+  });
+
+  it('does not confuse a folder and a file with the same id', () => {
+    const merged = mergePages([{ folders: [folder('same')], files: [file('same')] }]);
+    expect(merged.folders).toHaveLength(1);
+    expect(merged.files).toHaveLength(1);
+  });
+});
+
+describe('uploadsReducer', () => {
+  it('tracks each file from 0 % to done or failed, and clearing keeps only running uploads', () => {
+    let state = uploadsReducer([], {
+      type: 'add',
+      items: [
+        { key: 'a', name: 'a.txt', size: 200 },
+        { key: 'b', name: 'b.txt', size: 100 },
+        { key: 'c', name: 'c.txt', size: 0 },
+      ],
+    });
+    expect(state.map(percentOf)).toEqual([0, 0, 100]);
+    state = uploadsReducer(state, { type: 'progress', key: 'a', loaded: 50 });
+    state = uploadsReducer(state, { type: 'progress', key: 'b', loaded: 500 });
+    expect(state.map(percentOf)).toEqual([25, 100, 100]);
+    state = uploadsReducer(state, { type: 'failed', key: 'b', error: 'Quota exceeded.' });
+    state = uploadsReducer(state, { type: 'done', key: 'c' });
+    expect(state.map((item) => item.status)).toEqual(['uploading', 'failed', 'done']);
+    expect(state[1]?.error).toBe('Quota exceeded.');
+    state = uploadsReducer(state, { type: 'clear' });
+    expect(state.map((item) => item.key)).toEqual(['a']);
+  });
+});
+
+describe('typeLabel', () => {
+  it('shows the extension, or the MIME subtype for a name without one', () => {
+    expect(typeLabel({ fileName: 'budget.xlsx', contentType: 'application/octet-stream' })).toBe('XLSX');
+    expect(typeLabel({ fileName: 'README', contentType: 'text/plain; charset=utf-8' })).toBe('plain');
+    expect(typeLabel({ fileName: '.env', contentType: 'text/plain' })).toBe('plain');
+  });
+});

@@ -1,0 +1,103 @@
+import type { FileRecord, FolderEntry, FolderListing, MemberRole, Space } from '@atrium/contracts';
+
+/** The space a browser route names: the personal space, or a workspace by id. */
+export type SpaceRef = { kind: 'personal' } | { kind: 'workspace'; id: string };
+
+/** `/dashboard/spaces/personal/folders/:folderId?` or `/dashboard/spaces/:workspaceId/folders/:folderId?`. */
+export function folderPath(space: SpaceRef, folderId?: string | null): string {
+  const base = `/dashboard/spaces/${space.kind === 'personal' ? 'personal' : encodeURIComponent(space.id)}/folders`;
+  return folderId ? `${base}/${encodeURIComponent(folderId)}` : base;
+}
+
+export const membersPath = (workspaceId: string) => `/dashboard/spaces/${encodeURIComponent(workspaceId)}/members`;
+
+export const spaceRefOf = (space: Space): SpaceRef =>
+  space.kind === 'personal' ? { kind: 'personal' } : { kind: 'workspace', id: space.id };
+
+export const findSpace = (spaces: readonly Space[], ref: SpaceRef): Space | undefined =>
+  spaces.find((space) => (ref.kind === 'personal' ? space.kind === 'personal' : space.id === ref.id));
+
+/** The caller's role in a space: the personal space is theirs; a workspace's role comes from the server. */
+export const roleIn = (space: Space): MemberRole => (space.kind === 'personal' ? 'owner' : space.role);
+
+/** What the browser offers for a role: viewers read and download; editors and owners also change content. */
+export const permissionsFor = (role: MemberRole) => ({ canWrite: role !== 'viewer', canManage: role === 'owner' });
+
+/**
+ * The role that applies to a listed folder: the space's role when the folder is in that space, else viewer
+ * (the server decides every action anyway; the browser then simply offers none that change content).
+ */
+export function roleForListing(space: Space, listing: Pick<FolderListing, 'workspaceId'>): MemberRole {
+  const inSpace = space.kind === 'personal' ? listing.workspaceId === null : listing.workspaceId === space.id;
+  return inSpace ? roleIn(space) : 'viewer';
+}
+
+/** Every loaded page of a folder as one list: folders first (as the server pages them), no entry twice. */
+export function mergePages(pages: readonly Pick<FolderListing, 'folders' | 'files'>[]): {
+  folders: FolderEntry[];
+  files: FileRecord[];
+} {
+  const seen = new Set<string>();
+  const folders: FolderEntry[] = [];
+  const files: FileRecord[] = [];
+  for (const page of pages) {
+    for (const folder of page.folders) {
+      if (seen.has(`d:${folder.id}`)) continue;
+      seen.add(`d:${folder.id}`);
+      folders.push(folder);
+    }
+    for (const file of page.files) {
+      if (seen.has(`f:${file.id}`)) continue;
+      seen.add(`f:${file.id}`);
+      files.push(file);
+    }
+  }
+  return { folders, files };
+}
+
+// ---- Uploads in progress ----
+
+export interface UploadItem {
+  key: string;
+  name: string;
+  size: number;
+  loaded: number;
+  status: 'uploading' | 'done' | 'failed';
+  error?: string;
+}
+
+export type UploadAction =
+  | { type: 'add'; items: { key: string; name: string; size: number }[] }
+  | { type: 'progress'; key: string; loaded: number }
+  | { type: 'done'; key: string }
+  | { type: 'failed'; key: string; error: string }
+  | { type: 'clear' };
+
+/** The upload list: one row per file with its progress; "clear" drops the finished ones. */
+export function uploadsReducer(state: UploadItem[], action: UploadAction): UploadItem[] {
+  switch (action.type) {
+    case 'add':
+      return [...state, ...action.items.map((item) => ({ ...item, loaded: 0, status: 'uploading' as const }))];
+    case 'progress':
+      return state.map((item) =>
+        item.key === action.key ? { ...item, loaded: Math.min(action.loaded, item.size) } : item,
+      );
+    case 'done':
+      return state.map((item) => (item.key === action.key ? { ...item, loaded: item.size, status: 'done' } : item));
+    case 'failed':
+      return state.map((item) => (item.key === action.key ? { ...item, status: 'failed', error: action.error } : item));
+    case 'clear':
+      return state.filter((item) => item.status === 'uploading');
+  }
+}
+
+/** Whole percent of an upload (100 for an empty file). */
+export const percentOf = (item: Pick<UploadItem, 'loaded' | 'size'>) =>
+  item.size === 0 ? 100 : Math.floor((item.loaded / item.size) * 100);
+
+/** A file's type for the listing: its extension in capitals, else the MIME type's subtype. */
+export function typeLabel(file: Pick<FileRecord, 'fileName' | 'contentType'>): string {
+  const dot = file.fileName.lastIndexOf('.');
+  if (dot > 0 && dot < file.fileName.length - 1) return file.fileName.slice(dot + 1).toUpperCase();
+  return file.contentType.split('/')[1]?.split(';')[0] ?? file.contentType;
+}

@@ -1,0 +1,46 @@
+import { useParams } from 'react-router';
+import { Spinner } from '../../../components/ui/spinner';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useSpaces } from '../api/spaces-api';
+import { FileBrowser, type ShareDialogSlot } from '../components/file-browser';
+import { findSpace, type SpaceRef } from '../lib/browser-logic';
+
+/**
+ * `/dashboard/spaces/personal/folders/:folderId?` and `/dashboard/spaces/:workspaceId/folders/:folderId?`: the
+ * file browser of one space. The app layer passes the share dialog in (features never import each other).
+ */
+export function SpaceFolderPage({ shareDialog }: { shareDialog?: ShareDialogSlot }) {
+  const { workspaceId, folderId } = useParams();
+  const spaces = useSpaces();
+  const ref: SpaceRef = workspaceId ? { kind: 'workspace', id: workspaceId } : { kind: 'personal' };
+  const space = spaces.data ? findSpace(spaces.data, ref) : undefined;
+  useDocumentTitle(space?.name ?? 'Files');
+
+  let body;
+  if (spaces.isPending) body = <Spinner label="Loading spaces…" />;
+  else if (spaces.isError) {
+    body = (
+      <p role="alert" className="text-sm text-red-700">
+        {spaces.error.message}
+      </p>
+    );
+  } else if (!space) {
+    body = (
+      <div role="alert" className="rounded-xl border border-slate-200 bg-white p-6">
+        <h1 className="text-lg font-semibold text-slate-900">Workspace not found</h1>
+        <p className="mt-1 text-sm text-slate-600">It does not exist, or you are not a member of it.</p>
+      </div>
+    );
+  } else {
+    body = (
+      <FileBrowser
+        key={space.rootFolderId}
+        space={space}
+        spaces={spaces.data}
+        folderId={folderId}
+        shareDialog={shareDialog}
+      />
+    );
+  }
+  return <section className="mx-auto max-w-5xl px-4 py-8">{body}</section>;
+}

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+
+/**
+ * The admin console (issue 18): users and roles, per-user quotas, the audit log. Every route is admin-only
+ * (403 for other users, 401 without a session).
+ */
+
+/** A user as the admin console lists them. `userId` is the owner key the spec's `{userId}` paths use. */
+export const AdminUser = z
+  .object({
+    userId: z.string().describe('owner key'),
+    id: z.string().describe('internal id'),
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    role: z.enum(['user', 'admin']),
+    disabled: z.boolean(),
+    builtIn: z.boolean().describe('the built-in `admin` account (cannot be demoted or disabled)'),
+    quotaBytes: z.number().int().nullable().describe('the user’s own quota; null: the default (`USER_QUOTA_BYTES`)'),
+    effectiveQuotaBytes: z.number().int().describe('the quota that applies now'),
+    usedBytes: z.number().int().describe('bytes of the user’s personal files'),
+    lastSignInAt: z.string().nullable().describe('ISO-8601'),
+    sessions: z.number().int().describe('sessions not yet expired'),
+    createdAt: z.string().describe('ISO-8601'),
+  })
+  .meta({ id: 'AdminUser' });
+export type AdminUser = z.infer<typeof AdminUser>;
+
+/** GET /api/admin/users: an array, ordered by owner key; the next page's cursor is in `X-Next-Cursor` (`NEXT_CURSOR_HEADER`; absent: last page). */
+export const AdminUserList = z.array(AdminUser).meta({ id: 'AdminUserList' });
+export type AdminUserList = z.infer<typeof AdminUserList>;
+
+export const ADMIN_USERS_PAGE_MAX = 100;
+
+export const AdminUsersQuery = z.object({
+  q: z.string().trim().max(200).optional().describe('matches owner key, name, nickname or email (contains)'),
+  cursor: z.string().max(400).optional().describe('from `X-Next-Cursor` of the previous page'),
+  limit: z.coerce.number().int().min(1).max(ADMIN_USERS_PAGE_MAX).default(50),
+});
+export type AdminUsersQuery = z.infer<typeof AdminUsersQuery>;
+
+export const AdminUserParams = z.object({ userId: z.string().min(1).max(200) });
+
+/** PATCH /api/admin/users/{userId}: any of the three; an empty object changes nothing. */
+export const AdminUserPatch = z
+  .object({
+    role: z.enum(['user', 'admin']).optional(),
+    disabled: z.boolean().optional(),
+    quotaBytes: z
+      .number()
+      .int('The quota must be a whole number of bytes.')
+      .min(0, 'The quota cannot be negative.')
+      .max(Number.MAX_SAFE_INTEGER)
+      .nullable()
+      .optional()
+      .describe('bytes; null: back to the default'),
+  })
+  .strict()
+  .meta({ id: 'AdminUserPatch' });
+export type AdminUserPatch = z.infer<typeof AdminUserPatch>;
+
+/** DELETE /api/admin/users/{userId}/sessions. For yourself, every session but the one making the request ends. */
+export const SessionsRevoked = z.object({ revoked: z.number().int() }).meta({ id: 'SessionsRevoked' });
+export type SessionsRevoked = z.infer<typeof SessionsRevoked>;
+
+/** The messages of the refusals of the users screen (409). */
+export const ADMIN_USER_MESSAGES = {
+  builtIn: 'The built-in admin account cannot be demoted or disabled.',
+  self: 'You cannot remove your own admin role or disable your own account. Ask another admin.',
+  notFound: 'No user with this user id.',
+} as const;
+
+/** Every audited action. Sharing, links and workspaces record theirs through the same recorder. */
+export const AUDIT_ACTIONS = [
+  'auth.sign_in',
+  'auth.sign_in_failed',
+  'auth.sign_out',
+  'user.role_changed',
+  'user.disabled',
+  'user.enabled',
+  'user.quota_changed',
+  'user.sessions_revoked',
+  'api_key.created',
+  'api_key.revoked',
+  'notification.published',
+  'file.deleted',
+  'file.restored',
+  'file.purged',
+  'share.created',
+  'share.revoked',
+  'link.created',
+  'link.revoked',
+  'workspace.member_added',
+  'workspace.member_changed',
+  'workspace.member_removed',
+  'settings.changed',
+] as const;
+export const AuditAction = z.enum(AUDIT_ACTIONS);
+export type AuditAction = z.infer<typeof AuditAction>;
+
+export const AuditEntry = z
+  .object({
+    id: z.string(),
+    at: z.string().describe('ISO-8601'),
+    actor: z.string().nullable().describe('owner key of who acted; null: nobody signed in (a failed sign-in)'),
+    action: AuditAction,
+    target: z.string().nullable().describe('what was acted on, e.g. `user:bob`, `file:<id>`'),
+    ip: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    requestId: z.string().nullable(),
+    details: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .meta({ id: 'AuditEntry' });
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export const AUDIT_PAGE_MAX = 200;
+
+const isoDate = z
+  .string()
+  .max(40)
+  .refine((value) => !Number.isNaN(Date.parse(value)), 'Use an ISO-8601 date or time, e.g. 2026-11-24T10:00:00Z.');
+
+/** GET /api/admin/audit and /api/admin/audit.csv: newest first; `from` inclusive, `to` exclusive. */
+export const AuditQuery = z.object({
+  actor: z.string().trim().min(1).max(200).optional().describe('owner key'),
+  action: AuditAction.optional(),
+  target: z.string().trim().min(1).max(300).optional(),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+  cursor: z.string().max(400).optional(),
+  limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(50),
+});
+export type AuditQuery = z.infer<typeof AuditQuery>;
+
+/** GET /api/admin/audit: a page, newest first; `nextCursor` null on the last page. */
+export const AuditPage = z
+  .object({ entries: z.array(AuditEntry), nextCursor: z.string().nullable() })
+  .meta({ id: 'AuditPage' });
+export type AuditPage = z.infer<typeof AuditPage>;
