@@ -220,6 +220,43 @@ test('an owner shares a file with a teammate, who finds it in Shared with me and
   await bob.context.close();
 });
 
+test('a folder shared from the file browser opens from Shared with me, with its files', async ({ browser, page }) => {
+  await skipWithout(page.request, [
+    ['GET', '/api/shared-with-me'],
+    ['PUT', '/api/folders/probe/shares/probe'],
+  ]);
+  const owner = await person(browser, 'folder-owner', `Folder Owner ${run()}`);
+  const guest = await person(browser, 'folder-guest', `Folder Guest ${run()}`);
+  await guest.page.goto('/dashboard');
+  const created = await owner.page.request.post('/api/folders', {
+    headers: { origin: baseURL() },
+    data: { name: `Handover ${run()}` },
+  });
+  expect(created.status()).toBe(201);
+  const folder = (await created.json()) as { id: string };
+  await upload(owner.page, owner.ownerKey, 'handover.txt', 'Keys are in the drawer.\n', `&folderId=${folder.id}`);
+
+  await owner.page.goto('/dashboard/spaces/personal/folders');
+  await owner.page.getByRole('button', { name: `Actions for Handover ${run()}` }).click();
+  await owner.page.getByRole('menuitem', { name: 'Share' }).click();
+  const dialog = owner.page.getByRole('dialog', { name: `Share “Handover ${run()}”` });
+  await expect(dialog.getByText('Folder', { exact: true })).toBeVisible();
+  await dialog.getByLabel('Add people').fill(`Folder Guest ${run()}`);
+  await dialog.getByRole('button', { name: new RegExp(`^Add Folder Guest ${run()}`) }).click();
+  await expect(dialog.getByLabel(`Role for Folder Guest ${run()}`)).toHaveValue('viewer');
+  await expect(dialog.getByLabel(/Allow uploads \(file drop\)/)).toBeVisible();
+
+  await guest.page.goto('/dashboard/shared');
+  await guest.page
+    .getByRole('list', { name: 'Shared folders' })
+    .getByRole('link', { name: `Handover ${run()}` })
+    .click();
+  await expect(guest.page).toHaveURL(new RegExp(`/dashboard/spaces/personal/folders/${folder.id}$`));
+  await expect(guest.page.getByRole('link', { name: 'handover.txt' })).toBeVisible();
+  await owner.context.close();
+  await guest.context.close();
+});
+
 test('a password-protected file link: an anonymous visitor unlocks, previews and downloads; revoked, it is gone', async ({
   browser,
   page,
