@@ -20,6 +20,8 @@ describe('route table', () => {
         '/dashboard/file-download/:fileId?',
         '/dashboard/admin/push-message',
         '/dashboard/chatbot',
+        '/dashboard/shared',
+        '/s/:token',
         '/dashboard/spaces/personal/folders/:folderId?',
         '/dashboard/spaces/:workspaceId/folders/:folderId?',
         '/dashboard/spaces/:workspaceId/members',

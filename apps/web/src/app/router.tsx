@@ -30,6 +30,8 @@ export const routes: RouteObject[] = [
         ],
       },
       { path: 'login', ...page(() => import('./routes/login')) },
+      // A public link's page: no site header, no sign-in (features/sharing/routes/public-link.tsx).
+      { path: 's/:token', ...page(() => import('../features/sharing/routes/public-link')) },
       {
         path: 'dashboard',
         // The whole signed-in area is its own chunk: public pages never download it.
@@ -38,6 +40,7 @@ export const routes: RouteObject[] = [
           { index: true, ...page(() => import('./routes/dashboard-home')) },
           { path: 'profile', ...page(() => import('./routes/profile')) },
           { path: 'notifications', ...page(() => import('../features/notifications/routes/notifications')) },
+          { path: 'shared', ...page(() => import('../features/sharing/routes/shared-with-me')) },
           { path: 'spaces/personal/folders/:folderId?', ...page(() => import('./routes/space-folder')) },
           { path: 'spaces/:workspaceId/folders/:folderId?', ...page(() => import('./routes/space-folder')) },
           { path: 'spaces/:workspaceId/members', ...page(() => import('../features/spaces/routes/members')) },

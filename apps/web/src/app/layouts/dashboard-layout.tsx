@@ -6,6 +6,7 @@ import { logout, useMe } from '../../lib/me';
 import { FloatingAssistant } from '../../features/assistant';
 import { Sidebar } from '../../features/dashboard/components/sidebar';
 import { NotificationsRuntime, useUnreadCount } from '../../features/notifications';
+import { ShareHost } from '../../features/sharing';
 import { SpaceSwitcher } from '../../features/spaces';
 
 const COLLAPSED_KEY = 'atrium.sidebarCollapsed';
@@ -120,9 +121,12 @@ export function DashboardLayout() {
         {/* The latest-message banner floats over the top of the page: content under the caret never moves. */}
         <NotificationsRuntime />
         <main id="main" className="flex-1 pb-24">
-          <Suspense fallback={<Spinner />}>
-            <Outlet />
-          </Suspense>
+          {/* Any page's menus can open the share dialog (lib/share-action.ts). */}
+          <ShareHost>
+            <Suspense fallback={<Spinner />}>
+              <Outlet />
+            </Suspense>
+          </ShareHost>
         </main>
       </div>
       <FloatingAssistant chat="link" />

@@ -1,6 +1,7 @@
 import { Menu, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
+import { Logo } from '../../components/ui/logo';
 
 export const SITE_NAV = [
   { to: '/', label: 'Home' },
@@ -14,15 +15,7 @@ export const SITE_NAV = [
 /** The header style changes after this much scroll (docs/PRODUCT.md#site-header). */
 export const HEADER_SCROLL_THRESHOLD_PX = 10;
 
-export function Logo() {
-  return (
-    <svg viewBox="0 0 32 32" className="size-8" aria-hidden="true" focusable="false">
-      <rect width="32" height="32" rx="8" className="fill-brand-600" />
-      <path d="M9 23 16 8l7 15" fill="none" stroke="white" strokeWidth="2.6" strokeLinejoin="round" />
-      <path d="M11.8 18h8.4" stroke="white" strokeWidth="2.6" strokeLinecap="round" />
-    </svg>
-  );
-}
+export { Logo };
 
 /** The public site header: links, Get Started, a mobile menu, and a style that changes on scroll. */
 export function SiteHeader() {

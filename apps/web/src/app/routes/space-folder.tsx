@@ -1,9 +1,7 @@
 import { SpaceFolderPage } from '../../features/spaces';
+import { ShareDialog } from '../../features/sharing';
 
-/**
- * The spaces' file browser route. The share dialog (the sharing feature) plugs in here as
- * `shareDialog={(target, onClose) => <ShareDialog … />}`; without it the browser hides the Share action.
- */
+/** The spaces' file browser route, with the sharing feature's dialog in its Share slot. */
 export default function SpaceFolderRoute() {
-  return <SpaceFolderPage />;
+  return <SpaceFolderPage shareDialog={(target, onClose) => <ShareDialog target={target} onClose={onClose} />} />;
 }

@@ -66,6 +66,7 @@ describe('sidebar search', () => {
       'Notifications',
       'AI Assistant',
       'All files',
+      'Shared with me',
       'List',
       'Preview',
       'File Stats',

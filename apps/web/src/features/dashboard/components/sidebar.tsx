@@ -18,6 +18,7 @@ import {
   ScanSearch,
   Search,
   Send,
+  Share2,
   ScrollText,
   UserCog,
   ShieldCheck,
@@ -57,6 +58,7 @@ export const GROUPS: Group[] = [
     items: [
       // The combined page (upload, list with row menus, stats, delete), then the spec's four entries.
       { to: '/dashboard/files', label: 'All files', icon: Files },
+      { to: '/dashboard/shared', label: 'Shared with me', icon: Share2 },
       { to: '/dashboard/file-upload', label: 'Upload', icon: FileUp },
       { to: '/dashboard/file-list', label: 'List', icon: List },
       { to: '/dashboard/file-preview', label: 'Preview', icon: Eye },

@@ -1,6 +1,7 @@
 import type { FileRecord } from '@atrium/contracts';
-import { Download, MoreVertical, Trash2 } from 'lucide-react';
+import { Download, MoreVertical, Share2, Trash2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useShareAction } from '../../../lib/share-action';
 import { downloadUrl } from '../api/files-api';
 
 const itemClass =
@@ -18,6 +19,7 @@ export function FileRowMenu({ file, onDelete }: { file: FileRecord; onDelete?: (
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const focusOnOpen = useRef<'first' | 'last'>('first');
+  const share = useShareAction();
 
   const items = () => Array.from(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
 
@@ -87,7 +89,7 @@ export function FileRowMenu({ file, onDelete }: { file: FileRecord; onDelete?: (
           role="menu"
           aria-label={`Actions for ${file.fileName}`}
           onKeyDown={onMenuKeyDown}
-          className="absolute right-0 z-30 mt-1 w-44 overflow-hidden rounded-lg border border-slate-200 bg-white py-1 shadow-lg"
+          className="absolute right-0 z-50 mt-1 w-44 overflow-hidden rounded-lg border border-slate-200 bg-white py-1 shadow-lg"
         >
           <a
             role="menuitem"
@@ -99,6 +101,20 @@ export function FileRowMenu({ file, onDelete }: { file: FileRecord; onDelete?: (
           >
             <Download aria-hidden="true" className="size-4" /> Download
           </a>
+          {share && (
+            <button
+              role="menuitem"
+              tabIndex={-1}
+              type="button"
+              onClick={() => {
+                close(true);
+                share({ kind: 'file', id: file.id, name: file.fileName });
+              }}
+              className={itemClass}
+            >
+              <Share2 aria-hidden="true" className="size-4" /> Share
+            </button>
+          )}
           {onDelete && (
             <button
               role="menuitem"

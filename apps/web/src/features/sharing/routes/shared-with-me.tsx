@@ -1,0 +1,121 @@
+import { formatBytes } from '@atrium/contracts/format-bytes';
+import { Download, FileText, Folder, Share2 } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Spinner } from '../../../components/ui/spinner';
+import { useShareAction, type ShareRequest } from '../../../lib/share-action';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useSharedWithMe } from '../api/sharing-api';
+import { ROLE_LABELS, errorText } from '../components/sharing-texts';
+import { fileDownloadUrl, folderRoute } from '../routes-config';
+
+const sharedLine = (sharedBy: string | null, sharedAt: string) =>
+  `${sharedBy ? `Shared by ${sharedBy}` : 'Shared with you'} · ${new Date(sharedAt).toLocaleDateString()}`;
+
+const rowClass = 'flex flex-wrap items-center gap-x-3 gap-y-1 rounded-xl border border-slate-200 bg-white px-4 py-3';
+
+/** Editors may share what was shared with them further (the server checks it again). */
+function ShareButton({ role, target }: { role: 'viewer' | 'editor'; target: ShareRequest }): ReactNode {
+  const share = useShareAction();
+  if (!share || role !== 'editor') return null;
+  return (
+    <button
+      type="button"
+      onClick={() => share(target)}
+      aria-label={`Share ${target.name}`}
+      className="inline-flex items-center gap-1 rounded-lg px-2 py-1 text-sm font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+    >
+      <Share2 aria-hidden="true" className="size-4" />
+      Share
+    </button>
+  );
+}
+
+/** /dashboard/shared: the files and folders others shared with the caller, with who shared them and the role. */
+export default function SharedWithMePage() {
+  useDocumentTitle('Shared with me');
+  const shared = useSharedWithMe();
+  return (
+    <section className="mx-auto max-w-5xl space-y-6 px-4 py-8">
+      <header>
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl">Shared with me</h1>
+        <p className="mt-2 text-slate-600">Files and folders that people and workspaces shared with you.</p>
+      </header>
+      {shared.isPending ? (
+        <Spinner label="Loading what was shared with you…" />
+      ) : shared.isError ? (
+        <p role="alert" className="text-sm text-red-700">
+          {errorText(shared.error)}
+        </p>
+      ) : shared.data.files.length === 0 && shared.data.folders.length === 0 ? (
+        <div className="rounded-xl border border-dashed border-slate-300 p-8 text-center">
+          <p className="font-medium text-slate-900">Nothing is shared with you yet.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            When someone shares a file or a folder with you, it shows up here and you get a notification.
+          </p>
+        </div>
+      ) : (
+        <>
+          {shared.data.folders.length > 0 && (
+            <div className="space-y-2">
+              <h2 className="text-lg font-semibold text-slate-900">Folders</h2>
+              <ul className="space-y-2" aria-label="Shared folders">
+                {shared.data.folders.map((folder) => (
+                  <li key={folder.id} className={rowClass}>
+                    <Folder aria-hidden="true" className="size-5 shrink-0 text-brand-600" />
+                    <span className="min-w-0 flex-1">
+                      <Link
+                        to={folderRoute(folder.id)}
+                        className="block truncate font-medium text-slate-900 hover:text-brand-700 hover:underline"
+                      >
+                        {folder.name}
+                      </Link>
+                      <span className="block text-sm text-slate-600">
+                        {sharedLine(folder.sharedBy, folder.sharedAt)}
+                      </span>
+                    </span>
+                    <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700">
+                      {ROLE_LABELS[folder.role]}
+                    </span>
+                    <ShareButton role={folder.role} target={{ kind: 'folder', id: folder.id, name: folder.name }} />
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {shared.data.files.length > 0 && (
+            <div className="space-y-2">
+              <h2 className="text-lg font-semibold text-slate-900">Files</h2>
+              <ul className="space-y-2" aria-label="Shared files">
+                {shared.data.files.map((file) => (
+                  <li key={file.id} className={rowClass}>
+                    <FileText aria-hidden="true" className="size-5 shrink-0 text-slate-500" />
+                    <span className="min-w-0 flex-1">
+                      <span className="block truncate font-medium text-slate-900">{file.fileName}</span>
+                      <span className="block text-sm text-slate-600">
+                        {formatBytes(file.size)} · {sharedLine(file.sharedBy, file.sharedAt)}
+                      </span>
+                    </span>
+                    <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700">
+                      {ROLE_LABELS[file.role]}
+                    </span>
+                    <ShareButton role={file.role} target={{ kind: 'file', id: file.id, name: file.fileName }} />
+                    <a
+                      href={fileDownloadUrl(file.id)}
+                      download={file.fileName}
+                      aria-label={`Download ${file.fileName}`}
+                      className="inline-flex items-center gap-1 rounded-lg px-2 py-1 text-sm font-medium text-brand-700 hover:bg-brand-50"
+                    >
+                      <Download aria-hidden="true" className="size-4" />
+                      Download
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
