@@ -1,6 +1,6 @@
 // Shared helpers for the files benchmarks (loopback only; every run stops by itself).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -171,3 +171,48 @@ export const percentile = (values, p) => {
 };
 /** @param {number} bytes */
 export const mib = (bytes) => bytes / 1024 / 1024;
+
+/**
+ * Starts Debian's nginx serving `dir/www` (sendfile on, no access log) on loopback `port`, the reference the
+ * benchmarks compare with; resolves once it answers, with a stop function.
+ * @param {{ dir: string, port: number }} options
+ */
+export async function startStaticNginx({ dir, port }) {
+  mkdirSync(path.join(dir, 'www'), { recursive: true });
+  const conf = path.join(dir, 'nginx.conf');
+  writeFileSync(
+    conf,
+    `worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 64; }
+http {
+  access_log off;
+  sendfile on;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  server {
+    listen 127.0.0.1:${port};
+    root ${dir}/www;
+  }
+}
+`,
+  );
+  const nginx = spawn('/usr/sbin/nginx', ['-c', conf, '-p', dir], { stdio: 'inherit' });
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      await drain({ port, path: '/' });
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return async () => {
+    nginx.kill('SIGQUIT');
+    await new Promise((resolve) => nginx.once('exit', resolve));
+  };
+}

@@ -5,13 +5,13 @@
 //   (no share lookup), by the recipient (membership + the recursive share lookup over its ancestors), and by nginx
 //   serving the same bytes from disk, the floor, in the same run.
 // Usage: npm run build && node bench/folder-listing.mjs [entries=10000]   (SQLite; needs: apt-get install -y nginx)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { drain, multipart, percentile, send, startAtrium } from './files-lib.mjs';
+import { drain, multipart, percentile, send, startAtrium, startStaticNginx } from './files-lib.mjs';
 
 const total = Number(process.argv[2] ?? 10_000);
 const folderCount = Math.round(total / 10);
@@ -19,6 +19,8 @@ const PORT = 3297;
 const NGINX_PORT = 3298;
 const RUNS = 300;
 const work = mkdtempSync(path.join(tmpdir(), 'atrium-bench-folders-'));
+// nginx's workers run as another user: they must be able to read the file it serves.
+chmodSync(work, 0o755);
 if (spawnSync('/usr/sbin/nginx', ['-v']).status !== 0) throw new Error('nginx is missing: apt-get install -y nginx');
 const server = await startAtrium({ port: PORT, dataDir: work });
 const admin = { cookie: server.cookie };
@@ -44,7 +46,7 @@ const upload = async (/** @type {string} */ folderId, /** @type {string} */ name
     port: PORT,
     method: 'POST',
     path: `/api/files/upload?folderId=${folderId}`,
-    headers: { ...admin, 'content-type': form.contentType, 'content-length': form.length },
+    headers: { ...admin, accept: 'application/json', 'content-type': form.contentType, 'content-length': form.length },
     writeBody: (req) => req.end(Buffer.concat([form.head, body, form.tail])),
   });
   if (answer.status !== 200) throw new Error(`upload failed: ${answer.status} ${answer.body}`);
@@ -99,8 +101,8 @@ const get = (url, headers) => async () => {
   if (answer.status !== 200) throw new Error(`GET ${url}: ${answer.status}`);
 };
 
-/** @type {import('node:child_process').ChildProcess | undefined} */
-let nginx;
+/** @type {(() => Promise<void>) | undefined} */
+let stopNginx;
 try {
   const bob = signInBob();
   const team = await api('POST', '/api/folders', { name: 'Team' });
@@ -138,26 +140,7 @@ try {
   const dir = path.join(work, 'nginx');
   mkdirSync(path.join(dir, 'www'), { recursive: true });
   writeFileSync(path.join(dir, 'www/deep.bin'), payload);
-  writeFileSync(
-    path.join(dir, 'nginx.conf'),
-    `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  sendfile on;
-  server { listen 127.0.0.1:${NGINX_PORT}; root ${dir}/www; }
-}
-`,
-  );
-  nginx = spawn('/usr/sbin/nginx', ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: 'inherit' });
-  for (let i = 0; i < 100; i += 1) {
-    const probe = await drain({ port: NGINX_PORT, path: '/deep.bin' }).catch(() => null);
-    if (probe?.status === 200) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  stopNginx = await startStaticNginx({ dir, port: NGINX_PORT });
 
   const rows = [
     ['recipient lists, first page of 50', await time(get(`/api/folders/${team.id}?limit=50`, bob))],
@@ -184,8 +167,7 @@ http {
     `permission check through the share adds p50 ${(percentile(recipient, 50) - percentile(owner, 50)).toFixed(2)} ms, p99 ${(percentile(recipient, 99) - percentile(owner, 99)).toFixed(2)} ms`,
   );
 } finally {
-  nginx?.kill('SIGQUIT');
-  if (nginx) await new Promise((resolve) => nginx?.once('exit', resolve));
+  await stopNginx?.();
   await server.stop();
   rmSync(work, { recursive: true, force: true });
 }

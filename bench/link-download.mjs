@@ -3,7 +3,7 @@
 // (the link lookup, the link policy, the download count and the same send-blob code as private downloads); nginx
 // (Debian, sendfile) serves a copy of the payload from its root. The issue's target: Atrium at least 0.9x nginx.
 // Usage: npm run build && node bench/link-download.mjs [sizeMiB=1024] [rounds=3]   (needs: apt-get install -y nginx)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   closeSync,
@@ -13,13 +13,12 @@ import {
   mkdtempSync,
   openSync,
   rmSync,
-  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { randomFillSync } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { drain, mib, multipart, send, startAtrium } from './files-lib.mjs';
+import { drain, mib, multipart, send, startAtrium, startStaticNginx } from './files-lib.mjs';
 
 const sizeMiB = Number(process.argv[2] ?? 1024);
 const rounds = Number(process.argv[3] ?? 3);
@@ -40,47 +39,12 @@ const source = path.join(work, 'payload.bin');
   closeSync(fd);
 }
 
-/** Starts nginx serving `www/` with sendfile; returns a stop function. */
+/** Starts nginx serving the payload with sendfile; returns a stop function. */
 async function startNginx() {
   const dir = path.join(work, 'nginx');
   mkdirSync(path.join(dir, 'www'), { recursive: true });
   copyFileSync(source, path.join(dir, 'www', 'payload.bin'));
-  const conf = path.join(dir, 'nginx.conf');
-  writeFileSync(
-    conf,
-    `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  sendfile on;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  server {
-    listen 127.0.0.1:${NGINX_PORT};
-    root ${dir}/www;
-  }
-}
-`,
-  );
-  const nginx = spawn('/usr/sbin/nginx', ['-c', conf, '-p', dir], { stdio: 'inherit' });
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      await drain({ port: NGINX_PORT, path: '/' });
-      break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  return async () => {
-    nginx.kill('SIGQUIT');
-    await new Promise((resolve) => nginx.once('exit', resolve));
-  };
+  return startStaticNginx({ dir, port: NGINX_PORT });
 }
 
 /**

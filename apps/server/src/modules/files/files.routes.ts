@@ -17,9 +17,8 @@ import {
   UploadPlacementQuery,
   UserFileStats,
 } from '@atrium/contracts';
-import { AppError } from '../../errors';
 import { httpDate, isNotModified, sendBlob } from '../../lib/http/send-blob';
-import { multipartFailure } from '../../lib/multipart';
+import { withFilePart } from '../../lib/multipart';
 import { presentFile } from './files.presenter';
 import type { FilesService } from './files.service';
 import type { UploadTarget } from './stored-file';
@@ -74,31 +73,14 @@ export async function registerFileRoutes(
         const caller = await request.requireUser();
         // Before the body is read: a refused upload costs no bytes.
         const target = await uploadTarget(caller, request.query);
-        if (!request.isMultipart()) {
-          throw new AppError('BAD_REQUEST', 'Send the file as multipart/form-data in a field named "file".');
-        }
-        const part = await request.file().catch((error: unknown) => {
-          throw multipartFailure(error);
-        });
-        if (!part || part.fieldname !== 'file') {
-          part?.file.resume();
-          throw new AppError('BAD_REQUEST', 'Choose a file to upload (form field "file").');
-        }
-        // A client that goes away mid-upload must not leave the stream hanging.
-        const onClose = () => {
-          if (!request.raw.complete) part.file.destroy(new Error('The client disconnected during the upload.'));
-        };
-        request.raw.once('close', onClose);
-        try {
-          const record = await files.ingest(target, { fileName: part.filename, stream: part.file });
+        return withFilePart(request, async (part) => {
+          const record = await files.ingest(target, part);
           if (wantsJson(request)) return record;
           // Text, as the API's first clients read it; the schema above documents the JSON variant.
           return (reply as FastifyReply)
             .type('text/plain; charset=utf-8')
             .send(`File uploaded successfully with ID: ${record.id}`);
-        } finally {
-          request.raw.off('close', onClose);
-        }
+        });
       },
     );
 

@@ -20,11 +20,10 @@ import {
   UnlockLinkResponse,
 } from '@atrium/contracts';
 import { LINK_TEXTS } from '@atrium/contracts/texts';
-import { AppError } from '../../errors';
 import { contentDisposition } from '../../lib/http/content-disposition';
 import { parseRange } from '../../lib/http/range';
 import { httpDate, isNotModified, sendBlob, type BlobRecord } from '../../lib/http/send-blob';
-import { multipartFailure } from '../../lib/multipart';
+import { withFilePart } from '../../lib/multipart';
 import type { RouteRateLimit } from '../../plugins/rate-limit';
 import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import type { LinksService } from './links.service';
@@ -342,25 +341,7 @@ export async function registerLinksRoutes(
       async (request, reply) => {
         // Before the body is read: a refused upload costs no bytes.
         const folderId = await links.uploadFolder(request.params.token, request.cookies);
-        if (!request.isMultipart()) {
-          throw new AppError('BAD_REQUEST', 'Send the file as multipart/form-data in a field named "file".');
-        }
-        const part = await request.file().catch((error: unknown) => {
-          throw multipartFailure(error);
-        });
-        if (!part || part.fieldname !== 'file') {
-          part?.file.resume();
-          throw new AppError('BAD_REQUEST', 'Choose a file to upload (form field "file").');
-        }
-        const onClose = () => {
-          if (!request.raw.complete) part.file.destroy(new Error('The client disconnected during the upload.'));
-        };
-        request.raw.once('close', onClose);
-        try {
-          return reply.status(201).send(await links.upload(folderId, { fileName: part.filename, stream: part.file }));
-        } finally {
-          request.raw.off('close', onClose);
-        }
+        return withFilePart(request, async (part) => reply.status(201).send(await links.upload(folderId, part)));
       },
     );
   });

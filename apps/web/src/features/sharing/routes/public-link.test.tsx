@@ -63,15 +63,17 @@ describe('public link page', () => {
     expect(screen.getByRole('link', { name: 'Atrium' }).getAttribute('href')).toBe('/');
   });
 
-  it('offers no preview of a PDF (link downloads are attachments) but its Download', async () => {
+  it('previews a PDF inline only when asked, next to its Download', async () => {
     stubApi({
       [`GET ${META}`]: () =>
         json(200, { ...fileLink, file: { ...fileLink.file, fileName: 'a.pdf', contentType: 'application/pdf' } }),
     });
     open();
     expect(await screen.findByRole('heading', { name: 'a.pdf' })).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Show preview' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Download' })).toBeTruthy();
+    expect(screen.queryByTitle('Preview of a.pdf')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Show preview' }));
+    expect(screen.getByTitle('Preview of a.pdf').getAttribute('src')).toMatch(/\/download\?inline=1$/);
   });
 
   it("keeps the server's noindex meta as it is (no duplicate) and removes only its own on leaving", async () => {

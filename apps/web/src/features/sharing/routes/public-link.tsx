@@ -162,11 +162,11 @@ function PasswordForm({ token, onUnlocked }: { token: string; onUnlocked: () => 
 }
 
 /**
- * What the page previews: images, audio, video and text. PDFs are left out while link downloads are sent as
- * attachments (a frame of one would download it). A preview fetches the bytes, which the server counts as a
- * download, so it loads only when asked for.
+ * What the page previews: images, audio, video, PDF and text, loaded inline (`?inline=1`). A preview fetches the
+ * bytes, which the server counts as a download, so it loads only when asked for.
  */
-export const previewable = (type: string) => /^(image|audio|video|text)\//.test(type) || type === 'application/json';
+export const previewable = (type: string) =>
+  /^(image|audio|video|text)\//.test(type) || type === 'application/json' || type === 'application/pdf';
 
 function FileView({ token, file }: { token: string; file: NonNullable<PublicLink['file']> }) {
   const [preview, setPreview] = useState(false);
