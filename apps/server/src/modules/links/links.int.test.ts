@@ -224,6 +224,34 @@ describe.each(dialects())('public links (%s)', (dialect) => {
     expect(twice.status).toBe(404);
   });
 
+  it("rests while an admin has disabled the link's creator: 404 like a revoked link, back once enabled", async () => {
+    const file = await upload('resting.txt', 'zzz');
+    const link = await createLink({ fileId: file.id });
+    const admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
+    const setDisabled = async (disabled: boolean) => {
+      const answer = await server.fetch('/api/admin/users/lena', {
+        method: 'PATCH',
+        headers: { cookie: admin, ...json },
+        body: JSON.stringify({ disabled }),
+      });
+      expect(answer.status).toBe(200);
+    };
+    await setDisabled(true);
+    try {
+      for (const rest of ['', '/download']) {
+        const answer = await pub(link.token, rest);
+        expect(answer.status).toBe(404);
+        expect((await readError(answer)).code).toBe('LINK_NOT_FOUND');
+      }
+    } finally {
+      await setDisabled(false);
+      owner = await server.signInAs({ owner_key: 'lena', name: 'Lena' });
+    }
+    const back = await pub(link.token, '/download');
+    expect(back.status).toBe(200);
+    expect(await back.text()).toBe('zzz');
+  });
+
   it('protects with a password: locked page, 401 until unlocked, an HttpOnly cookie for that link only', async () => {
     const file = await upload('secret.txt', 'top secret');
     const link = await createLink({ fileId: file.id, password: 'open sesame' });

@@ -36,8 +36,23 @@ export const createLinksRepository = (db: Db) => {
       return withCreator().where('links.id', '=', id).executeTakeFirst();
     },
 
+    /** The link with this token, unless an admin disabled the person who made it (their links rest meanwhile). */
     async findByToken(token: string): Promise<LinkRow | undefined> {
-      return db.selectFrom('links').selectAll().where('token', '=', token).executeTakeFirst();
+      return db
+        .selectFrom('links')
+        .selectAll()
+        .where('token', '=', token)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('users')
+                .select('users.id')
+                .whereRef('users.id', '=', 'links.created_by')
+                .where('users.disabled_at', 'is not', null),
+            ),
+          ),
+        )
+        .executeTakeFirst();
     },
 
     /** The links of a file or folder not revoked, newest first. */
