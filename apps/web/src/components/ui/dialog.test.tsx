@@ -2,6 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { ConfirmDialog } from './confirm-dialog';
 import { Dialog } from './dialog';
 import { Menu } from './menu';
 import { TextField } from './text-field';
@@ -53,6 +54,39 @@ describe('Dialog', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(opener);
+  });
+
+  it('as a bottom sheet: autofocuses [data-autofocus] and leaves a nested confirmation its own Escape', async () => {
+    const onClose = vi.fn();
+    const onCancel = vi.fn();
+    render(
+      <Dialog open title="Share it" description="File" onClose={onClose} size="lg" variant="sheet">
+        <button type="button">Other</button>
+        <input aria-label="Search" data-autofocus />
+        <ConfirmDialog
+          open
+          title="Sure?"
+          message="Really."
+          confirmLabel="Yes"
+          onConfirm={() => undefined}
+          onCancel={onCancel}
+        />
+      </Dialog>,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Share it' });
+    expect(dialog.className).toContain('rounded-t-2xl');
+    expect(dialog.className).toContain('max-w-2xl');
+    expect(document.activeElement).toBe(screen.getByLabelText('Search'));
+
+    screen.getByRole('button', { name: 'Cancel' }).focus();
+    await userEvent.keyboard('{Escape}'); // in the confirmation: only the confirmation handles it
+    expect(onCancel).toHaveBeenCalledTimes(1);
+    expect(onClose).not.toHaveBeenCalled();
+
+    const search = screen.getByLabelText('Search');
+    search.focus();
+    await userEvent.keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalledTimes(1);
   });
 
   it('marks a field invalid and announces its error', async () => {

@@ -5,23 +5,38 @@ export interface DialogProps {
   open: boolean;
   title: string;
   /** Optional line under the title (read as the dialog's description). */
-  description?: string;
+  description?: string | undefined;
   onClose: () => void;
   children: ReactNode;
   /** Buttons at the bottom, right-aligned. */
   footer?: ReactNode;
-  size?: 'sm' | 'md';
+  /** `lg` suits content of any length (e.g. the share dialog). */
+  size?: 'sm' | 'md' | 'lg';
+  /** `sheet`: a bottom sheet, full width, on phones; centred from the `sm` breakpoint up. */
+  variant?: 'centered' | 'sheet';
 }
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
+const SIZES = { sm: 'max-w-sm', md: 'max-w-lg', lg: 'max-w-2xl' } as const;
+
 /**
- * A modal dialog (UI kit): focus moves to its first field (or its first button), Tab and Shift+Tab stay
- * inside, Escape or the close button closes it, and focus returns to where it was. Content scrolls inside
- * the dialog, never sideways on a phone.
+ * A modal dialog (UI kit): focus moves to its `[data-autofocus]` element, else its first field, else its first
+ * control; Tab and Shift+Tab stay inside, Escape or the close button closes it, and focus returns to where it was.
+ * Content scrolls inside the dialog, never sideways on a phone. A dialog opened from this one (a confirmation)
+ * handles its own keys.
  */
-export function Dialog({ open, title, description, onClose, children, footer, size = 'md' }: DialogProps) {
+export function Dialog({
+  open,
+  title,
+  description,
+  onClose,
+  children,
+  footer,
+  size = 'md',
+  variant = 'centered',
+}: DialogProps) {
   const titleId = useId();
   const descriptionId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
@@ -45,13 +60,16 @@ export function Dialog({ open, title, description, onClose, children, footer, si
   if (!open) return null;
 
   const onKeyDown = (event: React.KeyboardEvent) => {
+    if ((event.target as HTMLElement).closest('[aria-modal="true"]') !== panelRef.current) return;
     if (event.key === 'Escape') {
       event.stopPropagation();
       onCloseRef.current();
       return;
     }
     if (event.key !== 'Tab') return;
-    const focusable = Array.from(panelRef.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? []);
+    const focusable = Array.from(panelRef.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? []).filter(
+      (element) => !element.closest('[hidden]'),
+    );
     const first = focusable[0];
     const last = focusable.at(-1);
     if (!first || !last) return;
@@ -64,8 +82,13 @@ export function Dialog({ open, title, description, onClose, children, footer, si
     }
   };
 
+  const sheet = variant === 'sheet';
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">
+    <div
+      className={`fixed inset-0 z-50 flex justify-center bg-slate-900/50 ${
+        sheet ? 'items-end sm:items-center sm:p-4' : 'items-center p-4'
+      }`}
+    >
       <div
         ref={panelRef}
         role="dialog"
@@ -73,11 +96,15 @@ export function Dialog({ open, title, description, onClose, children, footer, si
         aria-labelledby={titleId}
         aria-describedby={description ? descriptionId : undefined}
         onKeyDown={onKeyDown}
-        className={`flex max-h-[90vh] w-full min-w-0 flex-col rounded-xl bg-white shadow-xl ${
-          size === 'sm' ? 'max-w-sm' : 'max-w-lg'
+        className={`flex w-full min-w-0 flex-col bg-white shadow-xl ${SIZES[size]} ${
+          sheet ? 'max-h-[92vh] rounded-t-2xl sm:rounded-2xl' : 'max-h-[90vh] rounded-xl'
         }`}
       >
-        <div className="flex items-start justify-between gap-3 px-6 pt-5">
+        <div
+          className={`flex items-start justify-between gap-3 ${
+            sheet ? 'border-b border-slate-200 px-5 py-4' : 'px-6 pt-5'
+          }`}
+        >
           <div className="min-w-0">
             <h2 id={titleId} className="break-words text-lg font-semibold text-slate-900">
               {title}
@@ -92,13 +119,17 @@ export function Dialog({ open, title, description, onClose, children, footer, si
             type="button"
             onClick={onClose}
             aria-label="Close"
-            className="-mr-2 rounded-lg p-2 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600"
+            className="-mr-2 rounded-lg p-2 text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600"
           >
             <X className="size-4" aria-hidden="true" />
           </button>
         </div>
-        <div className="min-h-0 overflow-y-auto px-6 py-4">{children}</div>
-        {footer && <div className="flex flex-wrap justify-end gap-3 border-t border-slate-100 px-6 py-4">{footer}</div>}
+        <div className={`min-h-0 flex-1 overflow-y-auto ${sheet ? 'px-5' : 'px-6'} py-4`}>{children}</div>
+        {footer && (
+          <div className={`flex flex-wrap justify-end gap-3 border-t border-slate-100 ${sheet ? 'px-5' : 'px-6'} py-4`}>
+            {footer}
+          </div>
+        )}
       </div>
     </div>
   );

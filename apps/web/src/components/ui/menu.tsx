@@ -20,7 +20,7 @@ const dangerClass = 'text-red-700 hover:bg-red-50 focus-visible:bg-red-50';
 /**
  * A menu behind one button (UI kit, WAI-ARIA menu button): Enter, Space or ArrowDown open it on the first
  * item, ArrowUp on the last; arrows, Home and End move; Escape closes it and focus returns to the button;
- * Tab or a click elsewhere closes it.
+ * Tab or a click elsewhere closes it. The open menu sits at z-50, above the floating assistant buttons (z-40).
  */
 export function Menu({ label, items }: { label: string; items: MenuItem[] }) {
   const menuId = useId();
@@ -99,7 +99,7 @@ export function Menu({ label, items }: { label: string; items: MenuItem[] }) {
           role="menu"
           aria-label={label}
           onKeyDown={onMenuKeyDown}
-          className="absolute right-0 z-30 mt-1 w-44 overflow-hidden rounded-lg border border-slate-200 bg-white py-1 shadow-lg"
+          className="absolute right-0 z-50 mt-1 w-44 overflow-hidden rounded-lg border border-slate-200 bg-white py-1 shadow-lg"
         >
           {items.map(({ label: text, icon: Icon, href, download, newTab, onSelect, danger }) => {
             const content = (

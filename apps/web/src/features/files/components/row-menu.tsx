@@ -1,136 +1,22 @@
 import type { FileRecord } from '@atrium/contracts';
-import { Download, MoreVertical, Share2, Trash2 } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { Download, Share2, Trash2 } from 'lucide-react';
+import { Menu, type MenuItem } from '../../../components/ui/menu';
 import { useShareAction } from '../../../lib/share-action';
 import { downloadUrl } from '../api/files-api';
 
-const itemClass =
-  'flex w-full items-center gap-2 px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100 focus-visible:bg-slate-100 focus-visible:outline-none';
-
-/**
- * A file's actions behind one menu button (WAI-ARIA menu button): Enter, Space or ArrowDown open it on
- * the first item, ArrowUp on the last; arrows, Home and End move; Escape closes it and focus returns to
- * the button; Tab or a click elsewhere closes it.
- */
+/** A file's actions (Download, Share, Delete) behind one menu button; keyboard handling comes from `Menu`. */
 export function FileRowMenu({ file, onDelete }: { file: FileRecord; onDelete?: (file: FileRecord) => void }) {
-  const menuId = useId();
-  const [open, setOpen] = useState(false);
-  const wrapperRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const menuRef = useRef<HTMLDivElement>(null);
-  const focusOnOpen = useRef<'first' | 'last'>('first');
   const share = useShareAction();
-
-  const items = () => Array.from(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
-
-  useEffect(() => {
-    if (!open) return;
-    const list = items();
-    (focusOnOpen.current === 'first' ? list[0] : list.at(-1))?.focus();
-    const onPointerDown = (event: PointerEvent) => {
-      if (!wrapperRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    return () => document.removeEventListener('pointerdown', onPointerDown);
-  }, [open]);
-
-  const openAt = (where: 'first' | 'last') => {
-    focusOnOpen.current = where;
-    setOpen(true);
-  };
-  const close = (returnFocus: boolean) => {
-    setOpen(false);
-    if (returnFocus) buttonRef.current?.focus();
-  };
-
-  const onButtonKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      openAt(event.key === 'ArrowDown' ? 'first' : 'last');
-    }
-  };
-
-  const onMenuKeyDown = (event: KeyboardEvent) => {
-    const list = items();
-    const index = list.indexOf(document.activeElement as HTMLElement);
-    const move = (to: number) => {
-      event.preventDefault();
-      list[(to + list.length) % list.length]?.focus();
-    };
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      close(true);
-    } else if (event.key === 'Tab') close(false);
-    else if (event.key === 'ArrowDown') move(index + 1);
-    else if (event.key === 'ArrowUp') move(index - 1);
-    else if (event.key === 'Home') move(0);
-    else if (event.key === 'End') move(list.length - 1);
-  };
-
-  return (
-    <div ref={wrapperRef} className="relative inline-block text-left">
-      <button
-        ref={buttonRef}
-        type="button"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        aria-label={`Actions for ${file.fileName}`}
-        onClick={() => (open ? close(false) : openAt('first'))}
-        onKeyDown={onButtonKeyDown}
-        className="inline-flex size-9 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600"
-      >
-        <MoreVertical aria-hidden="true" className="size-4" />
-      </button>
-      {open && (
-        <div
-          ref={menuRef}
-          id={menuId}
-          role="menu"
-          aria-label={`Actions for ${file.fileName}`}
-          onKeyDown={onMenuKeyDown}
-          className="absolute right-0 z-50 mt-1 w-44 overflow-hidden rounded-lg border border-slate-200 bg-white py-1 shadow-lg"
-        >
-          <a
-            role="menuitem"
-            tabIndex={-1}
-            href={downloadUrl(file.id)}
-            download={file.fileName}
-            onClick={() => close(true)}
-            className={itemClass}
-          >
-            <Download aria-hidden="true" className="size-4" /> Download
-          </a>
-          {share && (
-            <button
-              role="menuitem"
-              tabIndex={-1}
-              type="button"
-              onClick={() => {
-                close(true);
-                share({ kind: 'file', id: file.id, name: file.fileName });
-              }}
-              className={itemClass}
-            >
-              <Share2 aria-hidden="true" className="size-4" /> Share
-            </button>
-          )}
-          {onDelete && (
-            <button
-              role="menuitem"
-              tabIndex={-1}
-              type="button"
-              onClick={() => {
-                close(true);
-                onDelete(file);
-              }}
-              className={`${itemClass} text-red-700 hover:bg-red-50 focus-visible:bg-red-50`}
-            >
-              <Trash2 aria-hidden="true" className="size-4" /> Delete
-            </button>
-          )}
-        </div>
-      )}
-    </div>
-  );
+  const items: MenuItem[] = [
+    { label: 'Download', icon: Download, href: downloadUrl(file.id), download: file.fileName },
+  ];
+  if (share) {
+    items.push({
+      label: 'Share',
+      icon: Share2,
+      onSelect: () => share({ kind: 'file', id: file.id, name: file.fileName }),
+    });
+  }
+  if (onDelete) items.push({ label: 'Delete', icon: Trash2, danger: true, onSelect: () => onDelete(file) });
+  return <Menu label={`Actions for ${file.fileName}`} items={items} />;
 }

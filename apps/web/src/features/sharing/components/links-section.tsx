@@ -1,7 +1,7 @@
 import type { CreateLinkRequest, Link } from '@atrium/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Check, Copy, Link2 } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { linkAddress, linksQueryOptions, useLinkMutations, type ShareTarget } from '../api/sharing-api';
@@ -9,6 +9,18 @@ import { errorText } from './sharing-texts';
 
 const fieldClass =
   'w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus-visible:outline-2 focus-visible:outline-brand-600';
+
+/** A labelled field of the new-link form that may stay empty. */
+function OptionalField({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label} <span className="font-normal text-slate-500">(optional)</span>
+      </label>
+      {children}
+    </div>
+  );
+}
 
 /** The end of the chosen day (YYYY-MM-DD) in the visitor's time zone, as ISO-8601. */
 export const endOfDay = (date: string) => new Date(`${date}T23:59:59`).toISOString();
@@ -110,10 +122,7 @@ function LinkForm({ target }: { target: ShareTarget }) {
       }}
     >
       <div className="grid gap-3 sm:grid-cols-3">
-        <div>
-          <label htmlFor={ids.expiry} className="block text-sm font-medium text-slate-700">
-            Expires on <span className="font-normal text-slate-500">(optional)</span>
-          </label>
+        <OptionalField id={ids.expiry} label="Expires on">
           <input
             id={ids.expiry}
             type="date"
@@ -122,11 +131,8 @@ function LinkForm({ target }: { target: ShareTarget }) {
             onChange={(event) => setExpiry(event.target.value)}
             className={fieldClass}
           />
-        </div>
-        <div>
-          <label htmlFor={ids.password} className="block text-sm font-medium text-slate-700">
-            Password <span className="font-normal text-slate-500">(optional)</span>
-          </label>
+        </OptionalField>
+        <OptionalField id={ids.password} label="Password">
           <input
             id={ids.password}
             type="password"
@@ -136,11 +142,8 @@ function LinkForm({ target }: { target: ShareTarget }) {
             onChange={(event) => setPassword(event.target.value)}
             className={fieldClass}
           />
-        </div>
-        <div>
-          <label htmlFor={ids.limit} className="block text-sm font-medium text-slate-700">
-            Download limit <span className="font-normal text-slate-500">(optional)</span>
-          </label>
+        </OptionalField>
+        <OptionalField id={ids.limit} label="Download limit">
           <input
             id={ids.limit}
             type="number"
@@ -151,7 +154,7 @@ function LinkForm({ target }: { target: ShareTarget }) {
             onChange={(event) => setLimit(event.target.value)}
             className={fieldClass}
           />
-        </div>
+        </OptionalField>
       </div>
       {target.kind === 'folder' && (
         <div className="flex items-start gap-2">

@@ -1,4 +1,4 @@
-import { ModalPanel } from '../../../components/ui/modal-panel';
+import { Dialog } from '../../../components/ui/dialog';
 import type { ShareTarget } from '../api/sharing-api';
 import { LinksSection } from './links-section';
 import { PeopleSection } from './people-section';
@@ -11,10 +11,13 @@ export interface ShareDialogProps {
 /** Share a file or folder: with people and workspaces (roles, revoke) and by public link. */
 export function ShareDialog({ target, onClose }: ShareDialogProps) {
   return (
-    <ModalPanel
+    <Dialog
+      open
       title={`Share “${target.name}”`}
-      subtitle={target.kind === 'file' ? 'File' : 'Folder'}
+      description={target.kind === 'file' ? 'File' : 'Folder'}
       onClose={onClose}
+      size="lg"
+      variant="sheet"
     >
       <div className="space-y-8">
         <PeopleSection target={target} />
@@ -22,6 +25,6 @@ export function ShareDialog({ target, onClose }: ShareDialogProps) {
           <LinksSection target={target} />
         </div>
       </div>
-    </ModalPanel>
+    </Dialog>
   );
 }

@@ -31,6 +31,47 @@ function ShareButton({ role, target }: { role: 'viewer' | 'editor'; target: Shar
   );
 }
 
+/** One heading and list of shared items (folders, or files). */
+function SharedList({ title, label, children }: { title: string; label: string; children: ReactNode }) {
+  return (
+    <div className="space-y-2">
+      <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
+      <ul className="space-y-2" aria-label={label}>
+        {children}
+      </ul>
+    </div>
+  );
+}
+
+interface SharedRowProps {
+  icon: ReactNode;
+  name: ReactNode;
+  /** The line under the name: who shared it and when (and a file's size). */
+  detail: string;
+  role: 'viewer' | 'editor';
+  target: ShareRequest;
+  /** Further actions after Share (a file's Download). */
+  children?: ReactNode;
+}
+
+/** A shared item: icon, name and detail line, the caller's role, Share (for editors) and further actions. */
+function SharedRow({ icon, name, detail, role, target, children }: SharedRowProps) {
+  return (
+    <li className={rowClass}>
+      {icon}
+      <span className="min-w-0 flex-1">
+        {name}
+        <span className="block text-sm text-slate-600">{detail}</span>
+      </span>
+      <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700">
+        {ROLE_LABELS[role]}
+      </span>
+      <ShareButton role={role} target={target} />
+      {children}
+    </li>
+  );
+}
+
 /** /dashboard/shared: the files and folders others shared with the caller, with who shared them and the role. */
 export default function SharedWithMePage() {
   useDocumentTitle('Shared with me');
@@ -57,62 +98,49 @@ export default function SharedWithMePage() {
       ) : (
         <>
           {shared.data.folders.length > 0 && (
-            <div className="space-y-2">
-              <h2 className="text-lg font-semibold text-slate-900">Folders</h2>
-              <ul className="space-y-2" aria-label="Shared folders">
-                {shared.data.folders.map((folder) => (
-                  <li key={folder.id} className={rowClass}>
-                    <Folder aria-hidden="true" className="size-5 shrink-0 text-brand-600" />
-                    <span className="min-w-0 flex-1">
-                      <Link
-                        to={folderRoute(folder.id)}
-                        className="block truncate font-medium text-slate-900 hover:text-brand-700 hover:underline"
-                      >
-                        {folder.name}
-                      </Link>
-                      <span className="block text-sm text-slate-600">
-                        {sharedLine(folder.sharedBy, folder.sharedAt)}
-                      </span>
-                    </span>
-                    <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700">
-                      {ROLE_LABELS[folder.role]}
-                    </span>
-                    <ShareButton role={folder.role} target={{ kind: 'folder', id: folder.id, name: folder.name }} />
-                  </li>
-                ))}
-              </ul>
-            </div>
+            <SharedList title="Folders" label="Shared folders">
+              {shared.data.folders.map((folder) => (
+                <SharedRow
+                  key={folder.id}
+                  icon={<Folder aria-hidden="true" className="size-5 shrink-0 text-brand-600" />}
+                  name={
+                    <Link
+                      to={folderRoute(folder.id)}
+                      className="block truncate font-medium text-slate-900 hover:text-brand-700 hover:underline"
+                    >
+                      {folder.name}
+                    </Link>
+                  }
+                  detail={sharedLine(folder.sharedBy, folder.sharedAt)}
+                  role={folder.role}
+                  target={{ kind: 'folder', id: folder.id, name: folder.name }}
+                />
+              ))}
+            </SharedList>
           )}
           {shared.data.files.length > 0 && (
-            <div className="space-y-2">
-              <h2 className="text-lg font-semibold text-slate-900">Files</h2>
-              <ul className="space-y-2" aria-label="Shared files">
-                {shared.data.files.map((file) => (
-                  <li key={file.id} className={rowClass}>
-                    <FileText aria-hidden="true" className="size-5 shrink-0 text-slate-500" />
-                    <span className="min-w-0 flex-1">
-                      <span className="block truncate font-medium text-slate-900">{file.fileName}</span>
-                      <span className="block text-sm text-slate-600">
-                        {formatBytes(file.size)} · {sharedLine(file.sharedBy, file.sharedAt)}
-                      </span>
-                    </span>
-                    <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700">
-                      {ROLE_LABELS[file.role]}
-                    </span>
-                    <ShareButton role={file.role} target={{ kind: 'file', id: file.id, name: file.fileName }} />
-                    <a
-                      href={fileDownloadUrl(file.id)}
-                      download={file.fileName}
-                      aria-label={`Download ${file.fileName}`}
-                      className="inline-flex items-center gap-1 rounded-lg px-2 py-1 text-sm font-medium text-brand-700 hover:bg-brand-50"
-                    >
-                      <Download aria-hidden="true" className="size-4" />
-                      Download
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </div>
+            <SharedList title="Files" label="Shared files">
+              {shared.data.files.map((file) => (
+                <SharedRow
+                  key={file.id}
+                  icon={<FileText aria-hidden="true" className="size-5 shrink-0 text-slate-500" />}
+                  name={<span className="block truncate font-medium text-slate-900">{file.fileName}</span>}
+                  detail={`${formatBytes(file.size)} · ${sharedLine(file.sharedBy, file.sharedAt)}`}
+                  role={file.role}
+                  target={{ kind: 'file', id: file.id, name: file.fileName }}
+                >
+                  <a
+                    href={fileDownloadUrl(file.id)}
+                    download={file.fileName}
+                    aria-label={`Download ${file.fileName}`}
+                    className="inline-flex items-center gap-1 rounded-lg px-2 py-1 text-sm font-medium text-brand-700 hover:bg-brand-50"
+                  >
+                    <Download aria-hidden="true" className="size-4" />
+                    Download
+                  </a>
+                </SharedRow>
+              ))}
+            </SharedList>
           )}
         </>
       )}
