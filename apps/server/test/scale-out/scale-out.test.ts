@@ -256,6 +256,7 @@ describe('scale-out: nginx in front of two instances on PostgreSQL, Redis and S3
     form.append('file', new Blob([bytes]), 'report.bin');
     const upload = await direct(two, `/api/files/upload?workspaceId=${workspace.id}&folderId=${folder.id}`, {
       method: 'POST',
+      headers: { accept: 'application/json' },
       body: form,
     });
     expect(upload.status).toBe(200);
