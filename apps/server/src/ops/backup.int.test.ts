@@ -67,6 +67,9 @@ describe.each(dialects())('backup and restore (%s)', (dialect) => {
   let restored: TestServer | undefined;
   let alice: string;
   let admin: string;
+  let bob: string;
+  /** Issue 15's model: a workspace, a folder in it shared with Bob, a file there and a public link to it. */
+  const team = { workspaceId: '', folderId: '', fileId: '', token: '', hash: '' };
   const cleanups: (() => Promise<void> | void)[] = [];
   const originals = new Map<string, string>();
 
@@ -133,6 +136,40 @@ describe.each(dialects())('backup and restore (%s)', (dialect) => {
       body: JSON.stringify({ message: 'Maintenance tonight', timestamp: new Date().toISOString(), type: 'admin' }),
     });
     expect(published.status).toBeLessThan(300);
+    bob = await source.signInAs({ owner_key: 'bob', name: 'Bob' });
+    const json = { cookie: alice, 'content-type': 'application/json' };
+    const workspace = await readJson<{ id: string; rootFolderId: string }>(
+      await source.fetch('/api/workspaces', { method: 'POST', headers: json, body: JSON.stringify({ name: 'Team' }) }),
+    );
+    team.workspaceId = workspace.id;
+    const folder = await readJson<{ id: string }>(
+      await source.fetch('/api/folders', {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ name: 'Plans', workspaceId: workspace.id }),
+      }),
+    );
+    team.folderId = folder.id;
+    const planBytes = randomBytes(4096);
+    team.hash = sha256(planBytes);
+    const plan = await source.fetch(`/api/files/upload?workspaceId=${workspace.id}&folderId=${folder.id}`, {
+      method: 'POST',
+      headers: { cookie: alice, accept: 'application/json' },
+      body: form(planBytes, 'plan.bin'),
+    });
+    team.fileId = (await readJson<FileRecord>(plan)).id;
+    const shared = await source.fetch(`/api/folders/${folder.id}/shares/bob`, {
+      method: 'PUT',
+      headers: json,
+      body: JSON.stringify({ role: 'viewer' }),
+    });
+    expect(shared.status).toBe(201);
+    const link = await source.fetch('/api/links', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ fileId: team.fileId }),
+    });
+    team.token = (await readJson<{ token: string }>(link)).token;
     const contact = await source.fetch('/api/contact', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -172,6 +209,17 @@ describe.each(dialects())('backup and restore (%s)', (dialect) => {
       (await server.fetch('/public/api/notifications/vapid-public-key')).text();
     expect(await vapid(restored)).toBe(await vapid(source));
     expect(await tableCounts(restored)).toEqual(await tableCounts(source));
+    // Workspaces, folders, shares and links came along: Bob still sees the shared folder, the link still serves.
+    const sharedWithBob = async (server: TestServer) =>
+      (await server.fetch('/api/shared-with-me', { headers: { cookie: bob } })).json();
+    expect(await sharedWithBob(restored)).toEqual(await sharedWithBob(source));
+    const bobListing = await readJson<{ files: FileRecord[] }>(
+      await restored.fetch(`/api/folders/${team.folderId}`, { headers: { cookie: bob } }),
+    );
+    expect(bobListing.files.map((f) => f.id)).toEqual([team.fileId]);
+    const viaLink = await restored.fetch(`/api/public/links/${team.token}/download`);
+    expect(viaLink.status).toBe(200);
+    expect(sha256(new Uint8Array(await viaLink.arrayBuffer()))).toBe(team.hash);
     // The generated admin password hash and the other secrets came along too.
     expect(listing(path.join(target.dataDir, 'secrets'))).toEqual(listing(path.join(source.dataDir, 'secrets')));
 
