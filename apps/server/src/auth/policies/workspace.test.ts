@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors';
 import { userActor, type Actor } from '../actor';
 import { canFolder, folderRole, requireFolder, type FolderSubject } from './folder';
-import { canWorkspace, requireWorkspace, type WorkspaceSubject } from './workspace';
+import { canWorkspace, requireWorkspace, requireWorkspaceAudience, type WorkspaceSubject } from './workspace';
 import type { ResourceRole } from './roles';
 
 const person = (ownerKey: string, role: 'user' | 'admin' = 'user') =>
@@ -97,5 +97,25 @@ describe('folder policy', () => {
       await codeOf(requireFolder(person('bob'), 'f1', 'read', load({ workspaceId: null, ownerKey: 'alice' }))),
     ).toBe('404 FOLDER_NOT_FOUND Folder not found.');
     expect(await codeOf(requireFolder(alice, 'nope', 'read', load(workspaceFolder('owner'))))).toMatch(/^404 /);
+  });
+});
+
+describe('publishing to a workspace audience', () => {
+  const publish = (actor: Actor, memberRole: ResourceRole | null | undefined) =>
+    codeOf(
+      requireWorkspaceAudience(actor, 'w1', async () =>
+        memberRole === undefined ? undefined : workspaceAs(memberRole),
+      ),
+    );
+
+  it('lets owners and admins publish; editors and viewers get 403, non-members and missing workspaces 404', async () => {
+    expect(await publish(alice, 'owner')).toBe('allowed');
+    expect(await publish(admin, null)).toBe('allowed');
+    expect(await publish(admin, 'viewer')).toBe('allowed');
+    expect(await publish(alice, 'editor')).toBe('403 FORBIDDEN Only the owners of this workspace can do that.');
+    expect(await publish(alice, 'viewer')).toBe('403 FORBIDDEN Only the owners of this workspace can do that.');
+    expect(await publish(alice, null)).toMatch(/^404 WORKSPACE_NOT_FOUND/);
+    expect(await publish(admin, undefined)).toMatch(/^404 WORKSPACE_NOT_FOUND/);
+    expect(await publish(link, 'owner')).toMatch(/^404 WORKSPACE_NOT_FOUND/);
   });
 });

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors';
-import type { Actor } from '../actor';
+import { isAdmin, type Actor } from '../actor';
 import { loadAuthorized } from './authorize';
 import { allows, type ResourceAction, type ResourceRole } from './roles';
 
@@ -50,4 +50,20 @@ export function requireWorkspace<T extends WorkspaceSubject>(
     },
     () => new AppError('WORKSPACE_NOT_FOUND'),
   );
+}
+
+/**
+ * Who may publish a notification to a workspace's members: its owners, and admins (who publish to any audience, so
+ * here, and only here, they count as an owner of a workspace they are not in). Editors and viewers get 403, anyone
+ * else the 404 of a missing workspace.
+ */
+export function requireWorkspaceAudience<T extends WorkspaceSubject>(
+  actor: Actor,
+  id: string,
+  load: (id: string) => Promise<T | undefined>,
+): Promise<T> {
+  return requireWorkspace(actor, id, 'manage', async (workspaceId) => {
+    const found = await load(workspaceId);
+    return found && isAdmin(actor) ? { ...found, memberRole: 'owner' as const } : found;
+  });
 }

@@ -8,9 +8,8 @@ import {
 } from '@atrium/contracts';
 import type { PushSender } from '../../adapters/push/web-push-sender';
 import { AppError } from '../../errors';
-import { isAdmin } from '../../auth/actor';
 import { requireAdmin } from '../../auth/policies/admin';
-import { requireWorkspace } from '../../auth/policies/workspace';
+import { requireWorkspaceAudience } from '../../auth/policies/workspace';
 import type { SessionUser } from '../auth/sessions.service';
 import { presentNotification, type NotificationHub } from './notification-hub';
 import {
@@ -105,11 +104,9 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
     ): Promise<Notification> {
       let audience: Audience = { type: 'all' };
       if (input.workspaceId !== undefined) {
-        const workspace = await requireWorkspace(user, input.workspaceId, 'manage', async (id) => {
-          const found = await repo.workspaceFor(id, user.id);
-          // Admins publish to any workspace: they act as its owner here, and only here.
-          return found && (isAdmin(user) ? { ...found, memberRole: 'owner' as const } : found);
-        });
+        const workspace = await requireWorkspaceAudience(user, input.workspaceId, (id) =>
+          repo.workspaceFor(id, user.id),
+        );
         audience = { type: 'workspace', id: workspace.id };
       } else {
         requireAdmin(user, 'notifications');
