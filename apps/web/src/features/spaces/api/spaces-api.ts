@@ -8,12 +8,14 @@ import {
   FolderListing,
   Member,
   MemberList,
+  Notification,
   RemoveMemberResponse,
   SpaceList,
   Workspace,
   WorkspaceDetails,
   type FolderSort,
   type MemberRole,
+  type PublishRequest,
 } from '@atrium/contracts';
 import {
   infiniteQueryOptions,
@@ -85,6 +87,19 @@ export function useRenameWorkspace(id: string) {
   return useMutation({
     mutationFn: (name: string) => api.patch(WorkspaceDetails, `/api/workspaces/${enc(id)}`, { name }),
     onSuccess: invalidate,
+  });
+}
+
+/** Sends the workspace's members a notification (its owners; the feed's workspace audience). */
+export function useMessageMembers(id: string) {
+  return useMutation({
+    mutationFn: (message: string) =>
+      api.post(Notification, '/public/api/notifications', {
+        message,
+        timestamp: new Date().toISOString(),
+        type: 'admin',
+        workspaceId: id,
+      } satisfies PublishRequest),
   });
 }
 

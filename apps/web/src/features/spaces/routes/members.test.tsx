@@ -171,4 +171,37 @@ describe('members screen', () => {
       }),
     );
   });
+
+  it('lets an owner message the members (a workspace notification) and shows the server refusal', async () => {
+    serve('owner', (method, url) => {
+      if (method !== 'POST' || url !== '/public/api/notifications') return undefined;
+      const sent = requests.at(-1)?.body as { message: string };
+      return sent.message.trim() === 'x'
+        ? json(400, { error: { code: 'BAD_REQUEST', message: 'The message cannot be blank.' } })
+        : json(200, { id: '7', message: sent.message, timestamp: '2026-11-24T10:00:00.000Z', type: 'admin' });
+    });
+    renderPage();
+    const field = await screen.findByLabelText('Notification to everyone in this workspace');
+    expect(screen.getByRole('button', { name: 'Send to members' })).toHaveProperty('disabled', true);
+    await userEvent.type(field, 'x');
+    await userEvent.click(screen.getByRole('button', { name: 'Send to members' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The message cannot be blank.');
+    await userEvent.clear(field);
+    await userEvent.type(field, 'Standup moved to 10:00');
+    await userEvent.click(screen.getByRole('button', { name: 'Send to members' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Sent to the members.');
+    expect(requests.filter((request) => request.method === 'POST').at(-1)?.body).toMatchObject({
+      message: 'Standup moved to 10:00',
+      type: 'admin',
+      workspaceId: 'w1',
+    });
+    expect((field as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it('offers no message form to editors and viewers', async () => {
+    serve('editor');
+    renderPage();
+    await screen.findAllByText('Bob');
+    expect(screen.queryByLabelText('Notification to everyone in this workspace')).toBeNull();
+  });
 });

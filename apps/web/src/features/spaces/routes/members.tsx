@@ -1,4 +1,4 @@
-import type { DirectoryUser, Member, MemberRole } from '@atrium/contracts';
+import { NOTIFICATION_MESSAGE_MAX, type DirectoryUser, type Member, type MemberRole } from '@atrium/contracts';
 import { ArrowLeft } from 'lucide-react';
 import { useDeferredValue, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -13,6 +13,7 @@ import {
   useDeleteWorkspace,
   useDirectory,
   useMembers,
+  useMessageMembers,
   useRemoveMember,
   useRenameWorkspace,
   useSetMember,
@@ -121,6 +122,62 @@ function AddMember({ workspaceId, members }: { workspaceId: string; members: Mem
           {errorText(setMember.error)}
         </p>
       )}
+    </section>
+  );
+}
+
+/** Send every member a notification (owners): live in their feed, and by push where they subscribed. */
+function MessageMembers({ workspaceId }: { workspaceId: string }) {
+  const [message, setMessage] = useState('');
+  const send = useMessageMembers(workspaceId);
+  const fieldId = useId();
+  const errorId = useId();
+  const error = errorText(send.error);
+  return (
+    <section aria-labelledby={`${fieldId}-title`} className="rounded-xl border border-slate-200 bg-white p-4">
+      <h2 id={`${fieldId}-title`} className="font-semibold text-slate-900">
+        Message members
+      </h2>
+      <form
+        className="mt-3 space-y-3"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          send.mutate(message, { onSuccess: () => setMessage('') });
+        }}
+      >
+        <label htmlFor={fieldId} className="block text-sm font-medium text-slate-800">
+          Notification to everyone in this workspace
+        </label>
+        <textarea
+          id={fieldId}
+          value={message}
+          onChange={(event) => {
+            setMessage(event.target.value);
+            send.reset();
+          }}
+          maxLength={NOTIFICATION_MESSAGE_MAX}
+          rows={3}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600"
+        />
+        {error && (
+          <p id={errorId} role="alert" className="text-sm text-red-700">
+            {error}
+          </p>
+        )}
+        <div className="flex flex-wrap items-center gap-3">
+          <button type="submit" disabled={send.isPending || !message.trim()} className={buttonClass('secondary')}>
+            {send.isPending ? 'Sending…' : 'Send to members'}
+          </button>
+          {send.isSuccess && (
+            <p role="status" className="text-sm text-emerald-700">
+              Sent to the members.
+            </p>
+          )}
+        </div>
+      </form>
     </section>
   );
 }
@@ -329,6 +386,8 @@ export default function MembersPage() {
       </section>
 
       {isOwner && <AddMember workspaceId={workspaceId} members={members.data} />}
+
+      {isOwner && <MessageMembers workspaceId={workspaceId} />}
 
       {isOwner && (
         <section aria-labelledby="settings-title" className="space-y-4 rounded-xl border border-slate-200 bg-white p-4">
