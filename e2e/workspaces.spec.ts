@@ -93,6 +93,17 @@ test('two people share a workspace: members, folders, upload, rename; a viewer o
   await members.getByRole('button', { name: 'Leave' }).click();
   await alice.page.getByRole('alertdialog').getByRole('button', { name: 'Leave' }).click();
   await expect(alice.page.getByRole('alert').first()).toContainText(/owner/i);
+  // The owner messages the members: a notification only they get, live in Bob's open dashboard.
+  const streamOpen = bob.page.waitForResponse(
+    (r) => r.url().includes('/public/api/notifications/stream') && r.status() === 200,
+  );
+  await bob.page.goto('/dashboard/notifications');
+  await streamOpen;
+  const standup = `Standup moved to 10:00 (${run})`;
+  await alice.page.getByLabel('Notification to everyone in this workspace').fill(standup);
+  await alice.page.getByRole('button', { name: 'Send to members' }).click();
+  await expect(alice.page.getByRole('status').filter({ hasText: 'Sent to the members.' })).toBeVisible();
+  await expect(bob.page.getByRole('list', { name: 'Notifications' })).toContainText(standup);
 
   for (const { name, width, height } of WIDTHS) {
     await alice.page.setViewportSize({ width, height });
