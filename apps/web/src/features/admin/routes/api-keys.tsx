@@ -195,7 +195,7 @@ export default function AdminApiKeysPage() {
   };
 
   return (
-    <section className="mx-auto max-w-6xl px-4 py-8 sm:py-12">
+    <section className="mx-auto max-w-6xl px-4 pb-28 pt-8 sm:pb-12 sm:pt-12">
       <h1 className="text-3xl font-semibold tracking-tight text-slate-900">API keys</h1>
       <p className="mt-2 text-slate-600">
         Keys let programs use the Azure- and OpenAI-compatible AI endpoints. A key is shown once, when it is created;

@@ -23,7 +23,7 @@ function MessageCard({ message, onDelete }: { message: ContactMessage; onDelete:
     );
   return (
     <li
-      className={`rounded-xl bg-white p-4 shadow-sm ring-1 ${unread ? 'ring-brand-300' : 'ring-slate-200'}`}
+      className={`rounded-xl bg-white p-4 shadow-sm ${unread ? 'ring-2 ring-brand-500' : 'ring-1 ring-slate-200'}`}
       aria-label={`Message from ${message.name}`}
       data-unread={unread ? 'true' : undefined}
     >
@@ -106,7 +106,7 @@ export default function AdminMessagesPage() {
   };
 
   return (
-    <section className="mx-auto max-w-4xl px-4 py-8 sm:py-12">
+    <section className="mx-auto max-w-4xl px-4 pb-28 pt-8 sm:pb-12 sm:pt-12">
       <h1 className="text-3xl font-semibold tracking-tight text-slate-900">Messages</h1>
       <p className="mt-2 text-slate-600">
         What visitors sent through the contact form, newest first.
