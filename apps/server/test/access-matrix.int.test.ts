@@ -126,6 +126,30 @@ const PARAM_FIXTURES: ParamFixture[] = [
     },
   },
   {
+    // Contact messages come from the public form; stored directly (the form is rate-limited per address).
+    route: /^\/api\/contact\/:id$/,
+    async make(server) {
+      const id = randomUUID();
+      await server.app.database.db
+        .insertInto('contact_messages')
+        .values({
+          id,
+          name: 'Matrix',
+          email: 'matrix@example.test',
+          message: 'matrix',
+          ip: '203.0.113.9',
+          user_agent: null,
+          created_at: new Date().toISOString(),
+          read_at: null,
+          handled_at: null,
+        })
+        .execute();
+      return id;
+    },
+    init: (method) =>
+      method === 'PATCH' ? { headers: { 'content-type': 'application/json' }, body: '{"read":true}' } : {},
+  },
+  {
     route: /^\/api\/workspaces\/:id(\/|$)/,
     async make(server, cookie) {
       const created = await server.fetch('/api/workspaces', {

@@ -108,6 +108,8 @@ export const ApiKeyRecord = z
     createdBy: z.string().nullable(),
     lastUsedAt: z.string().nullable(),
     revokedAt: z.string().nullable(),
+    expiresAt: z.string().nullable().describe('When the key stops working (ISO-8601), or null: never'),
+    createdByName: z.string().nullable().describe("The creator's display name (or owner key), null if deleted"),
   })
   .meta({ id: 'ApiKeyRecord' });
 export type ApiKeyRecord = z.infer<typeof ApiKeyRecord>;
@@ -116,7 +118,14 @@ export const ApiKeyList = z.array(ApiKeyRecord).meta({ id: 'ApiKeyList' });
 export type ApiKeyList = z.infer<typeof ApiKeyList>;
 
 export const CreateApiKeyRequest = z
-  .object({ name: z.string().trim().min(1, 'Please name the key.').max(100) })
+  .object({
+    name: z.string().trim().min(1, 'Please name the key.').max(100),
+    expiresAt: z.iso
+      .datetime({ offset: true, message: 'Please give the expiry as an ISO-8601 date and time.' })
+      .nullable()
+      .optional()
+      .describe('When the key stops working; omitted or null: never. Must be in the future.'),
+  })
   .meta({ id: 'CreateApiKeyRequest' });
 export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequest>;
 
@@ -124,6 +133,14 @@ export const CreatedApiKey = ApiKeyRecord.extend({
   key: z.string().describe('The secret key. Shown only in this answer; only its hash is stored.'),
 }).meta({ id: 'CreatedApiKey' });
 export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
+
+/** What the admin API keys screen and the API say. */
+export const API_KEY_TEXTS = {
+  expiryInPast: 'The expiry must be in the future.',
+  shownOnce: 'Copy this key now: you will not see it again.',
+  revokeConfirm: 'Revoke this key? Programs using it stop working at once.',
+  empty: 'No API keys yet.',
+} as const;
 
 export const ApiKeyIdParams = z.object({ id: z.string().min(1).max(100) });
 

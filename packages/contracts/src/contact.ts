@@ -32,6 +32,8 @@ export const ContactMessage = z
     email: z.string(),
     message: z.string(),
     createdAt: z.string().describe('ISO-8601'),
+    readAt: z.string().nullable().describe('When an admin marked it read (ISO-8601), or null while unread'),
+    handledAt: z.string().nullable().describe('When an admin marked it handled (ISO-8601), or null'),
   })
   .meta({ id: 'ContactMessage' });
 export type ContactMessage = z.infer<typeof ContactMessage>;
@@ -39,3 +41,33 @@ export type ContactMessage = z.infer<typeof ContactMessage>;
 /** GET /api/contact (admins): newest first. */
 export const ContactMessageList = z.array(ContactMessage).meta({ id: 'ContactMessageList' });
 export type ContactMessageList = z.infer<typeof ContactMessageList>;
+
+/** PATCH /api/contact/{id} (admins): mark a message read/unread and handled/not handled. */
+export const ContactMessagePatch = z
+  .strictObject({ read: z.boolean().optional(), handled: z.boolean().optional() })
+  .refine((patch) => patch.read !== undefined || patch.handled !== undefined, {
+    message: 'Say what to change: read, handled or both.',
+  })
+  .meta({ id: 'ContactMessagePatch' });
+export type ContactMessagePatch = z.infer<typeof ContactMessagePatch>;
+
+export const ContactMessageIdParams = z.object({ id: z.string().min(1).max(100) });
+
+/** DELETE /api/contact/{id} (admins). */
+export const ContactMessageDeleted = z
+  .object({ id: z.string(), deleted: z.literal(true) })
+  .meta({ id: 'ContactMessageDeleted' });
+export type ContactMessageDeleted = z.infer<typeof ContactMessageDeleted>;
+
+/** GET /api/contact/unread-count (admins): messages no admin has read yet (the sidebar's badge). */
+export const ContactUnreadCount = z
+  .object({ unread: z.number().int().nonnegative() })
+  .meta({ id: 'ContactUnreadCount' });
+export type ContactUnreadCount = z.infer<typeof ContactUnreadCount>;
+
+/** What the admin Messages screen says (docs/PRODUCT.md#admin-messages). */
+export const CONTACT_ADMIN_TEXTS = {
+  notFound: 'There is no such message.',
+  deleteConfirm: 'Delete this message? This cannot be undone.',
+  empty: 'No messages yet. Messages sent through the contact form appear here.',
+} as const;

@@ -134,6 +134,8 @@ export interface AiApiKeysTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** When the key stops working; null: never. */
+  expires_at: string | null;
 }
 
 export interface NotificationsTable {
@@ -179,6 +181,10 @@ export interface ContactMessagesTable {
   ip: string;
   user_agent: string | null;
   created_at: string;
+  /** When an admin marked it read; null while unread. */
+  read_at: string | null;
+  /** When an admin marked it handled; null while open. */
+  handled_at: string | null;
 }
 
 export interface RateLimitsTable {

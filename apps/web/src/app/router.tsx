@@ -62,6 +62,8 @@ export const routes: RouteObject[] = [
               { path: 'admin/push-message', ...page(() => import('../features/notifications/routes/push-message')) },
               { path: 'admin/users', ...page(() => import('../features/admin/routes/users')) },
               { path: 'admin/audit', ...page(() => import('../features/admin/routes/audit')) },
+              { path: 'admin/api-keys', ...page(() => import('../features/admin/routes/api-keys')) },
+              { path: 'admin/messages', ...page(() => import('../features/admin/routes/messages')) },
             ],
           },
           { path: 'chatbot', ...page(() => import('../features/assistant/routes/chatbot')) },

@@ -13,6 +13,7 @@ import { m0011JobLeases } from './0011-job-leases';
 import { m0012Workspaces } from './0012-workspaces';
 import { m0013PlaceFiles } from './0013-place-files';
 import { m0014Admin } from './0014-admin';
+import { m0015ContactStatus } from './0015-contact-status';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0012-workspaces': m0012Workspaces,
   '0013-place-files': m0013PlaceFiles,
   '0014-admin': m0014Admin,
+  '0015-contact-status': m0015ContactStatus,
 };

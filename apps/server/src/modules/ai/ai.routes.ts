@@ -223,12 +223,12 @@ export async function registerAiRoutes(
       },
       async (request, reply) => {
         const admin = await request.requireUser();
-        const created = await keys.create(admin, request.body.name);
+        const created = await keys.create(admin, request.body.name, request.body.expiresAt);
         await audit.record({
           action: 'api_key.created',
           actor: admin.ownerKey,
           target: `api_key:${created.id}`,
-          details: { name: request.body.name },
+          details: { name: request.body.name, expiresAt: created.expiresAt },
           ...auditContext(request),
         });
         return reply.status(201).header('cache-control', 'no-store').send(created);

@@ -8,8 +8,24 @@ export const createApiKeysRepository = (db: Db) => ({
   insert: async (row: ApiKeyRow) => {
     await db.insertInto('ai_api_keys').values(row).execute();
   },
-  list: () => db.selectFrom('ai_api_keys').selectAll().orderBy('created_at', 'desc').orderBy('id').execute(),
-  findById: (id: string) => db.selectFrom('ai_api_keys').selectAll().where('id', '=', id).executeTakeFirst(),
+  /** Every key with its creator's display name (name, nickname or owner key; null once the user is gone). */
+  list: () =>
+    db
+      .selectFrom('ai_api_keys')
+      .leftJoin('users', 'users.id', 'ai_api_keys.created_by')
+      .selectAll('ai_api_keys')
+      .select(['users.name as creator_name', 'users.nickname as creator_nickname', 'users.owner_key as creator_key'])
+      .orderBy('ai_api_keys.created_at', 'desc')
+      .orderBy('ai_api_keys.id')
+      .execute(),
+  findById: (id: string) =>
+    db
+      .selectFrom('ai_api_keys')
+      .leftJoin('users', 'users.id', 'ai_api_keys.created_by')
+      .selectAll('ai_api_keys')
+      .select(['users.name as creator_name', 'users.nickname as creator_nickname', 'users.owner_key as creator_key'])
+      .where('ai_api_keys.id', '=', id)
+      .executeTakeFirst(),
   findActiveByHash: (hash: string) =>
     db
       .selectFrom('ai_api_keys')

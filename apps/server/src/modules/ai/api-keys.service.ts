@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { ApiKeyRecord, CreatedApiKey } from '@atrium/contracts';
+import { API_KEY_TEXTS, type ApiKeyRecord, type CreatedApiKey } from '@atrium/contracts';
 import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
 import type { SessionUser } from '../auth/sessions.service';
@@ -8,7 +8,13 @@ import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
 const KEY_PREFIX = 'atr_';
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
-const present = (row: ApiKeyRow): ApiKeyRecord => ({
+interface Creator {
+  creator_name?: string | null;
+  creator_nickname?: string | null;
+  creator_key?: string | null;
+}
+
+const present = (row: ApiKeyRow & Creator): ApiKeyRecord => ({
   id: row.id,
   name: row.name,
   prefix: row.prefix,
@@ -16,13 +22,25 @@ const present = (row: ApiKeyRow): ApiKeyRecord => ({
   createdBy: row.created_by,
   lastUsedAt: row.last_used_at,
   revokedAt: row.revoked_at,
+  expiresAt: row.expires_at,
+  createdByName: row.creator_name ?? row.creator_nickname ?? row.creator_key ?? null,
 });
+
+/** Whether a key is past its expiry (ISO-8601) at `now`. */
+const expired = (row: ApiKeyRow, now: Date) => row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime();
 
 /** Admin-managed API keys for the compatibility endpoints. Keys are shown once and stored as SHA-256. */
 export function createApiKeysService({ repo, clock }: { repo: ApiKeysRepository; clock: Clock }) {
   const LAST_USED_RESOLUTION_MS = 60_000;
   return {
-    async create(admin: SessionUser, name: string): Promise<CreatedApiKey> {
+    /** `expiresAt` (ISO-8601, in the future) or null/undefined: never expires. */
+    async create(admin: SessionUser, name: string, expiresAt?: string | null): Promise<CreatedApiKey> {
+      const now = clock.now();
+      if (expiresAt && Date.parse(expiresAt) <= now.getTime()) {
+        throw new AppError('VALIDATION_FAILED', API_KEY_TEXTS.expiryInPast, {
+          details: [{ path: 'body.expiresAt', message: API_KEY_TEXTS.expiryInPast }],
+        });
+      }
       const key = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
       const row: ApiKeyRow = {
         id: randomUUID(),
@@ -30,12 +48,13 @@ export function createApiKeysService({ repo, clock }: { repo: ApiKeysRepository;
         key_hash: hashApiKey(key),
         prefix: key.slice(0, KEY_PREFIX.length + 6),
         created_by: admin.id,
-        created_at: iso(clock.now()),
+        created_at: iso(now),
         last_used_at: null,
         revoked_at: null,
+        expires_at: expiresAt ? new Date(expiresAt).toISOString() : null,
       };
       await repo.insert(row);
-      return { ...present(row), key };
+      return { ...present((await repo.findById(row.id)) ?? row), key };
     },
     async list(): Promise<ApiKeyRecord[]> {
       return (await repo.list()).map(present);
@@ -50,8 +69,8 @@ export function createApiKeysService({ repo, clock }: { repo: ApiKeysRepository;
     async verify(key: string): Promise<ApiKeyRecord | null> {
       if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
       const row = await repo.findActiveByHash(hashApiKey(key));
-      if (!row) return null;
       const now = clock.now();
+      if (!row || expired(row, now)) return null;
       if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
         await repo.touch(row.id, iso(now));
       }

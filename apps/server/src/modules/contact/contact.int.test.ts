@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContactCreated, ContactMessageList } from '@atrium/contracts';
+import type { ContactCreated, ContactMessage, ContactMessageList, ContactUnreadCount } from '@atrium/contracts';
 import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
 
 const post = (server: TestServer, body: unknown, headers: Record<string, string> = {}) =>
@@ -74,7 +74,13 @@ describe.each(dialects())('contact (%s)', (dialect) => {
     const messages = await list();
     expect(messages).toHaveLength(2);
     expect(messages[0]).toMatchObject({ name: 'Grace', email: 'grace@example.test', message: 'Hello!' });
-    expect(messages[1]).toEqual({ ...valid, id: created.id, createdAt: created.createdAt });
+    expect(messages[1]).toEqual({
+      ...valid,
+      id: created.id,
+      createdAt: created.createdAt,
+      readAt: null,
+      handledAt: null,
+    });
   });
 
   it('lists messages only for admins', async () => {
@@ -126,5 +132,122 @@ describe('contact rate limit window', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe.each(dialects())('contact message status (%s)', (dialect) => {
+  let server: TestServer;
+  let adminCookie: string;
+  let userCookie: string;
+  let now = new Date('2026-03-01T09:00:00.000Z');
+  beforeAll(async () => {
+    server = await startTestServer({ dialect, overrides: { clock: { now: () => now } } });
+    adminCookie = await server.signInAs({ owner_key: 'admin-status', role: 'admin' });
+    userCookie = await server.signInAs({ owner_key: 'status-user' });
+  });
+  afterAll(async () => server?.close());
+
+  const send = async (message: string) => {
+    const response = await post(server, { ...valid, message });
+    expect(response.status).toBe(201);
+    return (await readJson<ContactCreated>(response)).id;
+  };
+  const call = (path: string, init: { method?: string; body?: unknown; cookie?: string | null } = {}) =>
+    server.fetch(path, {
+      method: init.method ?? 'GET',
+      headers: {
+        ...(init.cookie === null ? {} : { cookie: init.cookie ?? adminCookie }),
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
+    });
+  const unread = async () => {
+    const response = await call('/api/contact/unread-count');
+    expect(response.status).toBe(200);
+    return (await readJson<ContactUnreadCount>(response)).unread;
+  };
+  const list = async () => readJson<ContactMessageList>(await call('/api/contact'));
+
+  it('new messages are unread and open; marking read, handled and back changes the list and the count', async () => {
+    const first = await send('first');
+    now = new Date('2026-03-01T09:05:00.000Z');
+    const second = await send('second');
+    expect(await unread()).toBe(2);
+    expect((await list()).map((m) => [m.message, m.readAt, m.handledAt])).toEqual([
+      ['second', null, null],
+      ['first', null, null],
+    ]);
+
+    now = new Date('2026-03-01T10:00:00.000Z');
+    const read = await call(`/api/contact/${first}`, { method: 'PATCH', body: { read: true } });
+    expect(read.status).toBe(200);
+    expect(await readJson<ContactMessage>(read)).toMatchObject({
+      id: first,
+      readAt: '2026-03-01T10:00:00.000Z',
+      handledAt: null,
+    });
+    expect(await unread()).toBe(1);
+
+    // Handling marks read too; a flag already set keeps its first time.
+    now = new Date('2026-03-01T11:00:00.000Z');
+    const handled = await call(`/api/contact/${second}`, { method: 'PATCH', body: { handled: true } });
+    expect(await readJson<ContactMessage>(handled)).toMatchObject({
+      readAt: '2026-03-01T11:00:00.000Z',
+      handledAt: '2026-03-01T11:00:00.000Z',
+    });
+    const again = await call(`/api/contact/${first}`, { method: 'PATCH', body: { read: true, handled: true } });
+    expect(await readJson<ContactMessage>(again)).toMatchObject({
+      readAt: '2026-03-01T10:00:00.000Z',
+      handledAt: '2026-03-01T11:00:00.000Z',
+    });
+    expect(await unread()).toBe(0);
+
+    const reopened = await call(`/api/contact/${second}`, { method: 'PATCH', body: { read: false, handled: false } });
+    expect(await readJson<ContactMessage>(reopened)).toMatchObject({ readAt: null, handledAt: null });
+    expect(await unread()).toBe(1);
+    expect((await list()).find((m) => m.id === second)).toMatchObject({ readAt: null, handledAt: null });
+  });
+
+  it('deletes a message; it leaves the list and the count, and a second delete is 404', async () => {
+    const id = await send('to delete');
+    const before = await unread();
+    const deleted = await call(`/api/contact/${id}`, { method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+    expect(await readJson(deleted)).toEqual({ id, deleted: true });
+    expect((await list()).map((m) => m.id)).not.toContain(id);
+    expect(await unread()).toBe(before - 1);
+    const twice = await call(`/api/contact/${id}`, { method: 'DELETE' });
+    expect(twice.status).toBe(404);
+    expect(await readError(twice)).toMatchObject({ code: 'NOT_FOUND', message: 'There is no such message.' });
+  });
+
+  it('answers unknown ids with 404 and bad bodies with 400, changing nothing', async () => {
+    const id = await send('kept');
+    const missing = await call('/api/contact/no-such-message', { method: 'PATCH', body: { read: true } });
+    expect(missing.status).toBe(404);
+    expect((await readError(missing)).code).toBe('NOT_FOUND');
+    for (const body of [{}, { read: 'yes' }, { handled: 1 }, { read: true, extra: 1 }, '{"read":', '[]']) {
+      const response = await call(`/api/contact/${id}`, { method: 'PATCH', body });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect((await readError(response)).code).toMatch(/VALIDATION_FAILED|INVALID_JSON|BAD_REQUEST/);
+    }
+    expect((await list()).find((m) => m.id === id)).toMatchObject({ readAt: null, handledAt: null });
+  });
+
+  it('refuses anonymous callers (401) and non-admins (403) on every status route', async () => {
+    const id = await send('private');
+    const routes: [string, string, unknown?][] = [
+      ['GET', '/api/contact/unread-count'],
+      ['PATCH', `/api/contact/${id}`, { read: true }],
+      ['DELETE', `/api/contact/${id}`],
+    ];
+    for (const [method, path, body] of routes) {
+      const anonymous = await call(path, { method, body, cookie: null });
+      expect(anonymous.status, `${method} ${path}`).toBe(401);
+      const user = await call(path, { method, body, cookie: userCookie });
+      expect(user.status, `${method} ${path}`).toBe(403);
+      expect((await readError(user)).message).toBe('Only admins can read contact messages.');
+    }
+    expect((await list()).find((m) => m.id === id)).toMatchObject({ readAt: null });
   });
 });

@@ -1,7 +1,17 @@
 import { adminOnly } from '../../auth/policies/admin';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ContactCreated, ContactMessageList, ContactRequest, ErrorResponse } from '@atrium/contracts';
+import {
+  ContactCreated,
+  ContactMessage,
+  ContactMessageDeleted,
+  ContactMessageIdParams,
+  ContactMessageList,
+  ContactMessagePatch,
+  ContactRequest,
+  ContactUnreadCount,
+  ErrorResponse,
+} from '@atrium/contracts';
 import type { ContactService } from './contact.service';
 
 /** The contact form's limit: messages accepted per sender address and hour. */
@@ -51,5 +61,56 @@ export function registerContactRoutes(app: FastifyInstance, deps: { contact: Con
       },
     },
     async () => deps.contact.list(),
+  );
+
+  typed.get(
+    '/api/contact/unread-count',
+    {
+      config: adminOnly('contactMessages'),
+      schema: {
+        tags: ['contact'],
+        summary: 'How many contact messages no admin has read yet (admins)',
+        response: { 200: ContactUnreadCount, 401: ErrorResponse, 403: ErrorResponse },
+      },
+    },
+    async () => ({ unread: await deps.contact.unreadCount() }),
+  );
+
+  typed.patch(
+    '/api/contact/:id',
+    {
+      config: adminOnly('contactMessages'),
+      schema: {
+        tags: ['contact'],
+        summary: 'Mark a contact message read/unread or handled (admins)',
+        params: ContactMessageIdParams,
+        body: ContactMessagePatch,
+        response: {
+          200: ContactMessage,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          403: ErrorResponse,
+          404: ErrorResponse,
+        },
+      },
+    },
+    async (request) => deps.contact.update(request.params.id, request.body),
+  );
+
+  typed.delete(
+    '/api/contact/:id',
+    {
+      config: adminOnly('contactMessages'),
+      schema: {
+        tags: ['contact'],
+        summary: 'Delete a contact message (admins)',
+        params: ContactMessageIdParams,
+        response: { 200: ContactMessageDeleted, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request) => {
+      await deps.contact.remove(request.params.id);
+      return { id: request.params.id, deleted: true as const };
+    },
   );
 }

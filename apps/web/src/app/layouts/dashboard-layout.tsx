@@ -3,6 +3,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { logout, useMe } from '../../lib/me';
+import { useContactUnreadCount } from '../../features/admin';
 import { FloatingAssistant } from '../../features/assistant';
 import { Sidebar } from '../../features/dashboard/components/sidebar';
 import { NotificationsRuntime, useUnreadCount } from '../../features/notifications';
@@ -16,6 +17,8 @@ export function DashboardLayout() {
   const me = useMe();
   const location = useLocation();
   const unreadCount = useUnreadCount();
+  const contactUnread = useContactUnreadCount(me.data?.isAdmin === true);
+  const itemBadges = { '/dashboard/admin/messages': contactUnread.data ?? 0 };
   const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === 'true');
   // The drawer belongs to the page it was opened on: navigating closes it.
   const [drawerOpenOn, setDrawerOpenOn] = useState<string | null>(null);
@@ -64,6 +67,7 @@ export function DashboardLayout() {
         <Sidebar
           me={me.data}
           unreadCount={unreadCount}
+          itemBadges={itemBadges}
           onLogout={onLogout}
           collapsed={collapsed}
           onToggleCollapsed={toggleCollapsed}
@@ -95,6 +99,7 @@ export function DashboardLayout() {
             <Sidebar
               me={me.data}
               unreadCount={unreadCount}
+              itemBadges={itemBadges}
               onLogout={onLogout}
               collapsed={false}
               onNavigate={() => setDrawerOpen(false)}

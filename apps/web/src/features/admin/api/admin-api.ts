@@ -1,5 +1,14 @@
 import {
   AdminUser,
+  ApiKeyList,
+  ApiKeyRecord,
+  ContactMessage,
+  ContactMessageDeleted,
+  ContactMessageList,
+  ContactUnreadCount,
+  CreatedApiKey,
+  type ContactMessagePatch,
+  type CreateApiKeyRequest,
   AdminUserList,
   AuditPage,
   NEXT_CURSOR_HEADER,
@@ -7,7 +16,14 @@ import {
   type AdminUserPatch,
   type AuditAction,
 } from '@atrium/contracts';
-import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { api, request } from '../../../lib/api-client';
 import { sendOk } from '../../../lib/http';
 
@@ -92,3 +108,60 @@ export const auditQueryOptions = (filters: AuditFilters) =>
   });
 
 export const useAuditLog = (filters: AuditFilters) => useInfiniteQuery(auditQueryOptions(filters));
+
+// --- API keys (the AI compatibility endpoints' keys, /api/ai/keys) ---
+
+export const apiKeysQueryOptions = () =>
+  queryOptions({ queryKey: ['admin', 'api-keys'], queryFn: () => api.get(ApiKeyList, '/api/ai/keys') });
+
+export const useApiKeys = () => useQuery(apiKeysQueryOptions());
+
+export function useCreateApiKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateApiKeyRequest) => api.post(CreatedApiKey, '/api/ai/keys', body),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'api-keys'] }),
+  });
+}
+
+export function useRevokeApiKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete(ApiKeyRecord, `/api/ai/keys/${encodeURIComponent(id)}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'api-keys'] }),
+  });
+}
+
+// --- Contact messages (/api/contact) ---
+
+export const contactMessagesQueryOptions = () =>
+  queryOptions({ queryKey: ['admin', 'contact', 'list'], queryFn: () => api.get(ContactMessageList, '/api/contact') });
+
+export const useContactMessages = () => useQuery(contactMessagesQueryOptions());
+
+/** The unread count for the sidebar's badge: fetched for admins only, refreshed every minute. */
+export const useContactUnreadCount = (enabled: boolean) =>
+  useQuery({
+    queryKey: ['admin', 'contact', 'unread'],
+    queryFn: () => api.get(ContactUnreadCount, '/api/contact/unread-count'),
+    enabled,
+    refetchInterval: 60_000,
+    select: (data) => data.unread,
+  });
+
+export function useUpdateContactMessage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, patch }: { id: string; patch: ContactMessagePatch }) =>
+      api.patch(ContactMessage, `/api/contact/${encodeURIComponent(id)}`, patch),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'contact'] }),
+  });
+}
+
+export function useDeleteContactMessage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete(ContactMessageDeleted, `/api/contact/${encodeURIComponent(id)}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'contact'] }),
+  });
+}

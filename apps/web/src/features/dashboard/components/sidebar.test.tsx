@@ -81,3 +81,35 @@ describe('sidebar search', () => {
     expect(within(screen.getByRole('list', { name: 'Main' })).getAllByRole('link')).toHaveLength(4);
   });
 });
+
+describe('sidebar admin badges', () => {
+  it('shows the unread count next to Messages in the Admin group, and no badge at zero', () => {
+    const { rerender } = render(
+      <MemoryRouter initialEntries={['/dashboard/admin/messages']}>
+        <Sidebar
+          me={{ ...user, role: 'admin', isAdmin: true }}
+          unreadCount={0}
+          itemBadges={{ '/dashboard/admin/messages': 3 }}
+          onLogout={() => {}}
+          collapsed={false}
+        />
+      </MemoryRouter>,
+    );
+    const messages = screen.getByRole('link', { name: /Messages/ });
+    expect(messages.getAttribute('href')).toBe('/dashboard/admin/messages');
+    expect(messages.textContent).toBe('Messages3 unread');
+    expect(screen.getByRole('link', { name: 'API keys' }).getAttribute('href')).toBe('/dashboard/admin/api-keys');
+    rerender(
+      <MemoryRouter initialEntries={['/dashboard/admin/messages']}>
+        <Sidebar
+          me={{ ...user, role: 'admin', isAdmin: true }}
+          unreadCount={0}
+          itemBadges={{ '/dashboard/admin/messages': 0 }}
+          onLogout={() => {}}
+          collapsed={false}
+        />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('link', { name: 'Messages' }).textContent).toBe('Messages');
+  });
+});

@@ -9,6 +9,8 @@ import {
   FileUp,
   Files,
   FolderOpen,
+  Inbox,
+  KeyRound,
   House,
   List,
   LogOut,
@@ -73,6 +75,8 @@ export const GROUPS: Group[] = [
       { to: '/dashboard/admin/push-message', label: 'Send Push Message', icon: Send },
       { to: '/dashboard/admin/users', label: 'Users', icon: UserCog },
       { to: '/dashboard/admin/audit', label: 'Audit log', icon: ScrollText },
+      { to: '/dashboard/admin/api-keys', label: 'API keys', icon: KeyRound },
+      { to: '/dashboard/admin/messages', label: 'Messages', icon: Inbox },
     ],
   },
   {
@@ -98,6 +102,8 @@ export interface SidebarProps {
   onNavigate?: () => void;
   /** The space switcher (personal space and workspaces), which the app layer passes in. */
   switcher?: ReactNode;
+  /** Counts shown as a badge next to group entries, by path (e.g. unread contact messages on Messages). */
+  itemBadges?: Record<string, number>;
 }
 
 const itemClass =
@@ -120,6 +126,7 @@ export function Sidebar({
   onToggleCollapsed,
   onNavigate,
   switcher,
+  itemBadges = {},
 }: SidebarProps) {
   const location = useLocation();
   const searchId = useId();
@@ -277,7 +284,16 @@ export function Sidebar({
                       className={itemClass(false)}
                     >
                       <ItemIcon className="size-4 shrink-0" aria-hidden="true" />
-                      <span>{itemLabel}</span>
+                      <span className="flex-1">{itemLabel}</span>
+                      {(itemBadges[to] ?? 0) > 0 && (
+                        <span
+                          className="rounded-full bg-red-600 px-2 py-0.5 text-xs font-semibold text-white"
+                          data-testid="item-badge"
+                        >
+                          {itemBadges[to]}
+                          <span className="sr-only"> unread</span>
+                        </span>
+                      )}
                     </NavLink>
                   </li>
                 ))}
