@@ -9,7 +9,7 @@ import { isApiError } from '../../../lib/api-client';
 import { showToast } from '../../../lib/toast';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/admin-api';
-import { copyText } from '../lib/copy';
+import { copyText } from '../../../lib/copy-text';
 
 const errorText = (error: unknown) => (isApiError(error) ? error.message : 'Something went wrong. Please try again.');
 const when = (iso: string | null, none = 'never') => (iso ? new Date(iso).toLocaleString() : none);

@@ -6,6 +6,7 @@ import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { linkAddress, linksQueryOptions, useLinkMutations, type ShareTarget } from '../api/sharing-api';
 import { errorText } from './sharing-texts';
+import { copyText } from '../../../lib/copy-text';
 
 const fieldClass =
   'w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus-visible:outline-2 focus-visible:outline-brand-600';
@@ -36,16 +37,6 @@ export const downloadsText = (link: Pick<Link, 'downloads' | 'maxDownloads'>) =>
   link.maxDownloads === null
     ? `${link.downloads} ${link.downloads === 1 ? 'download' : 'downloads'}`
     : `${link.downloads} of ${link.maxDownloads} downloads`;
-
-/**
- * Copies `text`: the Clipboard API where the page is a secure context, else (a server reached over plain http)
- * by selecting the address field and the copy command.
- */
-export async function copyText(text: string, field: HTMLInputElement | null): Promise<void> {
-  if (typeof navigator.clipboard?.writeText === 'function') return navigator.clipboard.writeText(text);
-  field?.select();
-  if (!field || !document.execCommand('copy')) throw new Error('Copy is not available here.');
-}
 
 function CopyButton({ address, field }: { address: string; field: RefObject<HTMLInputElement | null> }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
