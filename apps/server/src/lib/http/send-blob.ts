@@ -101,3 +101,22 @@ export async function sendBlob(
   if (request.method === 'HEAD') return reply.send(Readable.from([]));
   return reply.send(await blob.open(byteRange));
 }
+
+/**
+ * Sends a stored image's WebP thumbnail, cached privately for a day and validated by the image's hash (304 when the
+ * browser's copy is current: the stream is then closed unread). One place for private and public-link thumbnails.
+ */
+export function sendThumbnail(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  thumbnail: { file: { sha256: string; uploadDate: Date | string }; stream: Readable },
+): FastifyReply {
+  const { file, stream } = thumbnail;
+  const etag = `"thumb-${file.sha256}"`;
+  void reply.headers({ etag, 'cache-control': 'private, max-age=86400' });
+  if (isNotModified(request, etag, httpDate(file.uploadDate))) {
+    stream.destroy();
+    return reply.status(304).send();
+  }
+  return reply.type('image/webp').send(stream);
+}

@@ -17,7 +17,7 @@ import {
   UploadPlacementQuery,
   UserFileStats,
 } from '@atrium/contracts';
-import { httpDate, isNotModified, sendBlob } from '../../lib/http/send-blob';
+import { sendBlob, sendThumbnail } from '../../lib/http/send-blob';
 import { withFilePart } from '../../lib/multipart';
 import { presentFile } from './files.presenter';
 import type { FilesService } from './files.service';
@@ -156,14 +156,7 @@ export async function registerFileRoutes(
         },
       },
       async (request, reply) => {
-        const { file, stream } = await files.thumbnail(await request.requireUser(), request.params.id);
-        const etag = `"thumb-${file.sha256}"`;
-        void reply.headers({ etag, 'cache-control': 'private, max-age=86400' });
-        if (isNotModified(request, etag, httpDate(file.uploadDate))) {
-          stream.destroy();
-          return reply.status(304).send();
-        }
-        return reply.type('image/webp').send(stream);
+        return sendThumbnail(request, reply, await files.thumbnail(await request.requireUser(), request.params.id));
       },
     );
 

@@ -22,7 +22,7 @@ import {
 import { LINK_TEXTS } from '@atrium/contracts/texts';
 import { contentDisposition } from '../../lib/http/content-disposition';
 import { parseRange } from '../../lib/http/range';
-import { httpDate, isNotModified, sendBlob, type BlobRecord } from '../../lib/http/send-blob';
+import { httpDate, isNotModified, sendBlob, sendThumbnail, type BlobRecord } from '../../lib/http/send-blob';
 import { withFilePart } from '../../lib/multipart';
 import type { RouteRateLimit } from '../../plugins/rate-limit';
 import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
@@ -228,16 +228,8 @@ export async function registerLinksRoutes(
       async (request, reply) => download(request, reply, { ...request.params, inline: request.query.inline }),
     );
 
-    const thumbnail = async (request: FastifyRequest, reply: FastifyReply, token: string, fileId?: string) => {
-      const { file, stream } = await links.thumbnail(token, request.cookies, fileId);
-      const etag = `"thumb-${file.sha256}"`;
-      void reply.headers({ etag, 'cache-control': 'private, max-age=86400' });
-      if (isNotModified(request, etag, httpDate(file.uploadDate))) {
-        stream.destroy();
-        return reply.status(304).send();
-      }
-      return reply.type('image/webp').send(stream);
-    };
+    const thumbnail = async (request: FastifyRequest, reply: FastifyReply, token: string, fileId?: string) =>
+      sendThumbnail(request, reply, await links.thumbnail(token, request.cookies, fileId));
 
     pubTyped.get(
       '/api/public/links/:token/thumbnail',
