@@ -186,6 +186,28 @@ export async function signInDirectly(databaseUrl: string, ownerKey: string): Pro
   }
 }
 
+/**
+ * JSON calls to a test server as named people (`cookies[who]`), and readers that fail loudly on an unexpected
+ * status. `server` is a getter: suites start their server in `beforeAll`.
+ */
+export function callsAs(server: () => TestServer, cookies: Record<string, string>) {
+  return {
+    call: (who: string, method: string, path: string, body?: unknown) =>
+      server().fetch(path, {
+        method,
+        headers: {
+          cookie: cookies[who] ?? '',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
+    json: async <T>(response: Response, status = 200): Promise<T> => {
+      if (response.status !== status) throw new Error(`${response.status}: ${await response.text()}`);
+      return readJson<T>(response);
+    },
+  };
+}
+
 /** Reads a JSON body as T (tests then assert on it). */
 export const readJson = async <T>(response: Response): Promise<T> => (await response.json()) as T;
 

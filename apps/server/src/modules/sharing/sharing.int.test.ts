@@ -11,7 +11,7 @@ import type {
 } from '@atrium/contracts';
 import { sharedWithYouMessage } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { callsAs, dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
 
 /**
  * Sharing with people and workspaces (issue 15): granting, changing and revoking shares of files and folders, what a
@@ -35,19 +35,7 @@ describe.each(dialects())('sharing with people and workspaces (%s)', (dialect) =
   });
   afterAll(async () => server?.close());
 
-  const call = (who: string, method: string, path: string, body?: unknown) =>
-    server.fetch(path, {
-      method,
-      headers: {
-        cookie: cookies[who] ?? '',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  const json = async <T>(response: Response, status = 200): Promise<T> => {
-    if (response.status !== status) throw new Error(`${response.status}: ${await response.text()}`);
-    return readJson<T>(response);
-  };
+  const { call, json } = callsAs(() => server, cookies);
   const failure = async (response: Response) => {
     const error = await readError(response);
     return `${response.status} ${error.code} ${error.message}`;

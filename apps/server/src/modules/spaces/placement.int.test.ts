@@ -9,7 +9,7 @@ import type {
   WorkspaceDetails,
 } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { callsAs, dialects, readError, startTestServer, type TestServer } from '../../../test/helpers';
 
 const WORKSPACE_QUOTA = 4096;
 
@@ -42,19 +42,7 @@ describe.each(dialects())('files in folders and workspaces (%s)', (dialect) => {
   });
   afterAll(async () => server?.close());
 
-  const call = (who: string, method: string, path: string, body?: unknown) =>
-    server.fetch(path, {
-      method,
-      headers: {
-        cookie: cookies[who] ?? '',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  const json = async <T>(response: Response, status = 200): Promise<T> => {
-    if (response.status !== status) throw new Error(`${response.status}: ${await response.text()}`);
-    return readJson<T>(response);
-  };
+  const { call, json } = callsAs(() => server, cookies);
   const failure = async (response: Response) => `${response.status} ${(await readError(response)).message}`;
   const upload = (who: string, query: string, name: string, content: string | Buffer) => {
     const form = new FormData();

@@ -9,7 +9,7 @@ import type {
   WorkspaceDetails,
 } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { callsAs, dialects, readError, startTestServer, type TestServer } from '../../../test/helpers';
 
 describe.each(dialects())('workspaces, members and folders (%s)', (dialect) => {
   let server: TestServer;
@@ -30,19 +30,7 @@ describe.each(dialects())('workspaces, members and folders (%s)', (dialect) => {
   });
   afterAll(async () => server?.close());
 
-  const call = (who: string, method: string, path: string, body?: unknown) =>
-    server.fetch(path, {
-      method,
-      headers: {
-        cookie: cookies[who] ?? '',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  const json = async <T>(response: Response, status = 200): Promise<T> => {
-    if (response.status !== status) throw new Error(`${response.status}: ${await response.text()}`);
-    return readJson<T>(response);
-  };
+  const { call, json } = callsAs(() => server, cookies);
   const failure = async (response: Response) => `${response.status} ${(await readError(response)).message}`;
 
   /** A workspace of olivia (owner) with edgar as editor and vera as viewer; nora is not a member. */
