@@ -1,7 +1,9 @@
 import {
+  DirectoryList,
   NOTIFICATION_TEXTS,
   Notification,
   type PushSubscriptionInput,
+  SpaceList,
   SubscribeResponse,
   SubscriberCount,
   VapidPublicKey,
@@ -22,12 +24,40 @@ export const subscriberCountQueryOptions = () =>
 
 export const useSubscriberCount = (enabled = true) => useQuery({ ...subscriberCountQueryOptions(), enabled });
 
-export const publishNotification = (message: string) =>
+/** Who a notification goes to: everyone (the spec's default), one workspace's members, or one person. */
+export type Audience = { kind: 'everyone' } | { kind: 'workspace'; id: string } | { kind: 'person'; ownerKey: string };
+
+export const publishNotification = ({
+  message,
+  audience = { kind: 'everyone' },
+}: {
+  message: string;
+  audience?: Audience;
+}) =>
   api.post(Notification, BASE, {
     message,
     timestamp: new Date().toISOString(),
     type: 'admin',
+    ...(audience.kind === 'workspace' ? { workspaceId: audience.id } : {}),
+    ...(audience.kind === 'person' ? { userId: audience.ownerKey } : {}),
   } satisfies PublishRequest);
+
+/** The admin's own workspaces (GET /api/spaces), to publish to one of them. */
+export const useWorkspaceChoices = (enabled: boolean) =>
+  useQuery({
+    queryKey: ['notifications', 'audience', 'workspaces'],
+    queryFn: async () =>
+      (await api.get(SpaceList, '/api/spaces')).flatMap((space) => (space.kind === 'workspace' ? [space] : [])),
+    enabled,
+  });
+
+/** People who have signed in matching `q` (GET /api/users), to publish to one of them. */
+export const usePeopleChoices = (q: string) =>
+  useQuery({
+    queryKey: ['notifications', 'audience', 'people', q],
+    queryFn: () => api.get(DirectoryList, `/api/users?q=${encodeURIComponent(q)}`),
+    enabled: q.trim().length > 0,
+  });
 
 export function usePublishNotification() {
   const queryClient = useQueryClient();

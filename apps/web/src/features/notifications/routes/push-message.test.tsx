@@ -73,4 +73,49 @@ describe('push message page', () => {
     renderAt(PATH, <PushMessagePage />);
     expect(await screen.findByRole('heading', { name: 'Dashboard home' })).toBeTruthy();
   });
+
+  it('sends to one workspace or one person when chosen, and asks for the choice before sending', async () => {
+    const calls = stubFetch((url, init) => {
+      if (url === '/api/me') return { status: 200, body: me({ isAdmin: true }) };
+      if (url.endsWith('/subscribers/count'))
+        return { status: 200, body: { count: 0, openStreams: 0, pushBrowsers: 0 } };
+      if (url === '/api/spaces')
+        return {
+          status: 200,
+          body: [
+            { kind: 'personal', id: null, name: 'Personal', rootFolderId: 'r0' },
+            { kind: 'workspace', id: 'w1', name: 'Design', role: 'owner', rootFolderId: 'r1' },
+          ],
+        };
+      if (url.startsWith('/api/users?q='))
+        return {
+          status: 200,
+          body: [{ ownerKey: 'bob', name: 'Bob', nickname: 'bob', email: 'bob@example.test', picture: null }],
+        };
+      if (url === '/public/api/notifications' && init?.method === 'POST')
+        return { status: 200, body: { id: '2', message: 'Hi', timestamp: new Date().toISOString(), type: 'admin' } };
+      return undefined;
+    });
+    renderAt(PATH, <PushMessagePage />);
+    await userEvent.type(await screen.findByLabelText('Message'), 'Hi');
+
+    await userEvent.click(screen.getByRole('radio', { name: 'One person' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Choose the person to send to.')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    await userEvent.type(screen.getByLabelText('Find a person'), 'bo');
+    await userEvent.click(await screen.findByRole('button', { name: 'Bob · bob@example.test' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ message: 'Hi', userId: 'bob' });
+
+    await userEvent.type(screen.getByLabelText('Message'), 'Hello team');
+    await userEvent.click(screen.getByRole('radio', { name: 'A workspace' }));
+    await userEvent.selectOptions(await screen.findByLabelText('Workspace'), 'w1');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
+    const last = calls.filter((c) => c.method === 'POST').at(-1)?.body as Record<string, unknown>;
+    expect(last).toMatchObject({ message: 'Hello team', workspaceId: 'w1' });
+    expect(last).not.toHaveProperty('userId');
+  });
 });

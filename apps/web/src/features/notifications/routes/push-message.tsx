@@ -1,12 +1,19 @@
 import { NOTIFICATION_MESSAGE_MAX, NOTIFICATION_TEXTS, type SubscriberCount } from '@atrium/contracts';
 import { BellRing, Radio, Send, Users, type LucideIcon } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useDeferredValue, useId, useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
 import { showToast } from '../../../lib/toast';
 import { Spinner } from '../../../components/ui/spinner';
 import { useMe } from '../../../lib/me';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { publishErrorMessage, usePublishNotification, useSubscriberCount } from '../api/notifications-api';
+import {
+  publishErrorMessage,
+  usePeopleChoices,
+  usePublishNotification,
+  useSubscriberCount,
+  useWorkspaceChoices,
+  type Audience,
+} from '../api/notifications-api';
 
 /** The admin's figures: the spec's subscriber count, the dashboards open now and the browsers that get push. */
 const figures: {
@@ -39,7 +46,100 @@ const figures: {
   },
 ];
 
-/** /dashboard/admin/push-message: admins send a notification to everyone. Non-admins go to /dashboard. */
+const inputClass =
+  'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
+
+/** "Send to": everyone (the default), one of the admin's workspaces, or one person found in the directory. */
+function AudiencePicker({ audience, onChange }: { audience: Audience; onChange: (next: Audience) => void }) {
+  const kind = audience.kind;
+  const [query, setQuery] = useState('');
+  const deferred = useDeferredValue(query);
+  const workspaces = useWorkspaceChoices(kind === 'workspace');
+  const people = usePeopleChoices(kind === 'person' ? deferred : '');
+  const name = useId();
+  // Choosing a workspace or a person starts with none picked: sending then asks for one (never silently everyone).
+  const choose = (next: Audience['kind']) =>
+    onChange(
+      next === 'workspace'
+        ? { kind: 'workspace', id: workspaces.data?.[0]?.id ?? '' }
+        : next === 'person'
+          ? { kind: 'person', ownerKey: '' }
+          : { kind: 'everyone' },
+    );
+  const options: [Audience['kind'], string][] = [
+    ['everyone', 'Everyone'],
+    ['workspace', 'A workspace'],
+    ['person', 'One person'],
+  ];
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium text-slate-800">Send to</legend>
+      <div className="flex flex-wrap gap-4">
+        {options.map(([value, label]) => (
+          <label key={value} className="inline-flex items-center gap-2 text-sm text-slate-800">
+            <input type="radio" name={name} checked={kind === value} onChange={() => choose(value)} />
+            {label}
+          </label>
+        ))}
+      </div>
+      {kind === 'workspace' &&
+        (workspaces.data && workspaces.data.length === 0 ? (
+          <p className="text-sm text-slate-600">You are not a member of any workspace yet.</p>
+        ) : (
+          <select
+            aria-label="Workspace"
+            className={inputClass}
+            value={audience.kind === 'workspace' ? audience.id : ''}
+            onChange={(event) => onChange({ kind: 'workspace', id: event.target.value })}
+          >
+            <option value="">Choose a workspace</option>
+            {(workspaces.data ?? []).map((space) => (
+              <option key={space.id} value={space.id}>
+                {space.name}
+              </option>
+            ))}
+          </select>
+        ))}
+      {kind === 'person' && (
+        <div className="space-y-2">
+          <input
+            type="search"
+            aria-label="Find a person"
+            placeholder="Name, nickname or email"
+            className={inputClass}
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+          />
+          {audience.kind === 'person' && audience.ownerKey && (
+            <p className="text-sm text-slate-700" role="status">
+              To: <strong>{audience.ownerKey}</strong>
+            </p>
+          )}
+          <ul aria-label="People found" className="space-y-1">
+            {(people.data ?? []).map((person) => (
+              <li key={person.ownerKey}>
+                <button
+                  type="button"
+                  onClick={() => onChange({ kind: 'person', ownerKey: person.ownerKey })}
+                  aria-pressed={audience.kind === 'person' && audience.ownerKey === person.ownerKey}
+                  className="rounded-md px-2 py-1 text-sm text-brand-700 hover:bg-brand-50 aria-pressed:bg-brand-50 aria-pressed:font-semibold"
+                >
+                  {person.name ?? person.nickname ?? person.ownerKey}
+                  {person.email ? ` · ${person.email}` : ''}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
+/**
+ * /dashboard/admin/push-message: admins send a notification to everyone (the default), one workspace's members or
+ * one person. Non-admins go to /dashboard.
+ */
 export default function PushMessagePage() {
   useDocumentTitle('Send Push Message');
   const me = useMe();
@@ -47,6 +147,7 @@ export default function PushMessagePage() {
   const count = useSubscriberCount(isAdmin);
   const publish = usePublishNotification();
   const [message, setMessage] = useState('');
+  const [audience, setAudience] = useState<Audience>({ kind: 'everyone' });
   const fieldId = useId();
   const hintId = useId();
 
@@ -59,13 +160,24 @@ export default function PushMessagePage() {
       showToast('warning', NOTIFICATION_TEXTS.blankMessage);
       return;
     }
-    publish.mutate(message, {
-      onSuccess: () => {
-        showToast('success', 'Notification sent');
-        setMessage('');
+    if (audience.kind === 'workspace' && !audience.id) {
+      showToast('warning', 'Choose the workspace to send to.');
+      return;
+    }
+    if (audience.kind === 'person' && !audience.ownerKey) {
+      showToast('warning', 'Choose the person to send to.');
+      return;
+    }
+    publish.mutate(
+      { message, audience },
+      {
+        onSuccess: () => {
+          showToast('success', 'Notification sent');
+          setMessage('');
+        },
+        onError: (error) => showToast('error', publishErrorMessage(error)),
       },
-      onError: (error) => showToast('error', publishErrorMessage(error)),
-    });
+    );
   };
 
   return (
@@ -92,6 +204,7 @@ export default function PushMessagePage() {
       </dl>
 
       <form onSubmit={send} className="mt-6 space-y-3" noValidate>
+        <AudiencePicker audience={audience} onChange={setAudience} />
         <label htmlFor={fieldId} className="block text-sm font-medium text-slate-800">
           Message
         </label>
@@ -103,7 +216,7 @@ export default function PushMessagePage() {
           rows={5}
           aria-describedby={hintId}
           placeholder="Write the notification…"
-          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30"
+          className={inputClass}
         />
         <p id={hintId} className="text-xs text-slate-500">
           {message.length}/{NOTIFICATION_MESSAGE_MAX} characters
