@@ -65,7 +65,7 @@ export const ContactUnreadCount = z
   .meta({ id: 'ContactUnreadCount' });
 export type ContactUnreadCount = z.infer<typeof ContactUnreadCount>;
 
-/** What the admin Messages screen says (docs/PRODUCT.md#admin-messages). */
+/** What the admin Messages screen says (docs/PRODUCT.md#admin-console-api-keys-and-messages). */
 export const CONTACT_ADMIN_TEXTS = {
   notFound: 'There is no such message.',
   deleteConfirm: 'Delete this message? This cannot be undone.',
