@@ -62,6 +62,7 @@ import { createAuditService } from './modules/audit/audit.service';
 import { createAdminUsersRepository } from './modules/admin/admin-users.repository';
 import { createAdminUsersService } from './modules/admin/admin-users.service';
 import { registerAdminRoutes } from './modules/admin/admin.routes';
+import { registerSystemRoutes } from './modules/admin/system.routes';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -305,6 +306,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       clock,
       defaultQuotaBytes: config.uploads.userQuotaBytes,
     }),
+  });
+  registerSystemRoutes(app, {
+    config,
+    database,
+    probes,
+    openStreams: () => hub.size,
+    pushSubscriptions: () => notificationsRepo.countPushSubscriptions(),
   });
   registerAuditRoutes(app, { audit });
   registerSpacesRoutes(app, { workspaces, folders, audit: audit.recorder });

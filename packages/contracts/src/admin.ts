@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CheckStatus } from './health';
 
 /**
  * The admin console (issue 18): users and roles, per-user quotas, the audit log. Every route is admin-only
@@ -136,3 +137,42 @@ export const AuditPage = z
   .object({ entries: z.array(AuditEntry), nextCursor: z.string().nullable() })
   .meta({ id: 'AuditPage' });
 export type AuditPage = z.infer<typeof AuditPage>;
+
+/** One dependency's readiness as the system screen shows it (the `/readyz` probe with its latency). */
+export const SystemCheck = z.object({
+  name: z.string().describe('probe name, e.g. `database`, `blobStore`, `bus`, `ai.speechToText`'),
+  status: CheckStatus,
+  message: z.string().optional(),
+  latencyMs: z.number().optional(),
+});
+export type SystemCheck = z.infer<typeof SystemCheck>;
+
+/** A configuration value: secrets only ever as `set` / `unset`, never their value. */
+export const SystemConfigEntry = z.object({
+  key: z.string().describe('environment variable'),
+  value: z.string().describe('the value; for secrets `set` or `unset`'),
+  secret: z.boolean(),
+});
+export type SystemConfigEntry = z.infer<typeof SystemConfigEntry>;
+
+/** GET /api/admin/system: the system status screen (admins only). */
+export const SystemStatus = z
+  .object({
+    version: z.string(),
+    commit: z.string().nullable().describe('git commit of the build; null when the build does not record it'),
+    uptimeSeconds: z.number().int(),
+    checkedAt: z.string().describe('ISO-8601'),
+    checks: z.array(SystemCheck),
+    database: z.object({ kind: z.enum(['sqlite', 'postgres']), sizeBytes: z.number().int().nullable() }),
+    storage: z.object({
+      blobBytes: z.number().int().describe('bytes of every stored file'),
+      files: z.number().int(),
+      blobStore: z.enum(['fs', 's3']),
+    }),
+    streams: z.object({ openOnThisInstance: z.number().int() }),
+    push: z.object({ subscriptions: z.number().int() }),
+    ai: z.array(SystemCheck).describe('the AI engines’ probes (`ai.*`)'),
+    config: z.array(SystemConfigEntry),
+  })
+  .meta({ id: 'SystemStatus' });
+export type SystemStatus = z.infer<typeof SystemStatus>;

@@ -1,9 +1,28 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HealthResponse, ReadinessResponse, type ReadinessCheck } from '@atrium/contracts';
 import { canSeeSystemDetails } from '../../auth/policies/admin';
 
 export type ReadinessProbe = () => Promise<ReadinessCheck>;
+
+/** Runs every probe at once, timing each; a probe that throws is an `error` check (and a warning in the log). */
+export function runProbes(
+  probes: Map<string, ReadinessProbe>,
+  log: FastifyBaseLogger,
+): Promise<[string, ReadinessCheck][]> {
+  return Promise.all(
+    [...probes].map(async ([name, probe]): Promise<[string, ReadinessCheck]> => {
+      const started = performance.now();
+      try {
+        const check = await probe();
+        return [name, { ...check, latencyMs: Math.round(performance.now() - started) }];
+      } catch (error) {
+        log.warn({ err: error, probe: name }, 'readiness probe failed');
+        return [name, { status: 'error', message: error instanceof Error ? error.message : String(error) }];
+      }
+    }),
+  );
+}
 
 /**
  * /healthz: the process is alive. /readyz: every dependency answers (the
@@ -34,18 +53,7 @@ export function registerHealthRoutes(app: FastifyInstance, probes: Map<string, R
       logLevel: 'warn',
     },
     async (request, reply) => {
-      const entries = await Promise.all(
-        [...probes].map(async ([name, probe]): Promise<[string, ReadinessCheck]> => {
-          const started = performance.now();
-          try {
-            const check = await probe();
-            return [name, { ...check, latencyMs: Math.round(performance.now() - started) }];
-          } catch (error) {
-            request.log.warn({ err: error, probe: name }, 'readiness probe failed');
-            return [name, { status: 'error', message: error instanceof Error ? error.message : String(error) }];
-          }
-        }),
-      );
+      const entries = await runProbes(probes, request.log);
       const failed = entries.some(([, check]) => check.status === 'error');
       // A database that is down must not turn readiness into a 500: no session is read then.
       const user = await request.currentUser().catch(() => null);

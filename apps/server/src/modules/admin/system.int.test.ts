@@ -1,0 +1,82 @@
+import type { SystemStatus } from '@atrium/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects, readError, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../../../test/helpers';
+
+const SESSION_SECRET = 'system-screen-session-secret-0123456789abcdef';
+
+describe.each(dialects())('admin console: system status (%s)', (dialect) => {
+  let server: TestServer;
+  let admin: string;
+  let user: string;
+  beforeAll(async () => {
+    server = await startTestServer({ dialect, env: { SESSION_SECRET } });
+    admin = await server.signInAs({ owner_key: 'sys-admin', role: 'admin' });
+    user = await server.signInAs({ owner_key: 'sys-user' });
+  });
+  afterAll(async () => server?.close());
+
+  const status = async () => {
+    const response = await server.fetch('/api/admin/system', { headers: { cookie: admin } });
+    const raw = await response.text();
+    expect(response.status).toBe(200);
+    return { raw, body: JSON.parse(raw) as SystemStatus };
+  };
+
+  it('gives an admin version, uptime, checks with latency, database size, streams and push counts', async () => {
+    const { body } = await status();
+    expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(body.commit).toBeNull();
+    expect(body.uptimeSeconds).toBeGreaterThanOrEqual(0);
+    const names = body.checks.map((check) => check.name);
+    expect(names).toEqual(expect.arrayContaining(['database', 'blobStore', 'bus']));
+    const database = body.checks.find((check) => check.name === 'database');
+    expect(database?.status).toBe('ok');
+    expect(typeof database?.latencyMs).toBe('number');
+    expect(body.database.kind).toBe(dialect);
+    expect(body.database.sizeBytes).toBeGreaterThan(0);
+    expect(body.storage.blobStore).toBe('fs');
+    expect(body.streams.openOnThisInstance).toBe(0);
+    expect(body.push.subscriptions).toBe(0);
+    expect(body.ai.every((check) => check.name.startsWith('ai.'))).toBe(true);
+    expect(body.ai.length).toBeGreaterThan(0);
+  });
+
+  it('counts stored bytes: an upload makes storage grow by its size', async () => {
+    const before = (await status()).body.storage;
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.alloc(4321, 7)]), 'grow.bin');
+    const upload = await server.fetch('/api/files/upload?userId=sys-user', {
+      method: 'POST',
+      headers: { cookie: user, accept: 'application/json' },
+      body: form,
+    });
+    expect(upload.status).toBe(200);
+    const after = (await status()).body.storage;
+    expect(after.blobBytes - before.blobBytes).toBe(4321);
+    expect(after.files - before.files).toBe(1);
+  });
+
+  it('masks every secret: set/unset only, the values never appear in the body', async () => {
+    const { raw, body } = await status();
+    expect(raw).not.toContain(SESSION_SECRET);
+    expect(raw).not.toContain(TEST_ADMIN_PASSWORD);
+    const byKey = Object.fromEntries(body.config.map((entry) => [entry.key, entry]));
+    expect(byKey.SESSION_SECRET).toEqual({ key: 'SESSION_SECRET', value: 'set', secret: true });
+    expect(byKey.ADMIN_PASSWORD).toEqual({ key: 'ADMIN_PASSWORD', value: 'set', secret: true });
+    expect(byKey.S3_SECRET_ACCESS_KEY?.value).toBe('unset');
+    for (const entry of body.config.filter((e) => e.secret)) expect(['set', 'unset']).toContain(entry.value);
+    expect(byKey.DATABASE?.value).toBe(dialect);
+  });
+
+  it('refuses a user (403) and anonymous callers (401) in the JSON error shape', async () => {
+    const forbidden = await server.fetch('/api/admin/system', { headers: { cookie: user } });
+    expect(forbidden.status).toBe(403);
+    expect(await readError(forbidden)).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'Only admins can see the system status.',
+    });
+    const anonymous = await server.fetch('/api/admin/system');
+    expect(anonymous.status).toBe(401);
+    expect((await readError(anonymous)).code).toBeTruthy();
+  });
+});

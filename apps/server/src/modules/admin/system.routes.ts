@@ -1,0 +1,159 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { ErrorResponse, SystemStatus, type SystemCheck, type SystemConfigEntry } from '@atrium/contracts';
+import { adminOnly } from '../../auth/policies/admin';
+import type { Config } from '../../config';
+import type { DatabaseHandle } from '../../db';
+import { runProbes, type ReadinessProbe } from '../health/health.routes';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The server package's version and the build's commit, in source (src/modules/admin) and bundled (dist) layouts. */
+function readBuildInfo(): { version: string; commit: string | null } {
+  const candidates = [path.resolve(here, '../../../package.json'), path.resolve(here, '../package.json')];
+  const file = candidates.find((candidate) => existsSync(candidate));
+  let version = 'unknown';
+  try {
+    if (file) version = (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? version;
+  } catch {
+    // an unreadable package.json leaves the version unknown
+  }
+  // The build does not record its git commit (yet): null, per the contract.
+  return { version, commit: null };
+}
+
+const flag = (value: unknown): string => (value ? 'set' : 'unset');
+
+/**
+ * The configuration summary: settings as plain values, every secret only as `set` / `unset`. The list is
+ * written out (not derived from the environment) so that a new secret can never appear by accident.
+ */
+export function configSummary(config: Config): SystemConfigEntry[] {
+  const plain = (key: string, value: string | number | boolean): SystemConfigEntry => ({
+    key,
+    value: String(value),
+    secret: false,
+  });
+  const secret = (key: string, value: unknown): SystemConfigEntry => ({ key, value: flag(value), secret: true });
+  const { ai } = config;
+  return [
+    plain('NODE_ENV', config.env),
+    plain('PUBLIC_URL', config.publicUrlConfigured ? config.publicUrl : '(each request’s own origin)'),
+    plain('DATABASE', config.database.kind),
+    plain('BLOB_STORE', config.blobStore.kind),
+    plain('BUS', config.bus.redisUrl ? 'redis' : 'in-process'),
+    plain('TRUST_PROXY', config.trustProxy.join(', ') || '(none)'),
+    plain('OIDC', config.oidc ? config.oidc.mode : 'off'),
+    plain('MAX_UPLOAD_BYTES', config.uploads.maxBytes),
+    plain('USER_QUOTA_BYTES', config.uploads.userQuotaBytes),
+    plain('WORKSPACE_QUOTA_BYTES', config.uploads.workspaceQuotaBytes),
+    plain('AUDIT_RETENTION_DAYS', config.audit.retentionDays),
+    plain(
+      'AI_PROVIDERS',
+      Object.entries(ai.providers)
+        .map(([service, provider]) => `${service}: ${provider}`)
+        .join(', '),
+    ),
+    plain('METRICS', config.metricsToken ? 'on' : 'off'),
+    secret('SESSION_SECRET', config.session.secret),
+    secret('ADMIN_PASSWORD', config.admin.password),
+    secret('OIDC_CLIENT_SECRET', config.oidc?.mode === 'external' ? config.oidc.clientSecret : undefined),
+    secret('S3_SECRET_ACCESS_KEY', config.blobStore.kind === 's3' ? config.blobStore.secretAccessKey : undefined),
+    secret('VAPID_PRIVATE_KEY', config.notifications.vapid?.privateKey),
+    secret('AZURE_SPEECH_KEY', ai.azure.speech?.key),
+    secret('AZURE_FACE_KEY', ai.azure.face?.key),
+    secret('AZURE_VISION_KEY', ai.azure.vision?.key),
+    secret('OPENAI_API_KEY', ai.openai?.apiKey),
+    secret('METRICS_TOKEN', config.metricsToken),
+  ];
+}
+
+async function databaseSize(database: DatabaseHandle, config: Config['database']): Promise<number | null> {
+  if (config.kind === 'postgres') {
+    const { rows } = await sql<{ size: string | number }>`select pg_database_size(current_database()) as size`.execute(
+      database.db,
+    );
+    return rows[0] ? Number(rows[0].size) : null;
+  }
+  const sizes = await Promise.all(
+    [config.file, `${config.file}-wal`].map((file) =>
+      stat(file).then(
+        (s) => s.size,
+        () => 0,
+      ),
+    ),
+  );
+  const total = sizes.reduce((a, b) => a + b, 0);
+  return total > 0 ? total : null;
+}
+
+export interface SystemDeps {
+  config: Config;
+  database: DatabaseHandle;
+  probes: Map<string, ReadinessProbe>;
+  /** Live SSE streams on this instance. */
+  openStreams: () => number;
+  pushSubscriptions: () => Promise<number>;
+  startedAt?: number;
+}
+
+/** GET /api/admin/system: the system status screen (admins only). */
+export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const build = readBuildInfo();
+  const startedAt = deps.startedAt ?? Date.now();
+
+  typed.get(
+    '/api/admin/system',
+    {
+      config: adminOnly('system'),
+      schema: {
+        tags: ['admin'],
+        summary: 'Version, uptime, dependency checks, database and storage size, streams and configuration',
+        description: 'Secrets in the configuration summary are only ever `set` or `unset`.',
+        response: { 200: SystemStatus, 401: ErrorResponse, 403: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const { db } = deps.database;
+      const [entries, sizeBytes, blobs, pushSubscriptions] = await Promise.all([
+        runProbes(deps.probes, request.log),
+        databaseSize(deps.database, deps.config.database).catch((error: unknown) => {
+          request.log.warn({ err: error }, 'could not read the database size');
+          return null;
+        }),
+        db
+          .selectFrom('files')
+          .select((eb) => [
+            eb.fn.countAll<string | number>().as('files'),
+            eb.fn.sum<string | number>('size').as('bytes'),
+          ])
+          .executeTakeFirst(),
+        deps.pushSubscriptions(),
+      ]);
+      const checks: SystemCheck[] = entries.map(([name, check]) => ({ name, ...check }));
+      return {
+        version: build.version,
+        commit: build.commit,
+        uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000),
+        checkedAt: new Date().toISOString(),
+        checks,
+        database: { kind: deps.config.database.kind, sizeBytes },
+        storage: {
+          blobBytes: Number(blobs?.bytes ?? 0),
+          files: Number(blobs?.files ?? 0),
+          blobStore: deps.config.blobStore.kind,
+        },
+        streams: { openOnThisInstance: deps.openStreams() },
+        push: { subscriptions: pushSubscriptions },
+        ai: checks.filter((check) => check.name.startsWith('ai.')),
+        config: configSummary(deps.config),
+      };
+    },
+  );
+}
