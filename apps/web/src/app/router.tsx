@@ -64,6 +64,7 @@ export const routes: RouteObject[] = [
               { path: 'admin/audit', ...page(() => import('../features/admin/routes/audit')) },
               { path: 'admin/api-keys', ...page(() => import('../features/admin/routes/api-keys')) },
               { path: 'admin/messages', ...page(() => import('../features/admin/routes/messages')) },
+              { path: 'admin/system', ...page(() => import('../features/admin/routes/system')) },
             ],
           },
           { path: 'chatbot', ...page(() => import('../features/assistant/routes/chatbot')) },

@@ -13,6 +13,7 @@ import {
   AuditPage,
   NEXT_CURSOR_HEADER,
   SessionsRevoked,
+  SystemStatus,
   type AdminUserPatch,
   type AuditAction,
 } from '@atrium/contracts';
@@ -165,3 +166,17 @@ export function useDeleteContactMessage() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'contact'] }),
   });
 }
+
+// --- System status (/api/admin/system) ---
+
+/** How often the system screen refreshes. */
+export const SYSTEM_REFRESH_MS = 15_000;
+
+export const systemStatusQueryOptions = () =>
+  queryOptions({
+    queryKey: ['admin', 'system'],
+    queryFn: () => api.get(SystemStatus, '/api/admin/system'),
+    refetchInterval: SYSTEM_REFRESH_MS,
+  });
+
+export const useSystemStatus = () => useQuery(systemStatusQueryOptions());

@@ -10,6 +10,7 @@ import {
   Files,
   FolderOpen,
   Inbox,
+  Activity,
   KeyRound,
   House,
   List,
@@ -77,6 +78,7 @@ export const GROUPS: Group[] = [
       { to: '/dashboard/admin/audit', label: 'Audit log', icon: ScrollText },
       { to: '/dashboard/admin/api-keys', label: 'API keys', icon: KeyRound },
       { to: '/dashboard/admin/messages', label: 'Messages', icon: Inbox },
+      { to: '/dashboard/admin/system', label: 'System', icon: Activity },
     ],
   },
   {

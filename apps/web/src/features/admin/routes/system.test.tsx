@@ -1,0 +1,72 @@
+import type { SystemStatus } from '@atrium/contracts';
+import { act, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderAt, stubFetch } from '../test/render';
+import AdminSystemPage from './system';
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const status = (files: number): SystemStatus => ({
+  version: '0.1.0',
+  commit: null,
+  uptimeSeconds: 3725,
+  checkedAt: '2026-11-24T10:00:00.000Z',
+  checks: [
+    { name: 'database', status: 'ok', latencyMs: 2 },
+    { name: 'bus', status: 'error', message: 'connection refused' },
+    { name: 'ai.speechToText', status: 'loading', latencyMs: 0 },
+  ],
+  database: { kind: 'postgres', sizeBytes: 2 * 1024 * 1024 },
+  storage: { blobBytes: 1536, files, blobStore: 'fs' },
+  streams: { openOnThisInstance: 3 },
+  push: { subscriptions: 4 },
+  ai: [{ name: 'ai.speechToText', status: 'loading', latencyMs: 0 }],
+  config: [
+    { key: 'DATABASE', value: 'postgres', secret: false },
+    { key: 'SESSION_SECRET', value: 'set', secret: true },
+  ],
+});
+
+describe('admin system page', () => {
+  it('shows each section as a card and refreshes every 15 s', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let files = 1;
+    const calls = stubFetch((url) => (url === '/api/admin/system' ? { status: 200, body: status(files) } : undefined));
+    renderAt('/dashboard/admin/system', <AdminSystemPage />);
+
+    const database = await screen.findByRole('region', { name: 'Database' });
+    expect(within(database).getByText('PostgreSQL')).toBeTruthy();
+    expect(within(database).getByText('2.00 MB')).toBeTruthy();
+    const checks = screen.getByRole('list', { name: 'Dependency checks' });
+    expect(within(checks).getByText('database')).toBeTruthy();
+    expect(within(checks).getByText('2 ms')).toBeTruthy();
+    expect(within(checks).getByText('connection refused')).toBeTruthy();
+    expect(within(checks).queryByText('ai.speechToText')).toBeNull();
+    expect(within(screen.getByRole('list', { name: 'AI engines' })).getByText('loading')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Server' })).getByText('1 h 2 min')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Live connections' })).getByText('3')).toBeTruthy();
+    const config = screen.getByRole('region', { name: 'Configuration' });
+    expect(within(config).getByText('SESSION_SECRET').nextSibling?.textContent).toBe('set');
+    const storage = screen.getByRole('region', { name: 'Storage' });
+    expect(within(storage).getByText('1')).toBeTruthy();
+
+    files = 5;
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(15_000);
+    });
+    expect(calls.filter((c) => c.url === '/api/admin/system').length).toBe(2);
+    expect(await within(storage).findByText('5')).toBeTruthy();
+  });
+
+  it('shows the server refusal', async () => {
+    stubFetch(() => ({
+      status: 403,
+      body: { error: { code: 'FORBIDDEN', message: 'Only admins can see the system status.' } },
+    }));
+    renderAt('/dashboard/admin/system', <AdminSystemPage />);
+    expect((await screen.findByRole('alert')).textContent).toBe('Only admins can see the system status.');
+  });
+});
