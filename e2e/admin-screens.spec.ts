@@ -102,3 +102,29 @@ test.describe('admin console: API keys and messages', () => {
     await expect(nav.getByRole('link', { name: /^Messages/ })).toBeVisible();
   });
 });
+
+test.describe('admin console: system status', () => {
+  test('an admin sees the database, the checks and the masked configuration at 1366 and 390 px', async ({ page }) => {
+    await signInAsAdmin(page);
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/dashboard/admin/system');
+      await expect(page.getByRole('heading', { name: 'System', level: 1 })).toBeVisible();
+      const database = page.getByRole('region', { name: 'Database' });
+      await expect(database.getByText('SQLite')).toBeVisible();
+      const checks = page.getByRole('list', { name: 'Dependency checks' });
+      await expect(checks.getByText('database', { exact: true })).toBeVisible();
+      await expect(checks.getByText('ok').first()).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Configuration' }).getByText('SESSION_SECRET')).toBeVisible();
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      ).toBeLessThanOrEqual(0);
+      await shot(page, `admin-system-${width}`);
+    }
+    const nav = page.getByRole('navigation', { name: 'Dashboard' });
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto('/dashboard');
+    await nav.getByRole('button', { name: 'Admin' }).click();
+    await expect(nav.getByRole('link', { name: 'System', exact: true })).toBeVisible();
+  });
+});

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,15 +13,19 @@ import { runProbes, type ReadinessProbe } from '../health/health.routes';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** The server package's version and the build's commit, in source (src/modules/admin) and bundled (dist) layouts. */
+/** The server package's version (its package.json, found from src/modules/admin or from the bundled dist/). */
 function readBuildInfo(): { version: string; commit: string | null } {
-  const candidates = [path.resolve(here, '../../../package.json'), path.resolve(here, '../package.json')];
-  const file = candidates.find((candidate) => existsSync(candidate));
   let version = 'unknown';
-  try {
-    if (file) version = (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? version;
-  } catch {
-    // an unreadable package.json leaves the version unknown
+  for (const candidate of [path.resolve(here, '../package.json'), path.resolve(here, '../../../package.json')]) {
+    try {
+      const pkg = JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === '@atrium/server' && pkg.version) {
+        version = pkg.version;
+        break;
+      }
+    } catch {
+      // not this layout
+    }
   }
   // The build does not record its git commit (yet): null, per the contract.
   return { version, commit: null };
