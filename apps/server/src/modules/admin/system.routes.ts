@@ -68,7 +68,8 @@ export function configSummary(config: Config): SystemConfigEntry[] {
     secret('ADMIN_PASSWORD', config.admin.password),
     secret('OIDC_CLIENT_SECRET', config.oidc?.mode === 'external' ? config.oidc.clientSecret : undefined),
     secret('S3_SECRET_ACCESS_KEY', config.blobStore.kind === 's3' ? config.blobStore.secretAccessKey : undefined),
-    secret('VAPID_PRIVATE_KEY', config.notifications.vapid?.privateKey),
+    // Without the variable the key pair is generated once into DATA_DIR/secrets (loadVapidKeys): always set.
+    secret('VAPID_PRIVATE_KEY', config.notifications.vapid?.privateKey ?? 'generated'),
     secret('AZURE_SPEECH_KEY', ai.azure.speech?.key),
     secret('AZURE_FACE_KEY', ai.azure.face?.key),
     secret('AZURE_VISION_KEY', ai.azure.vision?.key),
