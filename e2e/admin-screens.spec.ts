@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from './playwright.config';
 import { expect, test } from './fixtures';
+import { open } from './ready';
 import { WIDTHS, shot } from './screens';
 
 const signInAsAdmin = async (page: Page) => {
@@ -59,7 +60,8 @@ test.describe('admin console: API keys and messages', () => {
       const sender = `E2E Sender ${size.name} ${Date.now()}`;
       const visitor = await browser.newContext();
       const form = await visitor.newPage();
-      await form.goto('/contact');
+      // The contact page is prerendered: wait until it is interactive, or hydration resets what was typed.
+      await open(form, '/contact');
       await form.getByLabel('Name').fill(sender);
       await form.getByLabel('Email').fill('sender@example.test');
       await form.getByLabel('Message').fill(`Hello from the ${size.name} test.\nSecond line.`);
