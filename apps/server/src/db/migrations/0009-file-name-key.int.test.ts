@@ -1,43 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Migrator, type Kysely, type Migration } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, dialects } from '../../../test/helpers';
-import { openDatabase, type DatabaseHandle } from '..';
-import { migrations } from '.';
-
-const migrateThrough = async (handle: DatabaseHandle, last: string) => {
-  const chosen: Record<string, Migration> = Object.fromEntries(
-    Object.entries(migrations).filter(([name]) => name <= last),
-  );
-  const { error } = await new Migrator({
-    db: handle.db,
-    provider: { getMigrations: () => Promise.resolve(chosen) },
-  }).migrateToLatest();
-  if (error) throw error;
-};
+import type { Kysely } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { dialects } from '../../../test/helpers';
+import { emptyDatabases, migrateThrough } from '../../../test/migrations';
 
 describe.each(dialects())('migration 0009-file-name-key (%s)', (dialect) => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
-
-  async function open(): Promise<DatabaseHandle> {
-    if (dialect === 'postgres') {
-      const database = await createPostgresDatabase();
-      cleanups.push(database.drop);
-      const handle = openDatabase({ kind: 'postgres', url: database.url });
-      cleanups.push(() => handle.close());
-      return handle;
-    }
-    const dir = mkdtempSync(path.join(tmpdir(), 'atrium-m0009-'));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-    const handle = openDatabase({ kind: 'sqlite', file: path.join(dir, 'atrium.db') });
-    cleanups.push(() => handle.close());
-    return handle;
-  }
+  const { open } = emptyDatabases(dialect);
 
   it('keeps every stored name; the oldest of equal names gets the key, so new uploads number after it', async () => {
     const handle = await open();
