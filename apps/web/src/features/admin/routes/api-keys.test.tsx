@@ -2,7 +2,7 @@ import type { ApiKeyRecord, CreatedApiKey } from '@atrium/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderAt, stubFetch } from '../test/render';
+import { renderAt, stubFetch } from '../../../test/render';
 import AdminApiKeysPage from './api-keys';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderAt, stubFetch } from '../test/render';
+import { renderAt, stubFetch } from '../../../test/render';
 import AdminAuditPage from './audit';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -2,7 +2,7 @@ import type { ContactMessage } from '@atrium/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderAt, stubFetch } from '../test/render';
+import { renderAt, stubFetch } from '../../../test/render';
 import AdminMessagesPage from './messages';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -1,7 +1,7 @@
 import type { SystemStatus } from '@atrium/contracts';
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderAt, stubFetch } from '../test/render';
+import { renderAt, stubFetch } from '../../../test/render';
 import AdminSystemPage from './system';
 
 afterEach(() => {

@@ -2,7 +2,7 @@ import type { AdminUser } from '@atrium/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { adminMe, renderAt, stubFetch } from '../test/render';
+import { adminMe, renderAt, stubFetch } from '../../../test/render';
 import AdminUsersPage from './users';
 
 afterEach(() => vi.unstubAllGlobals());

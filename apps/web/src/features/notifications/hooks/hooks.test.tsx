@@ -1,7 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { notificationsStore } from '../lib/notifications-store';
-import { me, renderAt, stubFetch } from '../test/render';
+import { me, renderAt, stubFetch } from '../../../test/render';
 import { FIRST_LOGIN_KEY, firstLoginKey, useFirstLoginSubscription } from './use-first-login-subscription';
 import { useWelcomeNotification, welcomeSeenKey } from './use-welcome-notification';
 

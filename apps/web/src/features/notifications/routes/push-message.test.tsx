@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { me, renderAt, stubFetch } from '../test/render';
+import { me, renderAt, stubFetch } from '../../../test/render';
 import PushMessagePage from './push-message';
 
 afterEach(() => {
