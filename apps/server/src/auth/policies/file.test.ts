@@ -1,34 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../errors';
-import { userActor, type Actor } from '../actor';
+import {
+  ACTIONS as actions,
+  apiKeyCaller as apiKey,
+  linkBearer as link,
+  outcomeOf,
+  person,
+} from '../../../test/actors';
 import { canFile, fileRole, requireActsFor, requireFile } from './file';
 
-const person = (ownerKey: string, role: 'user' | 'admin' = 'user') =>
-  userActor({
-    id: `id-${ownerKey}`,
-    owner_key: ownerKey,
-    role,
-    name: null,
-    nickname: null,
-    email: null,
-    picture: null,
-  });
 const alice = person('alice');
 const bob = person('bob');
 const admin = person('admin', 'admin');
-const link: Actor = { kind: 'link', linkId: 'l1' };
-const apiKey: Actor = { kind: 'apiKey', keyId: 'k1' };
 const file = { id: 'f1', ownerKey: 'alice' };
-const actions = ['read', 'write', 'delete', 'share', 'manage'] as const;
 
-const codeOf = async (promise: Promise<unknown>) => {
-  try {
-    await promise;
-    return 'allowed';
-  } catch (error) {
-    return error instanceof AppError ? `${error.statusCode} ${error.code}` : 'thrown';
-  }
-};
+const codeOf = outcomeOf;
 
 describe('file policy', () => {
   it('gives the owner and admins every action, and nobody else any', () => {

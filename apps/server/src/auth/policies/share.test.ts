@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../errors';
-import { userActor, type Actor } from '../actor';
+import { ACTIONS as actions, linkBearer as link, outcomeOf, person } from '../../../test/actors';
 import { canFile, requireFile } from './file';
 import { canFolder, requireFolder, type FolderSubject } from './folder';
 
@@ -8,30 +7,11 @@ import { canFolder, requireFolder, type FolderSubject } from './folder';
  * Who may share (the `share` action of roles.ts) a file or a folder, and what a share grants: the sharing module asks
  * exactly these policies, so these cases are the rules of sharing.
  */
-const person = (ownerKey: string, role: 'user' | 'admin' = 'user') =>
-  userActor({
-    id: `id-${ownerKey}`,
-    owner_key: ownerKey,
-    role,
-    name: null,
-    nickname: null,
-    email: null,
-    picture: null,
-  });
 const alice = person('alice');
 const bob = person('bob');
 const admin = person('admin', 'admin');
-const link: Actor = { kind: 'link', linkId: 'l1' };
-const actions = ['read', 'write', 'delete', 'share', 'manage'] as const;
 
-const codeOf = async (promise: Promise<unknown>) => {
-  try {
-    await promise;
-    return 'allowed';
-  } catch (error) {
-    return error instanceof AppError ? `${error.statusCode} ${error.code} ${error.message}` : 'thrown';
-  }
-};
+const codeOf = (promise: Promise<unknown>) => outcomeOf(promise, { withMessage: true });
 
 describe('sharing in the file and folder policies', () => {
   it('lets a viewer share read only, an editor share change and share further, never manage', () => {

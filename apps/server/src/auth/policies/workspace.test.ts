@@ -1,34 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../errors';
-import { userActor, type Actor } from '../actor';
+import type { Actor } from '../actor';
+import {
+  ACTIONS as actions,
+  apiKeyCaller as apiKey,
+  linkBearer as link,
+  outcomeOf,
+  person,
+} from '../../../test/actors';
 import { canFolder, folderRole, requireFolder, type FolderSubject } from './folder';
 import { canWorkspace, requireWorkspace, requireWorkspaceAudience, type WorkspaceSubject } from './workspace';
 import type { ResourceRole } from './roles';
 
-const person = (ownerKey: string, role: 'user' | 'admin' = 'user') =>
-  userActor({
-    id: `id-${ownerKey}`,
-    owner_key: ownerKey,
-    role,
-    name: null,
-    nickname: null,
-    email: null,
-    picture: null,
-  });
 const alice = person('alice');
 const admin = person('admin', 'admin');
-const link: Actor = { kind: 'link', linkId: 'l1' };
-const apiKey: Actor = { kind: 'apiKey', keyId: 'k1' };
-const actions = ['read', 'write', 'delete', 'share', 'manage'] as const;
 
-const codeOf = async (promise: Promise<unknown>) => {
-  try {
-    await promise;
-    return 'allowed';
-  } catch (error) {
-    return error instanceof AppError ? `${error.statusCode} ${error.code} ${error.message}` : 'thrown';
-  }
-};
+const codeOf = (promise: Promise<unknown>) => outcomeOf(promise, { withMessage: true });
 
 const workspaceAs = (memberRole: ResourceRole | null): WorkspaceSubject & { id: string } => ({ id: 'w1', memberRole });
 const workspaceFolder = (memberRole: ResourceRole | null): FolderSubject => ({
