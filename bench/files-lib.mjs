@@ -1,6 +1,7 @@
 // Shared helpers for the files benchmarks (loopback only; every run stops by itself).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomFillSync } from 'node:crypto';
+import { closeSync, createReadStream, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -215,4 +216,34 @@ http {
     nginx.kill('SIGQUIT');
     await new Promise((resolve) => nginx.once('exit', resolve));
   };
+}
+
+/**
+ * Writes `size` bytes of fresh random data to `file`: every block is new, so nothing below (compression,
+ * deduplication) can store it more cheaply than a real file.
+ * @param {string} file
+ * @param {number} size
+ */
+export function writeRandomPayload(file, size) {
+  const block = Buffer.allocUnsafe(16 * 1024 * 1024);
+  const fd = openSync(file, 'w');
+  for (let written = 0; written < size; written += block.length) {
+    randomFillSync(block);
+    writeSync(fd, block, 0, Math.min(block.length, size - written));
+  }
+  closeSync(fd);
+}
+
+/**
+ * Streams `file` as the request body, between optional `before` and `after` bytes (a multipart form's head and tail).
+ * @param {http.ClientRequest} req
+ * @param {string} file
+ * @param {Buffer} [before]
+ * @param {Buffer} [after]
+ */
+export function pipeFile(req, file, before, after) {
+  if (before) req.write(before);
+  const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
+  stream.pipe(req, { end: false });
+  stream.on('end', () => (after ? req.end(after) : req.end()));
 }

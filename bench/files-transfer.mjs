@@ -3,11 +3,20 @@
 // client_body_in_file_only for upload, sendfile for download), plus Atrium's RSS growth.
 // Usage: npm run build && node bench/files-transfer.mjs [sizeMiB=1024] [rounds=3]   (needs: apt-get install -y nginx)
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, createReadStream, mkdirSync, mkdtempSync, openSync, rmSync, writeSync, closeSync } from 'node:fs';
-import { randomFillSync } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { drain, mib, multipart, rssOf, sampleRss, send, startAtrium } from './files-lib.mjs';
+import {
+  drain,
+  mib,
+  multipart,
+  pipeFile,
+  rssOf,
+  sampleRss,
+  send,
+  startAtrium,
+  writeRandomPayload,
+} from './files-lib.mjs';
 
 const sizeMiB = Number(process.argv[2] ?? 1024);
 const size = sizeMiB * 1024 * 1024;
@@ -16,18 +25,9 @@ const NGINX_PORT = 3293;
 const work = mkdtempSync(path.join(tmpdir(), 'atrium-bench-files-'));
 chmodSync(work, 0o777);
 
-// The payload: a file on disk, streamed by both clients the same way. Every block is fresh random
-// data, so nothing below (compression, deduplication) can store it more cheaply than a real file.
+// The payload: a file of random bytes on disk, streamed by both clients the same way.
 const source = path.join(work, 'payload.bin');
-{
-  const block = Buffer.allocUnsafe(16 * 1024 * 1024);
-  const fd = openSync(source, 'w');
-  for (let written = 0; written < size; written += block.length) {
-    randomFillSync(block);
-    writeSync(fd, block, 0, Math.min(block.length, size - written));
-  }
-  closeSync(fd);
-}
+writeRandomPayload(source, size);
 
 /**
  * Writes back every dirty page on the machine (the payload just generated, the file the other
@@ -36,18 +36,6 @@ const source = path.join(work, 'payload.bin');
  */
 function settleDisk() {
   spawnSync('sync');
-}
-
-/**
- * @param {import('node:http').ClientRequest} req
- * @param {Buffer} [before]
- * @param {Buffer} [after]
- */
-function pipeFile(req, before, after) {
-  if (before) req.write(before);
-  const stream = createReadStream(source, { highWaterMark: 1024 * 1024 });
-  stream.pipe(req, { end: false });
-  stream.on('end', () => (after ? req.end(after) : req.end()));
 }
 
 async function benchAtrium() {
@@ -71,7 +59,7 @@ async function benchAtrium() {
         'content-type': form.contentType,
         'content-length': form.length,
       },
-      writeBody: (req) => pipeFile(req, form.head, form.tail),
+      writeBody: (req) => pipeFile(req, source, form.head, form.tail),
     });
     const upPeak = stop();
     if (up.status !== 200) throw new Error(`upload failed: ${up.status} ${up.body}`);
@@ -124,7 +112,7 @@ async function benchAtrium() {
         'content-type': 'application/offset+octet-stream',
         'content-length': size,
       },
-      writeBody: (req) => pipeFile(req),
+      writeBody: (req) => pipeFile(req, source),
     });
     const tus = performance.now() - started;
     const tusPeak = stop();
@@ -199,7 +187,7 @@ http {
       method: 'PUT',
       path: '/upload/payload.bin',
       headers: { 'content-length': size },
-      writeBody: (req) => pipeFile(req),
+      writeBody: (req) => pipeFile(req, source),
     });
     if (up.status !== 201 && up.status !== 204) throw new Error(`nginx upload failed: ${up.status} ${up.body}`);
     const down = await drain({ port: NGINX_PORT, path: '/upload/payload.bin' });

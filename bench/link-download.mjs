@@ -4,21 +4,19 @@
 // (Debian, sendfile) serves a copy of the payload from its root. The issue's target: Atrium at least 0.9x nginx.
 // Usage: npm run build && node bench/link-download.mjs [sizeMiB=1024] [rounds=3]   (needs: apt-get install -y nginx)
 import { spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  closeSync,
-  copyFileSync,
-  createReadStream,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
-import { randomFillSync } from 'node:crypto';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { drain, mib, multipart, send, startAtrium, startStaticNginx } from './files-lib.mjs';
+import {
+  drain,
+  mib,
+  multipart,
+  pipeFile,
+  send,
+  startAtrium,
+  startStaticNginx,
+  writeRandomPayload,
+} from './files-lib.mjs';
 
 const sizeMiB = Number(process.argv[2] ?? 1024);
 const rounds = Number(process.argv[3] ?? 3);
@@ -29,15 +27,7 @@ const work = mkdtempSync(path.join(tmpdir(), 'atrium-bench-link-'));
 chmodSync(work, 0o777);
 
 const source = path.join(work, 'payload.bin');
-{
-  const block = Buffer.allocUnsafe(16 * 1024 * 1024);
-  const fd = openSync(source, 'w');
-  for (let written = 0; written < size; written += block.length) {
-    randomFillSync(block);
-    writeSync(fd, block, 0, Math.min(block.length, size - written));
-  }
-  closeSync(fd);
-}
+writeRandomPayload(source, size);
 
 /** Starts nginx serving the payload with sendfile; returns a stop function. */
 async function startNginx() {
@@ -63,12 +53,7 @@ async function shareOnAtrium(server) {
       'content-type': form.contentType,
       'content-length': form.length,
     },
-    writeBody: (req) => {
-      req.write(form.head);
-      const stream = createReadStream(source, { highWaterMark: 1024 * 1024 });
-      stream.pipe(req, { end: false });
-      stream.on('end', () => req.end(form.tail));
-    },
+    writeBody: (req) => pipeFile(req, source, form.head, form.tail),
   });
   if (up.status !== 200) throw new Error(`upload failed: ${up.status} ${up.body}`);
   const { id } = JSON.parse(up.body);
