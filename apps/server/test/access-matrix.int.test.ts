@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors';
 import type { RouteEntry } from '../src/plugins/access';
 import { undeclaredApiRoutes } from '../src/plugins/access';
-import { dialects, readError, readJson, startTestServer, type TestServer } from './helpers';
+import { dialects, expectJson, readError, readJson, sendJson, startTestServer, type TestServer } from './helpers';
 
 /**
  * The access-control matrix: every /api and /public/api route registered by
@@ -363,22 +363,9 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
         : who === 'admin'
           ? server.signInAs({ owner_key: 'admin', role: 'admin' })
           : server.signInAs({ owner_key: keys[who] });
-    const send = async (who: Caller, method: string, url: string, body?: unknown) => {
-      const cookie = await cookieOf(who);
-      return server.fetch(url, {
-        method,
-        headers: {
-          ...(cookie ? { cookie } : {}),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-    };
-    const ok = async <T>(response: Promise<Response>, status = 200) => {
-      const answer = await response;
-      if (answer.status !== status) throw new Error(`fixture: ${answer.status} ${await answer.text()}`);
-      return readJson<T>(answer);
-    };
+    const send = async (who: Caller, method: string, url: string, body?: unknown) =>
+      sendJson(server, await cookieOf(who), method, url, body);
+    const ok = expectJson;
     for (const who of ['editor', 'viewer', 'nonMember'] as const) await cookieOf(who);
     async function fixture() {
       const ws = await ok<{ id: string; rootFolderId: string }>(
@@ -514,22 +501,9 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       }
       return sessions.get(who);
     };
-    const send = async (who: Caller, method: string, url: string, body?: unknown) => {
-      const cookie = await cookieOf(who);
-      return server.fetch(url, {
-        method,
-        headers: {
-          ...(cookie ? { cookie } : {}),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-    };
-    const ok = async <T>(response: Promise<Response>, status = 200) => {
-      const answer = await response;
-      if (answer.status !== status) throw new Error(`fixture: ${answer.status} ${await answer.text()}`);
-      return readJson<T>(answer);
-    };
+    const send = async (who: Caller, method: string, url: string, body?: unknown) =>
+      sendJson(server, await cookieOf(who), method, url, body);
+    const ok = expectJson;
     for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
     // The workspaces and memberships are the same for every call (no call changes them); the items are fresh.
     const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Shared' }), 201);

@@ -186,6 +186,32 @@ export async function signInDirectly(databaseUrl: string, ownerKey: string): Pro
   }
 }
 
+/** A request to a test server with a JSON body (when given), as `cookie` (none: anonymous); `headers` add to it. */
+export const sendJson = (
+  server: TestServer,
+  cookie: string | undefined,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> =>
+  server.fetch(path, {
+    method,
+    headers: {
+      ...(cookie ? { cookie } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+/** Reads a JSON answer as T, failing loudly when the status is not `status` (for a test's own set-up calls). */
+export async function expectJson<T>(response: Response | Promise<Response>, status = 200): Promise<T> {
+  const answer = await response;
+  if (answer.status !== status) throw new Error(`${answer.status}: ${await answer.text()}`);
+  return readJson<T>(answer);
+}
+
 /**
  * JSON calls to a test server as named people (`cookies[who]`), and readers that fail loudly on an unexpected
  * status. `server` is a getter: suites start their server in `beforeAll`.
@@ -193,18 +219,8 @@ export async function signInDirectly(databaseUrl: string, ownerKey: string): Pro
 export function callsAs(server: () => TestServer, cookies: Record<string, string>) {
   return {
     call: (who: string, method: string, path: string, body?: unknown) =>
-      server().fetch(path, {
-        method,
-        headers: {
-          cookie: cookies[who] ?? '',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
-    json: async <T>(response: Response, status = 200): Promise<T> => {
-      if (response.status !== status) throw new Error(`${response.status}: ${await response.text()}`);
-      return readJson<T>(response);
-    },
+      sendJson(server(), cookies[who], method, path, body),
+    json: expectJson,
   };
 }
 

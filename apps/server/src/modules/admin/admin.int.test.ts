@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrowser, formAction, type TestBrowser } from '../../../test/browser';
 import {
   dialects,
+  sendJson,
   readError,
   readJson,
   startTestServer,
@@ -12,15 +13,7 @@ import {
 } from '../../../test/helpers';
 import { openSse, type SseStream } from '../../../test/sse';
 
-const send = (server: TestServer, cookie: string | undefined, method: string, url: string, body?: unknown) =>
-  server.fetch(url, {
-    method,
-    headers: {
-      ...(cookie ? { cookie } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+const send = sendJson;
 
 const endsWithin = (open: SseStream, ms: number) =>
   Promise.race([open.ended.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);

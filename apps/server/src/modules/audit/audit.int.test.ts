@@ -2,8 +2,9 @@ import { AUDIT_ACTIONS, type AuditAction, type AuditEntry, type AuditPage, type 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   dialects,
+  expectJson,
+  sendJson,
   readError,
-  readJson,
   startTestServer,
   TEST_ADMIN_PASSWORD,
   type TestServer,
@@ -21,21 +22,8 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
   afterAll(async () => server?.close());
 
   const send = (cookie: string | undefined, method: string, url: string, body?: unknown, headers = {}) =>
-    server.fetch(url, {
-      method,
-      headers: {
-        'user-agent': UA,
-        ...(cookie ? { cookie } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  const ok = async <T>(response: Promise<Response>, status = 200): Promise<T> => {
-    const answer = await response;
-    if (answer.status !== status) throw new Error(`${answer.status} ${await answer.text()}`);
-    return readJson<T>(answer);
-  };
+    sendJson(server, cookie, method, url, body, { 'user-agent': UA, ...headers });
+  const ok = expectJson;
   const audit = (query = '') => ok<AuditPage>(send(admin, 'GET', `/api/admin/audit${query}`));
 
   it('has an entry for every audited action, with actor, target, time, IP, user agent and request id', async () => {

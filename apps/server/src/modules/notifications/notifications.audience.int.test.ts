@@ -1,6 +1,6 @@
 import { NOTIFICATION_TEXTS, type Notification, type Workspace } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { dialects, readError, readJson, sendJson, startTestServer, type TestServer } from '../../../test/helpers';
 import { openSse, type SseStream } from '../../../test/sse';
 
 /**
@@ -38,13 +38,8 @@ describe.each(dialects())('notification audiences (%s)', (dialect) => {
     await server?.close();
   });
 
-  function call(who: string, method: string, path: string, body?: unknown) {
-    return server.fetch(path, {
-      method,
-      headers: { cookie: cookies[who] ?? '', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  }
+  const call = (who: string, method: string, path: string, body?: unknown) =>
+    sendJson(server, cookies[who], method, path, body);
   const publish = (who: string, body: Record<string, unknown>) =>
     call(who, 'POST', '/public/api/notifications', { timestamp: new Date().toISOString(), type: 'admin', ...body });
   const feed = async (who: string) =>
