@@ -95,8 +95,8 @@ export function StoredFilePicker(props: StoredFilePickerProps) {
   const [location, setLocation] = useState<Location>(TOP);
   const [active, setActive] = useState(0);
   const listRef = useRef<HTMLUListElement>(null);
-  /** Counts moves to another level; the effect below moves focus into the new list once per move. */
-  const [moves, setMoves] = useState(0);
+  /** Counts moves to another level (opening is the first); the effect below moves focus into the new list once per move. */
+  const [moves, setMoves] = useState(1);
   const focusedMove = useRef(0);
   const spaces = useQuery(spacesQueryOptions());
   const shared = useQuery({
@@ -309,94 +309,96 @@ export function StoredFilePicker(props: StoredFilePickerProps) {
       footer={footer}
       variant="sheet"
     >
-      <nav aria-label="Location" className="mb-3 text-sm">
-        <ol className="flex flex-wrap items-center gap-1">
-          {crumbs.map((crumb, index) => (
-            <li key={crumb.key} className="flex min-w-0 items-center gap-1">
-              {index > 0 && <ChevronRight className="size-3 shrink-0 text-slate-400" aria-hidden="true" />}
-              {index === crumbs.length - 1 ? (
-                <span
-                  aria-current="location"
-                  data-picker-here
-                  tabIndex={-1}
-                  className="truncate rounded font-semibold text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600"
-                >
-                  {crumb.label}
-                </span>
-              ) : (
-                <button
-                  type="button"
-                  onClick={() => go(crumb.to)}
-                  className="truncate rounded text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
-                >
-                  {crumb.label}
-                </button>
-              )}
-            </li>
-          ))}
-        </ol>
-      </nav>
-      {loading ? (
-        <Spinner label="Loading…" />
-      ) : failure ? (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(failure) ?? 'This place could not be loaded. Please try again.'}
-        </p>
-      ) : (
-        <>
-          <ul
-            ref={listRef}
-            aria-label={location.place ? `Content of ${crumbs.at(-1)?.label ?? ''}` : 'Places'}
-            onKeyDown={onListKey}
-            className="max-h-[50vh] divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200 sm:max-h-80"
-          >
-            {rows.length === 0 && <li className="px-3 py-6 text-center text-sm text-slate-600">{emptyText}</li>}
-            {rows.map((row, index) => (
-              <li key={row.key}>
-                <button
-                  type="button"
-                  data-row
-                  tabIndex={index === Math.min(active, rows.length - 1) ? 0 : -1}
-                  onFocus={() => setActive(index)}
-                  onClick={row.activate}
-                  aria-label={
-                    row.kind === 'file'
-                      ? `Choose ${row.label}`
-                      : row.kind === 'folder'
-                        ? `Open folder ${row.label}`
-                        : `Open ${row.label}`
-                  }
-                  className="flex w-full min-w-0 items-center gap-3 px-3 py-2.5 text-left text-sm hover:bg-slate-50 focus-visible:bg-brand-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600"
-                >
-                  {row.icon}
-                  <span className="min-w-0 flex-1">
-                    <span className="block truncate font-medium text-slate-900">{row.label}</span>
-                    {row.detail && <span className="block truncate text-xs text-slate-500">{row.detail}</span>}
+      {/* Keys work from the list and the breadcrumbs (an empty level's breadcrumb has focus). */}
+      <div onKeyDown={onListKey}>
+        <nav aria-label="Location" className="mb-3 text-sm">
+          <ol className="flex flex-wrap items-center gap-1">
+            {crumbs.map((crumb, index) => (
+              <li key={crumb.key} className="flex min-w-0 items-center gap-1">
+                {index > 0 && <ChevronRight className="size-3 shrink-0 text-slate-400" aria-hidden="true" />}
+                {index === crumbs.length - 1 ? (
+                  <span
+                    aria-current="location"
+                    data-picker-here
+                    tabIndex={-1}
+                    className="truncate rounded font-semibold text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600"
+                  >
+                    {crumb.label}
                   </span>
-                  {row.kind !== 'file' && (
-                    <ChevronRight className="size-4 shrink-0 text-slate-400" aria-hidden="true" />
-                  )}
-                </button>
+                ) : (
+                  <button
+                    type="button"
+                    onClick={() => go(crumb.to)}
+                    className="truncate rounded text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
+                  >
+                    {crumb.label}
+                  </button>
+                )}
               </li>
             ))}
-          </ul>
-          {hidden > 0 && props.mode === 'file' && (
-            <p className="mt-2 text-xs text-slate-500">
-              {hidden === 1 ? '1 other file here is' : `${hidden} other files here are`} not {props.acceptLabel}.
-            </p>
-          )}
-          {truncated && (
-            <p className="mt-2 text-xs text-slate-500">
-              Showing the first {FOLDER_CHOICES_LIMIT} entries of this folder, by name.
-            </p>
-          )}
-          {props.mode === 'folder' && inFolder && !canWrite && (
-            <p role="note" className="mt-3 text-sm text-amber-800">
-              You can view this folder but not add files to it. Choose a folder you can edit.
-            </p>
-          )}
-        </>
-      )}
+          </ol>
+        </nav>
+        {loading ? (
+          <Spinner label="Loading…" />
+        ) : failure ? (
+          <p role="alert" className="text-sm text-red-700">
+            {errorText(failure) ?? 'This place could not be loaded. Please try again.'}
+          </p>
+        ) : (
+          <>
+            <ul
+              ref={listRef}
+              aria-label={location.place ? `Content of ${crumbs.at(-1)?.label ?? ''}` : 'Places'}
+              className="max-h-[50vh] divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200 sm:max-h-80"
+            >
+              {rows.length === 0 && <li className="px-3 py-6 text-center text-sm text-slate-600">{emptyText}</li>}
+              {rows.map((row, index) => (
+                <li key={row.key}>
+                  <button
+                    type="button"
+                    data-row
+                    tabIndex={index === Math.min(active, rows.length - 1) ? 0 : -1}
+                    onFocus={() => setActive(index)}
+                    onClick={row.activate}
+                    aria-label={
+                      row.kind === 'file'
+                        ? `Choose ${row.label}`
+                        : row.kind === 'folder'
+                          ? `Open folder ${row.label}`
+                          : `Open ${row.label}`
+                    }
+                    className="flex w-full min-w-0 items-center gap-3 px-3 py-2.5 text-left text-sm hover:bg-slate-50 focus-visible:bg-brand-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600"
+                  >
+                    {row.icon}
+                    <span className="min-w-0 flex-1">
+                      <span className="block truncate font-medium text-slate-900">{row.label}</span>
+                      {row.detail && <span className="block truncate text-xs text-slate-500">{row.detail}</span>}
+                    </span>
+                    {row.kind !== 'file' && (
+                      <ChevronRight className="size-4 shrink-0 text-slate-400" aria-hidden="true" />
+                    )}
+                  </button>
+                </li>
+              ))}
+            </ul>
+            {hidden > 0 && props.mode === 'file' && (
+              <p className="mt-2 text-xs text-slate-500">
+                {hidden === 1 ? '1 other file here is' : `${hidden} other files here are`} not {props.acceptLabel}.
+              </p>
+            )}
+            {truncated && (
+              <p className="mt-2 text-xs text-slate-500">
+                Showing the first {FOLDER_CHOICES_LIMIT} entries of this folder, by name.
+              </p>
+            )}
+            {props.mode === 'folder' && inFolder && !canWrite && (
+              <p role="note" className="mt-3 text-sm text-amber-800">
+                You can view this folder but not add files to it. Choose a folder you can edit.
+              </p>
+            )}
+          </>
+        )}
+      </div>
     </Dialog>
   );
 }

@@ -78,6 +78,7 @@ export default function TextToSpeechPage() {
               <SaveToFiles
                 what="speech"
                 make={() => {
+                  // The answer's own bytes and type (audio/mpeg today).
                   const audio = synthesize.data;
                   return new File([audio], `speech.${audioExtension(audio.type)}`, {
                     type: audio.type || 'audio/mpeg',
