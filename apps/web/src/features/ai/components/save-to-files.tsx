@@ -21,7 +21,7 @@ export function saveFailure(error: unknown): string {
  * "Save to files" under a result: choose a folder (the stored-file picker in its folder mode), then the result is
  * uploaded there like any file (`POST /api/files/upload?folderId=`); a toast and a link lead to the folder.
  */
-export function SaveToFiles({ what, make }: { what: string; make: () => File | Promise<File> }) {
+export function SaveToFiles({ what, make }: { what: string; make: () => File }) {
   const [open, setOpen] = useState(false);
   const client = useQueryClient();
   const navigate = useNavigate();
