@@ -17,8 +17,9 @@ export function ChooseFromFiles({
   disabled?: boolean;
 }) {
   const [open, setOpen] = useState(false);
+  // A block of its own: on the image screens it sits between the file input and the submit button.
   return (
-    <>
+    <div>
       <button type="button" className={secondaryButtonClass} onClick={() => setOpen(true)} disabled={disabled}>
         <FolderOpen className="size-4" aria-hidden="true" /> Choose from files
       </button>
@@ -35,7 +36,7 @@ export function ChooseFromFiles({
           }}
         />
       )}
-    </>
+    </div>
   );
 }
 
