@@ -606,6 +606,75 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
   }, 120_000);
 
   /**
+   * The AI services on a stored file (`?fileId=`, issue 17): the file's read rule. Owner, editor, viewer and a
+   * viewer-share recipient reach the service (which then refuses the text file as media: 415);
+   * a non-member and an admin outside the workspace get the 404 of a missing file; anonymous callers 401.
+   */
+  it('answers the AI services on a stored file (?fileId=) by the file read rule', async () => {
+    type Caller = 'anonymous' | 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
+    const keys = {
+      owner: 'ai-owner',
+      editor: 'ai-editor',
+      viewer: 'ai-viewer',
+      nonMember: 'ai-stranger',
+      recipient: 'ai-recipient',
+      admin: 'admin',
+    };
+    const cookies = new Map<Caller, string>();
+    for (const who of ['owner', 'editor', 'viewer', 'nonMember', 'recipient', 'admin'] as const) {
+      cookies.set(
+        who,
+        await server.signInAs(who === 'admin' ? { owner_key: 'admin', role: 'admin' } : { owner_key: keys[who] }),
+      );
+    }
+    const asOwner = async (method: string, url: string, body: unknown) => {
+      const response = await server.fetch(url, {
+        method,
+        headers: { cookie: cookies.get('owner') ?? '', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (response.status >= 300) throw new Error(`fixture: ${response.status} ${await response.text()}`);
+      return readJson<{ id: string }>(response);
+    };
+    const ws = await asOwner('POST', '/api/workspaces', { name: 'AI files' });
+    await asOwner('PUT', `/api/workspaces/${ws.id}/members/${keys.editor}`, { role: 'editor' });
+    await asOwner('PUT', `/api/workspaces/${ws.id}/members/${keys.viewer}`, { role: 'viewer' });
+    const form = new FormData();
+    form.append('file', new Blob(['not an image, not a recording']), 'notes.txt');
+    const upload = await server.fetch(`/api/files/upload?workspaceId=${ws.id}`, {
+      method: 'POST',
+      headers: { cookie: cookies.get('owner') ?? '', accept: 'application/json' },
+      body: form,
+    });
+    const file = await readJson<{ id: string }>(upload);
+    await asOwner('PUT', `/api/files/${file.id}/shares/${keys.recipient}`, { role: 'viewer' });
+
+    // Expected per caller: owner, editor, viewer, non-member, recipient, admin.
+    const reached = (status: number) => [status, status, status, 404, status, 404];
+    const rows: [string, number[]][] = [
+      ['/api/ai/face-detection', reached(415)],
+      ['/api/ai/image-analysis', reached(415)],
+      ['/api/ai/speech-to-text', reached(415)],
+    ];
+    const callers = ['owner', 'editor', 'viewer', 'nonMember', 'recipient', 'admin'] as const;
+    const failures: string[] = [];
+    for (const [route, want] of rows) {
+      for (const who of ['anonymous', ...callers] as const) {
+        const cookie = cookies.get(who);
+        const response = await server.fetch(`${route}?fileId=${file.id}`, {
+          method: 'POST',
+          headers: cookie ? { cookie } : {},
+        });
+        const expected = who === 'anonymous' ? 401 : (want[callers.indexOf(who)] ?? 0);
+        const { code } = await readError(response);
+        if (response.status !== expected) failures.push(`${route}?fileId= as ${who} → ${response.status} ${code}`);
+        if (expected === 404 && code !== 'FILE_NOT_FOUND') failures.push(`${route}?fileId= as ${who}: ${code}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 60_000);
+
+  /**
    * Public links (issue 15). Managing a file's or folder's links needs `share` on it: owner and editor yes; viewer
    * and a viewer-share recipient 403; a non-member and an admin outside the workspace 404; anonymous callers and
    * link bearers (no session) 401. A refused call changes no link. Every public route answers a link's bearer by the

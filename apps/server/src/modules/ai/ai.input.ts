@@ -28,7 +28,7 @@ export interface Upload {
 
 /**
  * The media of an AI request: raw body bytes, the multipart field `file`, or
- * (with a user and `?fileId=`) a file from the caller's storage.
+ * (with a user and `?fileId=`) a stored file the caller may read.
  */
 export async function readUpload(
   request: FastifyRequest,

@@ -238,6 +238,94 @@ describe.each(dialects())('AI module (%s)', (dialect) => {
     expect(missing.status).toBe(404);
   });
 
+  it('?fileId= follows the file read rule: workspace editor and viewer, share recipient yes; others 404', async () => {
+    const cookies = {
+      owner: await server.signInAs({ owner_key: 'ws-owner' }),
+      editor: await server.signInAs({ owner_key: 'ws-editor' }),
+      viewer: await server.signInAs({ owner_key: 'ws-viewer' }),
+      recipient: await server.signInAs({ owner_key: 'ws-recipient' }),
+      stranger: await server.signInAs({ owner_key: 'ws-stranger' }),
+      admin,
+    };
+    const json = (cookie: string, method: string, url: string, body: unknown) =>
+      server.fetch(url, {
+        method,
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const workspace = await readJson<{ id: string }>(
+      await json(cookies.owner, 'POST', '/api/workspaces', { name: 'AI on files' }),
+    );
+    for (const [who, role] of [
+      ['ws-editor', 'editor'],
+      ['ws-viewer', 'viewer'],
+    ] as const) {
+      expect(
+        (await json(cookies.owner, 'PUT', `/api/workspaces/${workspace.id}/members/${who}`, { role })).status,
+      ).toBe(200);
+    }
+    const store = async (name: string, bytes: Buffer, type: string) => {
+      const body = new FormData();
+      body.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
+      const upload = await server.fetch(`/api/files/upload?workspaceId=${workspace.id}`, {
+        method: 'POST',
+        headers: { cookie: cookies.owner, accept: 'application/json' },
+        body,
+      });
+      expect(upload.status).toBe(200);
+      return (await readJson<{ id: string }>(upload)).id;
+    };
+    const image = await store('team.jpg', jpeg, 'image/jpeg');
+    const wav = makeWav(1);
+    const audio = await store('meeting.wav', wav, 'audio/wav');
+    for (const id of [image, audio]) {
+      const shared = await json(cookies.owner, 'PUT', `/api/files/${id}/shares/ws-recipient`, { role: 'viewer' });
+      expect(shared.status).toBe(201);
+    }
+
+    for (const who of ['owner', 'editor', 'viewer', 'recipient'] as const) {
+      for (const [url, bytes] of [
+        [`/api/ai/face-detection?fileId=${image}`, jpeg],
+        [`/api/ai/image-analysis?fileId=${image}`, jpeg],
+        [`/api/ai/speech-to-text?fileId=${audio}`, wav],
+      ] as const) {
+        const before = azure.requests.length;
+        const response = await post(url, cookies[who], undefined);
+        expect(response.status, `${url} as ${who}`).toBe(200);
+        // The stored bytes, not the (empty) request body, went to the engine.
+        expect(azure.requests.length).toBe(before + 1);
+        expect(lastRequest(azure).body.equals(bytes), `${url} as ${who}`).toBe(true);
+      }
+    }
+    const transcript = await post(`/api/ai/speech-to-text?fileId=${audio}`, cookies.recipient, undefined);
+    expect((await readJson<{ DisplayText: string }>(transcript)).DisplayText).toBe('Hello from Azure.');
+
+    // A non-member and an admin outside the workspace learn nothing: the same 404 as a file that does not exist,
+    // and nothing reaches the engine.
+    for (const who of ['stranger', 'admin'] as const) {
+      for (const url of [
+        `/api/ai/face-detection?fileId=${image}`,
+        `/api/ai/image-analysis?fileId=${image}`,
+        `/api/ai/speech-to-text?fileId=${audio}`,
+      ]) {
+        const before = azure.requests.length;
+        const response = await post(url, cookies[who], undefined);
+        expect(response.status, `${url} as ${who}`).toBe(404);
+        expect((await readError(response)).code).toBe('FILE_NOT_FOUND');
+        expect(azure.requests.length).toBe(before);
+      }
+    }
+    // Revoking the share closes the door again.
+    const revoked = await server.fetch(`/api/files/${image}/shares/ws-recipient`, {
+      method: 'DELETE',
+      headers: { cookie: cookies.owner },
+    });
+    expect(revoked.status).toBe(200);
+    expect((await post(`/api/ai/image-analysis?fileId=${image}`, cookies.recipient, undefined)).status).toBe(404);
+    // Anonymous callers are refused before any file is looked at.
+    expect((await post(`/api/ai/image-analysis?fileId=${image}`, undefined, undefined)).status).toBe(401);
+  });
+
   it('documents the AI routes in the OpenAPI document', async () => {
     const doc = await readJson<{ paths: Record<string, unknown> }>(await server.fetch('/api/docs'));
     expect(Object.keys(doc.paths)).toEqual(

@@ -3,9 +3,10 @@ import type { FileSource } from '../ai/file-source';
 import type { FilesService } from './files.service';
 
 /**
- * Lets other modules (the AI services) read a file from the caller's own
- * storage by id, with the files module's ownership rules: another user's file
- * is FILE_NOT_FOUND, and a file over `maxBytes` is refused before it is read.
+ * Lets other modules (the AI services) read a stored file by id with the files
+ * module's read rule (`files.get`: own files, workspaces, shares); a file the
+ * caller may not read is FILE_NOT_FOUND, and a file over `maxBytes` is refused
+ * before it is read.
  */
 export const createFilesFileSource = (files: FilesService): FileSource => ({
   async open(user, fileId, maxBytes) {

@@ -1,6 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
+import type { z } from 'zod';
 import {
   FaceDetectionResult,
+  type FileRecord,
   ImageAnalysisResult,
   SpeechToTextResult,
   type TextToSpeechRequest,
@@ -15,14 +17,20 @@ const asForm = (file: Blob, name: string) => {
   return form;
 };
 
-export const transcribeAudio = (audio: Blob, name = 'audio.wav') =>
-  api.post(SpeechToTextResult, '/api/ai/speech-to-text', asForm(audio, name));
+/** What a service runs on: a fresh upload (or recording), or a stored file the caller may read (`?fileId=`). */
+export type AiInput = { kind: 'upload'; blob: Blob; name: string } | { kind: 'stored'; file: FileRecord };
 
-export const detectFaces = (image: File) =>
-  api.post(FaceDetectionResult, '/api/ai/face-detection', asForm(image, image.name));
+/** POSTs the upload as multipart, or nothing with `?fileId=` for a stored file (the server reads it). */
+const postInput = <T extends z.ZodType>(schema: T, url: string, input: AiInput) =>
+  input.kind === 'stored'
+    ? api.post(schema, `${url}?fileId=${encodeURIComponent(input.file.id)}`)
+    : api.post(schema, url, asForm(input.blob, input.name));
 
-export const analyzeImage = (image: File) =>
-  api.post(ImageAnalysisResult, '/api/ai/image-analysis', asForm(image, image.name));
+export const transcribeAudio = (input: AiInput) => postInput(SpeechToTextResult, '/api/ai/speech-to-text', input);
+
+export const detectFaces = (input: AiInput) => postInput(FaceDetectionResult, '/api/ai/face-detection', input);
+
+export const analyzeImage = (input: AiInput) => postInput(ImageAnalysisResult, '/api/ai/image-analysis', input);
 
 /** Text-to-speech answers audio/mpeg, not JSON, so it is fetched directly. */
 export async function synthesizeSpeech(text: string): Promise<Blob> {
@@ -35,8 +43,7 @@ export async function synthesizeSpeech(text: string): Promise<Blob> {
   return response.blob();
 }
 
-export const useTranscribeAudio = () =>
-  useMutation({ mutationFn: ({ audio, name }: { audio: Blob; name: string }) => transcribeAudio(audio, name) });
+export const useTranscribeAudio = () => useMutation({ mutationFn: transcribeAudio });
 export const useSynthesizeSpeech = () => useMutation({ mutationFn: synthesizeSpeech });
 export const useDetectFaces = () => useMutation({ mutationFn: detectFaces });
 export const useAnalyzeImage = () => useMutation({ mutationFn: analyzeImage });

@@ -5,7 +5,10 @@ import { useDetectFaces } from '../api/ai-api';
 import { AiPage, buttonClass, Working } from '../components/ai-page';
 import { Alert } from '../components/alert';
 import { ImagePicker } from '../components/image-picker';
+import { ChooseFromFiles, ChosenFile } from '../components/choose-from-files';
+import { SaveToFiles } from '../components/save-to-files';
 import { useImageForm } from '../hooks/use-image-form';
+import { baseName, inputName, isImageRecord, jsonFile } from '../lib/stored-files';
 import { faceLabel } from '../lib/faces';
 
 /** The message for an invalid-media-type answer (docs/PRODUCT.md#face-detection); every other failure gets the generic one. */
@@ -19,7 +22,7 @@ export default function FaceDetectionPage() {
   const [size, setSize] = useState<{ width: number; height: number } | null>(null);
   const detect = useDetectFaces();
   const form = useImageForm({
-    run: (file) => detect.mutate(file),
+    run: (input) => detect.mutate(input),
     onPick: () => {
       setSize(null);
       detect.reset();
@@ -27,6 +30,7 @@ export default function FaceDetectionPage() {
   });
   const { imageUrl, problem } = form;
   const faces = detect.data ?? [];
+  const detected = detect.variables;
 
   return (
     <AiPage title="Face Detection" intro="Upload a photo to find faces with their estimated age, gender and emotion.">
@@ -35,7 +39,14 @@ export default function FaceDetectionPage() {
         className="space-y-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
         noValidate
       >
-        <ImagePicker onPick={form.pick} onInvalid={form.invalid} />
+        <ImagePicker key={form.inputKey} onPick={form.pick} onInvalid={form.invalid} />
+        <ChooseFromFiles
+          accept={isImageRecord}
+          acceptLabel="PNG or JPG images"
+          onPick={form.pickStored}
+          disabled={detect.isPending}
+        />
+        {form.input?.kind === 'stored' && <ChosenFile file={form.input.file} />}
         <button type="submit" className={buttonClass} disabled={detect.isPending}>
           <ScanFace className="size-4" aria-hidden="true" /> Detect Faces
         </button>
@@ -84,6 +95,14 @@ export default function FaceDetectionPage() {
                   <li key={face.faceId}>{faceLabel(face)}</li>
                 ))}
               </ol>
+              {detected && (
+                <div className="mt-4">
+                  <SaveToFiles
+                    what="face detection result"
+                    make={() => jsonFile(detect.data, `${baseName(inputName(detected), 'image')} faces.json`)}
+                  />
+                </div>
+              )}
             </figcaption>
           )}
         </figure>

@@ -4,7 +4,10 @@ import { useAnalyzeImage } from '../api/ai-api';
 import { AiPage, buttonClass, Working } from '../components/ai-page';
 import { Alert, ErrorDetail } from '../components/alert';
 import { ImagePicker } from '../components/image-picker';
+import { ChooseFromFiles, ChosenFile } from '../components/choose-from-files';
+import { SaveToFiles } from '../components/save-to-files';
 import { useImageForm } from '../hooks/use-image-form';
+import { baseName, inputName, isImageRecord, jsonFile } from '../lib/stored-files';
 
 /** Azure names colours ("Grey", "White") or gives the accent as hex without '#'. */
 const cssColour = (name: string) => (/^[0-9a-f]{6}$/i.test(name) ? `#${name}` : name.toLowerCase());
@@ -75,7 +78,8 @@ function Summary({ result }: { result: ImageAnalysisResult }) {
 
 export default function ImageAnalysisPage() {
   const analyze = useAnalyzeImage();
-  const form = useImageForm({ run: (file) => analyze.mutate(file), onPick: () => analyze.reset() });
+  const form = useImageForm({ run: (input) => analyze.mutate(input), onPick: () => analyze.reset() });
+  const analysed = analyze.variables;
   const { imageUrl, problem } = form;
 
   return (
@@ -85,7 +89,14 @@ export default function ImageAnalysisPage() {
         className="space-y-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
         noValidate
       >
-        <ImagePicker onPick={form.pick} onInvalid={form.invalid} />
+        <ImagePicker key={form.inputKey} onPick={form.pick} onInvalid={form.invalid} />
+        <ChooseFromFiles
+          accept={isImageRecord}
+          acceptLabel="PNG or JPG images"
+          onPick={form.pickStored}
+          disabled={analyze.isPending}
+        />
+        {form.input?.kind === 'stored' && <ChosenFile file={form.input.file} />}
         {imageUrl && <img src={imageUrl} alt="Preview of the selected image" className="max-h-80 rounded-lg" />}
         <button type="submit" className={buttonClass} disabled={analyze.isPending}>
           <ImageUp className="size-4" aria-hidden="true" /> Analyze Image
@@ -112,6 +123,14 @@ export default function ImageAnalysisPage() {
             >
               {JSON.stringify(analyze.data, null, 2)}
             </pre>
+            {analysed && (
+              <div className="mt-4">
+                <SaveToFiles
+                  what="analysis"
+                  make={() => jsonFile(analyze.data, `${baseName(inputName(analysed), 'image')} analysis.json`)}
+                />
+              </div>
+            )}
           </section>
         </>
       )}

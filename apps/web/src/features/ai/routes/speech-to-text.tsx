@@ -1,28 +1,36 @@
 import { Mic, Square, Upload } from 'lucide-react';
 import { useCallback, useId, useState, type FormEvent } from 'react';
-import { useTranscribeAudio } from '../api/ai-api';
+import { useTranscribeAudio, type AiInput } from '../api/ai-api';
+import { ChooseFromFiles, ChosenFile } from '../components/choose-from-files';
+import { SaveToFiles } from '../components/save-to-files';
+import { baseName, inputName, isWavRecord, storedFileUrl, textFile } from '../lib/stored-files';
 import { AiPage, buttonClass, fileInputClass, secondaryButtonClass, Working } from '../components/ai-page';
 import { Alert, ErrorDetail } from '../components/alert';
 import { useObjectUrl } from '../hooks/use-object-url';
 import { MAX_RECORDING_SECONDS, useRecorder } from '../hooks/use-recorder';
 
-const isWav = (file: File) => /^audio\/(wav|x-wav|wave|vnd\.wave)$/.test(file.type) || /\.wav$/i.test(file.name);
+const isWav = (file: File) => isWavRecord({ contentType: file.type, fileName: file.name });
 
 export default function SpeechToTextPage() {
   const inputId = useId();
-  const [audio, setAudio] = useState<{ blob: Blob; name: string } | null>(null);
+  const [audio, setAudio] = useState<AiInput | null>(null);
+  /** Changes when a stored file is chosen, so the file input forgets an earlier upload. */
+  const [inputKey, setInputKey] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
   const transcribe = useTranscribeAudio();
-  const previewUrl = useObjectUrl(audio?.blob);
+  const uploadUrl = useObjectUrl(audio?.kind === 'upload' ? audio.blob : undefined);
+  const previewUrl = audio?.kind === 'stored' ? storedFileUrl(audio.file.id) : uploadUrl;
   const onRecorded = useCallback(
     (wav: Blob) => {
-      setAudio({ blob: wav, name: 'recording.wav' });
+      setAudio({ kind: 'upload', blob: wav, name: 'recording.wav' });
       setProblem(null);
       transcribe.reset();
     },
     [transcribe],
   );
   const recorder = useRecorder(onRecorded);
+  /** The input of the transcript on screen (the mutation's own variables: a later pick does not rename it). */
+  const transcribed = transcribe.variables;
   const recording = recorder.state.status === 'recording';
 
   const submit = (event: FormEvent) => {
@@ -32,7 +40,7 @@ export default function SpeechToTextPage() {
       return;
     }
     setProblem(null);
-    transcribe.mutate({ audio: audio.blob, name: audio.name });
+    transcribe.mutate(audio);
   };
 
   return (
@@ -50,6 +58,7 @@ export default function SpeechToTextPage() {
             Audio file (WAV)
           </label>
           <input
+            key={inputKey}
             id={inputId}
             type="file"
             accept="audio/wav,audio/x-wav,.wav"
@@ -68,11 +77,22 @@ export default function SpeechToTextPage() {
                 return;
               }
               setProblem(null);
-              setAudio({ blob: file, name: file.name });
+              setAudio({ kind: 'upload', blob: file, name: file.name });
             }}
           />
         </div>
         <div className="flex flex-wrap items-center gap-3">
+          <ChooseFromFiles
+            accept={isWavRecord}
+            acceptLabel="WAV audio files"
+            disabled={recording || transcribe.isPending}
+            onPick={(file) => {
+              setAudio({ kind: 'stored', file });
+              setInputKey((key) => key + 1);
+              setProblem(null);
+              transcribe.reset();
+            }}
+          />
           {recording ? (
             <button type="button" className={secondaryButtonClass} onClick={recorder.stop}>
               <Square className="size-4 text-red-600" aria-hidden="true" /> Stop recording
@@ -97,9 +117,13 @@ export default function SpeechToTextPage() {
         {recorder.state.status === 'error' && <Alert>{recorder.state.message}</Alert>}
         {audio && previewUrl && (
           <div className="space-y-1">
-            <p className="text-sm text-slate-600">
-              Selected: <span className="font-medium text-slate-800">{audio.name}</span>
-            </p>
+            {audio.kind === 'stored' ? (
+              <ChosenFile file={audio.file} />
+            ) : (
+              <p className="text-sm text-slate-600">
+                Selected: <span className="font-medium text-slate-800">{audio.name}</span>
+              </p>
+            )}
             <audio controls src={previewUrl} className="w-full" aria-label="Selected audio" />
           </div>
         )}
@@ -129,6 +153,19 @@ export default function SpeechToTextPage() {
             </p>
           ) : (
             <p className="mt-2 text-slate-600">No speech was recognised in this recording.</p>
+          )}
+          {transcribe.data.DisplayText && transcribed && (
+            <div className="mt-4">
+              <SaveToFiles
+                what="transcript"
+                make={() =>
+                  textFile(
+                    `${transcribe.data?.DisplayText ?? ''}\n`,
+                    `${baseName(inputName(transcribed), 'recording')} transcript.txt`,
+                  )
+                }
+              />
+            </div>
           )}
         </section>
       )}

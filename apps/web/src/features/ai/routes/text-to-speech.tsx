@@ -4,7 +4,9 @@ import { TEXT_TO_SPEECH_MAX_CHARS } from '@atrium/contracts';
 import { useSynthesizeSpeech } from '../api/ai-api';
 import { AiPage, buttonClass, secondaryButtonClass, Working } from '../components/ai-page';
 import { Alert, ErrorDetail } from '../components/alert';
+import { SaveToFiles } from '../components/save-to-files';
 import { useObjectUrl } from '../hooks/use-object-url';
+import { audioExtension } from '../lib/stored-files';
 
 export default function TextToSpeechPage() {
   const textId = useId();
@@ -68,9 +70,23 @@ export default function TextToSpeechPage() {
             Result
           </h2>
           <audio controls src={audioUrl} className="w-full" aria-label="Synthesized speech" />
-          <a href={audioUrl} download="speech.mp3" className={secondaryButtonClass}>
-            <Download className="size-4" aria-hidden="true" /> Download MP3
-          </a>
+          <div className="flex flex-wrap items-start gap-3">
+            <a href={audioUrl} download="speech.mp3" className={secondaryButtonClass}>
+              <Download className="size-4" aria-hidden="true" /> Download MP3
+            </a>
+            {synthesize.data && (
+              <SaveToFiles
+                what="speech"
+                make={() => {
+                  // The answer's own bytes and type (audio/mpeg today).
+                  const audio = synthesize.data;
+                  return new File([audio], `speech.${audioExtension(audio.type)}`, {
+                    type: audio.type || 'audio/mpeg',
+                  });
+                }}
+              />
+            )}
+          </div>
         </section>
       )}
     </AiPage>

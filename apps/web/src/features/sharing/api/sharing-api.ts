@@ -4,15 +4,19 @@ import {
   LinkList,
   RevokeLinkResponse,
   RevokeShareResponse,
-  SharedWithMe,
   ShareList,
-  SpaceList,
   type CreateLinkRequest,
   type ShareRole,
 } from '@atrium/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, request } from '../../../lib/api-client';
+import {
+  sharedWithMeKey,
+  sharedWithMeQueryOptions,
+  spacesKey,
+  spacesQueryOptions as sharedSpacesQueryOptions,
+} from '../../../lib/queries/spaces';
 
 const enc = encodeURIComponent;
 
@@ -36,8 +40,8 @@ export const sharingKeys = {
   shares: (target: Pick<ShareTarget, 'kind' | 'id'>) => ['shares', target.kind, target.id] as const,
   links: (target: Pick<ShareTarget, 'kind' | 'id'>) => ['links', target.kind, target.id] as const,
   directory: (q: string) => ['directory', q] as const,
-  spaces: ['spaces'] as const,
-  sharedWithMe: ['shared-with-me'] as const,
+  spaces: spacesKey,
+  sharedWithMe: sharedWithMeKey,
 };
 
 /** GET /api/{files|folders}/{id}/shares: the owner and every grant. */
@@ -73,8 +77,7 @@ export const directoryQueryOptions = (q: string) =>
   });
 
 /** GET /api/spaces: the caller's spaces; its workspaces are what a share can go to besides people. */
-export const spacesQueryOptions = () =>
-  queryOptions({ queryKey: sharingKeys.spaces, queryFn: () => api.get(SpaceList, '/api/spaces'), staleTime: 60_000 });
+export const spacesQueryOptions = () => queryOptions({ ...sharedSpacesQueryOptions(), staleTime: 60_000 });
 
 /** GET /api/links?fileId=|folderId= */
 export const linksQueryOptions = (target: Pick<ShareTarget, 'kind' | 'id'>) =>
@@ -98,9 +101,8 @@ export function useLinkMutations(target: Pick<ShareTarget, 'kind' | 'id'>) {
   };
 }
 
-/** GET /api/shared-with-me */
-export const sharedWithMeQueryOptions = () =>
-  queryOptions({ queryKey: sharingKeys.sharedWithMe, queryFn: () => api.get(SharedWithMe, '/api/shared-with-me') });
+/** GET /api/shared-with-me (lib/queries/spaces.ts: the stored-file picker reads it too) */
+export { sharedWithMeQueryOptions };
 export const useSharedWithMe = () => useQuery(sharedWithMeQueryOptions());
 
 /** The absolute address of a link's page, for copying. */

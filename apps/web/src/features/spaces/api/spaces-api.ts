@@ -10,27 +10,20 @@ import {
   MemberList,
   Notification,
   RemoveMemberResponse,
-  SpaceList,
   Workspace,
   WorkspaceDetails,
   type FolderSort,
   type MemberRole,
   type PublishRequest,
 } from '@atrium/contracts';
-import {
-  infiniteQueryOptions,
-  queryOptions,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { folderChoicesQueryOptions, spacesKey, spacesQueryOptions } from '../../../lib/queries/spaces';
 
 const enc = encodeURIComponent;
 
 export const spacesKeys = {
-  spaces: ['spaces'] as const,
+  spaces: spacesKey,
   workspace: (id: string) => ['workspaces', id] as const,
   members: (id: string) => ['workspaces', id, 'members'] as const,
   directory: (q: string) => ['directory', q] as const,
@@ -41,8 +34,7 @@ export const spacesKeys = {
 
 // ---- Spaces, workspaces, members, directory ----
 
-export const spacesQueryOptions = () =>
-  queryOptions({ queryKey: spacesKeys.spaces, queryFn: () => api.get(SpaceList, '/api/spaces') });
+export { spacesQueryOptions };
 export const useSpaces = () => useQuery(spacesQueryOptions());
 
 export const useWorkspace = (id: string) =>
@@ -154,12 +146,7 @@ export const useFolder = (id: string, sort: FolderSort, order: 'asc' | 'desc', l
   useInfiniteQuery(folderQueryOptions(id, sort, order, limit));
 
 /** One page of a folder's subfolders, for the move dialog's picker. */
-export const useFolderChoices = (id: string | null) =>
-  useQuery({
-    queryKey: ['folders', id, 'choices'],
-    queryFn: () => api.get(FolderListing, `/api/folders/${enc(id ?? '')}?sort=name&limit=1000`),
-    enabled: Boolean(id),
-  });
+export const useFolderChoices = (id: string | null) => useQuery(folderChoicesQueryOptions(id));
 
 function useFoldersInvalidation() {
   const client = useQueryClient();

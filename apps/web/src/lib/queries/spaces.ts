@@ -1,0 +1,32 @@
+import { FolderListing, SharedWithMe, SpaceList } from '@atrium/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../api-client';
+
+/**
+ * The queries several features read (the spaces browser, the share dialog, the stored-file picker of the AI
+ * screens): one definition, one cache entry each. Keys: `['spaces']`, `['folders', id, 'choices']` (under
+ * `['folders']`, so whatever changes a folder refreshes it), `['shared-with-me']`.
+ */
+export const spacesKey = ['spaces'] as const;
+export const sharedWithMeKey = ['shared-with-me'] as const;
+export const folderChoicesKey = (id: string | null) => ['folders', id, 'choices'] as const;
+
+/** GET /api/spaces: the personal space, then each workspace with the caller's role. */
+export const spacesQueryOptions = () =>
+  queryOptions({ queryKey: spacesKey, queryFn: () => api.get(SpaceList, '/api/spaces') });
+
+/** The most entries one listing of a picker shows (the server's page limit). */
+export const FOLDER_CHOICES_LIMIT = 1000;
+
+/** GET /api/folders/{id}: one page (by name) of a folder's subfolders and files, for pickers. */
+export const folderChoicesQueryOptions = (id: string | null) =>
+  queryOptions({
+    queryKey: folderChoicesKey(id),
+    queryFn: () =>
+      api.get(FolderListing, `/api/folders/${encodeURIComponent(id ?? '')}?sort=name&limit=${FOLDER_CHOICES_LIMIT}`),
+    enabled: Boolean(id),
+  });
+
+/** GET /api/shared-with-me */
+export const sharedWithMeQueryOptions = () =>
+  queryOptions({ queryKey: sharedWithMeKey, queryFn: () => api.get(SharedWithMe, '/api/shared-with-me') });
