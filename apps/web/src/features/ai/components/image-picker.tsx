@@ -1,5 +1,8 @@
 import { useId } from 'react';
 import { fileInputClass } from './ai-page';
+import type { useImageForm } from '../hooks/use-image-form';
+import { isImageRecord } from '../lib/stored-files';
+import { ChooseFromFiles, ChosenFile } from './choose-from-files';
 
 export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/jpg', 'image/png'];
 
@@ -28,5 +31,24 @@ export function ImagePicker({ onPick, onInvalid }: { onPick: (file: File | null)
         }}
       />
     </div>
+  );
+}
+
+/**
+ * Where an image screen's input comes from: the spec's file input, or a stored image chosen from files (shown once
+ * chosen). `form` is the screen's `useImageForm`.
+ */
+export function ImageSource({ form, busy }: { form: ReturnType<typeof useImageForm>; busy: boolean }) {
+  return (
+    <>
+      <ImagePicker key={form.inputKey} onPick={form.pick} onInvalid={form.invalid} />
+      <ChooseFromFiles
+        accept={isImageRecord}
+        acceptLabel="PNG or JPG images"
+        onPick={form.pickStored}
+        disabled={busy}
+      />
+      {form.input?.kind === 'stored' && <ChosenFile file={form.input.file} />}
+    </>
   );
 }

@@ -4,11 +4,10 @@ import { isApiError } from '../../../lib/api-error';
 import { useDetectFaces } from '../api/ai-api';
 import { AiPage, buttonClass, Working } from '../components/ai-page';
 import { Alert } from '../components/alert';
-import { ImagePicker } from '../components/image-picker';
-import { ChooseFromFiles, ChosenFile } from '../components/choose-from-files';
+import { ImageSource } from '../components/image-picker';
 import { SaveToFiles } from '../components/save-to-files';
 import { useImageForm } from '../hooks/use-image-form';
-import { baseName, inputName, isImageRecord, jsonFile } from '../lib/stored-files';
+import { baseName, inputName, jsonFile } from '../lib/stored-files';
 import { faceLabel } from '../lib/faces';
 
 /** The message for an invalid-media-type answer (docs/PRODUCT.md#face-detection); every other failure gets the generic one. */
@@ -39,14 +38,7 @@ export default function FaceDetectionPage() {
         className="space-y-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
         noValidate
       >
-        <ImagePicker key={form.inputKey} onPick={form.pick} onInvalid={form.invalid} />
-        <ChooseFromFiles
-          accept={isImageRecord}
-          acceptLabel="PNG or JPG images"
-          onPick={form.pickStored}
-          disabled={detect.isPending}
-        />
-        {form.input?.kind === 'stored' && <ChosenFile file={form.input.file} />}
+        <ImageSource form={form} busy={detect.isPending} />
         <button type="submit" className={buttonClass} disabled={detect.isPending}>
           <ScanFace className="size-4" aria-hidden="true" /> Detect Faces
         </button>

@@ -3,11 +3,10 @@ import type { ImageAnalysisResult } from '@atrium/contracts';
 import { useAnalyzeImage } from '../api/ai-api';
 import { AiPage, buttonClass, Working } from '../components/ai-page';
 import { Alert, ErrorDetail } from '../components/alert';
-import { ImagePicker } from '../components/image-picker';
-import { ChooseFromFiles, ChosenFile } from '../components/choose-from-files';
+import { ImageSource } from '../components/image-picker';
 import { SaveToFiles } from '../components/save-to-files';
 import { useImageForm } from '../hooks/use-image-form';
-import { baseName, inputName, isImageRecord, jsonFile } from '../lib/stored-files';
+import { baseName, inputName, jsonFile } from '../lib/stored-files';
 
 /** Azure names colours ("Grey", "White") or gives the accent as hex without '#'. */
 const cssColour = (name: string) => (/^[0-9a-f]{6}$/i.test(name) ? `#${name}` : name.toLowerCase());
@@ -89,14 +88,7 @@ export default function ImageAnalysisPage() {
         className="space-y-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
         noValidate
       >
-        <ImagePicker key={form.inputKey} onPick={form.pick} onInvalid={form.invalid} />
-        <ChooseFromFiles
-          accept={isImageRecord}
-          acceptLabel="PNG or JPG images"
-          onPick={form.pickStored}
-          disabled={analyze.isPending}
-        />
-        {form.input?.kind === 'stored' && <ChosenFile file={form.input.file} />}
+        <ImageSource form={form} busy={analyze.isPending} />
         {imageUrl && <img src={imageUrl} alt="Preview of the selected image" className="max-h-80 rounded-lg" />}
         <button type="submit" className={buttonClass} disabled={analyze.isPending}>
           <ImageUp className="size-4" aria-hidden="true" /> Analyze Image
