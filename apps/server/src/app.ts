@@ -49,7 +49,8 @@ import { createSiteOrigin } from './lib/site-origin';
 import { createNotificationHub, type NotificationHub } from './modules/notifications/notification-hub';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository';
 import { registerNotificationRoutes } from './modules/notifications/notifications.routes';
-import { createNotificationsService } from './modules/notifications/notifications.service';
+import { countLiveDeliveries, createNotificationsService } from './modules/notifications/notifications.service';
+import { registerAdminNotificationRoutes } from './modules/notifications/admin-notifications.routes';
 import { registerErrorHandling, sendError, toAppError } from './plugins/errors';
 import { registerMetrics } from './plugins/metrics';
 import { registerOpenApi } from './plugins/openapi';
@@ -240,6 +241,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     heartbeatMs: config.notifications.heartbeatMs,
     log: app.log,
     liveSessions: (ids) => sessionService.liveSessionIds(ids),
+    onDelivered: countLiveDeliveries(notificationsRepo, app.log),
   });
   // A session that ends (sign-out, replaced, expired) ends its notification streams on every instance.
   sessionService.onEnded((ended) =>
@@ -298,6 +300,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     audit: audit.recorder,
   });
   registerNotificationRoutes(app, { notifications, hub, audit: audit.recorder });
+  registerAdminNotificationRoutes(app, { notifications });
   registerAdminRoutes(app, {
     users: createAdminUsersService({
       repo: adminUsersRepo,

@@ -176,3 +176,49 @@ export const SystemStatus = z
   })
   .meta({ id: 'SystemStatus' });
 export type SystemStatus = z.infer<typeof SystemStatus>;
+
+/** Who a published notification went to, with a readable name (null when it no longer exists). */
+export const NotificationAudienceView = z
+  .object({
+    type: z.enum(['all', 'workspace', 'user']),
+    id: z.string().nullable().describe('workspace id or user owner key; null for everyone'),
+    name: z.string().nullable().describe('workspace or user name; null for everyone or when it was deleted'),
+  })
+  .meta({ id: 'NotificationAudienceView' });
+export type NotificationAudienceView = z.infer<typeof NotificationAudienceView>;
+
+/** One published notification in the admin's history, with its delivery counts. */
+export const NotificationHistoryEntry = z
+  .object({
+    id: z.string().describe('the notification id (the SSE event id)'),
+    message: z.string(),
+    publishedAt: z.string().describe('ISO-8601'),
+    publishedBy: z
+      .object({ userId: z.string().describe('owner key'), name: z.string().nullable() })
+      .nullable()
+      .describe('null when the publisher no longer exists'),
+    audience: NotificationAudienceView,
+    deliveredLive: z.number().int().describe('live streams it was written to, summed over every instance'),
+    pushSent: z.number().int().describe('Web Push messages the push services accepted'),
+    pushFailed: z.number().int().describe('Web Push messages refused (expired subscription included) or not sent'),
+  })
+  .meta({ id: 'NotificationHistoryEntry' });
+export type NotificationHistoryEntry = z.infer<typeof NotificationHistoryEntry>;
+
+export const NOTIFICATION_HISTORY_PAGE_MAX = 100;
+
+/** GET /api/admin/notifications: published notifications, newest first. */
+export const NotificationHistoryQuery = z.object({
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}$/, 'Use the nextCursor of the previous page.')
+    .optional()
+    .describe('`nextCursor` of the previous page'),
+  limit: z.coerce.number().int().min(1).max(NOTIFICATION_HISTORY_PAGE_MAX).default(20),
+});
+export type NotificationHistoryQuery = z.infer<typeof NotificationHistoryQuery>;
+
+export const NotificationHistoryPage = z
+  .object({ entries: z.array(NotificationHistoryEntry), nextCursor: z.string().nullable() })
+  .meta({ id: 'NotificationHistoryPage' });
+export type NotificationHistoryPage = z.infer<typeof NotificationHistoryPage>;

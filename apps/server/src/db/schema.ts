@@ -152,6 +152,11 @@ export interface NotificationsTable {
   created_by: string | null;
   dedupe_key: string | null;
   created_at: string;
+  /** Live streams it was written to, summed over every instance (migration 0019; admin notifications only). */
+  delivered_live: Generated<number>;
+  /** Web Push sends that the push service accepted / refused or could not be reached for (migration 0019). */
+  push_sent: Generated<number>;
+  push_failed: Generated<number>;
 }
 
 export interface NotificationSubscribersTable {
