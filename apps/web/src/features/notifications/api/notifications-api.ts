@@ -2,6 +2,7 @@ import {
   DirectoryList,
   NOTIFICATION_TEXTS,
   Notification,
+  NotificationHistoryPage,
   type PushSubscriptionInput,
   SpaceList,
   SubscribeResponse,
@@ -10,7 +11,14 @@ import {
   WelcomeResponse,
   type PublishRequest,
 } from '@atrium/contracts';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { api, isApiError } from '../../../lib/api-client';
 
 const BASE = '/public/api/notifications';
@@ -59,11 +67,35 @@ export const usePeopleChoices = (q: string) =>
     enabled: q.trim().length > 0,
   });
 
+/** How often the history refreshes (its delivery counts grow for a moment after each send). */
+export const HISTORY_REFRESH_MS = 15_000;
+
+/** GET /api/admin/notifications: what was published, newest first, a page at a time. */
+export const notificationHistoryQueryOptions = () =>
+  infiniteQueryOptions({
+    queryKey: ['admin', 'notifications', 'history'],
+    queryFn: ({ pageParam }) =>
+      api.get(
+        NotificationHistoryPage,
+        `/api/admin/notifications${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`,
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    refetchInterval: HISTORY_REFRESH_MS,
+  });
+
+export const useNotificationHistory = () => useInfiniteQuery(notificationHistoryQueryOptions());
+
 export function usePublishNotification() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: publishNotification,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: subscriberCountQueryOptions().queryKey }),
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: subscriberCountQueryOptions().queryKey });
+      // The counts arrive just after the answer: refresh now and once more a moment later.
+      await queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] });
+      setTimeout(() => void queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] }), 1500);
+    },
   });
 }
 

@@ -119,3 +119,70 @@ describe('push message page', () => {
     expect(last).not.toHaveProperty('userId');
   });
 });
+
+describe('push message page: sent messages', () => {
+  const entry = (id: string, message: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    message,
+    publishedAt: '2026-11-24T10:00:00.000Z',
+    publishedBy: { userId: 'admin', name: 'Ada Admin' },
+    audience: { type: 'all', id: null, name: null },
+    deliveredLive: 3,
+    pushSent: 2,
+    pushFailed: 1,
+    ...extra,
+  });
+
+  it('lists what was sent with its audience and delivery counts, and loads more pages', async () => {
+    const calls = stubFetch((url) => {
+      if (url === '/api/me') return { status: 200, body: me({ isAdmin: true }) };
+      if (url.endsWith('/subscribers/count'))
+        return { status: 200, body: { count: 0, openStreams: 0, pushBrowsers: 0 } };
+      if (url === '/api/admin/notifications')
+        return {
+          status: 200,
+          body: {
+            entries: [
+              entry('9', 'Maintenance tonight'),
+              entry('8', 'Team lunch', { audience: { type: 'workspace', id: 'w1', name: 'Design' } }),
+            ],
+            nextCursor: '8',
+          },
+        };
+      if (url === '/api/admin/notifications?cursor=8')
+        return {
+          status: 200,
+          body: {
+            entries: [entry('7', 'Hello Bob', { audience: { type: 'user', id: 'bob', name: 'Bob' }, pushFailed: 0 })],
+            nextCursor: null,
+          },
+        };
+      return undefined;
+    });
+    renderAt(PATH, <PushMessagePage />);
+    const list = await screen.findByRole('list', { name: 'Sent messages' });
+    expect(list.textContent).toContain('Maintenance tonight');
+    expect(list.textContent).toContain('To Everyone · by Ada Admin');
+    expect(list.textContent).toContain('To Workspace Design');
+    expect(list.textContent).toContain('Delivered live: 3');
+    expect(list.textContent).toContain('Push sent: 2');
+    expect(list.textContent).toContain('Push failed: 1');
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('Hello Bob')).toBeTruthy();
+    expect(screen.getByRole('list', { name: 'Sent messages' }).textContent).toContain('To Bob (bob)');
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    expect(calls.filter((c) => c.url.startsWith('/api/admin/notifications'))).toHaveLength(2);
+  });
+
+  it('says when nothing was sent yet', async () => {
+    stubFetch((url) => {
+      if (url === '/api/me') return { status: 200, body: me({ isAdmin: true }) };
+      if (url.endsWith('/subscribers/count'))
+        return { status: 200, body: { count: 0, openStreams: 0, pushBrowsers: 0 } };
+      if (url === '/api/admin/notifications') return { status: 200, body: { entries: [], nextCursor: null } };
+      return undefined;
+    });
+    renderAt(PATH, <PushMessagePage />);
+    expect(await screen.findByText('No messages sent yet.')).toBeTruthy();
+  });
+});

@@ -6,6 +6,7 @@ import { showToast } from '../../../lib/toast';
 import { Spinner } from '../../../components/ui/spinner';
 import { useMe } from '../../../lib/me';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { SentHistory } from '../components/sent-history';
 import {
   publishErrorMessage,
   usePeopleChoices,
@@ -230,6 +231,8 @@ export default function PushMessagePage() {
           {publish.isPending ? 'Sending…' : 'Send'}
         </button>
       </form>
+
+      <SentHistory />
     </section>
   );
 }
