@@ -51,6 +51,11 @@ import { createNotificationsRepository } from './modules/notifications/notificat
 import { registerNotificationRoutes } from './modules/notifications/notifications.routes';
 import { countLiveDeliveries, createNotificationsService } from './modules/notifications/notifications.service';
 import { registerAdminNotificationRoutes } from './modules/notifications/admin-notifications.routes';
+import { createScheduledNotificationsRepository } from './modules/notifications/scheduled-notifications.repository';
+import {
+  createScheduledNotificationsService,
+  SCHEDULED_SEND_INTERVAL_MS,
+} from './modules/notifications/scheduled-notifications.service';
 import { registerErrorHandling, sendError, toAppError } from './plugins/errors';
 import { registerMetrics } from './plugins/metrics';
 import { registerOpenApi } from './plugins/openapi';
@@ -300,7 +305,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     audit: audit.recorder,
   });
   registerNotificationRoutes(app, { notifications, hub, audit: audit.recorder });
-  registerAdminNotificationRoutes(app, { notifications });
+  const scheduledNotifications = createScheduledNotificationsService({
+    repo: createScheduledNotificationsRepository(database.db),
+    notifications,
+    audit: audit.recorder,
+    clock,
+    log: app.log,
+  });
+  registerAdminNotificationRoutes(app, { notifications, scheduled: scheduledNotifications, audit: audit.recorder });
   registerAdminRoutes(app, {
     users: createAdminUsersService({
       repo: adminUsersRepo,
@@ -362,6 +374,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       overrides.uploadSweepIntervalMs ?? Math.min(Math.max(config.uploads.orphanGraceMs / 2, 60_000), HOUR_MS),
     orphanGraceMs: config.uploads.orphanGraceMs,
     audit,
+    scheduledNotifications,
+    scheduledSendIntervalMs: SCHEDULED_SEND_INTERVAL_MS,
     log: app.log,
   })) {
     scheduler.add(job);

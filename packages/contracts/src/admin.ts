@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CheckStatus } from './health';
+import { NOTIFICATION_MESSAGE_MAX } from './notifications';
 
 /**
  * The admin console (issue 18): users and roles, per-user quotas, the audit log. Every route is admin-only
@@ -83,6 +84,8 @@ export const AUDIT_ACTIONS = [
   'api_key.created',
   'api_key.revoked',
   'notification.published',
+  'notification.scheduled',
+  'notification.schedule_cancelled',
   'file.deleted',
   'file.restored',
   'file.purged',
@@ -222,3 +225,51 @@ export const NotificationHistoryPage = z
   .object({ entries: z.array(NotificationHistoryEntry), nextCursor: z.string().nullable() })
   .meta({ id: 'NotificationHistoryPage' });
 export type NotificationHistoryPage = z.infer<typeof NotificationHistoryPage>;
+
+/** How far ahead a message may be scheduled. */
+export const SCHEDULE_MAX_AHEAD_DAYS = 365;
+
+/** What the scheduling routes and screen say (400s and 404). */
+export const SCHEDULE_TEXTS = {
+  inPast: 'Choose a time in the future to schedule the message.',
+  tooFar: `Messages can be scheduled at most ${SCHEDULE_MAX_AHEAD_DAYS} days ahead.`,
+  notPending: 'This scheduled message was already sent or cancelled.',
+  invalidTime: 'sendAt must be an ISO-8601 date and time, e.g. 2026-11-24T18:00:00Z.',
+} as const;
+
+/** POST /api/admin/notifications/scheduled: the publish request's audience fields, plus when to send. */
+export const ScheduleNotificationRequest = z
+  .object({
+    message: z.string().describe(`Non-blank, at most ${NOTIFICATION_MESSAGE_MAX} characters`),
+    sendAt: z.iso
+      .datetime({ offset: true, message: SCHEDULE_TEXTS.invalidTime })
+      .describe(`ISO-8601; in the future and at most ${SCHEDULE_MAX_AHEAD_DAYS} days ahead`),
+    workspaceId: z.string().min(1).max(200).optional().describe("Only this workspace's current members see it"),
+    userId: z.string().min(1).max(320).optional().describe('Only this person (owner key) sees it'),
+  })
+  .strict()
+  .refine((value) => value.workspaceId === undefined || value.userId === undefined, {
+    message: 'Send workspaceId or userId, not both.',
+  })
+  .meta({ id: 'ScheduleNotificationRequest' });
+export type ScheduleNotificationRequest = z.infer<typeof ScheduleNotificationRequest>;
+
+export const ScheduledNotification = z
+  .object({
+    id: z.string(),
+    message: z.string(),
+    sendAt: z.string().describe('ISO-8601'),
+    createdAt: z.string().describe('ISO-8601'),
+    createdBy: z.object({ userId: z.string().describe('owner key'), name: z.string().nullable() }).nullable(),
+    audience: NotificationAudienceView,
+    state: z.enum(['pending', 'sending', 'sent', 'cancelled']),
+    notificationId: z.string().nullable().describe('the notification it became, once sent'),
+  })
+  .meta({ id: 'ScheduledNotification' });
+export type ScheduledNotification = z.infer<typeof ScheduledNotification>;
+
+/** GET /api/admin/notifications/scheduled: messages not sent yet, soonest first. */
+export const ScheduledNotificationList = z.array(ScheduledNotification).meta({ id: 'ScheduledNotificationList' });
+export type ScheduledNotificationList = z.infer<typeof ScheduledNotificationList>;
+
+export const ScheduledNotificationParams = z.object({ id: z.string().min(1).max(100) });

@@ -97,6 +97,36 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
     inFlight.add(task);
   }
 
+  /**
+   * Checks a publish request without sending it: who may publish to the audience (everyone or one person:
+   * admins; one workspace's members: its owners, or admins; other members 403, anyone else 404 as for a missing
+   * workspace) and the message (non-blank, at most NOTIFICATION_MESSAGE_MAX characters). Publishing now and
+   * scheduling share it.
+   */
+  async function prepare(
+    user: SessionUser,
+    input: { message: string; workspaceId?: string | undefined; userId?: string | undefined },
+  ): Promise<{ message: string; audience: Audience }> {
+    let audience: Audience = { type: 'all' };
+    if (input.workspaceId !== undefined) {
+      const workspace = await requireWorkspaceAudience(user, input.workspaceId, (id) => repo.workspaceFor(id, user.id));
+      audience = { type: 'workspace', id: workspace.id };
+    } else {
+      requireAdmin(user, 'notifications');
+      if (input.userId !== undefined) {
+        const id = await repo.userIdOf(input.userId);
+        if (!id) throw new AppError('USER_NOT_FOUND', 'No one with that id has signed in.');
+        audience = { type: 'user', id };
+      }
+    }
+    const message = input.message.trim();
+    if (!message) throw new AppError('BAD_REQUEST', NOTIFICATION_TEXTS.blankMessage);
+    if ([...message].length > NOTIFICATION_MESSAGE_MAX) {
+      throw new AppError('BAD_REQUEST', `Messages can be at most ${NOTIFICATION_MESSAGE_MAX} characters.`);
+    }
+    return { message, audience };
+  }
+
   return {
     async subscribe(user: SessionUser, subscription: PushSubscriptionInput | undefined): Promise<SubscribeResponse> {
       const refusal = subscription ? await push.refusal(subscription.endpoint) : null;
@@ -113,36 +143,32 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
       return { subscribed: true, userId: user.ownerKey, push: stored };
     },
 
-    /**
-     * Publishes to an audience: everyone or one person (admins), or one workspace's members (its owners, or admins;
-     * other members 403, anyone else 404 as for a missing workspace).
-     */
+    prepare,
+
+    /** Publishes to an audience now, after the checks of `prepare`. */
     async publish(
       user: SessionUser,
       input: { message: string; workspaceId?: string | undefined; userId?: string | undefined },
     ): Promise<Notification> {
-      let audience: Audience = { type: 'all' };
-      if (input.workspaceId !== undefined) {
-        const workspace = await requireWorkspaceAudience(user, input.workspaceId, (id) =>
-          repo.workspaceFor(id, user.id),
-        );
-        audience = { type: 'workspace', id: workspace.id };
-      } else {
-        requireAdmin(user, 'notifications');
-        if (input.userId !== undefined) {
-          const id = await repo.userIdOf(input.userId);
-          if (!id) throw new AppError('USER_NOT_FOUND', 'No one with that id has signed in.');
-          audience = { type: 'user', id };
-        }
-      }
-      const message = input.message.trim();
-      if (!message) throw new AppError('BAD_REQUEST', NOTIFICATION_TEXTS.blankMessage);
-      if ([...message].length > NOTIFICATION_MESSAGE_MAX) {
-        throw new AppError('BAD_REQUEST', `Messages can be at most ${NOTIFICATION_MESSAGE_MAX} characters.`);
-      }
+      const { message, audience } = await prepare(user, input);
       const { row } = await repo.insert({ message, type: 'admin', audience, createdBy: user.id });
       await deliver(row);
       return presentNotification(row);
+    },
+
+    /**
+     * Publishes a message checked earlier (`prepare`, e.g. when it was scheduled) for `createdBy`. With a dedupe
+     * key already stored, nothing is sent again and `created` is false.
+     */
+    async publishPrepared(values: {
+      message: string;
+      audience: Audience;
+      createdBy: string | null;
+      dedupeKey: string;
+    }): Promise<{ created: boolean; notification: Notification }> {
+      const { row, created } = await repo.insert({ ...values, type: 'admin' });
+      if (created) await deliver(row);
+      return { created, notification: presentNotification(row) };
     },
 
     /** Subscribed users (the spec's count) and browsers subscribed to Web Push. */
