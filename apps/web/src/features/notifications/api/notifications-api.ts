@@ -3,6 +3,9 @@ import {
   NOTIFICATION_TEXTS,
   Notification,
   NotificationHistoryPage,
+  ScheduledNotification,
+  ScheduledNotificationList,
+  type ScheduleNotificationRequest,
   type PushSubscriptionInput,
   SpaceList,
   SubscribeResponse,
@@ -85,6 +88,41 @@ export const notificationHistoryQueryOptions = () =>
   });
 
 export const useNotificationHistory = () => useInfiniteQuery(notificationHistoryQueryOptions());
+
+const SCHEDULED = '/api/admin/notifications/scheduled';
+
+/** GET /api/admin/notifications/scheduled: messages not sent yet, soonest first. */
+export const scheduledNotificationsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['admin', 'notifications', 'scheduled'],
+    queryFn: () => api.get(ScheduledNotificationList, SCHEDULED),
+    refetchInterval: HISTORY_REFRESH_MS,
+  });
+
+export const useScheduledNotifications = () => useQuery(scheduledNotificationsQueryOptions());
+
+/** Schedules a message: `sendAt` is a `datetime-local` value (the browser's time zone). */
+export function useScheduleNotification() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ message, audience, sendAt }: { message: string; audience: Audience; sendAt: string }) =>
+      api.post(ScheduledNotification, SCHEDULED, {
+        message,
+        sendAt: new Date(sendAt).toISOString(),
+        ...(audience.kind === 'workspace' ? { workspaceId: audience.id } : {}),
+        ...(audience.kind === 'person' ? { userId: audience.ownerKey } : {}),
+      } satisfies ScheduleNotificationRequest),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] }),
+  });
+}
+
+export function useCancelScheduledNotification() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete(ScheduledNotification, `${SCHEDULED}/${encodeURIComponent(id)}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] }),
+  });
+}
 
 export function usePublishNotification() {
   const queryClient = useQueryClient();
