@@ -76,6 +76,11 @@ export interface AppOverrides {
   logger?: boolean | Record<string, unknown>;
   /** How often leftovers of interrupted uploads are swept (tests; default: half the grace period, 1 min–1 h). */
   uploadSweepIntervalMs?: number;
+  /**
+   * The background job queue's figures for the system screen. Seam: nothing passes it yet; the durable job queue
+   * (another branch) is wired here, `queueStats: () => queue.stats()`. Without it the screen shows "No background jobs".
+   */
+  queueStats?: () => Promise<{ queued: number; running: number; failed: number }>;
 }
 
 declare module 'fastify' {
@@ -328,6 +333,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     probes,
     openStreams: () => hub.size,
     pushSubscriptions: () => notificationsRepo.countPushSubscriptions(),
+    scheduledPending: () => scheduledNotifications.countPending(),
+    ...(overrides.queueStats ? { queueStats: overrides.queueStats } : {}),
   });
   registerAuditRoutes(app, { audit });
   registerSpacesRoutes(app, { workspaces, folders, audit: audit.recorder });

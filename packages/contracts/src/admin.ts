@@ -162,7 +162,10 @@ export type SystemConfigEntry = z.infer<typeof SystemConfigEntry>;
 export const SystemStatus = z
   .object({
     version: z.string(),
-    commit: z.string().nullable().describe('git commit of the build; null when the build does not record it'),
+    commit: z
+      .string()
+      .nullable()
+      .describe('git commit: recorded by the build, else the checkout the server runs from; null when unknown'),
     uptimeSeconds: z.number().int(),
     checkedAt: z.string().describe('ISO-8601'),
     checks: z.array(SystemCheck),
@@ -174,6 +177,11 @@ export const SystemStatus = z
     }),
     streams: z.object({ openOnThisInstance: z.number().int() }),
     push: z.object({ subscriptions: z.number().int() }),
+    jobs: z
+      .object({ queued: z.number().int(), running: z.number().int(), failed: z.number().int() })
+      .nullable()
+      .describe('the background job queue; null when the server has none (or it could not be read)'),
+    scheduledNotifications: z.object({ pending: z.number().int().describe('scheduled messages not sent yet') }),
     ai: z.array(SystemCheck).describe('the AI engines’ probes (`ai.*`)'),
     config: z.array(SystemConfigEntry),
   })
