@@ -6,8 +6,15 @@ import { showToast } from '../../../lib/toast';
 import { useCancelScheduledNotification, useScheduledNotifications } from '../api/notifications-api';
 import { audienceText } from './sent-history';
 
-function ScheduledItem({ item }: { item: ScheduledNotification }) {
-  const cancel = useCancelScheduledNotification();
+function ScheduledItem({
+  item,
+  cancelling,
+  onCancel,
+}: {
+  item: ScheduledNotification;
+  cancelling: boolean;
+  onCancel: () => void;
+}) {
   const when = new Date(item.sendAt).toLocaleString();
   const sending = item.state === 'sending';
   return (
@@ -26,19 +33,13 @@ function ScheduledItem({ item }: { item: ScheduledNotification }) {
       </div>
       <button
         type="button"
-        disabled={cancel.isPending || sending}
-        aria-label={`Cancel the message scheduled for ${when}`}
-        onClick={() =>
-          cancel.mutate(item.id, {
-            onSuccess: () => showToast('success', 'Scheduled message cancelled'),
-            onError: (error) =>
-              showToast('error', isApiError(error) ? error.message : 'Could not cancel the scheduled message.'),
-          })
-        }
+        disabled={cancelling || sending}
+        aria-label={`Cancel (due ${when})`}
+        onClick={onCancel}
         className="inline-flex min-h-11 items-center justify-center gap-1 self-start rounded-md px-3 py-2 text-red-700 ring-1 ring-slate-300 hover:bg-red-50 disabled:opacity-60"
       >
         <X className="size-4" aria-hidden="true" />
-        {cancel.isPending ? 'Cancelling…' : 'Cancel'}
+        {cancelling ? 'Cancelling…' : 'Cancel'}
       </button>
     </li>
   );
@@ -47,6 +48,14 @@ function ScheduledItem({ item }: { item: ScheduledNotification }) {
 /** Messages scheduled for later and not sent yet, soonest first, each with Cancel. */
 export function ScheduledList() {
   const scheduled = useScheduledNotifications();
+  // Held here, not in the item: the item unmounts when the list refreshes, and its callbacks would not run.
+  const cancel = useCancelScheduledNotification();
+  const onCancel = (id: string) =>
+    cancel.mutate(id, {
+      onSuccess: () => showToast('success', 'Scheduled message cancelled'),
+      onError: (error) =>
+        showToast('error', isApiError(error) ? error.message : 'Could not cancel the scheduled message.'),
+    });
   return (
     <section aria-labelledby="scheduled-heading" className="mt-10">
       <h2 id="scheduled-heading" className="text-xl font-semibold text-slate-900">
@@ -61,9 +70,14 @@ export function ScheduledList() {
       ) : scheduled.data.length === 0 ? (
         <p className="mt-4 text-slate-600">No messages scheduled.</p>
       ) : (
-        <ul aria-label="Scheduled messages" className="mt-4 space-y-3">
+        <ul aria-label="Scheduled" className="mt-4 space-y-3">
           {scheduled.data.map((item) => (
-            <ScheduledItem key={item.id} item={item} />
+            <ScheduledItem
+              key={item.id}
+              item={item}
+              cancelling={cancel.isPending && cancel.variables === item.id}
+              onCancel={() => onCancel(item.id)}
+            />
           ))}
         </ul>
       )}

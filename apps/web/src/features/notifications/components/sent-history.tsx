@@ -44,7 +44,7 @@ export function SentHistory() {
   return (
     <section aria-labelledby="sent-history-heading" className="mt-10">
       <h2 id="sent-history-heading" className="text-xl font-semibold text-slate-900">
-        Sent messages
+        History
       </h2>
       <p className="mt-1 text-sm text-slate-600">
         Newest first. “Delivered live” counts open dashboards on every server; push counts grow while browsers are
@@ -60,7 +60,7 @@ export function SentHistory() {
         <p className="mt-4 text-slate-600">No messages sent yet.</p>
       ) : (
         <>
-          <ul aria-label="Sent messages" className="mt-4 space-y-3">
+          <ul aria-label="History" className="mt-4 space-y-3">
             {entries.map((entry) => (
               <HistoryItem key={entry.id} entry={entry} />
             ))}

@@ -160,7 +160,7 @@ describe('push message page: sent messages', () => {
       return undefined;
     });
     renderAt(PATH, <PushMessagePage />);
-    const list = await screen.findByRole('list', { name: 'Sent messages' });
+    const list = await screen.findByRole('list', { name: 'History' });
     expect(list.textContent).toContain('Maintenance tonight');
     expect(list.textContent).toContain('To Everyone · by Ada Admin');
     expect(list.textContent).toContain('To Workspace Design');
@@ -169,7 +169,7 @@ describe('push message page: sent messages', () => {
     expect(list.textContent).toContain('Push failed: 1');
     await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
     expect(await screen.findByText('Hello Bob')).toBeTruthy();
-    expect(screen.getByRole('list', { name: 'Sent messages' }).textContent).toContain('To Bob (bob)');
+    expect(screen.getByRole('list', { name: 'History' }).textContent).toContain('To Bob (bob)');
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
     expect(calls.filter((c) => /^\/api\/admin\/notifications(\?|$)/.test(c.url))).toHaveLength(2);
   });
@@ -232,11 +232,11 @@ describe('push message page: scheduling', () => {
     const post = calls.find((c) => c.method === 'POST');
     expect(post?.url).toBe('/api/admin/notifications/scheduled');
     expect(post?.body).toEqual({ message: 'Later', sendAt: new Date('2030-01-02T10:30').toISOString() });
-    const list = await screen.findByRole('list', { name: 'Scheduled messages' });
+    const list = await screen.findByRole('list', { name: 'Scheduled' });
     expect(list.textContent).toContain('Later');
     expect(list.textContent).toContain('Everyone');
 
-    await userEvent.click(screen.getByRole('button', { name: /^Cancel the message scheduled for/ }));
+    await userEvent.click(screen.getByRole('button', { name: /^Cancel \(due / }));
     expect(await screen.findByText('Scheduled message cancelled')).toBeTruthy();
     expect(await screen.findByText('No messages scheduled.')).toBeTruthy();
     expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/admin/notifications/scheduled/s1')).toBe(true);
