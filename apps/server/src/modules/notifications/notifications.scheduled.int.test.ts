@@ -172,6 +172,21 @@ describe.each(dialects())('scheduled notifications (%s)', (dialect) => {
     expect((await pending()).map((s) => s.id)).toContain(id);
   });
 
+  it('documents the routes in the OpenAPI document', async () => {
+    const doc = await readJson<{ paths: Record<string, object>; components: { schemas: object } }>(
+      await server.fetch('/api/docs'),
+    );
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/admin/notifications',
+        '/api/admin/notifications/scheduled',
+        '/api/admin/notifications/scheduled/{id}',
+      ]),
+    );
+    expect(doc.components.schemas).toHaveProperty('ScheduleNotificationRequest');
+    expect(doc.components.schemas).toHaveProperty('NotificationHistoryPage');
+  });
+
   it('sends each due message exactly once when two instances run the job at the same time', async () => {
     const db = server.app.database.db;
     const repo = createScheduledNotificationsRepository(db);
