@@ -172,6 +172,58 @@ describe.each(dialects())('scheduled notifications (%s)', (dialect) => {
     expect((await pending()).map((s) => s.id)).toContain(id);
   });
 
+  it('takes over a claim left by an instance that died while sending, without sending it twice', async () => {
+    const db = server.app.database.db;
+    const adminRow = await db
+      .selectFrom('users')
+      .select('id')
+      .where('owner_key', '=', 'admin')
+      .executeTakeFirstOrThrow();
+    const now = time.clock.now();
+    const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
+    const id = `crashed-${dialect}`;
+    await createScheduledNotificationsRepository(db).insert({
+      id,
+      message: 'Stored before the crash',
+      audience: { type: 'all' },
+      createdBy: adminRow.id,
+      sendAt: ago(20 * 60_000),
+      createdAt: ago(30 * 60_000),
+    });
+    // The dead instance had claimed it and stored the notification, then stopped before marking it sent.
+    await db
+      .updateTable('scheduled_notifications')
+      .set({ state: 'sending', claimed_at: ago(10 * 60_000) })
+      .where('id', '=', id)
+      .execute();
+    await db
+      .insertInto('notifications')
+      .values({
+        message: 'Stored before the crash',
+        type: 'admin',
+        audience_user_id: null,
+        audience_type: 'all',
+        audience_id: null,
+        created_by: adminRow.id,
+        dedupe_key: `scheduled:${id}`,
+        created_at: ago(10 * 60_000),
+      })
+      .execute();
+    await runJobAfter(60_000);
+    const stored = await db
+      .selectFrom('notifications')
+      .select('seq')
+      .where('message', '=', 'Stored before the crash')
+      .execute();
+    expect(stored).toHaveLength(1);
+    const row = await db
+      .selectFrom('scheduled_notifications')
+      .select(['state', 'notification_seq'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ state: 'sent', notification_seq: stored[0]?.seq });
+  });
+
   it('documents the routes in the OpenAPI document', async () => {
     const doc = await readJson<{ paths: Record<string, object>; components: { schemas: object } }>(
       await server.fetch('/api/docs'),
