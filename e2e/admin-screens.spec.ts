@@ -118,6 +118,11 @@ test.describe('admin console: system status', () => {
       await expect(checks.getByText('database', { exact: true })).toBeVisible();
       await expect(checks.getByText('ok').first()).toBeVisible();
       await expect(page.getByRole('region', { name: 'Configuration' }).getByText('SESSION_SECRET')).toBeVisible();
+      // The build recorded its git commit; no job queue is wired yet.
+      await expect(page.getByRole('region', { name: 'Server' }).getByText(/^[0-9a-f]{12}$/)).toBeVisible();
+      const jobs = page.getByRole('region', { name: 'Background jobs' });
+      await expect(jobs.getByText('No background jobs.')).toBeVisible();
+      await expect(jobs.getByText('Scheduled messages')).toBeVisible();
       expect(
         await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
       ).toBeLessThanOrEqual(0);
