@@ -118,6 +118,11 @@ test.describe('admin console: system status', () => {
       await expect(checks.getByText('database', { exact: true })).toBeVisible();
       await expect(checks.getByText('ok').first()).toBeVisible();
       await expect(page.getByRole('region', { name: 'Configuration' }).getByText('SESSION_SECRET')).toBeVisible();
+      // The build recorded its git commit; no job queue is wired yet.
+      await expect(page.getByRole('region', { name: 'Server' }).getByText(/^[0-9a-f]{12}$/)).toBeVisible();
+      const jobs = page.getByRole('region', { name: 'Background jobs' });
+      await expect(jobs.getByText('No background jobs.')).toBeVisible();
+      await expect(jobs.getByText('Scheduled messages')).toBeVisible();
       expect(
         await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
       ).toBeLessThanOrEqual(0);
@@ -129,4 +134,57 @@ test.describe('admin console: system status', () => {
     await nav.getByRole('button', { name: 'Admin' }).click();
     await expect(nav.getByRole('link', { name: 'System', exact: true })).toBeVisible();
   });
+});
+
+test.describe('admin console: sent and scheduled messages', () => {
+  for (const size of WIDTHS) {
+    test(`an admin sends a message and sees its live count, then schedules one and cancels it (${size.name})`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await signInAsAdmin(page);
+      await page.goto('/dashboard/admin/push-message');
+      await expect(page.getByRole('heading', { name: 'Send Push Message', level: 1 })).toBeVisible();
+
+      // Sent now: this dashboard's own stream receives it, so the history counts at least one live delivery.
+      const sent = `E2E sent ${size.name} ${Date.now()}`;
+      await page.getByLabel('Message').fill(sent);
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await expect(page.getByText('Notification sent')).toBeVisible();
+      const history = page.getByRole('list', { name: 'History' });
+      const entry = history.getByTestId('history-entry').filter({ hasText: sent });
+      await expect(entry).toContainText('To Everyone');
+      await expect(entry.getByTestId('delivered-live')).toHaveText(/^[1-9]\d*$/, { timeout: 20_000 });
+      await expect(entry).toContainText('Push failed: 0');
+      await entry.scrollIntoViewIfNeeded();
+      await shot(page, `admin-sent-history-${size.name}`);
+
+      // Scheduled for an hour from now (the browser's local time), pending, then cancelled.
+      const later = `E2E later ${size.name} ${Date.now()}`;
+      await page.getByLabel('Message').fill(later);
+      await page.getByLabel('Schedule…').check();
+      await expect(page.getByRole('button', { name: 'Schedule', exact: true })).toBeVisible();
+      const inAnHour = await page.evaluate(() => {
+        const at = new Date(Date.now() + 3_600_000);
+        return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+      });
+      await page.getByLabel('Send at').fill(inAnHour);
+      await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+      await expect(page.getByText(/^Scheduled for /)).toBeVisible();
+      const pending = page.getByRole('list', { name: 'Scheduled' }).getByTestId('scheduled-entry');
+      const item = pending.filter({ hasText: later });
+      await expect(item).toBeVisible();
+      await expect(item).toContainText('Everyone');
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      ).toBeLessThanOrEqual(0);
+      await item.scrollIntoViewIfNeeded();
+      await shot(page, `admin-scheduled-${size.name}`);
+      await item.getByRole('button', { name: /^Cancel \(due / }).click();
+      await expect(page.getByText('Scheduled message cancelled')).toBeVisible();
+      await expect(item).toHaveCount(0);
+      // Cancelled, so never sent: not in the history.
+      await expect(history.getByTestId('history-entry').filter({ hasText: later })).toHaveCount(0);
+    });
+  }
 });

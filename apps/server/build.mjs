@@ -2,7 +2,8 @@
 // are inlined from TypeScript source; npm dependencies stay external and are
 // loaded from node_modules at run time.
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 
 const here = new URL('.', import.meta.url).pathname;
 rmSync(`${here}dist`, { recursive: true, force: true });
@@ -42,6 +43,21 @@ await build({
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
 });
+// The git commit the system screen shows: ATRIUM_COMMIT (e.g. a Docker build argument), else the checkout's HEAD.
+let commit = process.env.ATRIUM_COMMIT?.trim() || null;
+if (!commit) {
+  try {
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: here,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    commit = null; // no git or no repository: the server then says "not recorded"
+  }
+}
+writeFileSync(`${here}dist/build-info.json`, `${JSON.stringify({ commit })}\n`);
+
 console.log(
   `server built: apps/server/dist/main.js, dist/ops.js (backup, restore) and ${Object.keys(workers).length} AI worker entries`,
 );

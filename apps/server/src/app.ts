@@ -49,7 +49,13 @@ import { createSiteOrigin } from './lib/site-origin';
 import { createNotificationHub, type NotificationHub } from './modules/notifications/notification-hub';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository';
 import { registerNotificationRoutes } from './modules/notifications/notifications.routes';
-import { createNotificationsService } from './modules/notifications/notifications.service';
+import { countLiveDeliveries, createNotificationsService } from './modules/notifications/notifications.service';
+import { registerAdminNotificationRoutes } from './modules/notifications/admin-notifications.routes';
+import { createScheduledNotificationsRepository } from './modules/notifications/scheduled-notifications.repository';
+import {
+  createScheduledNotificationsService,
+  SCHEDULED_SEND_INTERVAL_MS,
+} from './modules/notifications/scheduled-notifications.service';
 import { registerErrorHandling, sendError, toAppError } from './plugins/errors';
 import { registerMetrics } from './plugins/metrics';
 import { registerOpenApi } from './plugins/openapi';
@@ -70,6 +76,11 @@ export interface AppOverrides {
   logger?: boolean | Record<string, unknown>;
   /** How often leftovers of interrupted uploads are swept (tests; default: half the grace period, 1 min–1 h). */
   uploadSweepIntervalMs?: number;
+  /**
+   * The background job queue's figures for the system screen. Seam: nothing passes it yet; the durable job queue
+   * (another branch) is wired here, `queueStats: () => queue.stats()`. Without it the screen shows "No background jobs".
+   */
+  queueStats?: () => Promise<{ queued: number; running: number; failed: number }>;
 }
 
 declare module 'fastify' {
@@ -240,6 +251,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     heartbeatMs: config.notifications.heartbeatMs,
     log: app.log,
     liveSessions: (ids) => sessionService.liveSessionIds(ids),
+    onDelivered: countLiveDeliveries(notificationsRepo, app.log),
   });
   // A session that ends (sign-out, replaced, expired) ends its notification streams on every instance.
   sessionService.onEnded((ended) =>
@@ -298,6 +310,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     audit: audit.recorder,
   });
   registerNotificationRoutes(app, { notifications, hub, audit: audit.recorder });
+  const scheduledNotifications = createScheduledNotificationsService({
+    repo: createScheduledNotificationsRepository(database.db),
+    notifications,
+    audit: audit.recorder,
+    clock,
+    log: app.log,
+  });
+  registerAdminNotificationRoutes(app, { notifications, scheduled: scheduledNotifications, audit: audit.recorder });
   registerAdminRoutes(app, {
     users: createAdminUsersService({
       repo: adminUsersRepo,
@@ -313,6 +333,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     probes,
     openStreams: () => hub.size,
     pushSubscriptions: () => notificationsRepo.countPushSubscriptions(),
+    scheduledPending: () => scheduledNotifications.countPending(),
+    ...(overrides.queueStats ? { queueStats: overrides.queueStats } : {}),
   });
   registerAuditRoutes(app, { audit });
   registerSpacesRoutes(app, { workspaces, folders, audit: audit.recorder });
@@ -359,6 +381,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       overrides.uploadSweepIntervalMs ?? Math.min(Math.max(config.uploads.orphanGraceMs / 2, 60_000), HOUR_MS),
     orphanGraceMs: config.uploads.orphanGraceMs,
     audit,
+    scheduledNotifications,
+    scheduledSendIntervalMs: SCHEDULED_SEND_INTERVAL_MS,
     log: app.log,
   })) {
     scheduler.add(job);

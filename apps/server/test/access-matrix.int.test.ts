@@ -150,6 +150,19 @@ const PARAM_FIXTURES: ParamFixture[] = [
       method === 'PATCH' ? { headers: { 'content-type': 'application/json' }, body: '{"read":true}' } : {},
   },
   {
+    // A scheduled notification (admins), an hour ahead: the admin's cancel acts on a real pending message.
+    route: /^\/api\/admin\/notifications\/scheduled\/:id$/,
+    async make(server, cookie) {
+      const created = await server.fetch('/api/admin/notifications/scheduled', {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'matrix', sendAt: new Date(Date.now() + 3_600_000).toISOString() }),
+      });
+      if (created.status !== 201) throw new Error(`scheduling answered ${created.status}`);
+      return (await readJson<{ id: string }>(created)).id;
+    },
+  },
+  {
     route: /^\/api\/workspaces\/:id(\/|$)/,
     async make(server, cookie) {
       const created = await server.fetch('/api/workspaces', {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CheckStatus } from './health';
+import { NOTIFICATION_MESSAGE_MAX } from './notifications';
 
 /**
  * The admin console (issue 18): users and roles, per-user quotas, the audit log. Every route is admin-only
@@ -83,6 +84,8 @@ export const AUDIT_ACTIONS = [
   'api_key.created',
   'api_key.revoked',
   'notification.published',
+  'notification.scheduled',
+  'notification.schedule_cancelled',
   'file.deleted',
   'file.restored',
   'file.purged',
@@ -159,7 +162,10 @@ export type SystemConfigEntry = z.infer<typeof SystemConfigEntry>;
 export const SystemStatus = z
   .object({
     version: z.string(),
-    commit: z.string().nullable().describe('git commit of the build; null when the build does not record it'),
+    commit: z
+      .string()
+      .nullable()
+      .describe('git commit: recorded by the build, else the checkout the server runs from; null when unknown'),
     uptimeSeconds: z.number().int(),
     checkedAt: z.string().describe('ISO-8601'),
     checks: z.array(SystemCheck),
@@ -171,8 +177,107 @@ export const SystemStatus = z
     }),
     streams: z.object({ openOnThisInstance: z.number().int() }),
     push: z.object({ subscriptions: z.number().int() }),
+    jobs: z
+      .object({ queued: z.number().int(), running: z.number().int(), failed: z.number().int() })
+      .nullable()
+      .describe('the background job queue; null when the server has none (or it could not be read)'),
+    scheduledNotifications: z.object({ pending: z.number().int().describe('scheduled messages not sent yet') }),
     ai: z.array(SystemCheck).describe('the AI engines’ probes (`ai.*`)'),
     config: z.array(SystemConfigEntry),
   })
   .meta({ id: 'SystemStatus' });
 export type SystemStatus = z.infer<typeof SystemStatus>;
+
+/** Who a published notification went to, with a readable name (null when it no longer exists). */
+export const NotificationAudienceView = z
+  .object({
+    type: z.enum(['all', 'workspace', 'user']),
+    id: z.string().nullable().describe('workspace id or user owner key; null for everyone'),
+    name: z.string().nullable().describe('workspace or user name; null for everyone or when it was deleted'),
+  })
+  .meta({ id: 'NotificationAudienceView' });
+export type NotificationAudienceView = z.infer<typeof NotificationAudienceView>;
+
+/** One published notification in the admin's history, with its delivery counts. */
+export const NotificationHistoryEntry = z
+  .object({
+    id: z.string().describe('the notification id (the SSE event id)'),
+    message: z.string(),
+    publishedAt: z.string().describe('ISO-8601'),
+    publishedBy: z
+      .object({ userId: z.string().describe('owner key'), name: z.string().nullable() })
+      .nullable()
+      .describe('null when the publisher no longer exists'),
+    audience: NotificationAudienceView,
+    deliveredLive: z.number().int().describe('live streams it was written to, summed over every instance'),
+    pushSent: z.number().int().describe('Web Push messages the push services accepted'),
+    pushFailed: z.number().int().describe('Web Push messages refused (expired subscription included) or not sent'),
+  })
+  .meta({ id: 'NotificationHistoryEntry' });
+export type NotificationHistoryEntry = z.infer<typeof NotificationHistoryEntry>;
+
+export const NOTIFICATION_HISTORY_PAGE_MAX = 100;
+
+/** GET /api/admin/notifications: published notifications, newest first. */
+export const NotificationHistoryQuery = z.object({
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}$/, 'Use the nextCursor of the previous page.')
+    .optional()
+    .describe('`nextCursor` of the previous page'),
+  limit: z.coerce.number().int().min(1).max(NOTIFICATION_HISTORY_PAGE_MAX).default(20),
+});
+export type NotificationHistoryQuery = z.infer<typeof NotificationHistoryQuery>;
+
+export const NotificationHistoryPage = z
+  .object({ entries: z.array(NotificationHistoryEntry), nextCursor: z.string().nullable() })
+  .meta({ id: 'NotificationHistoryPage' });
+export type NotificationHistoryPage = z.infer<typeof NotificationHistoryPage>;
+
+/** How far ahead a message may be scheduled. */
+export const SCHEDULE_MAX_AHEAD_DAYS = 365;
+
+/** What the scheduling routes and screen say (400s and 404). */
+export const SCHEDULE_TEXTS = {
+  inPast: 'Choose a time in the future to schedule the message.',
+  tooFar: `Messages can be scheduled at most ${SCHEDULE_MAX_AHEAD_DAYS} days ahead.`,
+  notPending: 'This scheduled message was already sent or cancelled.',
+  invalidTime: 'sendAt must be an ISO-8601 date and time, e.g. 2026-11-24T18:00:00Z.',
+} as const;
+
+/** POST /api/admin/notifications/scheduled: the publish request's audience fields, plus when to send. */
+export const ScheduleNotificationRequest = z
+  .object({
+    message: z.string().describe(`Non-blank, at most ${NOTIFICATION_MESSAGE_MAX} characters`),
+    sendAt: z.iso
+      .datetime({ offset: true, message: SCHEDULE_TEXTS.invalidTime })
+      .describe(`ISO-8601; in the future and at most ${SCHEDULE_MAX_AHEAD_DAYS} days ahead`),
+    workspaceId: z.string().min(1).max(200).optional().describe("Only this workspace's current members see it"),
+    userId: z.string().min(1).max(320).optional().describe('Only this person (owner key) sees it'),
+  })
+  .strict()
+  .refine((value) => value.workspaceId === undefined || value.userId === undefined, {
+    message: 'Send workspaceId or userId, not both.',
+  })
+  .meta({ id: 'ScheduleNotificationRequest' });
+export type ScheduleNotificationRequest = z.infer<typeof ScheduleNotificationRequest>;
+
+export const ScheduledNotification = z
+  .object({
+    id: z.string(),
+    message: z.string(),
+    sendAt: z.string().describe('ISO-8601'),
+    createdAt: z.string().describe('ISO-8601'),
+    createdBy: z.object({ userId: z.string().describe('owner key'), name: z.string().nullable() }).nullable(),
+    audience: NotificationAudienceView,
+    state: z.enum(['pending', 'sending', 'sent', 'cancelled']),
+    notificationId: z.string().nullable().describe('the notification it became, once sent'),
+  })
+  .meta({ id: 'ScheduledNotification' });
+export type ScheduledNotification = z.infer<typeof ScheduledNotification>;
+
+/** GET /api/admin/notifications/scheduled: messages not sent yet, soonest first. */
+export const ScheduledNotificationList = z.array(ScheduledNotification).meta({ id: 'ScheduledNotificationList' });
+export type ScheduledNotificationList = z.infer<typeof ScheduledNotificationList>;
+
+export const ScheduledNotificationParams = z.object({ id: z.string().min(1).max(100) });

@@ -152,6 +152,29 @@ export interface NotificationsTable {
   created_by: string | null;
   dedupe_key: string | null;
   created_at: string;
+  /** Live streams it was written to, summed over every instance (migration 0019; admin notifications only). */
+  delivered_live: Generated<number>;
+  /** Web Push sends that the push service accepted / refused or could not be reached for (migration 0019). */
+  push_sent: Generated<number>;
+  push_failed: Generated<number>;
+}
+
+/** A message an admin scheduled for later (migration 0019). */
+export interface ScheduledNotificationsTable {
+  id: string;
+  message: string;
+  audience_type: 'all' | 'workspace' | 'user';
+  /** The workspace or user id; null for `all`. */
+  audience_id: string | null;
+  created_by: string | null;
+  /** ISO-8601 UTC (`toISOString`), so text order is time order. */
+  send_at: string;
+  state: Generated<'pending' | 'sending' | 'sent' | 'cancelled'>;
+  claimed_at: string | null;
+  sent_at: string | null;
+  cancelled_at: string | null;
+  notification_seq: number | null;
+  created_at: string;
 }
 
 export interface NotificationSubscribersTable {
@@ -224,6 +247,7 @@ export interface Database {
   ai_api_keys: AiApiKeysTable;
   notifications: NotificationsTable;
   notification_subscribers: NotificationSubscribersTable;
+  scheduled_notifications: ScheduledNotificationsTable;
   push_subscriptions: PushSubscriptionsTable;
   contact_messages: ContactMessagesTable;
   rate_limits: RateLimitsTable;

@@ -15,6 +15,8 @@ export interface JobDeps {
   uploadSweepIntervalMs: number;
   orphanGraceMs: number;
   audit: { sweep(): Promise<number> };
+  scheduledNotifications: { sendDue(): Promise<number> };
+  scheduledSendIntervalMs: number;
   log: { info(details: object, message: string): void };
 }
 
@@ -59,6 +61,17 @@ export const defineJobs = (deps: JobDeps): JobDefinition[] => [
     run: async () => {
       const deleted = await deps.audit.sweep();
       if (deleted > 0) deps.log.info({ deleted }, 'removed audit entries past their retention');
+    },
+  },
+  {
+    // Scheduled notifications that are due. `once` keeps the other instances idle; the claim (a conditional
+    // update per message) is what makes each message go out exactly once even if two runs overlap.
+    name: 'notifications.scheduled',
+    intervalMs: deps.scheduledSendIntervalMs,
+    once: true,
+    run: async () => {
+      const sent = await deps.scheduledNotifications.sendDue();
+      if (sent > 0) deps.log.info({ sent }, 'sent scheduled notifications');
     },
   },
 ];

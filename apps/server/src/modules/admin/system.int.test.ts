@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import type { SystemStatus } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, readError, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../../../test/helpers';
@@ -25,7 +26,8 @@ describe.each(dialects())('admin console: system status (%s)', (dialect) => {
   it('gives an admin version, uptime, checks with latency, database size, streams and push counts', async () => {
     const { body } = await status();
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(body.commit).toBeNull();
+    // Tests run from a checkout: the commit is its HEAD (build-info.test.ts covers a build and no git at all).
+    expect(body.commit).toBe(execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim());
     expect(body.uptimeSeconds).toBeGreaterThanOrEqual(0);
     const names = body.checks.map((check) => check.name);
     expect(names).toEqual(expect.arrayContaining(['database', 'blobStore', 'bus']));
@@ -39,6 +41,18 @@ describe.each(dialects())('admin console: system status (%s)', (dialect) => {
     expect(body.push.subscriptions).toBe(0);
     expect(body.ai.every((check) => check.name.startsWith('ai.'))).toBe(true);
     expect(body.ai.length).toBeGreaterThan(0);
+  });
+
+  it('has no job queue yet and counts scheduled messages not sent yet', async () => {
+    expect((await status()).body.jobs).toBeNull();
+    const before = (await status()).body.scheduledNotifications.pending;
+    const scheduled = await server.fetch('/api/admin/notifications/scheduled', {
+      method: 'POST',
+      headers: { cookie: admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'Later', sendAt: new Date(Date.now() + 3_600_000).toISOString() }),
+    });
+    expect(scheduled.status).toBe(201);
+    expect((await status()).body.scheduledNotifications.pending).toBe(before + 1);
   });
 
   it('counts stored bytes: an upload makes storage grow by its size', async () => {
@@ -78,5 +92,34 @@ describe.each(dialects())('admin console: system status (%s)', (dialect) => {
     const anonymous = await server.fetch('/api/admin/system');
     expect(anonymous.status).toBe(401);
     expect((await readError(anonymous)).code).toBeTruthy();
+  });
+});
+
+describe.each(dialects())('admin console: system status with a job queue (%s)', (dialect) => {
+  let server: TestServer;
+  let failing = false;
+  beforeAll(async () => {
+    server = await startTestServer({
+      dialect,
+      overrides: {
+        queueStats: async () => {
+          if (failing) throw new Error('queue unreachable');
+          return { queued: 4, running: 2, failed: 1 };
+        },
+      },
+    });
+  });
+  afterAll(async () => server?.close());
+
+  it('shows the queue figures it is given, and null (not a 500) when they cannot be read', async () => {
+    const admin = await server.signInAs({ owner_key: 'queue-admin', role: 'admin' });
+    const read = async () => {
+      const response = await server.fetch('/api/admin/system', { headers: { cookie: admin } });
+      expect(response.status).toBe(200);
+      return (await response.json()) as SystemStatus;
+    };
+    expect((await read()).jobs).toEqual({ queued: 4, running: 2, failed: 1 });
+    failing = true;
+    expect((await read()).jobs).toBeNull();
   });
 });

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,27 +8,10 @@ import { ErrorResponse, SystemStatus, type SystemCheck, type SystemConfigEntry }
 import { adminOnly } from '../../auth/policies/admin';
 import type { Config } from '../../config';
 import type { DatabaseHandle } from '../../db';
+import { readBuildInfo } from '../../lib/build-info';
 import { runProbes, type ReadinessProbe } from '../health/health.routes';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** The server package's version (its package.json, found from src/modules/admin or from the bundled dist/). */
-function readBuildInfo(): { version: string; commit: string | null } {
-  let version = 'unknown';
-  for (const candidate of [path.resolve(here, '../package.json'), path.resolve(here, '../../../package.json')]) {
-    try {
-      const pkg = JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === '@atrium/server' && pkg.version) {
-        version = pkg.version;
-        break;
-      }
-    } catch {
-      // not this layout
-    }
-  }
-  // The build does not record its git commit (yet): null, per the contract.
-  return { version, commit: null };
-}
 
 const flag = (value: unknown): string => (value ? 'set' : 'unset');
 
@@ -104,13 +86,17 @@ export interface SystemDeps {
   /** Live SSE streams on this instance. */
   openStreams: () => number;
   pushSubscriptions: () => Promise<number>;
+  /** Scheduled notifications not sent yet. */
+  scheduledPending: () => Promise<number>;
+  /** The background job queue's figures, when the server has one (absent: the screen says there is none). */
+  queueStats?: () => Promise<{ queued: number; running: number; failed: number }>;
   startedAt?: number;
 }
 
 /** GET /api/admin/system: the system status screen (admins only). */
 export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const build = readBuildInfo();
+  const build = readBuildInfo(here);
   const startedAt = deps.startedAt ?? Date.now();
 
   typed.get(
@@ -126,7 +112,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
     },
     async (request) => {
       const { db } = deps.database;
-      const [entries, sizeBytes, blobs, pushSubscriptions] = await Promise.all([
+      const [entries, sizeBytes, blobs, pushSubscriptions, scheduledPending, jobs] = await Promise.all([
         runProbes(deps.probes, request.log),
         databaseSize(deps.database, deps.config.database).catch((error: unknown) => {
           request.log.warn({ err: error }, 'could not read the database size');
@@ -140,6 +126,16 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
           ])
           .executeTakeFirst(),
         deps.pushSubscriptions(),
+        deps.scheduledPending(),
+        deps.queueStats
+          ? deps.queueStats().then(
+              ({ queued, running, failed }) => ({ queued, running, failed }),
+              (error: unknown) => {
+                request.log.warn({ err: error }, 'could not read the job queue figures');
+                return null;
+              },
+            )
+          : null,
       ]);
       const checks: SystemCheck[] = entries.map(([name, check]) => ({ name, ...check }));
       return {
@@ -156,6 +152,8 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
         },
         streams: { openOnThisInstance: deps.openStreams() },
         push: { subscriptions: pushSubscriptions },
+        jobs,
+        scheduledNotifications: { pending: scheduledPending },
         ai: checks.filter((check) => check.name.startsWith('ai.')),
         config: configSummary(deps.config),
       };

@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry, type AuditPage, type FileRecord } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +14,28 @@ import {
 } from '../../../test/helpers';
 
 const UA = 'audit-test-agent/1.0';
+
+/**
+ * Audited actions no HTTP route records yet, so the walk below cannot reach them. This list must only shrink:
+ * `file.restored` and `file.purged` come with the trash (another branch); `settings.changed` with a settings route
+ * (none exists yet).
+ */
+const KNOWN_GAPS: AuditAction[] = ['file.restored', 'file.purged', 'settings.changed'];
+
+/** The server's non-test source text (to notice a gap that some code records now). */
+function serverSource(): string {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const texts: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) texts.push(readFileSync(full, 'utf8'));
+    }
+  };
+  walk(root);
+  return texts.join('\n');
+}
 
 describe.each(dialects())('audit log (%s)', (dialect) => {
   let server: TestServer;
@@ -26,7 +51,7 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
   const ok = expectJson;
   const audit = (query = '') => ok<AuditPage>(send(admin, 'GET', `/api/admin/audit${query}`));
 
-  it('has an entry for every audited action, with actor, target, time, IP, user agent and request id', async () => {
+  it('walks every audited action through HTTP: an entry for each, with actor, target, time, IP, user agent and request id; the known gaps are listed', async () => {
     const started = new Date(Date.now() - 1000).toISOString();
     // Sign-in (the built-in admin's password), a failed one, and a sign-out.
     const login = await send(undefined, 'POST', '/api/auth/login', {
@@ -84,6 +109,18 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
     );
     await ok(send(walker, 'DELETE', `/api/folders/${space.rootFolderId}/shares/teammate`));
 
+    // A public link (issue 15), and a scheduled notification, cancelled.
+    const link = await ok<{ id: string }>(send(walker, 'POST', '/api/links', { folderId: space.rootFolderId }), 201);
+    await ok(send(walker, 'DELETE', `/api/links/${link.id}`));
+    const scheduled = await ok<{ id: string }>(
+      send(admin, 'POST', '/api/admin/notifications/scheduled', {
+        message: 'audited later',
+        sendAt: new Date(Date.now() + 3_600_000).toISOString(),
+      }),
+      201,
+    );
+    await ok(send(admin, 'DELETE', `/api/admin/notifications/scheduled/${scheduled.id}`));
+
     const expected: [AuditAction, string | null, string | null, Record<string, unknown>?][] = [
       ['auth.sign_in', 'admin', 'user:admin', { method: 'password' }],
       ['auth.sign_in_failed', null, 'user:admin', { method: 'password', reason: 'invalid_credentials' }],
@@ -107,6 +144,10 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
       ['workspace.member_removed', 'walker', `workspace:${space.id}`, { member: 'teammate' }],
       ['share.created', 'walker', `share:${share.id}`, { folder: space.rootFolderId, role: 'viewer' }],
       ['share.revoked', 'walker', `share:${share.id}`],
+      ['link.created', 'walker', `link:${link.id}`],
+      ['link.revoked', 'walker', `link:${link.id}`],
+      ['notification.scheduled', 'admin', `scheduled:${scheduled.id}`, { message: 'audited later' }],
+      ['notification.schedule_cancelled', 'admin', `scheduled:${scheduled.id}`],
     ];
     for (const [action, actor, target, details] of expected) {
       const { entries } = await audit(`?action=${action}&from=${encodeURIComponent(started)}`);
@@ -117,8 +158,13 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
       expect(Date.parse(entry?.at ?? '')).toBeGreaterThanOrEqual(Date.parse(started));
       if (details) expect(entry?.details).toMatchObject(details);
     }
-    // Every action the walk covers is a known one.
-    expect(expected.every(([action]) => AUDIT_ACTIONS.includes(action))).toBe(true);
+    // Every action is walked above or is a known gap: a new action must join the walk (or, for now, the gaps).
+    const walked = expected.map(([action]) => action);
+    expect([...new Set([...walked, ...KNOWN_GAPS])].sort()).toEqual([...AUDIT_ACTIONS].sort());
+    expect(walked.filter((action) => KNOWN_GAPS.includes(action))).toEqual([]);
+    // A gap that some server code records now must leave the list and be walked: the list only shrinks.
+    expect(KNOWN_GAPS.filter((action) => serverSource().includes(`'${action}'`))).toEqual([]);
+    for (const action of KNOWN_GAPS) expect((await audit(`?action=${action}`)).entries, action).toEqual([]);
   });
 
   it('filters by actor, action, target and time and pages newest first with a cursor', async () => {

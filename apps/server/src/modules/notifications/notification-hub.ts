@@ -67,6 +67,8 @@ export function createNotificationHub(deps: {
   log: FastifyBaseLogger;
   /** Which of these sessions are still valid; checked on the heartbeat timer, so expired sessions' streams end. */
   liveSessions: (sessionIds: readonly string[]) => Promise<Set<string>>;
+  /** Called once per notification this instance delivered live, with how many of its streams it went to. */
+  onDelivered?: (row: NotificationRow, streams: number) => void;
 }) {
   const connections = new Set<Connection>();
   const byUser = new Map<string, Set<Connection>>();
@@ -98,14 +100,16 @@ export function createNotificationHub(deps: {
   };
   const heartbeatFrame = toFrame(': heartbeat\n\n');
 
-  const sendTo = (connection: Connection, row: NotificationRow, frame: Frame) => {
+  /** Whether the notification goes to this connection (now, or after the replay it is writing). */
+  const sendTo = (connection: Connection, row: NotificationRow, frame: Frame): boolean => {
     if (connection.pending) {
       connection.pending.push(row);
-      return;
+      return true;
     }
-    if (row.seq <= connection.sentUpTo) return;
+    if (row.seq <= connection.sentUpTo) return false;
     connection.sentUpTo = row.seq;
     write(connection, frame);
+    return true;
   };
 
   /** The open streams of a notification's audience: everyone's, one user's, or a workspace's current members'. */
@@ -122,7 +126,9 @@ export function createNotificationHub(deps: {
     cursor = Math.max(cursor, row.seq);
     const targets = await audienceConnections(row);
     const frame = toFrame(formatEvent(row));
-    for (const connection of targets) sendTo(connection, row, frame);
+    let streams = 0;
+    for (const connection of targets) if (sendTo(connection, row, frame)) streams += 1;
+    deps.onDelivered?.(row, streams);
   };
 
   const handle = async (row: NotificationRow) => {

@@ -219,6 +219,63 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
     return true;
   },
 
+  /**
+   * Adds this instance's live deliveries of a notification to its row: one atomic update, so every instance's
+   * count adds up (the history's "delivered live").
+   */
+  async addLiveDeliveries(seq: number, streams: number): Promise<void> {
+    if (streams <= 0) return;
+    await db
+      .updateTable('notifications')
+      .set((eb) => ({ delivered_live: eb('delivered_live', '+', streams) }))
+      .where('seq', '=', seq)
+      .execute();
+  },
+
+  /** Adds the outcome of a Web Push fan-out to the notification's counts (one atomic update). */
+  async addPushOutcome(seq: number, sent: number, failed: number): Promise<void> {
+    if (sent + failed <= 0) return;
+    await db
+      .updateTable('notifications')
+      .set((eb) => ({ push_sent: eb('push_sent', '+', sent), push_failed: eb('push_failed', '+', failed) }))
+      .where('seq', '=', seq)
+      .execute();
+  },
+
+  /**
+   * Published (admin) notifications, newest first, before `beforeSeq` when given, with the publisher's owner key
+   * and name and the audience's name (workspace name, or the user's owner key and name).
+   */
+  listPublished: (limit: number, beforeSeq?: number) => {
+    let query = db
+      .selectFrom('notifications as n')
+      .leftJoin('users as publisher', 'publisher.id', 'n.created_by')
+      .leftJoin('workspaces as ws', (join) =>
+        join.onRef('ws.id', '=', 'n.audience_id').on('n.audience_type', '=', 'workspace'),
+      )
+      .leftJoin('users as target', (join) =>
+        join.onRef('target.id', '=', 'n.audience_id').on('n.audience_type', '=', 'user'),
+      )
+      .select([
+        'n.seq',
+        'n.message',
+        'n.created_at',
+        'n.audience_type',
+        'n.audience_id',
+        'n.delivered_live',
+        'n.push_sent',
+        'n.push_failed',
+        'publisher.owner_key as publisher_key',
+        'publisher.name as publisher_name',
+        'ws.name as workspace_name',
+        'target.owner_key as target_key',
+        'target.name as target_name',
+      ])
+      .where('n.type', '=', 'admin');
+    if (beforeSeq !== undefined) query = query.where('n.seq', '<', beforeSeq);
+    return query.orderBy('n.seq', 'desc').limit(limit).execute();
+  },
+
   /** A delivered send ends a run of failures. */
   async recordPushSuccess(id: string): Promise<void> {
     await db

@@ -3,6 +3,8 @@ import {
   NOTIFICATION_MESSAGE_MAX,
   NOTIFICATION_TEXTS,
   type Notification,
+  type NotificationHistoryEntry,
+  type NotificationHistoryPage,
   type PushSubscriptionInput,
   type SubscribeResponse,
 } from '@atrium/contracts';
@@ -27,6 +29,19 @@ export const PUSH_MAX_CONSECUTIVE_FAILURES = 5;
 export const welcomeMessage = (user: SessionUser): string =>
   `Welcome to Atrium, ${user.name ?? user.nickname ?? user.ownerKey}! Your workspace is ready.`;
 
+/**
+ * The hub's `onDelivered`: adds this instance's live deliveries of a published notification to its row, so the
+ * admin's history shows the sum over every instance. Welcomes and share notices are not counted.
+ */
+export const countLiveDeliveries =
+  (repo: Pick<NotificationsRepository, 'addLiveDeliveries'>, log: FastifyBaseLogger) =>
+  (row: NotificationRow, streams: number): void => {
+    if (row.type !== 'admin' || streams === 0) return;
+    repo
+      .addLiveDeliveries(row.seq, streams)
+      .catch((error: unknown) => log.warn({ err: error }, 'could not count live deliveries'));
+  };
+
 export interface NotificationsServiceDeps {
   repo: NotificationsRepository;
   hub: Pick<NotificationHub, 'announce'>;
@@ -46,11 +61,13 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
     const targets = await repo.listPushSubscriptions(audienceOf(row));
     const payload = JSON.stringify(presentNotification(row));
     let next = 0;
+    const tally = { sent: 0, failed: 0 };
     const worker = async () => {
       while (next < targets.length) {
         const target = targets[next++];
         if (!target) break;
         const outcome = await push.send({ endpoint: target.endpoint, keys: target }, payload);
+        tally[outcome.status === 'sent' ? 'sent' : 'failed'] += 1;
         if (outcome.status === 'gone') {
           await repo.deletePushSubscription(target.id);
           log.info({ endpoint: new URL(target.endpoint).origin }, 'removed an expired push subscription');
@@ -66,6 +83,8 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
       }
     };
     await Promise.all(Array.from({ length: Math.min(PUSH_CONCURRENCY, targets.length) }, worker));
+    // The history counts published notifications only (welcomes and share notices are not listed).
+    if (row.type === 'admin') await repo.addPushOutcome(row.seq, tally.sent, tally.failed);
   }
 
   /** Stored first, then announced to every instance, then pushed to browsers in the background. */
@@ -76,6 +95,36 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
       .catch((error: unknown) => log.error({ err: error }, 'web push fan-out failed'))
       .finally(() => inFlight.delete(task));
     inFlight.add(task);
+  }
+
+  /**
+   * Checks a publish request without sending it: who may publish to the audience (everyone or one person:
+   * admins; one workspace's members: its owners, or admins; other members 403, anyone else 404 as for a missing
+   * workspace) and the message (non-blank, at most NOTIFICATION_MESSAGE_MAX characters). Publishing now and
+   * scheduling share it.
+   */
+  async function prepare(
+    user: SessionUser,
+    input: { message: string; workspaceId?: string | undefined; userId?: string | undefined },
+  ): Promise<{ message: string; audience: Audience }> {
+    let audience: Audience = { type: 'all' };
+    if (input.workspaceId !== undefined) {
+      const workspace = await requireWorkspaceAudience(user, input.workspaceId, (id) => repo.workspaceFor(id, user.id));
+      audience = { type: 'workspace', id: workspace.id };
+    } else {
+      requireAdmin(user, 'notifications');
+      if (input.userId !== undefined) {
+        const id = await repo.userIdOf(input.userId);
+        if (!id) throw new AppError('USER_NOT_FOUND', 'No one with that id has signed in.');
+        audience = { type: 'user', id };
+      }
+    }
+    const message = input.message.trim();
+    if (!message) throw new AppError('BAD_REQUEST', NOTIFICATION_TEXTS.blankMessage);
+    if ([...message].length > NOTIFICATION_MESSAGE_MAX) {
+      throw new AppError('BAD_REQUEST', `Messages can be at most ${NOTIFICATION_MESSAGE_MAX} characters.`);
+    }
+    return { message, audience };
   }
 
   return {
@@ -94,36 +143,32 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
       return { subscribed: true, userId: user.ownerKey, push: stored };
     },
 
-    /**
-     * Publishes to an audience: everyone or one person (admins), or one workspace's members (its owners, or admins;
-     * other members 403, anyone else 404 as for a missing workspace).
-     */
+    prepare,
+
+    /** Publishes to an audience now, after the checks of `prepare`. */
     async publish(
       user: SessionUser,
       input: { message: string; workspaceId?: string | undefined; userId?: string | undefined },
     ): Promise<Notification> {
-      let audience: Audience = { type: 'all' };
-      if (input.workspaceId !== undefined) {
-        const workspace = await requireWorkspaceAudience(user, input.workspaceId, (id) =>
-          repo.workspaceFor(id, user.id),
-        );
-        audience = { type: 'workspace', id: workspace.id };
-      } else {
-        requireAdmin(user, 'notifications');
-        if (input.userId !== undefined) {
-          const id = await repo.userIdOf(input.userId);
-          if (!id) throw new AppError('USER_NOT_FOUND', 'No one with that id has signed in.');
-          audience = { type: 'user', id };
-        }
-      }
-      const message = input.message.trim();
-      if (!message) throw new AppError('BAD_REQUEST', NOTIFICATION_TEXTS.blankMessage);
-      if ([...message].length > NOTIFICATION_MESSAGE_MAX) {
-        throw new AppError('BAD_REQUEST', `Messages can be at most ${NOTIFICATION_MESSAGE_MAX} characters.`);
-      }
+      const { message, audience } = await prepare(user, input);
       const { row } = await repo.insert({ message, type: 'admin', audience, createdBy: user.id });
       await deliver(row);
       return presentNotification(row);
+    },
+
+    /**
+     * Publishes a message checked earlier (`prepare`, e.g. when it was scheduled) for `createdBy`. With a dedupe
+     * key already stored, nothing is sent again and `created` is false.
+     */
+    async publishPrepared(values: {
+      message: string;
+      audience: Audience;
+      createdBy: string | null;
+      dedupeKey: string;
+    }): Promise<{ created: boolean; notification: Notification }> {
+      const { row, created } = await repo.insert({ ...values, type: 'admin' });
+      if (created) await deliver(row);
+      return { created, notification: presentNotification(row) };
     },
 
     /** Subscribed users (the spec's count) and browsers subscribed to Web Push. */
@@ -157,6 +202,31 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
       const { row } = await repo.insert({ message, type: 'other', audience: { type: 'user', id: userId }, createdBy });
       await deliver(row);
       return presentNotification(row);
+    },
+
+    /** Published notifications, newest first, with who published them, their audience and delivery counts. */
+    async history(limit: number, cursor: string | undefined): Promise<NotificationHistoryPage> {
+      const rows = await repo.listPublished(limit + 1, cursor === undefined ? undefined : Number(cursor));
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      return {
+        entries: page.map((row): NotificationHistoryEntry => ({
+          id: String(row.seq),
+          message: row.message,
+          publishedAt: row.created_at,
+          publishedBy: row.publisher_key ? { userId: row.publisher_key, name: row.publisher_name } : null,
+          audience:
+            row.audience_type === 'workspace'
+              ? { type: 'workspace', id: row.audience_id, name: row.workspace_name }
+              : row.audience_type === 'user'
+                ? { type: 'user', id: row.target_key, name: row.target_name }
+                : { type: 'all', id: null, name: null },
+          deliveredLive: Number(row.delivered_live),
+          pushSent: Number(row.push_sent),
+          pushFailed: Number(row.push_failed),
+        })),
+        nextCursor: rows.length > limit && last ? String(last.seq) : null,
+      };
     },
 
     vapidPublicKey: () => push.publicKey,

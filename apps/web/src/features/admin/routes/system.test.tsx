@@ -23,6 +23,8 @@ const status = (files: number): SystemStatus => ({
   storage: { blobBytes: 1536, files, blobStore: 'fs' },
   streams: { openOnThisInstance: 3 },
   push: { subscriptions: 4 },
+  jobs: null,
+  scheduledNotifications: { pending: 2 },
   ai: [{ name: 'ai.speechToText', status: 'loading', latencyMs: 0 }],
   config: [
     { key: 'DATABASE', value: 'postgres', secret: false },
@@ -47,6 +49,10 @@ describe('admin system page', () => {
     expect(within(checks).queryByText('ai.speechToText')).toBeNull();
     expect(within(screen.getByRole('list', { name: 'AI engines' })).getByText('loading')).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Server' })).getByText('1 h 2 min')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Server' })).getByText('not recorded')).toBeTruthy();
+    const jobs = screen.getByRole('region', { name: 'Background jobs' });
+    expect(within(jobs).getByText('No background jobs.')).toBeTruthy();
+    expect(within(jobs).getByText('Scheduled messages').nextSibling?.textContent).toBe('2');
     expect(within(screen.getByRole('region', { name: 'Live connections' })).getByText('3')).toBeTruthy();
     const config = screen.getByRole('region', { name: 'Configuration' });
     expect(within(config).getByText('SESSION_SECRET').nextSibling?.textContent).toBe('set');
@@ -59,6 +65,31 @@ describe('admin system page', () => {
     });
     expect(calls.filter((c) => c.url === '/api/admin/system').length).toBe(2);
     expect(await within(storage).findByText('5')).toBeTruthy();
+  });
+
+  it('shows the commit and the job queue when the server has them', async () => {
+    stubFetch((url) =>
+      url === '/api/admin/system'
+        ? {
+            status: 200,
+            body: {
+              ...status(1),
+              commit: '0123456789abcdef0123456789abcdef01234567',
+              jobs: { queued: 7, running: 1, failed: 3 },
+            },
+          }
+        : undefined,
+    );
+    renderAt('/dashboard/admin/system', <AdminSystemPage />);
+    const server = await screen.findByRole('region', { name: 'Server' });
+    expect(within(server).getByText('0123456789ab').getAttribute('title')).toBe(
+      '0123456789abcdef0123456789abcdef01234567',
+    );
+    const jobs = screen.getByRole('region', { name: 'Background jobs' });
+    expect(within(jobs).getByText('Queued').nextSibling?.textContent).toBe('7');
+    expect(within(jobs).getByText('Running').nextSibling?.textContent).toBe('1');
+    expect(within(jobs).getByText('Failed').nextSibling?.textContent).toBe('3');
+    expect(within(jobs).queryByText('No background jobs.')).toBeNull();
   });
 
   it('shows the server refusal', async () => {

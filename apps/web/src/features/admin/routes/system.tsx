@@ -68,7 +68,16 @@ function StatusCards({ status }: { status: SystemStatus }) {
         <Rows
           rows={[
             ['Version', status.version],
-            ['Commit', status.commit ?? 'not recorded'],
+            [
+              'Commit',
+              status.commit ? (
+                <code title={status.commit} className="font-mono">
+                  {status.commit.slice(0, 12)}
+                </code>
+              ) : (
+                'not recorded'
+              ),
+            ],
             ['Uptime', uptimeText(status.uptimeSeconds)],
             ['Checked', new Date(status.checkedAt).toLocaleTimeString()],
           ]}
@@ -101,6 +110,27 @@ function StatusCards({ status }: { status: SystemStatus }) {
             ['Push subscriptions', String(status.push.subscriptions)],
           ]}
         />
+      </Card>
+      <Card title="Background jobs">
+        {status.jobs ? (
+          <Rows
+            rows={[
+              ['Queued', String(status.jobs.queued)],
+              ['Running', String(status.jobs.running)],
+              [
+                'Failed',
+                <span key="failed" className={status.jobs.failed > 0 ? 'font-medium text-red-700' : undefined}>
+                  {status.jobs.failed}
+                </span>,
+              ],
+            ]}
+          />
+        ) : (
+          <p className="text-slate-600">No background jobs.</p>
+        )}
+        <div className="mt-2">
+          <Rows rows={[['Scheduled messages', String(status.scheduledNotifications.pending)]]} />
+        </div>
       </Card>
       <Card title="AI engines">
         <Checks checks={status.ai} label="AI engines" />

@@ -2,6 +2,10 @@ import {
   DirectoryList,
   NOTIFICATION_TEXTS,
   Notification,
+  NotificationHistoryPage,
+  ScheduledNotification,
+  ScheduledNotificationList,
+  type ScheduleNotificationRequest,
   type PushSubscriptionInput,
   SpaceList,
   SubscribeResponse,
@@ -10,7 +14,14 @@ import {
   WelcomeResponse,
   type PublishRequest,
 } from '@atrium/contracts';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { api, isApiError } from '../../../lib/api-client';
 
 const BASE = '/public/api/notifications';
@@ -59,11 +70,70 @@ export const usePeopleChoices = (q: string) =>
     enabled: q.trim().length > 0,
   });
 
+/** How often the history refreshes (its delivery counts grow for a moment after each send). */
+export const HISTORY_REFRESH_MS = 15_000;
+
+/** GET /api/admin/notifications: what was published, newest first, a page at a time. */
+export const notificationHistoryQueryOptions = () =>
+  infiniteQueryOptions({
+    queryKey: ['admin', 'notifications', 'history'],
+    queryFn: ({ pageParam }) =>
+      api.get(
+        NotificationHistoryPage,
+        `/api/admin/notifications${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`,
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    refetchInterval: HISTORY_REFRESH_MS,
+  });
+
+export const useNotificationHistory = () => useInfiniteQuery(notificationHistoryQueryOptions());
+
+const SCHEDULED = '/api/admin/notifications/scheduled';
+
+/** GET /api/admin/notifications/scheduled: messages not sent yet, soonest first. */
+export const scheduledNotificationsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['admin', 'notifications', 'scheduled'],
+    queryFn: () => api.get(ScheduledNotificationList, SCHEDULED),
+    refetchInterval: HISTORY_REFRESH_MS,
+  });
+
+export const useScheduledNotifications = () => useQuery(scheduledNotificationsQueryOptions());
+
+/** Schedules a message: `sendAt` is a `datetime-local` value (the browser's time zone). */
+export function useScheduleNotification() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ message, audience, sendAt }: { message: string; audience: Audience; sendAt: string }) =>
+      api.post(ScheduledNotification, SCHEDULED, {
+        message,
+        sendAt: new Date(sendAt).toISOString(),
+        ...(audience.kind === 'workspace' ? { workspaceId: audience.id } : {}),
+        ...(audience.kind === 'person' ? { userId: audience.ownerKey } : {}),
+      } satisfies ScheduleNotificationRequest),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] }),
+  });
+}
+
+export function useCancelScheduledNotification() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete(ScheduledNotification, `${SCHEDULED}/${encodeURIComponent(id)}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] }),
+  });
+}
+
 export function usePublishNotification() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: publishNotification,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: subscriberCountQueryOptions().queryKey }),
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: subscriberCountQueryOptions().queryKey });
+      // The counts arrive just after the answer: refresh now and once more a moment later.
+      await queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] });
+      setTimeout(() => void queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] }), 1500);
+    },
   });
 }
 

@@ -1,15 +1,19 @@
 import { NOTIFICATION_MESSAGE_MAX, NOTIFICATION_TEXTS, type SubscriberCount } from '@atrium/contracts';
-import { BellRing, Radio, Send, Users, type LucideIcon } from 'lucide-react';
+import { BellRing, CalendarClock, Radio, Send, Users, type LucideIcon } from 'lucide-react';
 import { useDeferredValue, useId, useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
+import { isApiError } from '../../../lib/api-client';
 import { showToast } from '../../../lib/toast';
 import { Spinner } from '../../../components/ui/spinner';
 import { useMe } from '../../../lib/me';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { ScheduledList } from '../components/scheduled-list';
+import { SentHistory } from '../components/sent-history';
 import {
   publishErrorMessage,
   usePeopleChoices,
   usePublishNotification,
+  useScheduleNotification,
   useSubscriberCount,
   useWorkspaceChoices,
   type Audience,
@@ -45,6 +49,12 @@ const figures: {
     Icon: BellRing,
   },
 ];
+
+/** A `datetime-local` value (minutes) for a date, in the browser's time zone. */
+const localInputValue = (date: Date) => {
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+};
 
 const inputClass =
   'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
@@ -146,10 +156,15 @@ export default function PushMessagePage() {
   const isAdmin = me.data?.isAdmin === true;
   const count = useSubscriberCount(isAdmin);
   const publish = usePublishNotification();
+  const schedule = useScheduleNotification();
   const [message, setMessage] = useState('');
   const [audience, setAudience] = useState<Audience>({ kind: 'everyone' });
+  const [when, setWhen] = useState<'now' | 'later'>('now');
+  const [sendAt, setSendAt] = useState('');
   const fieldId = useId();
   const hintId = useId();
+  const whenName = useId();
+  const busy = publish.isPending || schedule.isPending;
 
   if (me.isPending) return <Spinner />;
   if (!isAdmin) return <Navigate to="/dashboard" replace />;
@@ -166,6 +181,28 @@ export default function PushMessagePage() {
     }
     if (audience.kind === 'person' && !audience.ownerKey) {
       showToast('warning', 'Choose the person to send to.');
+      return;
+    }
+    if (when === 'later') {
+      if (!sendAt) {
+        showToast('warning', 'Choose when to send the message.');
+        return;
+      }
+      schedule.mutate(
+        { message, audience, sendAt },
+        {
+          onSuccess: (scheduled) => {
+            showToast('success', `Scheduled for ${new Date(scheduled.sendAt).toLocaleString()}`);
+            setMessage('');
+            setSendAt('');
+          },
+          onError: (error) =>
+            showToast(
+              'error',
+              isApiError(error) && error.status < 500 ? error.message : 'Could not schedule the message.',
+            ),
+        },
+      );
       return;
     }
     publish.mutate(
@@ -221,15 +258,52 @@ export default function PushMessagePage() {
         <p id={hintId} className="text-xs text-slate-500">
           {message.length}/{NOTIFICATION_MESSAGE_MAX} characters
         </p>
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium text-slate-800">When</legend>
+          <div className="flex flex-wrap gap-4">
+            <label className="inline-flex items-center gap-2 text-sm text-slate-800">
+              <input type="radio" name={whenName} checked={when === 'now'} onChange={() => setWhen('now')} />
+              Send now
+            </label>
+            <label className="inline-flex items-center gap-2 text-sm text-slate-800">
+              <input type="radio" name={whenName} checked={when === 'later'} onChange={() => setWhen('later')} />
+              Schedule…
+            </label>
+          </div>
+          {when === 'later' && (
+            <input
+              type="datetime-local"
+              aria-label="Send at"
+              className={inputClass}
+              value={sendAt}
+              min={localInputValue(new Date())}
+              onChange={(event) => setSendAt(event.target.value)}
+            />
+          )}
+        </fieldset>
         <button
           type="submit"
-          disabled={publish.isPending}
-          className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+          disabled={busy}
+          className="inline-flex min-h-11 items-center gap-2 rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
         >
-          <Send className="size-4" aria-hidden="true" />
-          {publish.isPending ? 'Sending…' : 'Send'}
+          {when === 'later' ? (
+            <CalendarClock className="size-4" aria-hidden="true" />
+          ) : (
+            <Send className="size-4" aria-hidden="true" />
+          )}
+          {when === 'later'
+            ? schedule.isPending
+              ? 'Scheduling…'
+              : 'Schedule'
+            : publish.isPending
+              ? 'Sending…'
+              : 'Send'}
         </button>
       </form>
+
+      <ScheduledList />
+
+      <SentHistory />
     </section>
   );
 }

@@ -1,0 +1,110 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ErrorResponse,
+  NotificationHistoryPage,
+  NotificationHistoryQuery,
+  ScheduledNotification,
+  ScheduledNotificationList,
+  ScheduledNotificationParams,
+  ScheduleNotificationRequest,
+} from '@atrium/contracts';
+import { adminOnly } from '../../auth/policies/admin';
+import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { NotificationsService } from './notifications.service';
+import type { ScheduledNotificationsService } from './scheduled-notifications.service';
+
+/** The admin console's notification routes (issue 18): the history of what was published, scheduled messages. */
+export function registerAdminNotificationRoutes(
+  app: FastifyInstance,
+  deps: { notifications: NotificationsService; scheduled: ScheduledNotificationsService; audit: AuditRecorder },
+) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['admin'];
+  const SCHEDULED = '/api/admin/notifications/scheduled';
+
+  typed.get(
+    '/api/admin/notifications',
+    {
+      config: adminOnly('notifications'),
+      schema: {
+        tags,
+        summary: 'Published notifications, newest first, with publisher, audience and delivery counts (admins)',
+        description:
+          '`deliveredLive` sums the live streams of every instance; the push counts grow while Web Push sends finish.',
+        querystring: NotificationHistoryQuery,
+        response: { 200: NotificationHistoryPage, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
+      },
+    },
+    async (request) => deps.notifications.history(request.query.limit, request.query.cursor),
+  );
+
+  typed.post(
+    SCHEDULED,
+    {
+      config: adminOnly('notifications'),
+      schema: {
+        tags,
+        summary: 'Schedule a notification for later: everyone, a workspace or one person (admins)',
+        body: ScheduleNotificationRequest,
+        response: {
+          201: ScheduledNotification,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          403: ErrorResponse,
+          404: ErrorResponse,
+        },
+      },
+    },
+    async (request, reply) => {
+      const admin = await request.requireUser();
+      const scheduled = await deps.scheduled.schedule(admin, request.body);
+      await deps.audit.record({
+        action: 'notification.scheduled',
+        actor: admin.ownerKey,
+        target: `scheduled:${scheduled.id}`,
+        details: { message: scheduled.message, sendAt: scheduled.sendAt },
+        ...auditContext(request),
+      });
+      return reply.status(201).send(scheduled);
+    },
+  );
+
+  typed.get(
+    SCHEDULED,
+    {
+      config: adminOnly('notifications'),
+      schema: {
+        tags,
+        summary: 'Scheduled notifications not sent yet, soonest first (admins)',
+        response: { 200: ScheduledNotificationList, 401: ErrorResponse, 403: ErrorResponse },
+      },
+    },
+    async () => deps.scheduled.listUnsent(),
+  );
+
+  typed.delete(
+    `${SCHEDULED}/:id`,
+    {
+      config: adminOnly('notifications'),
+      schema: {
+        tags,
+        summary: 'Cancel a scheduled notification (404 once it was sent or cancelled)',
+        params: ScheduledNotificationParams,
+        response: { 200: ScheduledNotification, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const admin = await request.requireUser();
+      const cancelled = await deps.scheduled.cancel(request.params.id);
+      await deps.audit.record({
+        action: 'notification.schedule_cancelled',
+        actor: admin.ownerKey,
+        target: `scheduled:${cancelled.id}`,
+        details: { message: cancelled.message, sendAt: cancelled.sendAt },
+        ...auditContext(request),
+      });
+      return cancelled;
+    },
+  );
+}
