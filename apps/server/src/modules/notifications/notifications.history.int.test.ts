@@ -1,10 +1,11 @@
-import { createECDH, randomBytes, randomUUID } from 'node:crypto';
+import { createECDH, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Notification, NotificationHistoryEntry, NotificationHistoryPage } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
 import { openSse, type SseStream } from '../../../test/sse';
+import { canScaleOut, twoInstances } from '../../../test/two-instances';
 
 /** A local push service: paths starting with /fail answer 500 (a push service in trouble), others 201. */
 async function startPushService() {
@@ -163,33 +164,19 @@ describe.each(dialects())('notification history (%s)', (dialect) => {
   });
 });
 
-const scaledOut = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
-
-describe.runIf(scaledOut)('notification history across two instances (PostgreSQL + Redis)', () => {
-  let one: TestServer;
-  let two: TestServer;
-  const streams: SseStream[] = [];
-  beforeAll(async () => {
-    const env = { REDIS_URL: process.env.TEST_REDIS_URL ?? '', REDIS_CHANNEL_PREFIX: `atrium-test-${randomUUID()}:` };
-    one = await startTestServer({ dialect: 'postgres', env });
-    two = await startTestServer({ databaseUrl: one.databaseUrl, env });
-  });
-  afterAll(async () => {
-    streams.forEach((s) => s.close());
-    await two?.close();
-    await one?.close();
-  });
+describe.runIf(canScaleOut)('notification history across two instances (PostgreSQL + Redis)', () => {
+  const pair = twoInstances();
 
   it('sums the live deliveries of every instance on the one row', async () => {
-    const admin = await one.signInAs({ owner_key: 'admin', role: 'admin' });
-    const dana = await two.signInAs({ owner_key: 'dana' });
-    for (const server of [one, two, two]) {
-      streams.push(await openSse(`${server.url}/public/api/notifications/stream`, { headers: { cookie: dana } }));
+    const admin = await pair.one.signInAs({ owner_key: 'admin', role: 'admin' });
+    const dana = await pair.two.signInAs({ owner_key: 'dana' });
+    for (const server of [pair.one, pair.two, pair.two]) {
+      pair.streams.push(await openSse(`${server.url}/public/api/notifications/stream`, { headers: { cookie: dana } }));
     }
-    const published = await publish(one, admin, { message: 'Across instances' });
-    for (const stream of streams) await stream.waitForEvents(1);
-    await until(async () => (await entryOf(two, admin, published.id))?.deliveredLive === 3);
+    const published = await publish(pair.one, admin, { message: 'Across instances' });
+    for (const stream of pair.streams) await stream.waitForEvents(1);
+    await until(async () => (await entryOf(pair.two, admin, published.id))?.deliveredLive === 3);
     await new Promise((r) => setTimeout(r, 200));
-    expect((await entryOf(one, admin, published.id))?.deliveredLive).toBe(3);
+    expect((await entryOf(pair.one, admin, published.id))?.deliveredLive).toBe(3);
   });
 });
