@@ -22,6 +22,12 @@ export const UserFileStats = z
     fileCount: z.number().int().nonnegative(),
     sizeInBytes: z.number().int().nonnegative(),
     readableSize: z.string().describe('e.g. "1.50 MB"'),
+    trashBytes: z.number().int().nonnegative().describe('Bytes in the trash (they count towards the quota)'),
+    versionBytes: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe('Bytes of older versions of files (they count towards the quota)'),
   })
   .meta({ id: 'UserFileStats' });
 export type UserFileStats = z.infer<typeof UserFileStats>;

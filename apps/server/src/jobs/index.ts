@@ -15,6 +15,16 @@ export interface JobDeps {
   uploadSweepIntervalMs: number;
   orphanGraceMs: number;
   audit: { sweep(): Promise<number> };
+  /** Records one audit entry (the audit module's recorder). */
+  auditRecorder: {
+    record(entry: {
+      action: 'file.purged';
+      actor: null;
+      target: null;
+      details: Record<string, unknown>;
+    }): Promise<void>;
+  };
+  trash: { purgeExpired(): Promise<number> };
   log: { info(details: object, message: string): void };
 }
 
@@ -59,6 +69,24 @@ export const defineJobs = (deps: JobDeps): JobDefinition[] => [
     run: async () => {
       const deleted = await deps.audit.sweep();
       if (deleted > 0) deps.log.info({ deleted }, 'removed audit entries past their retention');
+    },
+  },
+  {
+    // Trashed files and folders older than TRASH_RETENTION_DAYS: shared rows and blobs, one instance, daily.
+    name: 'trash.purge',
+    intervalMs: 24 * HOUR_MS,
+    once: true,
+    run: async () => {
+      const purged = await deps.trash.purgeExpired();
+      if (purged > 0) {
+        deps.log.info({ purged }, 'purged trashed items past their retention');
+        await deps.auditRecorder.record({
+          action: 'file.purged',
+          actor: null,
+          target: null,
+          details: { expired: purged },
+        });
+      }
     },
   },
 ];

@@ -49,6 +49,12 @@ describe.each(dialects())('files API (%s)', (dialect) => {
   const list = async (cookie: string, userId: string) =>
     readJson<FileRecord[]>(await server.fetch(`/api/files/user/${userId}`, { headers: { cookie } }));
 
+  /** Deletes a file (it moves to the trash) and purges it from the trash: its bytes go. */
+  const removeForGood = async (cookie: string, id: string) => {
+    await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie } });
+    await server.fetch(`/api/trash/${id}`, { method: 'DELETE', headers: { cookie } });
+  };
+
   beforeAll(async () => {
     server = await startTestServer({
       dialect,
@@ -82,7 +88,13 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     const stats = await readJson<UserFileStats>(
       await server.fetch('/api/files/user-stats/alice', { headers: { cookie: alice } }),
     );
-    expect(stats).toEqual({ fileCount: 1, sizeInBytes: 40_000, readableSize: '39.06 KB' });
+    expect(stats).toEqual({
+      fileCount: 1,
+      sizeInBytes: 40_000,
+      readableSize: '39.06 KB',
+      trashBytes: 0,
+      versionBytes: 0,
+    });
 
     const meta = await server.fetch(`/api/files/${id}`, { headers: { cookie: alice } });
     expect(meta.status).toBe(200);
@@ -103,6 +115,14 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     expect(await removed.json()).toEqual({ id, deleted: true });
     expect(await list(alice, 'alice')).toEqual([]);
     expect((await server.fetch(`/api/files/download/${id}`, { headers: { cookie: alice } })).status).toBe(404);
+    // In the trash: not counted as a file, its bytes still counted (the quota) and kept until purged.
+    const trashed = await readJson<UserFileStats>(
+      await server.fetch('/api/files/user-stats/alice', { headers: { cookie: alice } }),
+    );
+    expect(trashed).toMatchObject({ fileCount: 0, sizeInBytes: 0, trashBytes: 40_000 });
+    expect(blobFiles(server)).toHaveLength(1);
+    const purged = await server.fetch(`/api/trash/${id}`, { method: 'DELETE', headers: { cookie: alice } });
+    expect(await purged.json()).toEqual({ id, purged: true });
     expect(blobFiles(server)).toEqual([]);
   });
 
@@ -123,7 +143,7 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     expect(inline.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(inline.headers.get('content-security-policy')).toContain('sandbox');
     for (const file of [record, text, html]) {
-      await server.fetch(`/api/files/user/${file.id}`, { method: 'DELETE', headers: { cookie: alice } });
+      await removeForGood(alice, file.id);
     }
   });
 
@@ -134,7 +154,7 @@ describe.each(dialects())('files API (%s)', (dialect) => {
       `attachment; filename="r_sum_ final.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%20final.txt`,
     );
     await response.arrayBuffer();
-    await server.fetch(`/api/files/user/${record.id}`, { method: 'DELETE', headers: { cookie: alice } });
+    await removeForGood(alice, record.id);
   });
 
   it('serves byte ranges (206) and refuses unsatisfiable ones (416)', async () => {
@@ -166,7 +186,7 @@ describe.each(dialects())('files API (%s)', (dialect) => {
       expect(response.headers.get('content-range')).toBe('bytes */10000');
       expect((await readError(response)).code).toBe('RANGE_NOT_SATISFIABLE');
     }
-    await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: alice } });
+    await removeForGood(alice, id);
   });
 
   it('answers conditional requests with 304', async () => {
@@ -192,7 +212,7 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe('500');
     expect(head.headers.get('accept-ranges')).toBe('bytes');
-    await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: alice } });
+    await removeForGood(alice, id);
   });
 
   it("keeps users out of each other's files: 403 for another userId, 404 for another's file id", async () => {
@@ -225,8 +245,10 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     expect(forAlice.status).toBe(200);
     const adminDelete = await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: admin } });
     expect(adminDelete.status).toBe(200);
+    // It went to alice's trash: hers to restore or purge.
+    await server.fetch(`/api/trash/${id}`, { method: 'DELETE', headers: { cookie: alice } });
     const { id: other } = await readJson<FileRecord>(forAlice);
-    await server.fetch(`/api/files/user/${other}`, { method: 'DELETE', headers: { cookie: alice } });
+    await removeForGood(alice, other);
     expect(await list(alice, 'alice')).toEqual([]);
   });
 
@@ -288,7 +310,7 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     );
     expect(used.sizeInBytes).toBeLessThanOrEqual(200 * 1024);
     expect(blobFiles(server)).toHaveLength(ids.length);
-    for (const id of ids) await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: alice } });
+    for (const id of ids) await removeForGood(alice, id);
     expect(blobFiles(server)).toEqual([]);
   });
 
@@ -335,7 +357,7 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     expect((await list(bob, 'bob')).map((file) => file.id)).toEqual([...ids].reverse());
     const bad = await server.fetch('/api/files/user/bob?cursor=nonsense', { headers: { cookie: bob } });
     expect(bad.status).toBe(400);
-    for (const id of ids) await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: bob } });
+    for (const id of ids) await removeForGood(bob, id);
   });
 
   it('makes an image thumbnail once and keeps it in the blob store', async () => {
@@ -355,8 +377,7 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     expect(again.status).toBe(304);
     const { id: textId } = await readJson<FileRecord>(await upload(alice, Buffer.from('just text')));
     expect((await server.fetch(`/api/files/${textId}/thumbnail`, { headers: { cookie: alice } })).status).toBe(404);
-    for (const file of [id, textId])
-      await server.fetch(`/api/files/user/${file}`, { method: 'DELETE', headers: { cookie: alice } });
+    for (const file of [id, textId]) await removeForGood(alice, file);
     expect(blobFiles(server)).toEqual([]);
   });
 

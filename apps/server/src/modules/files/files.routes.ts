@@ -202,7 +202,7 @@ export async function registerFileRoutes(
         config: user,
         schema: {
           tags: ['files'],
-          summary: 'Delete a file (the path carries the file id)',
+          summary: 'Delete a file: it moves to the trash of its space (the path carries the file id)',
           params: FileIdParams,
           response: { 200: DeleteFileResponse, 404: ErrorResponse },
         },

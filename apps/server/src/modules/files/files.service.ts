@@ -100,7 +100,7 @@ export const createFilesService = ({
       : limits.workspaceQuotaBytes;
   const usedBytes = async (space: { workspaceId: string | null; ownerKey: string }) =>
     space.workspaceId === null
-      ? (await repo.statsByOwner(space.ownerKey)).sizeInBytes
+      ? await repo.statsByOwner(space.ownerKey).then((s) => s.sizeInBytes + s.trashBytes + s.versionBytes)
       : await repo.usedByWorkspace(space.workspaceId);
 
   /** The 413 of a full space; `quotaBytes`: a person's own quota when it is not the default. */
@@ -193,6 +193,9 @@ export const createFilesService = ({
         folder_id: target.folderId,
         workspace_id: target.workspaceId,
         uploaded_by: target.uploadedBy,
+        trashed_at: null,
+        trashed_by: null,
+        trash_root_id: null,
       };
       await insertWithFreeName(row);
       // Concurrent uploads each checked the quota on their own: re-check with
@@ -322,8 +325,8 @@ export const createFilesService = ({
 
     async stats(actor: Actor, ownerKey: string): Promise<UserFileStats> {
       requireActsFor(actor, ownerKey, 'read');
-      const { fileCount, sizeInBytes } = await repo.statsByOwner(ownerKey);
-      return { fileCount, sizeInBytes, readableSize: readableSize(sizeInBytes) };
+      const { fileCount, sizeInBytes, trashBytes, versionBytes } = await repo.statsByOwner(ownerKey);
+      return { fileCount, sizeInBytes, readableSize: readableSize(sizeInBytes), trashBytes, versionBytes };
     },
 
     /** A file the actor may read. */
@@ -396,15 +399,40 @@ export const createFilesService = ({
       open: (range) => blobs.get(file.blobKey, range),
     }),
 
-    async remove(actor: Actor, id: string): Promise<{ id: string; deleted: true }> {
-      const file = await authorized(actor, id, 'delete');
-      // Metadata first: the file disappears at once; a blob left behind by a
-      // crash here is an orphan the sweep removes.
-      await repo.deleteById(id);
-      await Promise.all([blobs.delete(file.blobKey), blobs.delete(thumbnailKey(file.id))]).catch((error: unknown) =>
-        log?.warn({ err: error, id }, 'could not remove the bytes of a deleted file'),
-      );
+    /**
+     * Moves a file to the trash of its space (the spec's delete): it disappears from every list, link and share at
+     * once; `DELETE /api/trash/{id}` or the purge job removes it for good (`purge`).
+     */
+    async remove(actor: UserActor, id: string): Promise<{ id: string; deleted: true }> {
+      await authorized(actor, id, 'delete');
+      if (!(await repo.trash(id, actor.id, iso(clock.now())))) throw new AppError('FILE_NOT_FOUND');
       return { id, deleted: true };
+    },
+
+    /**
+     * Puts trashed file `id` back into `folderId` (the caller chose it: its old folder, or the root of its space when
+     * that is gone); a name taken there becomes `name (1).ext`. Answers the name it got.
+     */
+    async restoreInto(id: string, folderId: string, fileName: string): Promise<string> {
+      return withFreeName(folderId, fileName, (name) => repo.untrash(id, folderId, name, fileNameKey(name)));
+    },
+
+    /**
+     * Deletes file `id` for good, in the trash or not: metadata first (its shares, links and versions' rows go with
+     * it), then its bytes, its versions' and its thumbnail (a blob a crash leaves behind is an orphan the sweep
+     * removes).
+     */
+    async purge(id: string): Promise<boolean> {
+      const row = await repo.findAnyById(id);
+      if (!row) return false;
+      const versionKeys = await repo.versionBlobKeys(id);
+      if (!(await repo.deleteById(id))) return false;
+      await Promise.all([
+        blobs.delete(row.blob_key),
+        blobs.delete(thumbnailKey(id)),
+        ...versionKeys.map((key) => blobs.delete(key)),
+      ]).catch((error: unknown) => log?.warn({ err: error, id }, 'could not remove the bytes of a purged file'));
+      return true;
     },
 
     /** A small WebP of an image the actor may read, made on first request and kept. */
