@@ -264,6 +264,9 @@ describe.each(dialects())('backup and restore (%s)', (dialect) => {
           headers: { cookie: alice },
         });
         expect(removed.status).toBe(200);
+        // Purged from the trash too: its bytes go.
+        const purged = await source.fetch(`/api/trash/${doomed.id}`, { method: 'DELETE', headers: { cookie: alice } });
+        expect(purged.status).toBe(200);
       },
     });
     const target = await emptyTarget();
