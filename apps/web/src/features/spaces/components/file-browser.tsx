@@ -8,6 +8,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
+import { useUndoToast } from '../../../lib/trash';
 import { uploadTo } from '../../../lib/upload';
 import {
   useCreateFolder,
@@ -80,6 +81,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
   const deleteFolder = useDeleteFolder();
   const deleteFile = useDeleteFile();
   const refresh = useRefreshFolders();
+  const undoToast = useUndoToast();
 
   const first = listing.data?.pages[0];
   const { canWrite } = permissionsFor(first ? roleForListing(space, first) : 'viewer');
@@ -325,8 +327,8 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
         title={deleting?.kind === 'folder' ? 'Delete folder?' : 'Delete file?'}
         message={
           deleting?.kind === 'folder'
-            ? `“${deleting.name}” and everything inside it will be deleted.`
-            : `“${deleting?.name ?? ''}” will be deleted.`
+            ? `“${deleting.name}” and everything inside it will be moved to the trash. You can restore it from Trash.`
+            : `“${deleting?.name ?? ''}” will be moved to the trash. You can restore it from Trash.`
         }
         confirmLabel="Delete"
         busy={deleteFile.isPending || deleteFolder.isPending}
@@ -335,7 +337,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
           if (!deleting) return;
           const options = {
             onSuccess: () => {
-              showToast('success', `Deleted ${deleting.name}.`);
+              undoToast(`Deleted ${deleting.name}.`, deleting);
               close();
             },
             onError: (error: Error) => showToast('error', error.message),
