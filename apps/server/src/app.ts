@@ -225,6 +225,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     access,
     placement: folders,
     quotas: adminUsersRepo,
+    versionsKept: config.versions.kept,
     log: app.log,
   });
 

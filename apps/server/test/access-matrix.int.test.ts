@@ -1010,6 +1010,115 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
     expect(failures).toEqual([]);
   }, 120_000);
 
+  /**
+   * File versions (issue 16), by caller, on a workspace file with one older version: reading them needs `read` on
+   * the file (owner, editor, viewer, a viewer-share recipient), restoring one `write` (viewer and recipient 403); a
+   * non-member and an admin outside the workspace 404; anonymous callers and link bearers 401. A refused restore
+   * changes nothing.
+   */
+  it('answers file version routes by caller: owner, editor, viewer, non-member, share recipient, admin, bearer', async () => {
+    type Caller = 'anonymous' | 'bearer' | 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
+    const keys = {
+      owner: 'fv-owner',
+      editor: 'fv-editor',
+      viewer: 'fv-viewer',
+      nonMember: 'fv-stranger',
+      recipient: 'fv-recipient',
+    };
+    const sessions = new Map<Caller, Promise<string>>();
+    const cookieOf = async (who: Caller) => {
+      if (who === 'anonymous' || who === 'bearer') return undefined;
+      if (!sessions.has(who))
+        sessions.set(
+          who,
+          who === 'admin'
+            ? server.signInAs({ owner_key: 'admin', role: 'admin' })
+            : server.signInAs({ owner_key: keys[who] }),
+        );
+      return sessions.get(who);
+    };
+    const send = async (who: Caller, method: string, url: string, body?: unknown) => {
+      const cookie = await cookieOf(who);
+      return server.fetch(url, {
+        method,
+        headers: {
+          ...(cookie ? { cookie } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    };
+    const ok = async <T>(response: Promise<Response>, status = 200) => {
+      const answer = await response;
+      if (answer.status !== status) throw new Error(`fixture: ${answer.status} ${await answer.text()}`);
+      return readJson<T>(answer);
+    };
+    for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
+    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Versions matrix' }), 201);
+    for (const who of ['editor', 'viewer'] as const)
+      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role: who }));
+    let made = 0;
+    const put = async (content: string, query: string, name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([content]), name);
+      return ok<{ id: string }>(
+        server.fetch(`/api/files/upload?workspaceId=${ws.id}${query}`, {
+          method: 'POST',
+          headers: { cookie: (await cookieOf('owner')) ?? '', accept: 'application/json' },
+          body: form,
+        }),
+      );
+    };
+    /** A fresh file with one older version, shared with the recipient as a viewer. */
+    async function fixture() {
+      const name = `versioned-${(made += 1)}.txt`;
+      const file = await put('first', '', name);
+      await put('second', '&onConflict=replace', name);
+      const versions = await ok<{ versions: { id: string }[] }>(send('owner', 'GET', `/api/files/${file.id}/versions`));
+      await ok(send('owner', 'PUT', `/api/files/${file.id}/shares/${keys.recipient}`, { role: 'viewer' }), 201);
+      return { file: file.id, version: versions.versions[0]?.id ?? '' };
+    }
+    type Fixture = Awaited<ReturnType<typeof fixture>>;
+    const snapshot = async (f: Fixture) =>
+      JSON.stringify(await ok(send('owner', 'GET', `/api/files/${f.file}/versions`)));
+    type Row = [string, string, (f: Fixture) => string, [number, number, number, number, number, number]];
+    const rows: Row[] = [
+      ['GET', '/api/files/:id/versions', (f) => `/api/files/${f.file}/versions`, [200, 200, 200, 404, 200, 404]],
+      [
+        'GET',
+        '/api/files/:id/versions/:versionId/content',
+        (f) => `/api/files/${f.file}/versions/${f.version}/content`,
+        [200, 200, 200, 404, 200, 404],
+      ],
+      [
+        'POST',
+        '/api/files/:id/versions/:versionId/restore',
+        (f) => `/api/files/${f.file}/versions/${f.version}/restore`,
+        [200, 200, 403, 404, 403, 404],
+      ],
+    ];
+    const versionRoutes = server.app.routeTable
+      .filter((r) => r.url.includes('/versions') && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url}`);
+    expect(new Set(rows.map(([method, route]) => `${method} ${route}`))).toEqual(new Set(versionRoutes));
+    const failures: string[] = [];
+    const callers = ['owner', 'editor', 'viewer', 'nonMember', 'recipient', 'admin'] as const;
+    for (const [method, route, urlOf, want] of rows) {
+      for (const who of ['anonymous', 'bearer', ...callers] as const) {
+        const f = await fixture();
+        const before = await snapshot(f);
+        const response = await send(who, method, urlOf(f));
+        await response.body?.cancel();
+        const expectedStatus = who === 'anonymous' || who === 'bearer' ? 401 : want[callers.indexOf(who)];
+        const label = `${method} ${route} as ${who}`;
+        if (response.status !== expectedStatus)
+          failures.push(`${label} → ${response.status}, expected ${expectedStatus}`);
+        if (response.status >= 400 && (await snapshot(f)) !== before) failures.push(`${label} changed something`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
   it('keeps tus uploads to their owner: no metadata, query-string or id trick reaches user A', async () => {
     const a = await signIn('userA');
     const b = await signIn('userB');

@@ -131,6 +131,101 @@ export const createFilesRepository = (db: Db) => ({
     await db.updateTable('files').set(values).where('id', '=', id).execute();
   },
 
+  /** The file (not in the trash) named `nameKey` in folder `folderId`. */
+  async findByName(folderId: string, nameKey: string): Promise<FileRow | undefined> {
+    return db
+      .selectFrom('files')
+      .selectAll()
+      .where('folder_id', '=', folderId)
+      .where('name_key', '=', nameKey)
+      .where('trashed_at', 'is', null)
+      .executeTakeFirst();
+  },
+
+  /**
+   * Makes `next` the content of file `current.id` and keeps the content it had as version `versionId` (one
+   * transaction); `fromVersionId`: the version `next` comes from, which it stops being. False when the file's content
+   * changed meanwhile (another replace won) or the file is gone.
+   */
+  async replaceContent(
+    current: FileRow,
+    next: Pick<FileRow, 'blob_key' | 'size' | 'sha256' | 'content_type' | 'upload_date' | 'uploaded_by'>,
+    versionId: string,
+    fromVersionId?: string,
+  ): Promise<boolean> {
+    return db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('files')
+        .set(next)
+        .where('id', '=', current.id)
+        .where('blob_key', '=', current.blob_key)
+        .where('trashed_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return false;
+      await trx
+        .insertInto('file_versions')
+        .values({
+          id: versionId,
+          file_id: current.id,
+          blob_key: current.blob_key,
+          size: current.size,
+          content_type: current.content_type,
+          sha256: current.sha256,
+          uploaded_by: current.uploaded_by,
+          created_at: current.upload_date,
+        })
+        .execute();
+      if (fromVersionId !== undefined) {
+        await trx.deleteFrom('file_versions').where('id', '=', fromVersionId).execute();
+      }
+      return true;
+    });
+  },
+
+  /** File `fileId`'s older versions, newest first, with the uploader's display name. */
+  async listVersions(fileId: string) {
+    return db
+      .selectFrom('file_versions as v')
+      .leftJoin('users as u', 'u.id', 'v.uploaded_by')
+      .selectAll('v')
+      .select(sql<string | null>`coalesce(u.name, u.nickname, u.owner_key)`.as('uploader_name'))
+      .where('v.file_id', '=', fileId)
+      .orderBy('v.created_at', 'desc')
+      .orderBy('v.id', 'desc')
+      .execute();
+  },
+
+  async findVersion(fileId: string, versionId: string) {
+    return db
+      .selectFrom('file_versions')
+      .selectAll()
+      .where('file_id', '=', fileId)
+      .where('id', '=', versionId)
+      .executeTakeFirst();
+  },
+
+  /** Deletes file `fileId`'s versions beyond the newest `keep`; answers their blob keys. */
+  async pruneVersions(fileId: string, keep: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom('file_versions')
+      .select(['id', 'blob_key'])
+      .where('file_id', '=', fileId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    const extra = rows.slice(keep);
+    if (extra.length === 0) return [];
+    await db
+      .deleteFrom('file_versions')
+      .where(
+        'id',
+        'in',
+        extra.map((row) => row.id),
+      )
+      .execute();
+    return extra.map((row) => row.blob_key);
+  },
+
   /** The blob keys of file `id`'s older versions. */
   async versionBlobKeys(id: string): Promise<string[]> {
     const rows = await db.selectFrom('file_versions').select('blob_key').where('file_id', '=', id).execute();
