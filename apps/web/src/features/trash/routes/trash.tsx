@@ -123,11 +123,11 @@ export default function TrashPage() {
               <button
                 type="button"
                 onClick={() => setConfirm({ kind: 'empty', group })}
+                aria-label={`Empty the trash of ${group.name}`}
                 className={buttonClass('secondary')}
               >
                 <Trash2 aria-hidden="true" className="size-4" />
                 Empty trash
-                <span className="sr-only"> of {group.name}</span>
               </button>
             </div>
             <ul className="space-y-2" aria-label={`Trash of ${group.name}`}>
