@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
-import type { FileRecord, UserFileStats } from '@atrium/contracts';
+import type { FileRecord, FileVersionList, UserFileStats } from '@atrium/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
@@ -428,6 +428,44 @@ describe('files API on the S3 blob store', () => {
     expect(await ready.json()).toMatchObject({ checks: { blobStore: { status: 'ok', message: 's3' } } });
     expect((await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(200);
     expect((await server.fetch(`/api/files/download/${id}`, { headers: { cookie } })).status).toBe(404);
+    expect((await server.fetch(`/api/trash/${id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(200);
+  });
+
+  it('replaces a file as a version, serves and restores the version, and purges every object with the file', async () => {
+    const cookie = await server.signInAs({ owner_key: 'vince' });
+    const put = async (bytes: Buffer, query = '') =>
+      readJson<FileRecord>(
+        await server.fetch(`/api/files/upload?userId=vince${query}`, {
+          method: 'POST',
+          headers: { cookie, accept: 'application/json' },
+          body: form(bytes, 'doc.bin'),
+        }),
+      );
+    const keysBefore = await s3.keys('atrium-files');
+    const one = randomBytes(70_000);
+    const two = randomBytes(80_000);
+    const file = await put(one);
+    expect((await put(two, '&onConflict=replace')).id).toBe(file.id);
+    expect(await s3.keys('atrium-files')).toHaveLength(keysBefore.length + 2);
+    const { versions } = await readJson<FileVersionList>(
+      await server.fetch(`/api/files/${file.id}/versions`, { headers: { cookie } }),
+    );
+    const old = await server.fetch(`/api/files/${file.id}/versions/${versions[0]?.id}/content`, {
+      headers: { cookie, range: 'bytes=100-199' },
+    });
+    expect(old.status).toBe(206);
+    expect(Buffer.from(await old.arrayBuffer()).equals(one.subarray(100, 200))).toBe(true);
+    const restored = await server.fetch(`/api/files/${file.id}/versions/${versions[0]?.id}/restore`, {
+      method: 'POST',
+      headers: { cookie },
+    });
+    expect(restored.status).toBe(200);
+    const now = await server.fetch(`/api/files/download/${file.id}`, { headers: { cookie } });
+    expect(Buffer.from(await now.arrayBuffer()).equals(one)).toBe(true);
+    await server.fetch(`/api/files/user/${file.id}`, { method: 'DELETE', headers: { cookie } });
+    expect(await s3.keys('atrium-files')).toHaveLength(keysBefore.length + 2);
+    await server.fetch(`/api/trash/${file.id}`, { method: 'DELETE', headers: { cookie } });
+    expect((await s3.keys('atrium-files')).sort()).toEqual([...keysBefore].sort());
   });
 });
 
