@@ -20,6 +20,7 @@ describe.each(dialects())('file versions (%s)', (dialect) => {
     for (const key of ['olga', 'vic', 'nina']) {
       cookies[key] = await server.signInAs({ owner_key: key, name: key[0]?.toUpperCase() + key.slice(1) });
     }
+    cookies.admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
   });
   afterAll(async () => server?.close());
 
@@ -103,6 +104,11 @@ describe.each(dialects())('file versions (%s)', (dialect) => {
     // Versions count towards the quota and the stats.
     const stats = await json<UserFileStats>(await call('olga', 'GET', '/api/files/user-stats/olga'));
     expect(stats.versionBytes).toBe(12);
+    // The admin's users screen counts them too: plan.txt (11) + its version (12) + plan (1).txt (6) + new.txt (1).
+    const users = await json<{ userId: string; usedBytes: number }[]>(
+      await call('admin', 'GET', '/api/admin/users?q=olga'),
+    );
+    expect(users.find((user) => user.userId === 'olga')?.usedBytes).toBe(30);
   });
 
   it('keeps the newest FILE_VERSIONS_KEPT versions, and purging the file removes them all', async () => {
