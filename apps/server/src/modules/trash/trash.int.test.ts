@@ -67,18 +67,18 @@ describe.each(dialects())('trash (%s)', (dialect) => {
     const file = await upload('alice', '', 'budget.txt', 'twelve bytes');
     const link = await json<Link>(await call('alice', 'POST', '/api/links', { fileId: file.id }), 201);
     await json(await call('alice', 'PUT', `/api/files/${file.id}/shares/bob`, { role: 'viewer' }), 201);
-    expect((await json<SharedWithMe>(await call('bob', 'GET', '/api/shared-with-me'))).files.map((f) => f.id)).toContain(
-      file.id,
-    );
+    expect(
+      (await json<SharedWithMe>(await call('bob', 'GET', '/api/shared-with-me'))).files.map((f) => f.id),
+    ).toContain(file.id);
 
     // The spec's delete: the same answer as before.
     const removed = await call('alice', 'DELETE', `/api/files/user/${file.id}`);
     expect(await json(removed)).toEqual({ id: file.id, deleted: true });
 
     expect(await namesIn('alice', root)).not.toContain('budget.txt');
-    expect((await json<FileRecord[]>(await call('alice', 'GET', '/api/files/user/alice'))).map((f) => f.id)).not.toContain(
-      file.id,
-    );
+    expect(
+      (await json<FileRecord[]>(await call('alice', 'GET', '/api/files/user/alice'))).map((f) => f.id),
+    ).not.toContain(file.id);
     const stats = await json<UserFileStats>(await call('alice', 'GET', '/api/files/user-stats/alice'));
     expect(stats).toMatchObject({ fileCount: 0, sizeInBytes: 0, trashBytes: 12 });
     expect((await call('alice', 'GET', `/api/files/${file.id}`)).status).toBe(404);
@@ -111,7 +111,10 @@ describe.each(dialects())('trash (%s)', (dialect) => {
       ] as const) {
         const refused = await call(who, method, url);
         expect(refused.status, `${who} ${method} ${url}`).toBe(404);
-        expect(await readError(refused)).toMatchObject({ code: 'NOT_FOUND', message: 'This item is not in the trash.' });
+        expect(await readError(refused)).toMatchObject({
+          code: 'NOT_FOUND',
+          message: 'This item is not in the trash.',
+        });
       }
     }
 
@@ -140,7 +143,9 @@ describe.each(dialects())('trash (%s)', (dialect) => {
     // A file deleted on its own, then its folder: the folder restores with what went with it; the file, restored
     // while its folder is in the trash, goes to the root.
     await json(await call('alice', 'DELETE', `/api/files/user/${second.id}`));
-    const gone = await json<{ folders: number; files: number }>(await call('alice', 'DELETE', `/api/folders/${folder.id}`));
+    const gone = await json<{ folders: number; files: number }>(
+      await call('alice', 'DELETE', `/api/folders/${folder.id}`),
+    );
     expect(gone).toMatchObject({ folders: 1, files: 1 });
     expect(await namesIn('alice', root)).not.toContain('Reports/');
     const items = (await trashOf('alice')).items.filter((i) => [folder.id, second.id].includes(i.id));
@@ -160,14 +165,20 @@ describe.each(dialects())('trash (%s)', (dialect) => {
 
   it('purges one item, a folder with its content, and keeps what was trashed on its own from inside it', async () => {
     const folder = await json<Folder>(await call('alice', 'POST', '/api/folders', { name: 'Old' }), 201);
-    const sub = await json<Folder>(await call('alice', 'POST', '/api/folders', { name: 'Sub', parentId: folder.id }), 201);
+    const sub = await json<Folder>(
+      await call('alice', 'POST', '/api/folders', { name: 'Sub', parentId: folder.id }),
+      201,
+    );
     const kept = await upload('alice', `?folderId=${sub.id}`, 'keep.txt', 'keep me');
     const goes = await upload('alice', `?folderId=${sub.id}`, 'goes.txt', 'goes');
     await json(await call('alice', 'DELETE', `/api/files/user/${kept.id}`));
     await json(await call('alice', 'DELETE', `/api/folders/${folder.id}`));
     // A sub folder of a trashed folder is not an item of its own.
     expect((await call('alice', 'DELETE', `/api/trash/${sub.id}`)).status).toBe(404);
-    expect(await json(await call('alice', 'DELETE', `/api/trash/${folder.id}`))).toEqual({ id: folder.id, purged: true });
+    expect(await json(await call('alice', 'DELETE', `/api/trash/${folder.id}`))).toEqual({
+      id: folder.id,
+      purged: true,
+    });
     const { db } = server.app.database;
     expect(await db.selectFrom('files').select('id').where('id', '=', goes.id).execute()).toEqual([]);
     expect(await db.selectFrom('folders').select('id').where('id', 'in', [folder.id, sub.id]).execute()).toEqual([]);
@@ -204,9 +215,7 @@ describe.each(dialects())('trash (%s)', (dialect) => {
     expect((await call('vera', 'DELETE', `/api/trash?workspaceId=${ws.id}`)).status).toBe(403);
     expect((await call('bob', 'DELETE', `/api/trash?workspaceId=${ws.id}`)).status).toBe(404);
     // The workspace's usage counts the trash.
-    expect((await json<WorkspaceDetails>(await call('alice', 'GET', `/api/workspaces/${ws.id}`))).usedBytes).toBe(
-      8,
-    );
+    expect((await json<WorkspaceDetails>(await call('alice', 'GET', `/api/workspaces/${ws.id}`))).usedBytes).toBe(8);
     await json(await call('eddie', 'POST', `/api/trash/${file.id}/restore`));
     await json(await call('eddie', 'DELETE', `/api/files/user/${file.id}`));
     // Emptying one's own trash leaves the workspace's alone; emptying the workspace's removes it.
@@ -216,9 +225,7 @@ describe.each(dialects())('trash (%s)', (dialect) => {
       purged: 1,
     });
     expect((await trashOf('alice')).items.map((i) => i.id)).not.toContain(file.id);
-    expect((await json<WorkspaceDetails>(await call('alice', 'GET', `/api/workspaces/${ws.id}`))).usedBytes).toBe(
-      0,
-    );
+    expect((await json<WorkspaceDetails>(await call('alice', 'GET', `/api/workspaces/${ws.id}`))).usedBytes).toBe(0);
   });
 
   it('empties a personal trash, and the trash.purge job removes what is older than TRASH_RETENTION_DAYS', async () => {

@@ -112,7 +112,9 @@ export const createTrashRepository = (db: Db) => {
       ]);
       return [...fileRows, ...folderRows]
         .map(numbers)
-        .sort((a, b) => (a.trashed_at === b.trashed_at ? b.id.localeCompare(a.id) : b.trashed_at.localeCompare(a.trashed_at)))
+        .sort((a, b) =>
+          a.trashed_at === b.trashed_at ? b.id.localeCompare(a.id) : b.trashed_at.localeCompare(a.trashed_at),
+        )
         .slice(0, limit);
     },
 
@@ -124,7 +126,10 @@ export const createTrashRepository = (db: Db) => {
       const fileQuery =
         'scope' in filter
           ? files(filter.scope)
-          : files({}).clearWhere().where('files.trashed_at', '<', filter.before).where('files.trash_root_id', 'is', null);
+          : files({})
+              .clearWhere()
+              .where('files.trashed_at', '<', filter.before)
+              .where('files.trash_root_id', 'is', null);
       const folderQuery =
         'scope' in filter
           ? folders(filter.scope)

@@ -15,7 +15,10 @@ import type { TrashService } from './trash.service';
 const USER = { access: 'user' } as const;
 
 /** The trash (issue 16): list, restore, purge one, empty. Who may is the trash policy's. */
-export function registerTrashRoutes(app: FastifyInstance, { trash, audit }: { trash: TrashService; audit: AuditRecorder }) {
+export function registerTrashRoutes(
+  app: FastifyInstance,
+  { trash, audit }: { trash: TrashService; audit: AuditRecorder },
+) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.get(
@@ -25,7 +28,7 @@ export function registerTrashRoutes(app: FastifyInstance, { trash, audit }: { tr
       schema: {
         tags: ['trash'],
         summary:
-          "Your personal trash and that of every workspace where you are an editor or owner, newest first (who deleted each item, when it is purged)",
+          'Your personal trash and that of every workspace where you are an editor or owner, newest first (who deleted each item, when it is purged)',
         response: { 200: TrashList },
       },
     },
@@ -99,7 +102,10 @@ export function registerTrashRoutes(app: FastifyInstance, { trash, audit }: { tr
       await audit.record({
         action: 'file.purged',
         actor: actor.ownerKey,
-        target: request.query.workspaceId === undefined ? `trash:${actor.ownerKey}` : `workspace:${request.query.workspaceId}`,
+        target:
+          request.query.workspaceId === undefined
+            ? `trash:${actor.ownerKey}`
+            : `workspace:${request.query.workspaceId}`,
         details: { emptied: emptied.purged },
         ...auditContext(request),
       });

@@ -69,8 +69,7 @@ export function createTrashService({
     workspaceId: row.workspace_id,
     workspaceName: row.workspace_name,
     trashedAt: row.trashed_at,
-    trashedBy:
-      row.trashed_by === null ? null : { id: row.trashed_by, name: row.trashed_by_name ?? row.trashed_by },
+    trashedBy: row.trashed_by === null ? null : { id: row.trashed_by, name: row.trashed_by_name ?? row.trashed_by },
     purgeAt: purgeAt(row.trashed_at),
   });
 
