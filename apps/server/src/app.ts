@@ -35,6 +35,9 @@ import { registerSharingRoutes } from './modules/sharing/sharing.routes';
 import { createSharingService } from './modules/sharing/sharing.service';
 import { createAccessResolver } from './modules/spaces/access';
 import { createFoldersService } from './modules/spaces/folders.service';
+import { createTrashRepository } from './modules/trash/trash.repository';
+import { registerTrashRoutes } from './modules/trash/trash.routes';
+import { createTrashService } from './modules/trash/trash.service';
 import { createSpacesRepository } from './modules/spaces/spaces.repository';
 import { registerSpacesRoutes } from './modules/spaces/spaces.routes';
 import { createWorkspacesService } from './modules/spaces/workspaces.service';
@@ -224,14 +227,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     log: app.log,
   });
   const folders = createFoldersService({ repo: spacesRepo, workspaces, access, blobs, clock, log: app.log });
+  const filesRepo = createFilesRepository(database.db);
   const files = createFilesService({
-    repo: createFilesRepository(database.db),
+    repo: filesRepo,
     blobs,
     clock,
     limits: config.uploads,
     access,
     placement: folders,
     quotas: adminUsersRepo,
+    versionsKept: config.versions.kept,
     log: app.log,
   });
 
@@ -338,6 +343,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   registerAuditRoutes(app, { audit });
   registerSpacesRoutes(app, { workspaces, folders, audit: audit.recorder });
+  const trash = createTrashService({
+    repo: createTrashRepository(database.db),
+    filesRepo,
+    spacesRepo,
+    files,
+    folders,
+    access,
+    clock,
+    retentionDays: config.trash.retentionDays,
+  });
+  registerTrashRoutes(app, { trash, audit: audit.recorder });
   await registerLinksRoutes(app, {
     links: createLinksService({
       repo: createLinksRepository(database.db),
@@ -383,6 +399,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     audit,
     scheduledNotifications,
     scheduledSendIntervalMs: SCHEDULED_SEND_INTERVAL_MS,
+    auditRecorder: audit.recorder,
+    trash,
     log: app.log,
   })) {
     scheduler.add(job);

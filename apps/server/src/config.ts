@@ -362,6 +362,20 @@ export const EnvSchema = z.object({
     .max(36500)
     .default(365)
     .describe('days audit-log entries are kept; older ones are deleted by a daily job'),
+  TRASH_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(36500)
+    .default(30)
+    .describe('days deleted files and folders stay in the trash; older ones are purged by a daily job'),
+  FILE_VERSIONS_KEPT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1000)
+    .default(10)
+    .describe('older versions kept per file when its content is replaced (the oldest beyond this are deleted)'),
   CONTACT_MAX_PER_HOUR: z.coerce
     .number()
     .int()
@@ -416,6 +430,9 @@ export interface Config {
     | undefined;
   /** The audit log's retention (`AUDIT_RETENTION_DAYS`). */
   audit: { retentionDays: number };
+  /** The trash (`TRASH_RETENTION_DAYS`) and file versions (`FILE_VERSIONS_KEPT`). */
+  trash: { retentionDays: number };
+  versions: { kept: number };
   providerName: string;
   uploads: { maxBytes: number; userQuotaBytes: number; workspaceQuotaBytes: number; orphanGraceMs: number };
   blobStore:
@@ -734,6 +751,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     contact: { maxPerHour: env.CONTACT_MAX_PER_HOUR },
     audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
+    trash: { retentionDays: env.TRASH_RETENTION_DAYS },
+    versions: { kept: env.FILE_VERSIONS_KEPT },
     metricsToken: env.METRICS_TOKEN,
   };
 }

@@ -945,6 +945,236 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
     expect(failures).toEqual([]);
   });
 
+  /**
+   * The trash (issue 16), by caller: a workspace file's trash item is its editors' and owners' (viewers, non-members,
+   * a recipient of a share on it and an admin outside the workspace: 404, the same as an unknown id); a personal
+   * item is its owner's only. Anonymous callers and link bearers (who have no session: a link never reaches the
+   * trash) get 401. A refused call changes nothing; `GET /api/trash` lists the item to those who may act on it only.
+   */
+  it('answers trash routes by caller: owner, editor, viewer, non-member, share recipient, admin, bearer', async () => {
+    type Caller = 'anonymous' | 'bearer' | 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
+    const keys = {
+      owner: 'tr-owner',
+      editor: 'tr-editor',
+      viewer: 'tr-viewer',
+      nonMember: 'tr-stranger',
+      recipient: 'tr-recipient',
+    };
+    const sessions = new Map<Caller, Promise<string>>();
+    const cookieOf = async (who: Caller) => {
+      if (who === 'anonymous' || who === 'bearer') return undefined;
+      if (!sessions.has(who))
+        sessions.set(
+          who,
+          who === 'admin'
+            ? server.signInAs({ owner_key: 'admin', role: 'admin' })
+            : server.signInAs({ owner_key: keys[who] }),
+        );
+      return sessions.get(who);
+    };
+    const send = async (who: Caller, method: string, url: string, body?: unknown) => {
+      const cookie = await cookieOf(who);
+      return server.fetch(url, {
+        method,
+        headers: {
+          ...(cookie ? { cookie } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    };
+    const ok = async <T>(response: Promise<Response>, status = 200) => {
+      const answer = await response;
+      if (answer.status !== status) throw new Error(`fixture: ${answer.status} ${await answer.text()}`);
+      return readJson<T>(answer);
+    };
+    for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
+    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Trash matrix' }), 201);
+    for (const who of ['editor', 'viewer'] as const)
+      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role: who }));
+    /** A fresh trashed file: in the workspace, or in the owner's personal space; shared with the recipient. */
+    async function fixture(space: 'workspace' | 'personal') {
+      const form = new FormData();
+      form.append('file', new Blob(['trash']), 'trash.txt');
+      const query = space === 'workspace' ? `?workspaceId=${ws.id}` : '';
+      const file = await ok<{ id: string }>(
+        server.fetch(`/api/files/upload${query}`, {
+          method: 'POST',
+          headers: { cookie: (await cookieOf('owner')) ?? '', accept: 'application/json' },
+          body: form,
+        }),
+      );
+      await ok(send('owner', 'PUT', `/api/files/${file.id}/shares/${keys.recipient}`, { role: 'editor' }), 201);
+      await ok(send('owner', 'DELETE', `/api/files/user/${file.id}`));
+      return file.id;
+    }
+    const listed = async (who: Caller, id: string) => {
+      const trash = await ok<{ items: { id: string }[] }>(send(who, 'GET', '/api/trash'));
+      return trash.items.some((item) => item.id === id);
+    };
+    const snapshot = async () => JSON.stringify(await ok(send('owner', 'GET', '/api/trash')));
+
+    // Expected status per caller: owner, editor, viewer, non-member, recipient, admin (anonymous and bearer: 401).
+    type Row = [
+      string,
+      'workspace' | 'personal',
+      (id: string) => string,
+      [number, number, number, number, number, number],
+    ];
+    const rows: Row[] = [
+      ['POST /api/trash/:id/restore', 'workspace', (id) => `/api/trash/${id}/restore`, [200, 200, 404, 404, 404, 404]],
+      ['DELETE /api/trash/:id', 'workspace', (id) => `/api/trash/${id}`, [200, 200, 404, 404, 404, 404]],
+      ['POST /api/trash/:id/restore', 'personal', (id) => `/api/trash/${id}/restore`, [200, 404, 404, 404, 404, 404]],
+      ['DELETE /api/trash/:id', 'personal', (id) => `/api/trash/${id}`, [200, 404, 404, 404, 404, 404]],
+      ['DELETE /api/trash', 'workspace', () => `/api/trash?workspaceId=${ws.id}`, [200, 200, 403, 404, 404, 404]],
+      // Everyone may empty their own trash; it never reaches the owner's item.
+      ['DELETE /api/trash', 'personal', () => '/api/trash', [200, 200, 200, 200, 200, 200]],
+      ['GET /api/trash', 'workspace', () => '/api/trash', [200, 200, 200, 200, 200, 200]],
+    ];
+    const trashRoutes = server.app.routeTable
+      .filter((r) => r.url.startsWith('/api/trash') && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url}`);
+    expect(new Set(rows.map(([route]) => route))).toEqual(new Set(trashRoutes));
+
+    const failures: string[] = [];
+    const callers = ['owner', 'editor', 'viewer', 'nonMember', 'recipient', 'admin'] as const;
+    for (const [route, space, urlOf, want] of rows) {
+      const method = route.split(' ')[0] ?? 'GET';
+      for (const who of ['anonymous', 'bearer', ...callers] as const) {
+        const id = await fixture(space);
+        const expectedStatus = who === 'anonymous' || who === 'bearer' ? 401 : want[callers.indexOf(who)];
+        const label = `${route} (${space} item) as ${who}`;
+        if (route === 'GET /api/trash' && who !== 'anonymous' && who !== 'bearer') {
+          const sees = await listed(who, id);
+          if (sees !== (who === 'owner' || who === 'editor')) failures.push(`${label}: lists the item: ${sees}`);
+        }
+        const before = await snapshot();
+        const response = await send(who, method, urlOf(id));
+        await response.body?.cancel();
+        if (response.status !== expectedStatus)
+          failures.push(`${label} → ${response.status}, expected ${expectedStatus}`);
+        const after = await snapshot();
+        if (
+          (response.status >= 400 || (route === 'DELETE /api/trash' && space === 'personal' && who !== 'owner')) &&
+          after !== before
+        )
+          failures.push(`${label} changed something`);
+        // Leave the trash clean for the next call.
+        await send('owner', 'DELETE', `/api/trash/${id}`).then((r) => r.body?.cancel());
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  /**
+   * File versions (issue 16), by caller, on a workspace file with one older version: reading them needs `read` on
+   * the file (owner, editor, viewer, a viewer-share recipient), restoring one `write` (viewer and recipient 403); a
+   * non-member and an admin outside the workspace 404; anonymous callers and link bearers 401. A refused restore
+   * changes nothing.
+   */
+  it('answers file version routes by caller: owner, editor, viewer, non-member, share recipient, admin, bearer', async () => {
+    type Caller = 'anonymous' | 'bearer' | 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
+    const keys = {
+      owner: 'fv-owner',
+      editor: 'fv-editor',
+      viewer: 'fv-viewer',
+      nonMember: 'fv-stranger',
+      recipient: 'fv-recipient',
+    };
+    const sessions = new Map<Caller, Promise<string>>();
+    const cookieOf = async (who: Caller) => {
+      if (who === 'anonymous' || who === 'bearer') return undefined;
+      if (!sessions.has(who))
+        sessions.set(
+          who,
+          who === 'admin'
+            ? server.signInAs({ owner_key: 'admin', role: 'admin' })
+            : server.signInAs({ owner_key: keys[who] }),
+        );
+      return sessions.get(who);
+    };
+    const send = async (who: Caller, method: string, url: string, body?: unknown) => {
+      const cookie = await cookieOf(who);
+      return server.fetch(url, {
+        method,
+        headers: {
+          ...(cookie ? { cookie } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    };
+    const ok = async <T>(response: Promise<Response>, status = 200) => {
+      const answer = await response;
+      if (answer.status !== status) throw new Error(`fixture: ${answer.status} ${await answer.text()}`);
+      return readJson<T>(answer);
+    };
+    for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
+    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Versions matrix' }), 201);
+    for (const who of ['editor', 'viewer'] as const)
+      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role: who }));
+    let made = 0;
+    const put = async (content: string, query: string, name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([content]), name);
+      return ok<{ id: string }>(
+        server.fetch(`/api/files/upload?workspaceId=${ws.id}${query}`, {
+          method: 'POST',
+          headers: { cookie: (await cookieOf('owner')) ?? '', accept: 'application/json' },
+          body: form,
+        }),
+      );
+    };
+    /** A fresh file with one older version, shared with the recipient as a viewer. */
+    async function fixture() {
+      const name = `versioned-${(made += 1)}.txt`;
+      const file = await put('first', '', name);
+      await put('second', '&onConflict=replace', name);
+      const versions = await ok<{ versions: { id: string }[] }>(send('owner', 'GET', `/api/files/${file.id}/versions`));
+      await ok(send('owner', 'PUT', `/api/files/${file.id}/shares/${keys.recipient}`, { role: 'viewer' }), 201);
+      return { file: file.id, version: versions.versions[0]?.id ?? '' };
+    }
+    type Fixture = Awaited<ReturnType<typeof fixture>>;
+    const snapshot = async (f: Fixture) =>
+      JSON.stringify(await ok(send('owner', 'GET', `/api/files/${f.file}/versions`)));
+    type Row = [string, string, (f: Fixture) => string, [number, number, number, number, number, number]];
+    const rows: Row[] = [
+      ['GET', '/api/files/:id/versions', (f) => `/api/files/${f.file}/versions`, [200, 200, 200, 404, 200, 404]],
+      [
+        'GET',
+        '/api/files/:id/versions/:versionId/content',
+        (f) => `/api/files/${f.file}/versions/${f.version}/content`,
+        [200, 200, 200, 404, 200, 404],
+      ],
+      [
+        'POST',
+        '/api/files/:id/versions/:versionId/restore',
+        (f) => `/api/files/${f.file}/versions/${f.version}/restore`,
+        [200, 200, 403, 404, 403, 404],
+      ],
+    ];
+    const versionRoutes = server.app.routeTable
+      .filter((r) => r.url.includes('/versions') && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url}`);
+    expect(new Set(rows.map(([method, route]) => `${method} ${route}`))).toEqual(new Set(versionRoutes));
+    const failures: string[] = [];
+    const callers = ['owner', 'editor', 'viewer', 'nonMember', 'recipient', 'admin'] as const;
+    for (const [method, route, urlOf, want] of rows) {
+      for (const who of ['anonymous', 'bearer', ...callers] as const) {
+        const f = await fixture();
+        const before = await snapshot(f);
+        const response = await send(who, method, urlOf(f));
+        await response.body?.cancel();
+        const expectedStatus = who === 'anonymous' || who === 'bearer' ? 401 : want[callers.indexOf(who)];
+        const label = `${method} ${route} as ${who}`;
+        if (response.status !== expectedStatus)
+          failures.push(`${label} → ${response.status}, expected ${expectedStatus}`);
+        if (response.status >= 400 && (await snapshot(f)) !== before) failures.push(`${label} changed something`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
   it('keeps tus uploads to their owner: no metadata, query-string or id trick reaches user A', async () => {
     const a = await signIn('userA');
     const b = await signIn('userB');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FileRecord } from './files';
+import { FileRecord, UploadConflict } from './files';
 import { DirectoryUser, FolderEntry } from './workspaces';
 
 // ---- Rename and move a file (issue 15) ----
@@ -23,6 +23,10 @@ export const UploadPlacementQuery = z.object({
   folderId: z.string().min(1).max(200).optional(),
 });
 export type UploadPlacementQuery = z.infer<typeof UploadPlacementQuery>;
+
+/** POST /api/files/upload query: where the file goes, and what to do when its name is taken there. */
+export const UploadQuery = UploadPlacementQuery.extend({ onConflict: UploadConflict.optional() });
+export type UploadQuery = z.infer<typeof UploadQuery>;
 
 // ---- Shares with people and workspaces ----
 

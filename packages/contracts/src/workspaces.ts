@@ -46,7 +46,11 @@ export type WorkspaceList = z.infer<typeof WorkspaceList>;
 /** GET /api/workspaces/{id}: the workspace with its storage. */
 export const WorkspaceDetails = Workspace.extend({
   quotaBytes: z.number().int().nonnegative().describe('WORKSPACE_QUOTA_BYTES'),
-  usedBytes: z.number().int().nonnegative().describe("Bytes of the workspace's files"),
+  usedBytes: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe("Bytes of the workspace's files, the trash and older versions included"),
 }).meta({ id: 'WorkspaceDetails' });
 export type WorkspaceDetails = z.infer<typeof WorkspaceDetails>;
 

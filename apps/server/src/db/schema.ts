@@ -57,6 +57,12 @@ export interface FilesTable {
   workspace_id: string | null;
   /** The user who uploaded it (null for files stored before 0012 whose owner never signed in). */
   uploaded_by: string | null;
+  /** When it went to the trash (migration 0016); null: not trashed. */
+  trashed_at: string | null;
+  /** Who moved it to the trash (the user who deleted it, or the folder it went with). */
+  trashed_by: string | null;
+  /** The trashed folder it went to the trash with; null when trashed itself (or not trashed). */
+  trash_root_id: string | null;
 }
 
 export type MemberRole = 'owner' | 'editor' | 'viewer';
@@ -90,6 +96,26 @@ export interface FoldersTable {
   created_by: string | null;
   created_at: string;
   updated_at: string;
+  /** When it went to the trash (migration 0016); null: not trashed. */
+  trashed_at: string | null;
+  /** Who moved it to the trash (the user who deleted it, or the folder it went with). */
+  trashed_by: string | null;
+  /** The trashed folder it went to the trash with; null when trashed itself (or not trashed). */
+  trash_root_id: string | null;
+}
+
+/** An older content of a file (migration 0016); the current one is the `files` row's. */
+export interface FileVersionsTable {
+  id: string;
+  file_id: string;
+  blob_key: string;
+  size: number;
+  content_type: string;
+  sha256: string;
+  /** Who uploaded this content (null: unknown or deleted user). */
+  uploaded_by: string | null;
+  /** When this content was uploaded (the file's `upload_date` while it was current). */
+  created_at: string;
 }
 
 /** A file or a folder (exactly one) shared with a user or a workspace (exactly one). */
@@ -244,6 +270,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   files: FilesTable;
+  file_versions: FileVersionsTable;
   ai_api_keys: AiApiKeysTable;
   notifications: NotificationsTable;
   notification_subscribers: NotificationSubscribersTable;

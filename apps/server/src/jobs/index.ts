@@ -17,6 +17,16 @@ export interface JobDeps {
   audit: { sweep(): Promise<number> };
   scheduledNotifications: { sendDue(): Promise<number> };
   scheduledSendIntervalMs: number;
+  /** Records one audit entry (the audit module's recorder). */
+  auditRecorder: {
+    record(entry: {
+      action: 'file.purged';
+      actor: null;
+      target: null;
+      details: Record<string, unknown>;
+    }): Promise<void>;
+  };
+  trash: { purgeExpired(): Promise<number> };
   log: { info(details: object, message: string): void };
 }
 
@@ -72,6 +82,24 @@ export const defineJobs = (deps: JobDeps): JobDefinition[] => [
     run: async () => {
       const sent = await deps.scheduledNotifications.sendDue();
       if (sent > 0) deps.log.info({ sent }, 'sent scheduled notifications');
+    },
+  },
+  {
+    // Trashed files and folders older than TRASH_RETENTION_DAYS: shared rows and blobs, one instance, daily.
+    name: 'trash.purge',
+    intervalMs: 24 * HOUR_MS,
+    once: true,
+    run: async () => {
+      const purged = await deps.trash.purgeExpired();
+      if (purged > 0) {
+        deps.log.info({ purged }, 'purged trashed items past their retention');
+        await deps.auditRecorder.record({
+          action: 'file.purged',
+          actor: null,
+          target: null,
+          details: { expired: purged },
+        });
+      }
     },
   },
 ];

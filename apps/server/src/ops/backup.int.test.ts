@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ContactMessageList, FileRecord, Notification } from '@atrium/contracts';
+import type { ContactMessageList, FileRecord, FileVersionList, Notification } from '@atrium/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -70,6 +70,7 @@ describe.each(dialects())('backup and restore (%s)', (dialect) => {
   let bob: string;
   /** Issue 15's model: a workspace, a folder in it shared with Bob, a file there and a public link to it. */
   const team = { workspaceId: '', folderId: '', fileId: '', token: '', hash: '' };
+  const extras = { binnedId: '', versionedId: '', v1Hash: '' };
   const cleanups: (() => Promise<void> | void)[] = [];
   const originals = new Map<string, string>();
 
@@ -170,6 +171,24 @@ describe.each(dialects())('backup and restore (%s)', (dialect) => {
       body: JSON.stringify({ fileId: team.fileId }),
     });
     team.token = (await readJson<{ token: string }>(link)).token;
+    // A file in the trash and a file with an older version (issue 16).
+    const binned = await upload(source, randomBytes(500), 'binned.bin');
+    expect(
+      (await source.fetch(`/api/files/user/${binned.id}`, { method: 'DELETE', headers: { cookie: alice } })).status,
+    ).toBe(200);
+    extras.binnedId = binned.id;
+    const v1 = randomBytes(800);
+    extras.v1Hash = sha256(v1);
+    const versioned = await upload(source, v1, 'versioned.bin');
+    const v2 = randomBytes(900);
+    const replaced = await source.fetch('/api/files/upload?onConflict=replace', {
+      method: 'POST',
+      headers: { cookie: alice, accept: 'application/json' },
+      body: form(v2, 'versioned.bin'),
+    });
+    expect((await readJson<FileRecord>(replaced)).id).toBe(versioned.id);
+    originals.set(versioned.id, sha256(v2));
+    extras.versionedId = versioned.id;
     const contact = await source.fetch('/api/contact', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -220,6 +239,26 @@ describe.each(dialects())('backup and restore (%s)', (dialect) => {
     const viaLink = await restored.fetch(`/api/public/links/${team.token}/download`);
     expect(viaLink.status).toBe(200);
     expect(sha256(new Uint8Array(await viaLink.arrayBuffer()))).toBe(team.hash);
+    // The trash and the versions came along: same lists, the old content downloads, the trashed file restores.
+    const trashOf = async (server: TestServer) =>
+      (await server.fetch('/api/trash', { headers: { cookie: alice } })).json();
+    expect(await trashOf(restored)).toEqual(await trashOf(source));
+    const versionsOf = async (server: TestServer) =>
+      readJson<FileVersionList>(
+        await server.fetch(`/api/files/${extras.versionedId}/versions`, { headers: { cookie: alice } }),
+      );
+    const versions = await versionsOf(restored);
+    expect(versions).toEqual(await versionsOf(source));
+    const old = await restored.fetch(`/api/files/${extras.versionedId}/versions/${versions.versions[0]?.id}/content`, {
+      headers: { cookie: alice },
+    });
+    expect(sha256(new Uint8Array(await old.arrayBuffer()))).toBe(extras.v1Hash);
+    const back = await restored.fetch(`/api/trash/${extras.binnedId}/restore`, {
+      method: 'POST',
+      headers: { cookie: alice },
+    });
+    expect(back.status).toBe(200);
+    await restored.fetch(`/api/files/user/${extras.binnedId}`, { method: 'DELETE', headers: { cookie: alice } });
     // The generated admin password hash and the other secrets came along too.
     expect(listing(path.join(target.dataDir, 'secrets'))).toEqual(listing(path.join(source.dataDir, 'secrets')));
 
@@ -264,6 +303,9 @@ describe.each(dialects())('backup and restore (%s)', (dialect) => {
           headers: { cookie: alice },
         });
         expect(removed.status).toBe(200);
+        // Purged from the trash too: its bytes go.
+        const purged = await source.fetch(`/api/trash/${doomed.id}`, { method: 'DELETE', headers: { cookie: alice } });
+        expect(purged.status).toBe(200);
       },
     });
     const target = await emptyTarget();

@@ -1,4 +1,9 @@
-import { FileRecord, RESUMABLE_UPLOAD_THRESHOLD_BYTES, UploadFileResponse } from '@atrium/contracts';
+import {
+  FileRecord,
+  RESUMABLE_UPLOAD_THRESHOLD_BYTES,
+  UploadFileResponse,
+  type UploadConflict,
+} from '@atrium/contracts';
 import { api } from './api-client';
 import { postWithProgress, RequestCancelledError, type UploadProgress } from './http';
 
@@ -7,6 +12,8 @@ export interface UploadPlacement {
   userId?: string | undefined;
   workspaceId?: string | undefined;
   folderId?: string | undefined;
+  /** When the name is taken there: `rename` (the server's default: `name (1).ext`), `replace` (a new version), `fail`. */
+  onConflict?: UploadConflict | undefined;
 }
 
 export interface UploadOptions {

@@ -41,7 +41,12 @@ export const createAdminUsersRepository = (db: Db, clock: Clock) => {
       .select((eb) => [
         eb
           .selectFrom('files')
-          .select(sql<number>`coalesce(sum(files.size), 0)`.as('used'))
+          // The quota's count: files (trashed ones too) and their older versions.
+          .select(
+            sql<number>`coalesce(sum(files.size), 0) + coalesce((select sum(v.size) from file_versions v join files f on f.id = v.file_id where f.owner_key = users.owner_key and f.workspace_id is null), 0)`.as(
+              'used',
+            ),
+          )
           .whereRef('files.owner_key', '=', 'users.owner_key')
           .where('files.workspace_id', 'is', null)
           .as('used_bytes'),

@@ -39,6 +39,8 @@ export function configSummary(config: Config): SystemConfigEntry[] {
     plain('USER_QUOTA_BYTES', config.uploads.userQuotaBytes),
     plain('WORKSPACE_QUOTA_BYTES', config.uploads.workspaceQuotaBytes),
     plain('AUDIT_RETENTION_DAYS', config.audit.retentionDays),
+    plain('TRASH_RETENTION_DAYS', config.trash.retentionDays),
+    plain('FILE_VERSIONS_KEPT', config.versions.kept),
     plain(
       'AI_PROVIDERS',
       Object.entries(ai.providers)

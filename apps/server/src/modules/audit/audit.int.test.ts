@@ -20,7 +20,7 @@ const UA = 'audit-test-agent/1.0';
  * `file.restored` and `file.purged` come with the trash (another branch); `settings.changed` with a settings route
  * (none exists yet).
  */
-const KNOWN_GAPS: AuditAction[] = ['file.restored', 'file.purged', 'settings.changed'];
+const KNOWN_GAPS: AuditAction[] = ['settings.changed'];
 
 /** The server's non-test source text (to notice a gap that some code records now). */
 function serverSource(): string {
@@ -93,6 +93,10 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
       }),
     );
     await ok(send(walker, 'DELETE', `/api/files/user/${file.id}`));
+    // From the trash: restored, deleted again, purged (issue 16).
+    await ok(send(walker, 'POST', `/api/trash/${file.id}/restore`));
+    await ok(send(walker, 'DELETE', `/api/files/user/${file.id}`));
+    await ok(send(walker, 'DELETE', `/api/trash/${file.id}`));
 
     // A workspace's members, and a share (issue 15).
     await server.signInAs({ owner_key: 'teammate' });
@@ -134,6 +138,8 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
       ['api_key.revoked', 'admin', `api_key:${key.id}`],
       ['notification.published', 'admin', `notification:${published.id}`],
       ['file.deleted', 'walker', `file:${file.id}`],
+      ['file.restored', 'walker', `file:${file.id}`, { name: 'gone.txt' }],
+      ['file.purged', 'walker', `file:${file.id}`],
       ['workspace.member_added', 'walker', `workspace:${space.id}`, { member: 'teammate', role: 'viewer' }],
       [
         'workspace.member_changed',

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
-import type { FileRecord, UserFileStats } from '@atrium/contracts';
+import type { FileRecord, FileVersionList, UserFileStats } from '@atrium/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
@@ -49,6 +49,12 @@ describe.each(dialects())('files API (%s)', (dialect) => {
   const list = async (cookie: string, userId: string) =>
     readJson<FileRecord[]>(await server.fetch(`/api/files/user/${userId}`, { headers: { cookie } }));
 
+  /** Deletes a file (it moves to the trash) and purges it from the trash: its bytes go. */
+  const removeForGood = async (cookie: string, id: string) => {
+    await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie } });
+    await server.fetch(`/api/trash/${id}`, { method: 'DELETE', headers: { cookie } });
+  };
+
   beforeAll(async () => {
     server = await startTestServer({
       dialect,
@@ -82,7 +88,13 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     const stats = await readJson<UserFileStats>(
       await server.fetch('/api/files/user-stats/alice', { headers: { cookie: alice } }),
     );
-    expect(stats).toEqual({ fileCount: 1, sizeInBytes: 40_000, readableSize: '39.06 KB' });
+    expect(stats).toEqual({
+      fileCount: 1,
+      sizeInBytes: 40_000,
+      readableSize: '39.06 KB',
+      trashBytes: 0,
+      versionBytes: 0,
+    });
 
     const meta = await server.fetch(`/api/files/${id}`, { headers: { cookie: alice } });
     expect(meta.status).toBe(200);
@@ -103,6 +115,14 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     expect(await removed.json()).toEqual({ id, deleted: true });
     expect(await list(alice, 'alice')).toEqual([]);
     expect((await server.fetch(`/api/files/download/${id}`, { headers: { cookie: alice } })).status).toBe(404);
+    // In the trash: not counted as a file, its bytes still counted (the quota) and kept until purged.
+    const trashed = await readJson<UserFileStats>(
+      await server.fetch('/api/files/user-stats/alice', { headers: { cookie: alice } }),
+    );
+    expect(trashed).toMatchObject({ fileCount: 0, sizeInBytes: 0, trashBytes: 40_000 });
+    expect(blobFiles(server)).toHaveLength(1);
+    const purged = await server.fetch(`/api/trash/${id}`, { method: 'DELETE', headers: { cookie: alice } });
+    expect(await purged.json()).toEqual({ id, purged: true });
     expect(blobFiles(server)).toEqual([]);
   });
 
@@ -123,7 +143,7 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     expect(inline.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(inline.headers.get('content-security-policy')).toContain('sandbox');
     for (const file of [record, text, html]) {
-      await server.fetch(`/api/files/user/${file.id}`, { method: 'DELETE', headers: { cookie: alice } });
+      await removeForGood(alice, file.id);
     }
   });
 
@@ -134,7 +154,7 @@ describe.each(dialects())('files API (%s)', (dialect) => {
       `attachment; filename="r_sum_ final.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%20final.txt`,
     );
     await response.arrayBuffer();
-    await server.fetch(`/api/files/user/${record.id}`, { method: 'DELETE', headers: { cookie: alice } });
+    await removeForGood(alice, record.id);
   });
 
   it('serves byte ranges (206) and refuses unsatisfiable ones (416)', async () => {
@@ -166,7 +186,7 @@ describe.each(dialects())('files API (%s)', (dialect) => {
       expect(response.headers.get('content-range')).toBe('bytes */10000');
       expect((await readError(response)).code).toBe('RANGE_NOT_SATISFIABLE');
     }
-    await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: alice } });
+    await removeForGood(alice, id);
   });
 
   it('answers conditional requests with 304', async () => {
@@ -192,7 +212,7 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe('500');
     expect(head.headers.get('accept-ranges')).toBe('bytes');
-    await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: alice } });
+    await removeForGood(alice, id);
   });
 
   it("keeps users out of each other's files: 403 for another userId, 404 for another's file id", async () => {
@@ -225,8 +245,10 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     expect(forAlice.status).toBe(200);
     const adminDelete = await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: admin } });
     expect(adminDelete.status).toBe(200);
+    // It went to alice's trash: hers to restore or purge.
+    await server.fetch(`/api/trash/${id}`, { method: 'DELETE', headers: { cookie: alice } });
     const { id: other } = await readJson<FileRecord>(forAlice);
-    await server.fetch(`/api/files/user/${other}`, { method: 'DELETE', headers: { cookie: alice } });
+    await removeForGood(alice, other);
     expect(await list(alice, 'alice')).toEqual([]);
   });
 
@@ -288,7 +310,7 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     );
     expect(used.sizeInBytes).toBeLessThanOrEqual(200 * 1024);
     expect(blobFiles(server)).toHaveLength(ids.length);
-    for (const id of ids) await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: alice } });
+    for (const id of ids) await removeForGood(alice, id);
     expect(blobFiles(server)).toEqual([]);
   });
 
@@ -335,7 +357,7 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     expect((await list(bob, 'bob')).map((file) => file.id)).toEqual([...ids].reverse());
     const bad = await server.fetch('/api/files/user/bob?cursor=nonsense', { headers: { cookie: bob } });
     expect(bad.status).toBe(400);
-    for (const id of ids) await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: bob } });
+    for (const id of ids) await removeForGood(bob, id);
   });
 
   it('makes an image thumbnail once and keeps it in the blob store', async () => {
@@ -355,8 +377,7 @@ describe.each(dialects())('files API (%s)', (dialect) => {
     expect(again.status).toBe(304);
     const { id: textId } = await readJson<FileRecord>(await upload(alice, Buffer.from('just text')));
     expect((await server.fetch(`/api/files/${textId}/thumbnail`, { headers: { cookie: alice } })).status).toBe(404);
-    for (const file of [id, textId])
-      await server.fetch(`/api/files/user/${file}`, { method: 'DELETE', headers: { cookie: alice } });
+    for (const file of [id, textId]) await removeForGood(alice, file);
     expect(blobFiles(server)).toEqual([]);
   });
 
@@ -407,6 +428,44 @@ describe('files API on the S3 blob store', () => {
     expect(await ready.json()).toMatchObject({ checks: { blobStore: { status: 'ok', message: 's3' } } });
     expect((await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(200);
     expect((await server.fetch(`/api/files/download/${id}`, { headers: { cookie } })).status).toBe(404);
+    expect((await server.fetch(`/api/trash/${id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(200);
+  });
+
+  it('replaces a file as a version, serves and restores the version, and purges every object with the file', async () => {
+    const cookie = await server.signInAs({ owner_key: 'vince' });
+    const put = async (bytes: Buffer, query = '') =>
+      readJson<FileRecord>(
+        await server.fetch(`/api/files/upload?userId=vince${query}`, {
+          method: 'POST',
+          headers: { cookie, accept: 'application/json' },
+          body: form(bytes, 'doc.bin'),
+        }),
+      );
+    const keysBefore = await s3.keys('atrium-files');
+    const one = randomBytes(70_000);
+    const two = randomBytes(80_000);
+    const file = await put(one);
+    expect((await put(two, '&onConflict=replace')).id).toBe(file.id);
+    expect(await s3.keys('atrium-files')).toHaveLength(keysBefore.length + 2);
+    const { versions } = await readJson<FileVersionList>(
+      await server.fetch(`/api/files/${file.id}/versions`, { headers: { cookie } }),
+    );
+    const old = await server.fetch(`/api/files/${file.id}/versions/${versions[0]?.id}/content`, {
+      headers: { cookie, range: 'bytes=100-199' },
+    });
+    expect(old.status).toBe(206);
+    expect(Buffer.from(await old.arrayBuffer()).equals(one.subarray(100, 200))).toBe(true);
+    const restored = await server.fetch(`/api/files/${file.id}/versions/${versions[0]?.id}/restore`, {
+      method: 'POST',
+      headers: { cookie },
+    });
+    expect(restored.status).toBe(200);
+    const now = await server.fetch(`/api/files/download/${file.id}`, { headers: { cookie } });
+    expect(Buffer.from(await now.arrayBuffer()).equals(one)).toBe(true);
+    await server.fetch(`/api/files/user/${file.id}`, { method: 'DELETE', headers: { cookie } });
+    expect(await s3.keys('atrium-files')).toHaveLength(keysBefore.length + 2);
+    await server.fetch(`/api/trash/${file.id}`, { method: 'DELETE', headers: { cookie } });
+    expect((await s3.keys('atrium-files')).sort()).toEqual([...keysBefore].sort());
   });
 });
 

@@ -14,8 +14,11 @@ import {
   NEXT_CURSOR_HEADER,
   UpdateFileRequest,
   UploadFileResponse,
-  UploadPlacementQuery,
+  type UploadPlacementQuery,
+  UploadQuery,
   UserFileStats,
+  FileVersionList,
+  FileVersionParams,
 } from '@atrium/contracts';
 import { sendBlob, sendThumbnail } from '../../lib/http/send-blob';
 import { withFilePart } from '../../lib/multipart';
@@ -57,8 +60,8 @@ export async function registerFileRoutes(
         schema: {
           tags: ['files'],
           summary:
-            'Upload a file (multipart field "file") into folderId, the root of workspaceId, or the personal space of userId (default: your own); text answer with the new id, JSON with Accept: application/json',
-          querystring: UploadPlacementQuery,
+            'Upload a file (multipart field "file") into folderId, the root of workspaceId, or the personal space of userId (default: your own); a taken name: onConflict=rename (default, "name (1).ext"), replace (a new version of that file, same id) or fail (409); text answer with the id, JSON with Accept: application/json',
+          querystring: UploadQuery,
           response: {
             200: UploadFileResponse,
             400: ErrorResponse,
@@ -72,9 +75,10 @@ export async function registerFileRoutes(
       async (request, reply) => {
         const caller = await request.requireUser();
         // Before the body is read: a refused upload costs no bytes.
-        const target = await uploadTarget(caller, request.query);
+        const { onConflict, ...place } = request.query;
+        const target = await uploadTarget(caller, place);
         return withFilePart(request, async (part) => {
-          const record = await files.ingest(target, part);
+          const record = await files.ingest(target, { ...part, onConflict });
           if (wantsJson(request)) return record;
           // Text, as the API's first clients read it; the schema above documents the JSON variant.
           return (reply as FastifyReply)
@@ -161,6 +165,50 @@ export async function registerFileRoutes(
     );
 
     typed.get(
+      '/api/files/:id/versions',
+      {
+        config: user,
+        schema: {
+          tags: ['files'],
+          summary: "A file's older versions, newest first (size, date, who uploaded each)",
+          params: FileIdParams,
+          response: { 200: FileVersionList, 404: ErrorResponse },
+        },
+      },
+      async (request) => files.versions(await request.requireUser(), request.params.id),
+    );
+
+    typed.get(
+      '/api/files/:id/versions/:versionId/content',
+      {
+        config: user,
+        schema: {
+          tags: ['files'],
+          summary: 'The bytes of an older version (Range, ETag, If-None-Match, If-Modified-Since), named as the file',
+          params: FileVersionParams,
+        },
+      },
+      async (request, reply) => {
+        const blob = await files.versionBlob(await request.requireUser(), request.params.id, request.params.versionId);
+        return sendBlob(request, reply, blob, { disposition: 'attachment' });
+      },
+    );
+
+    typed.post(
+      '/api/files/:id/versions/:versionId/restore',
+      {
+        config: user,
+        schema: {
+          tags: ['files'],
+          summary: 'Make an older version the current content (the current one becomes a version); same file id',
+          params: FileVersionParams,
+          response: { 200: FileRecord, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+        },
+      },
+      async (request) => files.restoreVersion(await request.requireUser(), request.params.id, request.params.versionId),
+    );
+
+    typed.get(
       '/api/files/:id',
       {
         config: user,
@@ -202,7 +250,7 @@ export async function registerFileRoutes(
         config: user,
         schema: {
           tags: ['files'],
-          summary: 'Delete a file (the path carries the file id)',
+          summary: 'Delete a file: it moves to the trash of its space (the path carries the file id)',
           params: FileIdParams,
           response: { 200: DeleteFileResponse, 404: ErrorResponse },
         },

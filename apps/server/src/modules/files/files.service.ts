@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { FileRecord, UserFileStats } from '@atrium/contracts';
+import {
+  nameTakenMessage,
+  type FileRecord,
+  type FileVersionList,
+  type UploadConflict,
+  type UserFileStats,
+} from '@atrium/contracts';
 import type { BlobStore } from '../../adapters/blob-store';
 import type { Actor, UserActor } from '../../auth/actor';
 import { requireActsFor, requireFile } from '../../auth/policies/file';
@@ -42,8 +48,13 @@ export interface FilesServiceDeps {
   placement: FilePlacement;
   /** A person's own quota (set by an admin), or null for the default `USER_QUOTA_BYTES`. */
   quotas: { quotaOf(ownerKey: string): Promise<number | null> };
+  /** Older versions kept per file (`FILE_VERSIONS_KEPT`). */
+  versionsKept: number;
   log?: { warn(details: object, message: string): void };
 }
+
+/** The 404 of an unknown version of a file. */
+export const VERSION_NOT_FOUND = 'This version of the file does not exist.';
 
 /** The 4xx messages of renaming and moving files. */
 export const FILE_MESSAGES = {
@@ -53,7 +64,12 @@ export const FILE_MESSAGES = {
 export interface UploadInput {
   fileName: string | undefined;
   stream: Readable;
+  /** When the name is taken in the target folder: `rename` (default), `replace` (a new version) or `fail` (409). */
+  onConflict?: UploadConflict | undefined;
 }
+
+/** The content a file gets from an upload or an older version. */
+type Content = Pick<FileRow, 'blob_key' | 'size' | 'sha256' | 'content_type' | 'upload_date' | 'uploaded_by'>;
 
 type Inspector = StreamInspector<AppError>;
 
@@ -69,6 +85,7 @@ export const createFilesService = ({
   access,
   placement,
   quotas,
+  versionsKept,
   log,
 }: FilesServiceDeps) => {
   const thumbnails = createThumbnails(blobs);
@@ -100,7 +117,7 @@ export const createFilesService = ({
       : limits.workspaceQuotaBytes;
   const usedBytes = async (space: { workspaceId: string | null; ownerKey: string }) =>
     space.workspaceId === null
-      ? (await repo.statsByOwner(space.ownerKey)).sizeInBytes
+      ? await repo.statsByOwner(space.ownerKey).then((s) => s.sizeInBytes + s.trashBytes + s.versionBytes)
       : await repo.usedByWorkspace(space.workspaceId);
 
   /** The 413 of a full space; `quotaBytes`: a person's own quota when it is not the default. */
@@ -164,6 +181,36 @@ export const createFilesService = ({
     });
   }
 
+  /**
+   * THE place where a file gets new content — an upload that replaces it (`?onConflict=replace`) or an older version
+   * made current: the content it had becomes a version (one transaction), versions beyond `FILE_VERSIONS_KEPT` and
+   * the old thumbnail go. `fromVersionId`: the version the content comes from (no new bytes: the quota is unchanged).
+   * Hook "a file's content was stored" (analysis, thumbnails, search) here.
+   */
+  async function storeNewContent(current: FileRow, next: Content, fromVersionId?: string): Promise<FileRecord> {
+    const space = { workspaceId: current.workspace_id, ownerKey: current.owner_key };
+    if (fromVersionId === undefined) {
+      // The old content stays as a version: the new bytes must fit beside it.
+      const quota = await quotaOf(space);
+      if ((await usedBytes(space)) + next.size > quota) throw quotaError(space, quota);
+    }
+    if (!(await repo.replaceContent(current, next, randomUUID(), fromVersionId))) {
+      throw new AppError('CONFLICT', 'The file changed while its new content was being stored. Try again.');
+    }
+    const pruned = await repo.pruneVersions(current.id, versionsKept);
+    await Promise.all([blobs.delete(thumbnailKey(current.id)), ...pruned.map((key) => blobs.delete(key))]).catch(
+      (error: unknown) => log?.warn({ err: error, id: current.id }, 'could not remove the bytes of old versions'),
+    );
+    return presentFile(toStoredFile({ ...current, ...next }));
+  }
+
+  /** The 409 of `?onConflict=fail` when `fileName` is taken in `folderId` (checked before any byte is read). */
+  async function failIfTaken(folderId: string, fileName: string, onConflict: UploadConflict | undefined) {
+    if (onConflict !== 'fail') return;
+    const existing = await repo.findByName(folderId, fileNameKey(fileName));
+    if (existing) throw new AppError('CONFLICT', nameTakenMessage(existing.file_name));
+  }
+
   /** Writes the metadata row of bytes already stored under `blobKey`; on any failure removes them. */
   async function commit({
     id,
@@ -171,15 +218,31 @@ export const createFilesService = ({
     target,
     fileName,
     inspector,
+    onConflict,
   }: {
     id: string;
     blobKey: string;
     target: UploadTarget;
     fileName: string;
     inspector: Inspector;
+    onConflict?: UploadConflict | undefined;
   }): Promise<FileRecord> {
     try {
       if (inspector.size === 0) throw new AppError('BAD_REQUEST', 'The file is empty. Choose a file with content.');
+      if (onConflict === 'replace' || onConflict === 'fail') {
+        const existing = await repo.findByName(target.folderId, fileNameKey(fileName));
+        if (existing && onConflict === 'fail') throw new AppError('CONFLICT', nameTakenMessage(existing.file_name));
+        if (existing) {
+          return await storeNewContent(existing, {
+            blob_key: blobKey,
+            size: inspector.size,
+            sha256: inspector.digest(),
+            content_type: await detectContentType(inspector.head(), fileName),
+            upload_date: iso(clock.now()),
+            uploaded_by: target.uploadedBy,
+          });
+        }
+      }
       const row: FileRow & { folder_id: string } = {
         id,
         owner_key: target.ownerKey,
@@ -193,6 +256,9 @@ export const createFilesService = ({
         folder_id: target.folderId,
         workspace_id: target.workspaceId,
         uploaded_by: target.uploadedBy,
+        trashed_at: null,
+        trashed_by: null,
+        trash_root_id: null,
       };
       await insertWithFreeName(row);
       // Concurrent uploads each checked the quota on their own: re-check with
@@ -242,6 +308,12 @@ export const createFilesService = ({
         if (status && status >= 400 && status < 500) return failed;
         return new AppError('BAD_REQUEST', 'The upload did not complete.', { cause });
       };
+      try {
+        await failIfTaken(target.folderId, fileName, input.onConflict);
+      } catch (error) {
+        input.stream.resume();
+        throw error;
+      }
       const quota = await quotaOf(target);
       const remaining = quota - (await usedBytes(target));
       // A part can also be handed over already failed (@fastify/multipart destroys it with the error).
@@ -270,7 +342,7 @@ export const createFilesService = ({
         if (sourceError) throw clientFailure(sourceError, error);
         throw error;
       }
-      return commit({ id, blobKey, target, fileName, inspector });
+      return commit({ id, blobKey, target, fileName, inspector, onConflict: input.onConflict });
     },
 
     /**
@@ -291,12 +363,16 @@ export const createFilesService = ({
      * When the blob store can take the file over (same disk), it is read once to count, hash and
      * sniff it and then moved, not copied; otherwise it is streamed in like any upload.
      */
-    async ingestFile(target: UploadTarget, input: { fileName: string | undefined; file: string }): Promise<FileRecord> {
+    async ingestFile(
+      target: UploadTarget,
+      input: { fileName: string | undefined; file: string; onConflict?: UploadConflict | undefined },
+    ): Promise<FileRecord> {
       if (!blobs.adoptFile) {
         const stream = createReadStream(input.file, { highWaterMark: 1024 * 1024 });
-        return service.ingest(target, { fileName: input.fileName, stream });
+        return service.ingest(target, { fileName: input.fileName, stream, onConflict: input.onConflict });
       }
       const fileName = sanitizeFileName(input.fileName);
+      await failIfTaken(target.folderId, fileName, input.onConflict);
       const quota = await quotaOf(target);
       const remaining = quota - (await usedBytes(target));
       if (remaining <= 0) throw quotaError(target, quota);
@@ -305,7 +381,7 @@ export const createFilesService = ({
       const id = randomUUID();
       const blobKey = fileBlobKey(id);
       await blobs.adoptFile(blobKey, input.file);
-      return commit({ id, blobKey, target, fileName, inspector });
+      return commit({ id, blobKey, target, fileName, inspector, onConflict: input.onConflict });
     },
 
     async list(actor: Actor, ownerKey: string, page: { limit?: number | undefined; cursor?: string | undefined }) {
@@ -322,8 +398,8 @@ export const createFilesService = ({
 
     async stats(actor: Actor, ownerKey: string): Promise<UserFileStats> {
       requireActsFor(actor, ownerKey, 'read');
-      const { fileCount, sizeInBytes } = await repo.statsByOwner(ownerKey);
-      return { fileCount, sizeInBytes, readableSize: readableSize(sizeInBytes) };
+      const { fileCount, sizeInBytes, trashBytes, versionBytes } = await repo.statsByOwner(ownerKey);
+      return { fileCount, sizeInBytes, readableSize: readableSize(sizeInBytes), trashBytes, versionBytes };
     },
 
     /** A file the actor may read. */
@@ -396,15 +472,97 @@ export const createFilesService = ({
       open: (range) => blobs.get(file.blobKey, range),
     }),
 
-    async remove(actor: Actor, id: string): Promise<{ id: string; deleted: true }> {
-      const file = await authorized(actor, id, 'delete');
-      // Metadata first: the file disappears at once; a blob left behind by a
-      // crash here is an orphan the sweep removes.
-      await repo.deleteById(id);
-      await Promise.all([blobs.delete(file.blobKey), blobs.delete(thumbnailKey(file.id))]).catch((error: unknown) =>
-        log?.warn({ err: error, id }, 'could not remove the bytes of a deleted file'),
-      );
+    /**
+     * Moves a file to the trash of its space (the spec's delete): it disappears from every list, link and share at
+     * once; `DELETE /api/trash/{id}` or the purge job removes it for good (`purge`).
+     */
+    async remove(actor: UserActor, id: string): Promise<{ id: string; deleted: true }> {
+      await authorized(actor, id, 'delete');
+      if (!(await repo.trash(id, actor.id, iso(clock.now())))) throw new AppError('FILE_NOT_FOUND');
       return { id, deleted: true };
+    },
+
+    /**
+     * Puts trashed file `id` back into `folderId` (the caller chose it: its old folder, or the root of its space when
+     * that is gone); a name taken there becomes `name (1).ext`. Answers the name it got.
+     */
+    async restoreInto(id: string, folderId: string, fileName: string): Promise<string> {
+      return withFreeName(folderId, fileName, (name) => repo.untrash(id, folderId, name, fileNameKey(name)));
+    },
+
+    /**
+     * Deletes file `id` for good, in the trash or not: metadata first (its shares, links and versions' rows go with
+     * it), then its bytes, its versions' and its thumbnail (a blob a crash leaves behind is an orphan the sweep
+     * removes).
+     */
+    async purge(id: string): Promise<boolean> {
+      const row = await repo.findAnyById(id);
+      if (!row) return false;
+      const versionKeys = await repo.versionBlobKeys(id);
+      if (!(await repo.deleteById(id))) return false;
+      await Promise.all([
+        blobs.delete(row.blob_key),
+        blobs.delete(thumbnailKey(id)),
+        ...versionKeys.map((key) => blobs.delete(key)),
+      ]).catch((error: unknown) => log?.warn({ err: error, id }, 'could not remove the bytes of a purged file'));
+      return true;
+    },
+
+    /** Whether `?onConflict=fail` refuses a file named `fileName` in `folderId` (tus checks it at creation). */
+    failIfTaken: (folderId: string, fileName: string | undefined, onConflict: UploadConflict | undefined) =>
+      failIfTaken(folderId, sanitizeFileName(fileName), onConflict),
+
+    /** The older versions of a file the actor may read, newest first. */
+    async versions(actor: Actor, id: string): Promise<FileVersionList> {
+      await authorized(actor, id, 'read');
+      const rows = await repo.listVersions(id);
+      return {
+        versions: rows.map((row) => ({
+          id: row.id,
+          size: Number(row.size),
+          contentType: row.content_type,
+          sha256: row.sha256,
+          uploadedBy:
+            row.uploaded_by === null ? null : { id: row.uploaded_by, name: row.uploader_name ?? row.uploaded_by },
+          createdAt: row.created_at,
+        })),
+        kept: versionsKept,
+      };
+    },
+
+    /** What `sendBlob` needs to send version `versionId` of a file the actor may read (named as the file). */
+    async versionBlob(actor: Actor, id: string, versionId: string): Promise<BlobRecord> {
+      const file = await authorized(actor, id, 'read');
+      const version = await repo.findVersion(id, versionId);
+      if (!version) throw new AppError('NOT_FOUND', VERSION_NOT_FOUND);
+      return {
+        size: Number(version.size),
+        etag: `"${version.sha256}"`,
+        lastModified: new Date(version.created_at),
+        contentType: version.content_type,
+        fileName: file.fileName,
+        open: (range) => blobs.get(version.blob_key, range),
+      };
+    },
+
+    /** Makes version `versionId` the file's content; the current content becomes a version (`write` needed). */
+    async restoreVersion(actor: Actor, id: string, versionId: string): Promise<FileRecord> {
+      await authorized(actor, id, 'write');
+      const [row, version] = await Promise.all([repo.findById(id), repo.findVersion(id, versionId)]);
+      if (!row) throw new AppError('FILE_NOT_FOUND');
+      if (!version) throw new AppError('NOT_FOUND', VERSION_NOT_FOUND);
+      return storeNewContent(
+        row,
+        {
+          blob_key: version.blob_key,
+          size: Number(version.size),
+          sha256: version.sha256,
+          content_type: version.content_type,
+          upload_date: iso(clock.now()),
+          uploaded_by: version.uploaded_by,
+        },
+        versionId,
+      );
     },
 
     /** A small WebP of an image the actor may read, made on first request and kept. */

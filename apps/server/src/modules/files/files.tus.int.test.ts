@@ -122,6 +122,7 @@ describe.each(dialects().flatMap((dialect) => (['fs', 's3'] as const).map((store
       expect(await tusLeftovers(server, s3)).toEqual([]);
       if (s3) expect(await s3.keys(BUCKET)).toEqual([expect.stringMatching(/^files\//)]);
       await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: alice } });
+      await server.fetch(`/api/trash/${id}`, { method: 'DELETE', headers: { cookie: alice } });
       if (s3) expect(await s3.keys(BUCKET)).toEqual([]);
     });
 
@@ -176,6 +177,7 @@ describe.each(dialects().flatMap((dialect) => (['fs', 's3'] as const).map((store
       if (s3) expect(await s3.keys(BUCKET)).toHaveLength(1);
       else expect(readdirSync(path.join(server.dataDir, 'blobs', 'files'))).toEqual([other.id]);
       await server.fetch(`/api/files/user/${other.id}`, { method: 'DELETE', headers: { cookie: alice } });
+      await server.fetch(`/api/trash/${other.id}`, { method: 'DELETE', headers: { cookie: alice } });
     });
 
     const listOf = async (owner: string, cookie: string) =>
@@ -289,6 +291,7 @@ describe.each(dialects().flatMap((dialect) => (['fs', 's3'] as const).map((store
       expect(await listOf('alice', alice)).toEqual(['whole.bin']);
       expect(await tusLeftovers(server, s3)).toEqual([]);
       await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: alice } });
+      await server.fetch(`/api/trash/${id}`, { method: 'DELETE', headers: { cookie: alice } });
     });
 
     it('answers 404 for upload ids that are not ids', async () => {

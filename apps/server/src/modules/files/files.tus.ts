@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Metadata, Server, Uid, type DataStore } from '@tus/server';
+import { UploadConflict } from '@atrium/contracts';
 import type { BlobStore } from '../../adapters/blob-store';
 import type { EventBus } from '../../adapters/event-bus';
 import type { Config } from '../../config';
@@ -129,7 +130,7 @@ export async function registerTusRoutes(
   if (locker) app.addHook('onClose', async () => locker.close());
   let storeReady: Promise<void> | undefined;
   /** The target checked for a creation request, for `onUploadCreate` to store. */
-  const checkedTargets = new WeakMap<Request, UploadTarget>();
+  const checkedTargets = new WeakMap<Request, UploadTarget & { onConflict?: UploadConflict | undefined }>();
   const tus = new Server({
     path: TUS_PATH,
     datastore,
@@ -150,6 +151,7 @@ export async function registerTusRoutes(
           folderId: target.folderId,
           ...(target.workspaceId === null ? {} : { workspaceId: target.workspaceId }),
           ...(target.uploadedBy === null ? {} : { uploadedBy: target.uploadedBy }),
+          ...(target.onConflict === undefined ? {} : { onConflict: target.onConflict }),
         },
       };
     },
@@ -158,9 +160,11 @@ export async function registerTusRoutes(
       try {
         if (!target) throw new AppError('BAD_REQUEST', 'The upload has no target folder. Start it again.');
         const fileName = upload.metadata?.filename ?? undefined;
+        const conflict = UploadConflict.safeParse(upload.metadata?.onConflict);
+        const onConflict = conflict.success ? conflict.data : undefined;
         const record = localFileOf
-          ? await files.ingestFile(target, { fileName, file: localFileOf(upload.id) })
-          : await files.ingest(target, { fileName, stream: await datastore.read(upload.id) });
+          ? await files.ingestFile(target, { fileName, file: localFileOf(upload.id), onConflict })
+          : await files.ingest(target, { fileName, stream: await datastore.read(upload.id), onConflict });
         // Finished on creation (a single-request upload): no expiry to announce, so tus must not read
         // the upload back for its Upload-Expires header (it is gone: that read would answer 404).
         delete upload.creation_date;
@@ -220,11 +224,20 @@ export async function registerTusRoutes(
         const header = request.headers['upload-metadata'];
         const metadata = typeof header === 'string' && header !== '' ? readMetadata(header) : {};
         const place = (key: string) => metadata[key] || undefined;
-        const target = await uploadTarget(user, {
+        const checked = await uploadTarget(user, {
           userId: place('userId'),
           workspaceId: place('workspaceId'),
           folderId: place('folderId'),
         });
+        // What to do when the name is taken: `?onConflict=` on the creation request, else the metadata's.
+        const parsed = UploadConflict.safeParse(
+          (request.query as { onConflict?: unknown }).onConflict ?? place('onConflict'),
+        );
+        if (!parsed.success && (request.query as { onConflict?: unknown }).onConflict !== undefined) {
+          throw new AppError('BAD_REQUEST', 'onConflict must be replace, rename or fail.');
+        }
+        const target = { ...checked, onConflict: parsed.success ? parsed.data : undefined };
+        await files.failIfTaken(target.folderId, metadata.filename ?? undefined, target.onConflict);
         bind = (tusRequest) => checkedTargets.set(tusRequest, target);
         const length = Number(request.headers['upload-length'] ?? 0);
         if (length > config.uploads.maxBytes) throw files.tooLargeError();

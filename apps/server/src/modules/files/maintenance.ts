@@ -24,7 +24,7 @@ export async function sweepOrphans(
   for await (const blob of blobs.list(THUMBNAIL_PREFIX)) {
     if (blob.lastModified >= before) continue;
     const id = blob.key.slice(THUMBNAIL_PREFIX.length).replace(/\.webp$/, '');
-    if (!(await repo.findById(id))) {
+    if (!(await repo.findAnyById(id))) {
       await blobs.delete(blob.key);
       orphans += 1;
     }

@@ -36,7 +36,10 @@ export const createLinksRepository = (db: Db) => {
       return withCreator().where('links.id', '=', id).executeTakeFirst();
     },
 
-    /** The link with this token, unless an admin disabled the person who made it (their links rest meanwhile). */
+    /**
+     * The link with this token, unless an admin disabled the person who made it (their links rest meanwhile) or its
+     * file or folder is in the trash (the link works again once it is restored).
+     */
     async findByToken(token: string): Promise<LinkRow | undefined> {
       return db
         .selectFrom('links')
@@ -49,6 +52,26 @@ export const createLinksRepository = (db: Db) => {
                 .select('users.id')
                 .whereRef('users.id', '=', 'links.created_by')
                 .where('users.disabled_at', 'is not', null),
+            ),
+          ),
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('files')
+                .select('files.id')
+                .whereRef('files.id', '=', 'links.file_id')
+                .where('files.trashed_at', 'is not', null),
+            ),
+          ),
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('folders')
+                .select('folders.id')
+                .whereRef('folders.id', '=', 'links.folder_id')
+                .where('folders.trashed_at', 'is not', null),
             ),
           ),
         )
@@ -116,6 +139,7 @@ export const createLinksRepository = (db: Db) => {
           .selectFrom('folders')
           .select(['id', 'name', 'parent_id'])
           .where('id', '=', current)
+          .where('trashed_at', 'is', null)
           .executeTakeFirst();
         if (!row) return [];
         path.unshift({ id: row.id, name: row.name });
@@ -136,6 +160,7 @@ export const createLinksRepository = (db: Db) => {
               .selectFrom('folders')
               .select(['id', 'parent_id', 'name'])
               .where('parent_id', 'in', level.slice(i, i + CHUNK))
+              .where('trashed_at', 'is', null)
               .orderBy('name_key')
               .execute()),
           );
@@ -155,6 +180,7 @@ export const createLinksRepository = (db: Db) => {
             .selectFrom('files')
             .selectAll()
             .where('folder_id', 'in', folderIds.slice(i, i + CHUNK))
+            .where('trashed_at', 'is', null)
             .orderBy('folder_id')
             .orderBy(sql`coalesce(name_key, file_name)`)
             .execute()),

@@ -172,6 +172,7 @@ export function createSharingRepository(db: Db) {
           ]),
         )
         .where((eb) => eb.or([eb('shares.created_by', 'is', null), eb('shares.created_by', '<>', userId)]))
+        .where('files.trashed_at', 'is', null)
         .orderBy('shares.created_at', 'desc')
         .execute();
     },
@@ -197,6 +198,7 @@ export function createSharingRepository(db: Db) {
           ]),
         )
         .where((eb) => eb.or([eb('shares.created_by', 'is', null), eb('shares.created_by', '<>', userId)]))
+        .where('folders.trashed_at', 'is', null)
         .orderBy('shares.created_at', 'desc')
         .execute();
     },

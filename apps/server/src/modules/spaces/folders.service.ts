@@ -320,6 +320,9 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
         created_by: actor.id,
         created_at: now,
         updated_at: now,
+        trashed_at: null,
+        trashed_by: null,
+        trash_root_id: null,
       });
       const chosen = await withFreeName(parent.id, name, (candidate) => repo.insertFolder(row(candidate)));
       return present(row(chosen));
@@ -370,22 +373,53 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
     },
 
     /**
-     * Deletes a folder, its subfolders and their files (rows in one transaction, then the bytes and thumbnails through
-     * the blob store; bytes a crash leaves behind are orphans the upload sweep removes). Never a root folder.
+     * Moves a folder with its subfolders and files to the trash of its space (one transaction; `DELETE /api/trash/{id}`
+     * or the purge job removes them for good: `purge`). Never a root folder.
      */
     async remove(actor: UserActor, id: string): Promise<DeleteFolderResponse> {
       const folder = await authorized(actor, id, 'delete');
       if (folder.parent_id === null) throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.rootFixed);
-      const ids = [id];
+      const below: string[] = [];
       for (let level = [id]; level.length > 0;) {
         level = await repo.childFolderIds(level);
-        ids.push(...level);
+        below.push(...level);
       }
+      const files = await repo.trashFolder(id, below, actor.id, iso(clock.now()));
+      return { id, deleted: true, folders: below.length + 1, files };
+    },
+
+    /**
+     * Puts trashed folder `id` (and what went with it) back into `parentId` (the caller chose it: its old parent, or
+     * the root of its space when that is gone); a name taken there becomes `name (1)`. Answers the name it got.
+     */
+    async restoreInto(id: string, parentId: string, name: string): Promise<string> {
+      const now = iso(clock.now());
+      return withFreeName(parentId, name, (chosen) =>
+        repo.untrashFolder(id, parentId, chosen, folderNameKey(chosen), now),
+      );
+    },
+
+    /**
+     * Deletes trashed folder `id` for good: its subfolders and files that went to the trash with it (rows in one
+     * transaction, then the bytes, versions and thumbnails through the blob store; bytes a crash leaves behind are
+     * orphans the upload sweep removes). Items trashed on their own from inside it stay in the trash, moved to the
+     * root of the space (where a restore puts them). Answers how many files went.
+     */
+    async purge(id: string): Promise<number> {
+      const folder = await repo.findAnyFolder(id);
+      if (!folder || folder.trashed_at === null || folder.trash_root_id !== null) return 0;
+      const ids = [id, ...(await repo.foldersTrashedWith(id))];
+      const root = await repo.rootOf(folder);
+      if (root) await repo.moveTrashedApart(ids, id, root.id);
       const files = await repo.deleteFolders(ids);
       await Promise.all(
-        files.flatMap((file) => [blobs.delete(file.blob_key), blobs.delete(thumbnailKey(file.id))]),
-      ).catch((error: unknown) => log?.warn({ err: error, id }, 'could not remove the bytes of a deleted folder'));
-      return { id, deleted: true, folders: ids.length, files: files.length };
+        files.flatMap((file) => [
+          blobs.delete(file.blob_key),
+          blobs.delete(thumbnailKey(file.id)),
+          ...file.version_keys.map((key) => blobs.delete(key)),
+        ]),
+      ).catch((error: unknown) => log?.warn({ err: error, id }, 'could not remove the bytes of a purged folder'));
+      return files.length;
     },
   };
 }

@@ -350,7 +350,7 @@ describe.each(dialects())('workspaces, members and folders (%s)', (dialect) => {
     ).toBe('400 That parent folder is not in this workspace.');
   });
 
-  it('deletes a folder with its subfolders and their files, bytes included', async () => {
+  it('deletes a folder with its subfolders and their files: to the trash, then for good with their bytes', async () => {
     const top = await json<Folder>(await call('nora', 'POST', '/api/folders', { name: 'To delete' }), 201);
     const sub = await json<Folder>(await call('nora', 'POST', '/api/folders', { name: 'Sub', parentId: top.id }), 201);
     const subsub = await json<Folder>(
@@ -391,10 +391,21 @@ describe.each(dialects())('workspaces, members and folders (%s)', (dialect) => {
       expect(
         (await server.fetch(`/api/files/download/${file.id}`, { headers: { cookie: cookies.nora ?? '' } })).status,
       ).toBe(404);
+    }
+    // In the trash until purged: then the rows and the bytes go.
+    expect((await call('nora', 'DELETE', `/api/trash/${top.id}`)).status).toBe(200);
+    for (const file of [f1, f2]) {
       expect(await server.app.database.db.selectFrom('files').select('id').where('id', '=', file.id).execute()).toEqual(
         [],
       );
     }
+    expect(
+      await server.app.database.db
+        .selectFrom('folders')
+        .select('id')
+        .where('id', 'in', [top.id, sub.id, subsub.id])
+        .execute(),
+    ).toEqual([]);
     const blobs = await import('node:fs').then((fs) => fs.readdirSync(`${server.dataDir}/blobs/files`));
     expect(blobs).not.toContain(f1.id);
     expect(blobs).not.toContain(f2.id);

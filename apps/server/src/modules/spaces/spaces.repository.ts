@@ -81,10 +81,22 @@ export const createSpacesRepository = (db: Db) => {
         .execute();
     },
 
-    /** Deletes a workspace's file rows, folders, members and the workspace; answers its files' ids and blob keys. */
+    /**
+     * Deletes a workspace's file rows, folders, members and the workspace; answers the ids and blob keys of its files
+     * and of their older versions.
+     */
     async deleteWorkspace(id: string): Promise<{ id: string; blob_key: string }[]> {
       return db.transaction().execute(async (trx) => {
         const files = await trx.selectFrom('files').select(['id', 'blob_key']).where('workspace_id', '=', id).execute();
+        // Older versions' bytes go too (their rows cascade with the files').
+        files.push(
+          ...(await trx
+            .selectFrom('file_versions')
+            .innerJoin('files', 'files.id', 'file_versions.file_id')
+            .select(['file_versions.id', 'file_versions.blob_key'])
+            .where('files.workspace_id', '=', id)
+            .execute()),
+        );
         await trx.deleteFrom('files').where('workspace_id', '=', id).execute();
         // Folders, members, shares and links go with the workspace (foreign keys cascade).
         await trx.deleteFrom('folders').where('workspace_id', '=', id).execute();
@@ -93,13 +105,20 @@ export const createSpacesRepository = (db: Db) => {
       });
     },
 
+    /** A workspace's bytes: its files (trashed ones included) and their older versions. */
     async usedBytes(workspaceId: string): Promise<number> {
       const row = await db
         .selectFrom('files')
         .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
         .where('workspace_id', '=', workspaceId)
         .executeTakeFirst();
-      return Number(row?.total ?? 0);
+      const versions = await db
+        .selectFrom('file_versions')
+        .innerJoin('files', 'files.id', 'file_versions.file_id')
+        .select((eb) => eb.fn.sum<number | string | null>('file_versions.size').as('total'))
+        .where('files.workspace_id', '=', workspaceId)
+        .executeTakeFirst();
+      return Number(row?.total ?? 0) + Number(versions?.total ?? 0);
     },
 
     async listMembers(workspaceId: string): Promise<MemberRow[]> {
@@ -224,8 +243,128 @@ export const createSpacesRepository = (db: Db) => {
 
     // ---- folders ----
 
+    /** Folder `id` unless it is in the trash (itself or with a folder above it). */
     async findFolder(id: string): Promise<FolderRow | undefined> {
+      return db
+        .selectFrom('folders')
+        .selectAll()
+        .where('id', '=', id)
+        .where('trashed_at', 'is', null)
+        .executeTakeFirst();
+    },
+
+    /** The root folder of the space `folder` is in. */
+    async rootOf(folder: Pick<FolderRow, 'workspace_id' | 'owner_key'>): Promise<FolderRow | undefined> {
+      if (folder.workspace_id === null) {
+        return db
+          .selectFrom('folders')
+          .selectAll()
+          .where('owner_key', '=', folder.owner_key)
+          .where('workspace_id', 'is', null)
+          .where('parent_id', 'is', null)
+          .executeTakeFirst();
+      }
+      return db
+        .selectFrom('folders')
+        .selectAll()
+        .where('workspace_id', '=', folder.workspace_id)
+        .where('parent_id', 'is', null)
+        .executeTakeFirst();
+    },
+
+    /** The folders that went to the trash with folder `id`. */
+    async foldersTrashedWith(id: string): Promise<string[]> {
+      const rows = await db.selectFrom('folders').select('id').where('trash_root_id', '=', id).execute();
+      return rows.map((row) => row.id);
+    },
+
+    /**
+     * Before folders `ids` (trashed with `top`) are purged: what was trashed on its own from inside them moves to
+     * `rootId`, its space's root, so it stays in the trash (and a restore finds a place for it).
+     */
+    async moveTrashedApart(ids: string[], top: string, rootId: string): Promise<void> {
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        await db
+          .updateTable('folders')
+          .set({ parent_id: rootId })
+          .where('parent_id', 'in', chunk)
+          .where('trashed_at', 'is not', null)
+          .where('trash_root_id', 'is', null)
+          .where('id', '!=', top)
+          .execute();
+        await db
+          .updateTable('files')
+          .set({ folder_id: rootId })
+          .where('folder_id', 'in', chunk)
+          .where('trashed_at', 'is not', null)
+          .where('trash_root_id', 'is', null)
+          .execute();
+      }
+    },
+
+    /** Folder `id`, in the trash or not (the trash's own operations). */
+    async findAnyFolder(id: string): Promise<FolderRow | undefined> {
       return db.selectFrom('folders').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /**
+     * Moves folder `id` to the trash with `below` (its subfolders not in the trash yet): the folder frees its name
+     * in its parent (`/trash/<id>`, a key no name can have) and keeps its parent; what goes with it is marked with its
+     * id (`trash_root_id`). Answers how many files went with it.
+     */
+    async trashFolder(id: string, below: string[], by: string | null, now: string): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('folders')
+          .set({ trashed_at: now, trashed_by: by, trash_root_id: null, name_key: `/trash/${id}` })
+          .where('id', '=', id)
+          .execute();
+        let files = 0;
+        const all = [id, ...below];
+        for (let i = 0; i < all.length; i += 500) {
+          const chunk = all.slice(i, i + 500);
+          await trx
+            .updateTable('folders')
+            .set({ trashed_at: now, trashed_by: by, trash_root_id: id })
+            .where('id', 'in', chunk)
+            .where('id', '!=', id)
+            .where('trashed_at', 'is', null)
+            .execute();
+          const moved = await trx
+            .updateTable('files')
+            .set({ trashed_at: now, trashed_by: by, trash_root_id: id })
+            .where('folder_id', 'in', chunk)
+            .where('trashed_at', 'is', null)
+            .executeTakeFirst();
+          files += Number(moved.numUpdatedRows);
+        }
+        return files;
+      });
+    },
+
+    /**
+     * Takes trashed folder `id` and what went with it out of the trash, into `parentId` under `name` (a unique
+     * violation: the name is taken there).
+     */
+    async untrashFolder(id: string, parentId: string, name: string, nameKey: string, now: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('folders')
+          .set({ parent_id: parentId, name, name_key: nameKey, trashed_at: null, trashed_by: null, updated_at: now })
+          .where('id', '=', id)
+          .execute();
+        await trx
+          .updateTable('folders')
+          .set({ trashed_at: null, trashed_by: null, trash_root_id: null })
+          .where('trash_root_id', '=', id)
+          .execute();
+        await trx
+          .updateTable('files')
+          .set({ trashed_at: null, trashed_by: null, trash_root_id: null })
+          .where('trash_root_id', '=', id)
+          .execute();
+      });
     },
 
     async findPersonalRoot(ownerKey: string): Promise<FolderRow | undefined> {
@@ -256,21 +395,40 @@ export const createSpacesRepository = (db: Db) => {
       await db.updateTable('folders').set(values).where('id', '=', id).execute();
     },
 
-    /** The ids of the folders directly in any of `parentIds`. */
-    async childFolderIds(parentIds: string[]): Promise<string[]> {
+    /** The ids of the folders directly in any of `parentIds` (`trashed`: those in the trash too). */
+    async childFolderIds(parentIds: string[], trashed = false): Promise<string[]> {
       if (parentIds.length === 0) return [];
-      const rows = await db.selectFrom('folders').select('id').where('parent_id', 'in', parentIds).execute();
+      let query = db.selectFrom('folders').select('id').where('parent_id', 'in', parentIds);
+      if (!trashed) query = query.where('trashed_at', 'is', null);
+      const rows = await query.execute();
       return rows.map((row) => row.id);
     },
 
-    /** Deletes folders `ids` (a subtree, its top first) and their files' rows; answers the files' ids and blob keys. */
-    async deleteFolders(ids: string[]): Promise<{ id: string; blob_key: string }[]> {
+    /**
+     * Deletes folders `ids` (a subtree, its top first) and their files' rows (with their versions); answers the
+     * files' ids and blob keys, and the blob keys of their versions.
+     */
+    async deleteFolders(ids: string[]): Promise<{ id: string; blob_key: string; version_keys: string[] }[]> {
       return db.transaction().execute(async (trx) => {
-        const files: { id: string; blob_key: string }[] = [];
+        const files: { id: string; blob_key: string; version_keys: string[] }[] = [];
         for (let i = 0; i < ids.length; i += 500) {
           const chunk = ids.slice(i, i + 500);
+          const rows = await trx
+            .selectFrom('files')
+            .select(['id', 'blob_key'])
+            .where('folder_id', 'in', chunk)
+            .execute();
+          const versions = await trx
+            .selectFrom('file_versions')
+            .innerJoin('files', 'files.id', 'file_versions.file_id')
+            .select(['file_versions.file_id', 'file_versions.blob_key'])
+            .where('files.folder_id', 'in', chunk)
+            .execute();
           files.push(
-            ...(await trx.selectFrom('files').select(['id', 'blob_key']).where('folder_id', 'in', chunk).execute()),
+            ...rows.map((row) => ({
+              ...row,
+              version_keys: versions.filter((v) => v.file_id === row.id).map((v) => v.blob_key),
+            })),
           );
           await trx.deleteFrom('files').where('folder_id', 'in', chunk).execute();
         }
@@ -294,7 +452,11 @@ export const createSpacesRepository = (db: Db) => {
       after?: KeysetAfter,
     ): Promise<FolderRow[]> {
       const op = desc ? '<' : '>';
-      let query = db.selectFrom('folders').selectAll().where('parent_id', '=', parentId);
+      let query = db
+        .selectFrom('folders')
+        .selectAll()
+        .where('parent_id', '=', parentId)
+        .where('trashed_at', 'is', null);
       if (after) {
         query = query.where((eb) =>
           eb.or([
@@ -318,7 +480,7 @@ export const createSpacesRepository = (db: Db) => {
       const op = desc ? '<' : '>';
       // Names sort by their key (case-insensitive); files stored with equal names before 0009 have none.
       const key = sort === 'name' ? sql<string>`coalesce(name_key, file_name)` : sql.ref<string | number>(sort);
-      let query = db.selectFrom('files').selectAll().where('folder_id', '=', folderId);
+      let query = db.selectFrom('files').selectAll().where('folder_id', '=', folderId).where('trashed_at', 'is', null);
       if (after) {
         query = query.where((eb) =>
           eb.or([eb(key, op, after.value), eb.and([eb(key, '=', after.value), eb('id', op, after.id)])]),

@@ -260,11 +260,22 @@ export function registerSpacesRoutes(
       config: USER,
       schema: {
         tags: ['folders'],
-        summary: 'Delete a folder with its subfolders and files',
+        summary: 'Move a folder with its subfolders and files to the trash of its space',
         params: FolderIdParams,
         response: { 200: DeleteFolderResponse, ...errors },
       },
     },
-    async (request) => folders.remove(await request.requireUser(), request.params.id),
+    async (request) => {
+      const actor = await request.requireUser();
+      const removed = await folders.remove(actor, request.params.id);
+      await audit.record({
+        action: 'file.deleted',
+        actor: actor.ownerKey,
+        target: `folder:${removed.id}`,
+        details: { folders: removed.folders, files: removed.files },
+        ...auditContext(request),
+      });
+      return removed;
+    },
   );
 }

@@ -71,6 +71,9 @@ export const rootFolderRow = (
   created_by: createdBy,
   created_at: now,
   updated_at: now,
+  trashed_at: null,
+  trashed_by: null,
+  trash_root_id: null,
 });
 
 /** Workspaces, their members, the space switcher and the directory of people (issue 15). */

@@ -26,6 +26,7 @@ import {
   UserCog,
   ShieldCheck,
   Sparkles,
+  Trash2,
   UserRound,
   Volume2,
   type LucideIcon,
@@ -66,6 +67,7 @@ export const GROUPS: Group[] = [
       { to: '/dashboard/file-list', label: 'List', icon: List },
       { to: '/dashboard/file-preview', label: 'Preview', icon: Eye },
       { to: '/dashboard/file-stats', label: 'File Stats', icon: BarChart3 },
+      { to: '/dashboard/trash', label: 'Trash', icon: Trash2 },
     ],
   },
   {

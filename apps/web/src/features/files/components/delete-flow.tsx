@@ -2,22 +2,27 @@ import type { FileRecord } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { useState } from 'react';
 import { showToast } from '../../../lib/toast';
+import { useUndoToast } from '../../../lib/trash';
 import { isApiError } from '../../../lib/api-error';
 import { useDeleteFile } from '../api/files-api';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 
-/** Confirmation, then delete, success toast and a reload of the file data; failures toast and show inline. */
+/**
+ * Confirmation, then delete (the file moves to the trash), a success toast with Undo and a reload of the file data;
+ * failures toast and show inline.
+ */
 export function useDeleteFlow(onDeleted?: () => void) {
   const [target, setTarget] = useState<FileRecord | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const mutation = useDeleteFile();
+  const undoToast = useUndoToast();
 
   const confirm = () => {
     if (!target) return;
     setFailure(null);
     mutation.mutate(target.id, {
       onSuccess: () => {
-        showToast('success', 'File deleted successfully!');
+        undoToast('File deleted successfully!', { id: target.id, name: target.fileName });
         setTarget(null);
         onDeleted?.();
       },
@@ -35,7 +40,7 @@ export function useDeleteFlow(onDeleted?: () => void) {
       title="Delete this file?"
       message={
         target
-          ? `“${target.fileName}” (${formatBytes(target.size)}, uploaded ${new Date(target.uploadDate).toLocaleString()}) will be deleted permanently.`
+          ? `“${target.fileName}” (${formatBytes(target.size)}, uploaded ${new Date(target.uploadDate).toLocaleString()}) will be moved to the trash. You can restore it from Trash.`
           : ''
       }
       confirmLabel="Delete"

@@ -131,7 +131,7 @@ describe('delete by id', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete this file?' });
     expect(dialog.textContent).toContain(
-      `“report.pdf” (1.50 KB, uploaded ${new Date(FILE.uploadDate).toLocaleString()}) will be deleted permanently.`,
+      `“report.pdf” (1.50 KB, uploaded ${new Date(FILE.uploadDate).toLocaleString()}) will be moved to the trash. You can restore it from Trash.`,
     );
   });
 });

@@ -4,6 +4,7 @@ import {
   DeleteWorkspaceResponse,
   DirectoryList,
   FileRecord,
+  FileVersionList,
   Folder,
   FolderListing,
   Member,
@@ -196,6 +197,27 @@ export function useDeleteFile() {
 }
 
 export const downloadUrl = (id: string) => `/api/files/download/${enc(id)}`;
+export const versionUrl = (id: string, versionId: string) => `/api/files/${enc(id)}/versions/${enc(versionId)}/content`;
+
+/** GET /api/files/{id}/versions */
+export const useVersions = (id: string) =>
+  useQuery({
+    queryKey: ['files', 'versions', id],
+    queryFn: () => api.get(FileVersionList, `/api/files/${enc(id)}/versions`),
+  });
+
+/** POST /api/files/{id}/versions/{versionId}/restore; reloads the versions, the folder listings and file lists. */
+export function useRestoreVersion(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (versionId: string) => api.post(FileRecord, `/api/files/${enc(id)}/versions/${enc(versionId)}/restore`),
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: ['files'] }),
+        client.invalidateQueries({ queryKey: spacesKeys.folders }),
+      ]),
+  });
+}
 export const openUrl = (id: string) => `/api/files/download/${enc(id)}?inline=1`;
 
 /** Reloads the open folder's listings (after uploads). */

@@ -1,6 +1,6 @@
 import type { FileRecord, FolderEntry } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
-import { Download, ExternalLink, FileText, Folder, FolderInput, Pencil, Share2, Trash2 } from 'lucide-react';
+import { Download, ExternalLink, FileText, Folder, FolderInput, History, Pencil, Share2, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
 import { useWideScreen } from '../../../lib/use-wide-screen';
@@ -21,6 +21,8 @@ export interface EntryActions {
   onMove: (target: EntryTarget) => void;
   onShare: (target: EntryTarget) => void;
   onDelete: (target: EntryTarget) => void;
+  /** A file's versions (every reader may see them). */
+  onVersions?: (target: EntryTarget) => void;
 }
 
 interface EntryListProps {
@@ -36,6 +38,8 @@ function menuItems(target: EntryTarget, actions: EntryActions, open: MenuItem): 
   const items: MenuItem[] = [open];
   if (target.kind === 'file') {
     items.push({ label: 'Download', icon: Download, href: downloadUrl(target.id), download: target.name });
+    const { onVersions } = actions;
+    if (onVersions) items.push({ label: 'Versions', icon: History, onSelect: () => onVersions(target) });
   }
   if (actions.canWrite) {
     items.push({ label: 'Rename', icon: Pencil, onSelect: () => actions.onRename(target) });

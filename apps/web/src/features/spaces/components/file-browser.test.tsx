@@ -162,7 +162,7 @@ describe('FileBrowser', () => {
     renderBrowser({ role: 'viewer', shareDialog: () => null });
     await userEvent.click(await screen.findByRole('button', { name: 'Actions for brief.pdf' }));
     const items = within(screen.getByRole('menu')).getAllByRole('menuitem');
-    expect(items.map((item) => item.textContent?.trim())).toEqual(['Open', 'Download']);
+    expect(items.map((item) => item.textContent?.trim())).toEqual(['Open', 'Download', 'Versions']);
     expect(screen.queryByRole('button', { name: /Upload/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /New folder/ })).toBeNull();
     expect(screen.queryByText(/Drop files here/)).toBeNull();
@@ -297,8 +297,8 @@ describe('FileBrowser', () => {
       new File(['x'], 'nope.txt'),
     ]);
     expect(uploadTo.mock.calls.map(([picked, place]) => [(picked as File).name, place])).toEqual([
-      ['big.bin', { folderId: 'root' }],
-      ['nope.txt', { folderId: 'root' }],
+      ['big.bin', { folderId: 'root', onConflict: 'rename' }],
+      ['nope.txt', { folderId: 'root', onConflict: 'rename' }],
     ]);
     const uploads = within(screen.getByRole('region', { name: 'Uploads' }));
     expect(uploads.getByRole('progressbar', { name: 'Upload of big.bin' }).getAttribute('value')).toBe('50');
@@ -307,5 +307,24 @@ describe('FileBrowser', () => {
     await vi.waitFor(() =>
       expect(uploads.getAllByTestId('upload-status').map((node) => node.textContent)).toEqual(['Uploaded', 'Failed']),
     );
+  });
+
+  it('asks Replace or Keep both before uploading a name the folder has, and sends the choice', async () => {
+    serve(defaultHandler);
+    uploadTo.mockReset();
+    uploadTo.mockResolvedValue(undefined);
+    renderBrowser({ folderId: 'root' });
+    await screen.findByRole('link', { name: 'brief.pdf' });
+    await userEvent.upload(screen.getByTestId('upload-input'), [new File(['new'], 'Brief.pdf')]);
+    const dialog = await screen.findByRole('dialog', { name: 'Replace the existing file?' });
+    expect(dialog.textContent).toContain('A file named “Brief.pdf” is already in this folder.');
+    expect(uploadTo).not.toHaveBeenCalled();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Replace' }));
+    expect(uploadTo.mock.calls.map(([picked, place]) => [(picked as File).name, place])).toEqual([
+      ['Brief.pdf', { folderId: 'root', onConflict: 'replace' }],
+    ]);
+    await userEvent.upload(screen.getByTestId('upload-input'), [new File(['new'], 'brief.pdf')]);
+    await userEvent.click(await screen.findByRole('button', { name: 'Keep both' }));
+    expect(uploadTo.mock.calls.at(-1)?.[1]).toEqual({ folderId: 'root', onConflict: 'rename' });
   });
 });

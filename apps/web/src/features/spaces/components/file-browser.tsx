@@ -8,6 +8,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
+import { useUndoToast } from '../../../lib/trash';
 import { uploadTo } from '../../../lib/upload';
 import {
   useCreateFolder,
@@ -29,7 +30,9 @@ import {
 import { EntryList, type EntryTarget } from './entry-list';
 import { MoveDialog } from './move-dialog';
 import { NameDialog } from './name-dialog';
+import { ConflictDialog } from './conflict-dialog';
 import { UploadList } from './upload-list';
+import { VersionsDialog } from './versions-dialog';
 
 /** The share dialog another feature provides (the app layer passes it in). */
 export type ShareDialogSlot = (target: EntryTarget, onClose: () => void) => ReactNode;
@@ -47,7 +50,11 @@ export interface FileBrowserProps {
   pageSize?: number;
 }
 
-type Dialog = { kind: 'new-folder' } | { kind: 'rename' | 'move' | 'share' | 'delete'; target: EntryTarget } | null;
+type Dialog =
+  | { kind: 'new-folder' }
+  | { kind: 'rename' | 'move' | 'share' | 'delete' | 'versions'; target: EntryTarget }
+  | { kind: 'conflict'; files: File[]; names: string[] }
+  | null;
 
 const SORTS: { value: FolderSort; label: string }[] = [
   { value: 'name', label: 'Name' },
@@ -80,19 +87,28 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
   const deleteFolder = useDeleteFolder();
   const deleteFile = useDeleteFile();
   const refresh = useRefreshFolders();
+  const undoToast = useUndoToast();
 
   const first = listing.data?.pages[0];
   const { canWrite } = permissionsFor(first ? roleForListing(space, first) : 'viewer');
   const close = () => setDialog(null);
 
+  /** Names being uploaded that the folder (as loaded) already has: ask Replace or Keep both first. */
   const upload = (files: File[]) => {
     if (!canWrite || files.length === 0) return;
+    const taken = new Set(listing.data?.pages.flatMap((p) => p.files.map((f) => f.fileName.toLowerCase())) ?? []);
+    const names = files.map((file) => file.name).filter((name) => taken.has(name.toLowerCase()));
+    if (names.length > 0) setDialog({ kind: 'conflict', files, names });
+    else send(files, 'rename');
+  };
+
+  const send = (files: File[], onConflict: 'replace' | 'rename') => {
     const items = files.map((file) => ({ key: `u${(uploadCounter += 1)}`, name: file.name, size: file.size, file }));
     dispatch({ type: 'add', items: items.map(({ key, name, size }) => ({ key, name, size })) });
     for (const item of items) {
       uploadTo(
         item.file,
-        { folderId: openId },
+        { folderId: openId, onConflict },
         { onProgress: (p) => dispatch({ type: 'progress', key: item.key, loaded: p.loaded }) },
       )
         .then(() => {
@@ -255,6 +271,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
               onMove: (target) => setDialog({ kind: 'move', target }),
               onShare: (target) => setDialog({ kind: 'share', target }),
               onDelete: (target) => setDialog({ kind: 'delete', target }),
+              onVersions: (target) => setDialog({ kind: 'versions', target }),
             }}
           />
         )}
@@ -320,13 +337,28 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
         <MoveDialog target={dialog.target} space={space} spaces={spaces} currentFolderId={openId} onClose={close} />
       )}
       {dialog?.kind === 'share' && shareDialog?.(dialog.target, close)}
+      {dialog?.kind === 'versions' && <VersionsDialog target={dialog.target} canWrite={canWrite} onClose={close} />}
+      {dialog?.kind === 'conflict' && (
+        <ConflictDialog
+          names={dialog.names}
+          onCancel={close}
+          onReplace={() => {
+            close();
+            send(dialog.files, 'replace');
+          }}
+          onKeepBoth={() => {
+            close();
+            send(dialog.files, 'rename');
+          }}
+        />
+      )}
       <ConfirmDialog
         open={deleting !== null}
         title={deleting?.kind === 'folder' ? 'Delete folder?' : 'Delete file?'}
         message={
           deleting?.kind === 'folder'
-            ? `“${deleting.name}” and everything inside it will be deleted.`
-            : `“${deleting?.name ?? ''}” will be deleted.`
+            ? `“${deleting.name}” and everything inside it will be moved to the trash. You can restore it from Trash.`
+            : `“${deleting?.name ?? ''}” will be moved to the trash. You can restore it from Trash.`
         }
         confirmLabel="Delete"
         busy={deleteFile.isPending || deleteFolder.isPending}
@@ -335,7 +367,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
           if (!deleting) return;
           const options = {
             onSuccess: () => {
-              showToast('success', `Deleted ${deleting.name}.`);
+              undoToast(`Deleted ${deleting.name}.`, deleting);
               close();
             },
             onError: (error: Error) => showToast('error', error.message),

@@ -1,0 +1,115 @@
+import {
+  EmptyTrashQuery,
+  EmptyTrashResponse,
+  ErrorResponse,
+  PurgeTrashItemResponse,
+  RestoreTrashResponse,
+  TrashIdParams,
+  TrashList,
+} from '@atrium/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { TrashService } from './trash.service';
+
+const USER = { access: 'user' } as const;
+
+/** The trash (issue 16): list, restore, purge one, empty. Who may is the trash policy's. */
+export function registerTrashRoutes(
+  app: FastifyInstance,
+  { trash, audit }: { trash: TrashService; audit: AuditRecorder },
+) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.get(
+    '/api/trash',
+    {
+      config: USER,
+      schema: {
+        tags: ['trash'],
+        summary:
+          'Your personal trash and that of every workspace where you are an editor or owner, newest first (who deleted each item, when it is purged)',
+        response: { 200: TrashList },
+      },
+    },
+    async (request) => trash.list(await request.requireUser()),
+  );
+
+  typed.post(
+    '/api/trash/:id/restore',
+    {
+      config: USER,
+      schema: {
+        tags: ['trash'],
+        summary:
+          'Put a trashed file or folder back where it was (or at the root of its space when that folder is gone); a taken name becomes "name (1)"',
+        params: TrashIdParams,
+        response: { 200: RestoreTrashResponse, 404: ErrorResponse, 409: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const actor = await request.requireUser();
+      const restored = await trash.restore(actor, request.params.id);
+      await audit.record({
+        action: 'file.restored',
+        actor: actor.ownerKey,
+        target: `${restored.kind}:${restored.id}`,
+        details: { name: restored.name, toRoot: restored.toRoot },
+        ...auditContext(request),
+      });
+      return restored;
+    },
+  );
+
+  typed.delete(
+    '/api/trash/:id',
+    {
+      config: USER,
+      schema: {
+        tags: ['trash'],
+        summary: 'Delete a trashed file or folder for good (its bytes and versions too)',
+        params: TrashIdParams,
+        response: { 200: PurgeTrashItemResponse, 404: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const actor = await request.requireUser();
+      const { kind, ...purged } = await trash.purge(actor, request.params.id);
+      await audit.record({
+        action: 'file.purged',
+        actor: actor.ownerKey,
+        target: `${kind}:${purged.id}`,
+        ...auditContext(request),
+      });
+      return purged;
+    },
+  );
+
+  typed.delete(
+    '/api/trash',
+    {
+      config: USER,
+      schema: {
+        tags: ['trash'],
+        summary: "Empty your personal trash, or with ?workspaceId= that workspace's (editors and owners)",
+        querystring: EmptyTrashQuery,
+        response: { 200: EmptyTrashResponse, 403: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const actor = await request.requireUser();
+      const emptied = await trash.empty(actor, request.query.workspaceId);
+      await audit.record({
+        action: 'file.purged',
+        actor: actor.ownerKey,
+        target:
+          request.query.workspaceId === undefined
+            ? `trash:${actor.ownerKey}`
+            : `workspace:${request.query.workspaceId}`,
+        details: { emptied: emptied.purged },
+        ...auditContext(request),
+      });
+      return emptied;
+    },
+  );
+}
