@@ -14,6 +14,7 @@ import { m0012Workspaces } from './0012-workspaces';
 import { m0013PlaceFiles } from './0013-place-files';
 import { m0014Admin } from './0014-admin';
 import { m0015ContactStatus } from './0015-contact-status';
+import { m0018Analysis } from './0018-analysis';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0013-place-files': m0013PlaceFiles,
   '0014-admin': m0014Admin,
   '0015-contact-status': m0015ContactStatus,
+  '0018-analysis': m0018Analysis,
 };
