@@ -30,8 +30,12 @@ export interface JobContext {
   progress(fraction: number): Promise<void>;
 }
 
-/** Saves a job's result inside the transaction that marks it done. */
-export type Commit = (trx: Db) => Promise<void>;
+/**
+ * Saves a job's result inside the transaction that marks it done; may return what to do once that transaction has
+ * committed (e.g. tell another module).
+ */
+export type Commit = (trx: Db) => Promise<AfterCommit | undefined>;
+export type AfterCommit = () => Promise<void> | void;
 
 export interface JobKind {
   /** Jobs of this kind running at once on one instance. */
@@ -260,6 +264,7 @@ export function createJobQueue(options: JobQueueOptions) {
         }),
         aborted,
       ]);
+      let after: AfterCommit | undefined;
       await db.transaction().execute(async (trx) => {
         const done = await trx
           .updateTable('analysis_jobs')
@@ -276,8 +281,12 @@ export function createJobQueue(options: JobQueueOptions) {
           .where('state', '=', 'running')
           .executeTakeFirst();
         if (Number(done.numUpdatedRows) === 0) throw new LeaseLost();
-        await commit?.(trx);
+        after = await commit?.(trx);
       });
+      if (after)
+        await Promise.resolve(after()).catch((error: unknown) =>
+          log.warn({ err: error, job: job.id }, 'after an analysis job'),
+        );
     } catch (error) {
       const reason = controller.signal.aborted ? controller.signal.reason : error;
       if (reason instanceof LeaseLost) log.warn({ job: job.id }, 'an analysis job was taken over by another instance');

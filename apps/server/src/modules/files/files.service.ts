@@ -43,6 +43,12 @@ export interface FilesServiceDeps {
   /** A person's own quota (set by an admin), or null for the default `USER_QUOTA_BYTES`. */
   quotas: { quotaOf(ownerKey: string): Promise<number | null> };
   log?: { warn(details: object, message: string): void };
+  /**
+   * Told of every file whose content was stored (multipart upload, upload into a folder, finished tus upload), after
+   * its row is written: background analysis enqueues its job here. Awaited, so the job is durable before the upload
+   * is answered; it must not throw.
+   */
+  onStored?: (file: StoredFile) => Promise<void>;
 }
 
 /** The 4xx messages of renaming and moving files. */
@@ -70,6 +76,7 @@ export const createFilesService = ({
   placement,
   quotas,
   log,
+  onStored,
 }: FilesServiceDeps) => {
   const thumbnails = createThumbnails(blobs);
   /** File `id` with what the file policy needs to know of the actor: membership and shares (see `spaces/access.ts`). */
@@ -202,7 +209,11 @@ export const createFilesService = ({
         await repo.deleteById(id);
         throw quotaError(target, quota);
       }
-      return presentFile(toStoredFile(row));
+      const stored = toStoredFile(row);
+      await onStored?.(stored).catch((error: unknown) =>
+        log?.warn({ err: error, id }, 'could not announce a stored file'),
+      );
+      return presentFile(stored);
     } catch (error) {
       await blobs.delete(blobKey).catch(() => undefined);
       throw error;
