@@ -612,6 +612,14 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       .filter((r) => /\/shares(\/|$)|^\/api\/shared-with-me$/.test(r.url) && r.method !== 'HEAD')
       .map((r) => `${r.method} ${r.url}`);
     expect(new Set(rows.map(([method, route]) => `${method} ${route}`))).toEqual(new Set(sharingRoutes));
+    // A file's insights (issue 17): exactly the file's read access — members, share recipients; others 404.
+    rows.push([
+      'GET',
+      '/api/files/:id/insights',
+      (f) => `/api/files/${f.file}/insights`,
+      undefined,
+      [200, 200, 200, 404, 200, 404],
+    ]);
 
     const failures: string[] = [];
     const callers = ['owner', 'editor', 'viewer', 'nonMember', 'recipient', 'admin'] as const;
