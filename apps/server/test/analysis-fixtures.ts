@@ -8,16 +8,24 @@ export async function pngWithText(text: string): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-/** A one-page PDF whose text is `text` (Helvetica), with a correct cross-reference table. */
-export function pdfWithText(text: string): Buffer {
+/**
+ * A PDF of `pages` pages, each showing `text` (Helvetica), with a correct cross-reference table: written by hand so
+ * the tests need no PDF tool.
+ */
+export function pdfWithText(text: string, pages = 1): Buffer {
   const stream = `BT /F1 24 Tf 72 720 Td (${text}) Tj ET`;
+  const pageIds = Array.from({ length: pages }, (_, i) => 4 + i * 2);
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages} >>`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ];
+  for (const id of pageIds) {
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${id + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`,
+      `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    );
+  }
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((object, index) => {

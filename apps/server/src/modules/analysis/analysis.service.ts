@@ -147,6 +147,8 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     kinds,
     log: deps.log,
     timeoutMs: deps.timeoutMs,
+    // A killed instance's jobs are taken over 15 s later (renewed every 5 s while they run).
+    leaseMs: 15_000,
     ...deps.queue,
     async onGaveUp(trx: Db, job: QueueJob, error: string, outcome: 'failed' | 'unsupported') {
       const file = await trx.selectFrom('files').select('sha256').where('id', '=', job.fileId).executeTakeFirst();
