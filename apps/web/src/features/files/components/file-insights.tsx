@@ -100,7 +100,7 @@ function Transcript({
               }}
               className="flex w-full gap-3 rounded-lg px-2 py-1 text-left text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600"
             >
-              <span className="shrink-0 font-mono text-xs text-brand-700 tabular-nums">{timestamp(segment.start)}</span>
+              <span className="shrink-0 font-mono text-xs text-brand-700 tabular-nums">{timestamp(segment.start)}</span>{' '}
               <span className="text-slate-800">{segment.text}</span>
             </button>
           </li>
