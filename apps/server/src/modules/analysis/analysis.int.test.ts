@@ -5,6 +5,8 @@ import path from 'node:path';
 import { FileInsights, type FileRecord } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfWithText, pngWithText } from '../../../test/analysis-fixtures';
+import { systemClock } from '../../lib/time';
+import { reindexAll } from './analysis.service';
 import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -91,6 +93,61 @@ describe.each(dialects())('background analysis and GET /api/files/{id}/insights 
     const [segment] = insights.transcript?.segments ?? [];
     expect(segment?.start).toBeGreaterThanOrEqual(0);
     expect(segment?.end).toBeGreaterThan(segment?.start ?? 0);
+  });
+
+  it('analyses a file stored by a resumable (tus) upload', { timeout: 60_000 }, async () => {
+    const body = Buffer.from('Minutes of the albatross meeting\n');
+    const b64 = (value: string) => Buffer.from(value).toString('base64');
+    const created = await server.fetch('/api/files/tus', {
+      method: 'POST',
+      headers: {
+        cookie: owner,
+        'tus-resumable': '1.0.0',
+        'upload-length': String(body.length),
+        'upload-metadata': `filename ${b64('minutes.txt')},userId ${b64('insights-owner')}`,
+        'content-type': 'application/offset+octet-stream',
+      },
+      body: new Uint8Array(body),
+    });
+    expect(created.status).toBe(201);
+    const id = created.headers.get('x-atrium-file-id') ?? '';
+    expect(id).not.toBe('');
+    expect((await settled(id)).text).toBe('Minutes of the albatross meeting');
+  });
+
+  it('removes a file’s insights and jobs with the file', { timeout: 60_000 }, async () => {
+    const file = await upload('gone.txt', Buffer.from('soon gone'));
+    await settled(file.id);
+    const db = server.app.database.db;
+    const count = async () =>
+      (await db.selectFrom('analysis_jobs').select('id').where('file_id', '=', file.id).execute()).length +
+      (await db.selectFrom('file_insights').select('file_id').where('file_id', '=', file.id).execute()).length;
+    expect(await count()).toBe(2);
+    const deleted = await server.fetch(`/api/files/user/${file.id}`, { method: 'DELETE', headers: { cookie: owner } });
+    expect(deleted.status).toBe(200);
+    expect(await count()).toBe(0);
+    expect((await insightsOf(file.id)).status).toBe(404);
+  });
+
+  it('analyses every file again on reindex', { timeout: 60_000 }, async () => {
+    const file = await upload('again.txt', Buffer.from('first words'));
+    const before = await settled(file.id);
+    await sleep(20);
+    const { queued } = await reindexAll({
+      db: server.app.database.db,
+      dialect: server.app.database.dialect,
+      clock: systemClock,
+    });
+    expect(queued).toBeGreaterThanOrEqual(1);
+    const deadline = Date.now() + 30_000;
+    let after = before;
+    while (after.analysedAt === before.analysedAt && Date.now() < deadline) {
+      await sleep(100);
+      after = FileInsights.parse(await readJson(await insightsOf(file.id)));
+    }
+    expect(after.status).toBe('done');
+    expect(after.analysedAt).not.toBe(before.analysedAt);
+    expect(after.text).toBe('first words');
   });
 
   it('answers `unsupported` for a type it does not analyse', async () => {

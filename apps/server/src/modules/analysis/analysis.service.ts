@@ -235,3 +235,60 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
 }
 
 export type AnalysisService = ReturnType<typeof createAnalysisService>;
+
+/**
+ * Analyses every stored file again (`npm run reindex`, e.g. after an engine upgrade): each file's jobs are replaced by
+ * a new queued one (a run in progress loses its lease and saves nothing), files of other types are recorded as
+ * `unsupported`. Only writes rows: the running servers' queues pick the jobs up. Answers how many were queued.
+ */
+export async function reindexAll({ db, dialect, clock }: { db: Db; dialect: Dialect; clock: Clock }) {
+  const queue = createJobQueue({
+    db,
+    dialect,
+    clock,
+    kinds: {},
+    log: { info: () => undefined, warn: () => undefined },
+  });
+  let queued = 0;
+  let unsupported = 0;
+  let after = '';
+  for (;;) {
+    const files = await db
+      .selectFrom('files')
+      .select(['id', 'content_type', 'sha256'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(500)
+      .execute();
+    if (files.length === 0) break;
+    for (const file of files) {
+      const kind = kindOf(file.content_type);
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('analysis_jobs').where('file_id', '=', file.id).execute();
+        if (kind) {
+          await queue.enqueue(trx, { kind, fileId: file.id, contentSha: file.sha256 });
+          queued += 1;
+        } else {
+          const at = iso(clock.now());
+          const row = {
+            file_id: file.id,
+            status: 'unsupported' as const,
+            content_sha: file.sha256,
+            error: `Files of type ${file.content_type} are not analysed.`,
+            model_version: ANALYSIS_VERSION,
+            analysed_at: at,
+            updated_at: at,
+          };
+          await trx
+            .insertInto('file_insights')
+            .values(row)
+            .onConflict((oc) => oc.column('file_id').doUpdateSet(row))
+            .execute();
+          unsupported += 1;
+        }
+      });
+    }
+    after = files.at(-1)?.id ?? after;
+  }
+  return { queued, unsupported };
+}
