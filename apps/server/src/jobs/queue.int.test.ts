@@ -158,6 +158,25 @@ describe.each(dialects())('durable job queue (%s)', (dialect) => {
     expect(Number((await jobsOf([file]))[0]?.attempts)).toBe(2);
   });
 
+  it('hands a running job back on a graceful stop, without counting the attempt', async () => {
+    const file = await makeFile();
+    const kind = `stop-${randomUUID()}`;
+    const queue = queueWith({
+      [kind]: {
+        concurrency: 1,
+        run: ({ signal }) =>
+          new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error))),
+      },
+    });
+    await queue.enqueue(db(), { kind, fileId: file, contentSha: 'x' });
+    queue.start();
+    await until(async () => (await jobsOf([file]))[0]?.state === 'running');
+    await queue.stop();
+    const [job] = await jobsOf([file]);
+    expect(job).toMatchObject({ state: 'queued', locked_by: null });
+    expect(Number(job?.attempts)).toBe(0);
+  });
+
   it('removes a file’s jobs with the file', async () => {
     const file = await makeFile();
     const queue = queueWith({});

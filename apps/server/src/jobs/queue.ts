@@ -300,8 +300,26 @@ export function createJobQueue(options: JobQueueOptions) {
     }
   }
 
+  /** Whether any job is due or has an expired lease: a read, so an idle queue's polls write nothing. */
+  async function anythingDue(): Promise<boolean> {
+    const at = iso(now());
+    const row = await db
+      .selectFrom('analysis_jobs')
+      .select('id')
+      .where((w) =>
+        w.or([
+          w.and([w('state', '=', 'queued'), w('run_after', '<=', at)]),
+          w.and([w('state', '=', 'running'), w('locked_until', '<=', at)]),
+        ]),
+      )
+      .limit(1)
+      .executeTakeFirst();
+    return Boolean(row);
+  }
+
   /** Claims as many jobs as each kind has free slots, and starts them. */
   async function pump(): Promise<void> {
+    if (!(await anythingDue())) return;
     await giveUpExhausted();
     for (const [name, kind] of Object.entries(kinds)) {
       const slots = active.get(name) ?? new Set<Promise<void>>();
@@ -309,6 +327,11 @@ export function createJobQueue(options: JobQueueOptions) {
       while (running && slots.size < kind.concurrency) {
         const job = await claim(name);
         if (!job) break;
+        if (!running) {
+          // Stopped while claiming: hand it back at once.
+          await release(job);
+          break;
+        }
         const run: Promise<void> = execute(kind, job).finally(() => {
           slots.delete(run);
           if (running) queue.kick();
@@ -379,8 +402,8 @@ export function createJobQueue(options: JobQueueOptions) {
     async stop(): Promise<void> {
       running = false;
       clearTimeout(timer);
-      for (const controller of controllers) controller.abort(new Error('the server is stopping'));
       await pumping;
+      for (const controller of controllers) controller.abort(new Error('the server is stopping'));
       await Promise.all([...active.values()].flatMap((slots) => [...slots]));
     },
     /** Jobs running on this instance now. */
