@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { createRef } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, wrap } from '../test-utils';
-import { FileInsightsPanel, timestamp } from './file-insights';
+import { FaceBoxes, FileInsightsPanel, timestamp } from './file-insights';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -72,6 +72,28 @@ describe('FileInsightsPanel', () => {
     vi.stubGlobal('fetch', async () => json(200, { status: 'unsupported', engine: null, analysedAt: null }));
     wrap(<FileInsightsPanel fileId="f4" />);
     expect(await screen.findByText('There are no insights for this kind of file.')).toBeTruthy();
+  });
+
+  it('draws a box around each face found', async () => {
+    vi.stubGlobal('fetch', async () =>
+      json(200, {
+        status: 'done',
+        faces: [
+          { box: { left: 0.1, top: 0.2, width: 0.3, height: 0.4 }, age: 31.6, gender: 'female', emotion: 'happiness' },
+        ],
+        engine: 'face detection (local)',
+        analysedAt: null,
+      }),
+    );
+    wrap(<FaceBoxes fileId="f5" />);
+    const boxes = await screen.findByTestId('face-boxes');
+    const rect = boxes.querySelector('rect');
+    expect([rect?.getAttribute('x'), rect?.getAttribute('y'), rect?.getAttribute('width')]).toEqual([
+      '0.1',
+      '0.2',
+      '0.3',
+    ]);
+    expect(boxes.querySelector('title')?.textContent).toBe('About 32, female, happiness');
   });
 
   it('writes timestamps as m:ss or h:mm:ss', () => {

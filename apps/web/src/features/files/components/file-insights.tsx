@@ -193,3 +193,38 @@ export function FileInsightsPanel({ fileId, media }: { fileId: string; media?: R
     </section>
   );
 }
+
+/**
+ * Boxes around the faces analysis found, over the image preview (an SVG in the image's own proportions, so it scales
+ * with the picture; each box is titled with what was found).
+ */
+export function FaceBoxes({ fileId }: { fileId: string }) {
+  const insights = useFileInsights(fileId);
+  const faces = insights.data?.status === 'done' ? (insights.data.faces ?? []) : [];
+  if (faces.length === 0) return null;
+  return (
+    <svg
+      data-testid="face-boxes"
+      viewBox="0 0 1 1"
+      preserveAspectRatio="none"
+      className="pointer-events-none absolute inset-0 h-full w-full"
+      aria-hidden="true"
+    >
+      {faces.map((face, index) => (
+        <rect
+          key={index}
+          x={face.box.left}
+          y={face.box.top}
+          width={face.box.width}
+          height={face.box.height}
+          fill="none"
+          stroke="#facc15"
+          strokeWidth={2}
+          vectorEffect="non-scaling-stroke"
+        >
+          <title>{`About ${Math.round(face.age)}, ${face.gender}, ${face.emotion}`}</title>
+        </rect>
+      ))}
+    </svg>
+  );
+}

@@ -4,7 +4,7 @@ import { ChevronDown, ChevronRight, Download } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { MediaPreview } from '../../../components/ui/media-preview';
 import { downloadUrl, thumbnailUrl } from '../api/files-api';
-import { FileInsightsPanel } from './file-insights';
+import { FaceBoxes, FileInsightsPanel } from './file-insights';
 import { FileRowMenu } from './row-menu';
 
 /** The exact size, for a tooltip: "20,000,000 bytes". */
@@ -62,6 +62,7 @@ export function FilePreviewCard({ file, onDelete }: { file: FileRecord; onDelete
                 fileName={file.fileName}
                 thumbnailSrc={thumbnailUrl(file.id)}
                 mediaRef={media}
+                overlay={file.contentType.startsWith('image/') ? <FaceBoxes fileId={file.id} /> : undefined}
               />
             </div>
             <FileInsightsPanel fileId={file.id} media={media} />
