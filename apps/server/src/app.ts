@@ -311,6 +311,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     audit: audit.recorder,
   });
   const analysis = createAnalysisService({
+    workspaces,
     db: database.db,
     dialect: database.dialect,
     clock,

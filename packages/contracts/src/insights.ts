@@ -42,6 +42,14 @@ export const FileInsights = z
   .meta({ id: 'FileInsights' });
 export type FileInsights = z.infer<typeof FileInsights>;
 
+/** A workspace's background analysis: everything, everything but faces, or nothing. */
+export const AnalysisSetting = z.enum(['on', 'no-faces', 'off']);
+export type AnalysisSetting = z.infer<typeof AnalysisSetting>;
+export const WorkspaceAnalysisSettings = z
+  .object({ analysis: AnalysisSetting })
+  .meta({ id: 'WorkspaceAnalysisSettings' });
+export type WorkspaceAnalysisSettings = z.infer<typeof WorkspaceAnalysisSettings>;
+
 const CATEGORY_PARENTS: Record<string, string> = {
   abstract: 'Abstract',
   animal: 'Animal',

@@ -236,6 +236,7 @@ export interface Database {
   audit_log: AuditLogTable;
   analysis_jobs: AnalysisJobsTable;
   file_insights: FileInsightsTable;
+  analysis_settings: AnalysisSettingsTable;
 }
 
 /** The durable analysis queue (migration 0018): one job per (file, kind, content hash). */
@@ -273,5 +274,12 @@ export interface FileInsightsTable {
   model_version: string | null;
   analysed_at: string | null;
   error: string | null;
+  updated_at: string;
+}
+
+/** A workspace's analysis setting (migration 0018; no row: `on`). */
+export interface AnalysisSettingsTable {
+  workspace_id: string;
+  analysis: 'on' | 'no-faces' | 'off';
   updated_at: string;
 }

@@ -53,8 +53,16 @@ export const m0018Analysis: Migration = {
       .addColumn('error', 'text')
       .addColumn('updated_at', 'text', (col) => col.notNull())
       .execute();
+    // A workspace's choice (no row: `on`): `on`, `no-faces` (no face detection, faces dropped) or `off`.
+    await db.schema
+      .createTable('analysis_settings')
+      .addColumn('workspace_id', 'text', (col) => col.primaryKey().references('workspaces.id').onDelete('cascade'))
+      .addColumn('analysis', 'text', (col) => col.notNull())
+      .addColumn('updated_at', 'text', (col) => col.notNull())
+      .execute();
   },
   async down(db: Kysely<unknown>) {
+    await db.schema.dropTable('analysis_settings').execute();
     await db.schema.dropTable('file_insights').execute();
     await db.schema.dropTable('analysis_jobs').execute();
   },

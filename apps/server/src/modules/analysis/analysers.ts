@@ -51,6 +51,8 @@ export type Result = Omit<FileInsights, 'status' | 'progress' | 'analysedAt' | '
 
 export interface AnalyserInput {
   bytes: Buffer;
+  /** Whether faces may be detected (a workspace's `no-faces` setting turns it off). */
+  faces: boolean;
   contentType: string;
   signal: AbortSignal;
   progress(fraction: number): Promise<void>;
@@ -137,7 +139,10 @@ export async function analyseDocument({ bytes }: AnalyserInput): Promise<Result>
 const topEmotion = (emotion: Record<string, number>) =>
   Object.entries(emotion).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'neutral';
 
-export async function analyseImage(ai: AiService, { bytes, progress }: AnalyserInput): Promise<Result> {
+export async function analyseImage(
+  ai: AiService,
+  { bytes, faces: detectFaces, progress }: AnalyserInput,
+): Promise<Result> {
   // What the engines accept: a JPEG within the image limits (any type sharp decodes, turned upright, at most 2048 px).
   let decoded: { jpeg: Buffer; png: Buffer; width: number; height: number };
   try {
@@ -156,7 +161,7 @@ export async function analyseImage(ai: AiService, { bytes, progress }: AnalyserI
   const missing: string[] = [];
   const analysis = await part('Image analysis', missing, () => ai.analyzeImage(decoded.jpeg));
   await progress(0.4);
-  const faces = await part('Face detection', missing, () => ai.detectFaces(decoded.jpeg));
+  const faces = detectFaces ? await part('Face detection', missing, () => ai.detectFaces(decoded.jpeg)) : undefined;
   await progress(0.7);
   const text = await part('Text recognition', missing, () => ocr(decoded.png));
   if (!analysis && !faces && text === undefined) throw new PermanentJobError(missing.join(' '), 'unsupported');

@@ -150,6 +150,67 @@ describe.each(dialects())('background analysis and GET /api/files/{id}/insights 
     expect(after.text).toBe('first words');
   });
 
+  it(
+    'follows a workspace’s setting: members read it, owners turn analysis off (its insights go)',
+    { timeout: 60_000 },
+    async () => {
+      const call = (method: string, url: string, body?: unknown, cookie = owner) =>
+        server.fetch(url, {
+          method,
+          headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      const ws = await readJson<{ id: string; rootFolderId: string }>(
+        await call('POST', '/api/workspaces', { name: 'Analysed' }),
+      );
+      expect(await readJson(await call('GET', `/api/workspaces/${ws.id}/analysis`))).toEqual({ analysis: 'on' });
+      const into = async (name: string, text: string) => {
+        const form = new FormData();
+        form.append('file', new Blob([text]), name);
+        return readJson<FileRecord>(
+          await server.fetch(`/api/files/upload?folderId=${ws.rootFolderId}`, {
+            method: 'POST',
+            headers: { cookie: owner, accept: 'application/json' },
+            body: form,
+          }),
+        );
+      };
+      const before = await into('kept.txt', 'analysed while on');
+      expect((await settled(before.id)).text).toBe('analysed while on');
+      // A stranger cannot read or change it; a bad value is a 400 that changes nothing.
+      expect((await call('GET', `/api/workspaces/${ws.id}/analysis`, undefined, stranger)).status).toBe(404);
+      expect((await call('PUT', `/api/workspaces/${ws.id}/analysis`, { analysis: 'off' }, stranger)).status).toBe(404);
+      expect((await call('PUT', `/api/workspaces/${ws.id}/analysis`, { analysis: 'sometimes' })).status).toBe(400);
+      expect((await settled(before.id)).status).toBe('done');
+
+      // `no-faces` drops the faces already found (here written straight into the file's row).
+      const face = { box: { left: 0, top: 0, width: 0.5, height: 0.5 }, age: 30, gender: 'male', emotion: 'neutral' };
+      await server.app.database.db
+        .updateTable('file_insights')
+        .set({ faces: JSON.stringify([face]) })
+        .where('file_id', '=', before.id)
+        .execute();
+      expect((await settled(before.id)).faces).toEqual([face]);
+      await call('PUT', `/api/workspaces/${ws.id}/analysis`, { analysis: 'no-faces' });
+      expect((await settled(before.id)).faces).toBeUndefined();
+      expect((await settled(before.id)).text).toBe('analysed while on');
+
+      expect(await readJson(await call('PUT', `/api/workspaces/${ws.id}/analysis`, { analysis: 'off' }))).toEqual({
+        analysis: 'off',
+      });
+      expect(await settled(before.id)).toMatchObject({
+        status: 'unsupported',
+        error: expect.stringMatching(/turned off/),
+      });
+      const during = await into('skipped.txt', 'never analysed');
+      expect(await settled(during.id)).toMatchObject({ status: 'unsupported' });
+      const db = server.app.database.db;
+      expect(
+        await db.selectFrom('file_insights').select('text').where('file_id', 'in', [before.id, during.id]).execute(),
+      ).toEqual([{ text: null }]);
+    },
+  );
+
   it('answers `unsupported` for a type it does not analyse', async () => {
     const file = await upload('data.bin', Buffer.from([0, 1, 2, 3, 4, 5, 250, 251, 252]));
     const insights = FileInsights.parse(await readJson(await insightsOf(file.id)));

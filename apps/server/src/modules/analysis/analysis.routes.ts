@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorResponse, FileIdParams, FileInsights } from '@atrium/contracts';
+import {
+  ErrorResponse,
+  FileIdParams,
+  FileInsights,
+  WorkspaceAnalysisSettings,
+  WorkspaceIdParams,
+} from '@atrium/contracts';
 import type { AnalysisService } from './analysis.service';
 
 /** `GET /api/files/{id}/insights`: what background analysis found in a file, for whoever may read the file. */
@@ -17,5 +23,32 @@ export function registerAnalysisRoutes(app: FastifyInstance, { analysis }: { ana
       },
     },
     async (request) => analysis.insights(await request.requireUser(), request.params.id),
+  );
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/workspaces/:id/analysis',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['workspaces'],
+        summary: "A workspace's background analysis: on, no-faces or off (members)",
+        params: WorkspaceIdParams,
+        response: { 200: WorkspaceAnalysisSettings, 404: ErrorResponse },
+      },
+    },
+    async (request) => analysis.setting(await request.requireUser(), request.params.id),
+  );
+  app.withTypeProvider<ZodTypeProvider>().put(
+    '/api/workspaces/:id/analysis',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['workspaces'],
+        summary: "Change a workspace's background analysis (owners); no-faces drops faces found, off drops insights",
+        params: WorkspaceIdParams,
+        body: WorkspaceAnalysisSettings,
+        response: { 200: WorkspaceAnalysisSettings, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+      },
+    },
+    async (request) => analysis.setSetting(await request.requireUser(), request.params.id, request.body.analysis),
   );
 }

@@ -1,5 +1,6 @@
-import type { FileInsights } from '@atrium/contracts';
-import type { Actor } from '../../auth/actor';
+import type { AnalysisSetting, FileInsights } from '@atrium/contracts';
+import type { Actor, UserActor } from '../../auth/actor';
+import type { ResourceAction } from '../../auth/policies/roles';
 import type { Db, Dialect } from '../../db';
 import type { FileInsightsTable } from '../../db/schema';
 import { createJobQueue, PermanentJobError, type JobKind, type QueueJob } from '../../jobs/queue';
@@ -31,6 +32,8 @@ export interface AnalysedFiles {
 }
 
 export interface AnalysisServiceDeps {
+  /** The workspace policy, for the per-workspace setting (read: members; change: owners). */
+  workspaces: { authorize(actor: UserActor, id: string, action: ResourceAction): Promise<unknown> };
   db: Db;
   dialect: Dialect;
   clock: Clock;
@@ -99,6 +102,18 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     error: null,
   });
 
+  /** A workspace's setting (`on` without a row; personal spaces are always `on`). */
+  const settingOf = async (workspaceId: string | null): Promise<AnalysisSetting> => {
+    if (workspaceId === null) return 'on';
+    const row = await db
+      .selectFrom('analysis_settings')
+      .select('analysis')
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    return row?.analysis ?? 'on';
+  };
+  const TURNED_OFF = 'Analysis is turned off for this workspace.';
+
   const analyser: Record<AnalysisKind, (input: AnalyserInput) => Promise<Result>> = {
     image: (input) => analyseImage(deps.ai, input),
     audio: (input) => analyseAudio(deps.ai, input),
@@ -115,8 +130,17 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
           const file = await deps.files.findUnchecked(job.fileId);
           // Deleted, or its content replaced meanwhile (the newer content has a job of its own): nothing to save.
           if (!file || file.sha256 !== job.contentSha) return undefined;
+          // Turned off for its workspace meanwhile: nothing is analysed or kept.
+          const setting = await settingOf(file.workspaceId);
+          if (setting === 'off') return undefined;
           const bytes = await readFile(file);
-          const result = await analyser[kind]({ bytes, contentType: file.contentType, signal, progress });
+          const result = await analyser[kind]({
+            bytes,
+            contentType: file.contentType,
+            faces: setting === 'on',
+            signal,
+            progress,
+          });
           return async (trx: Db) => {
             await upsert(trx, {
               ...emptyRow(file.id, job.contentSha),
@@ -187,6 +211,10 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       if (!deps.enabled) return;
       try {
         const kind = kindOf(file.contentType);
+        if (kind && (await settingOf(file.workspaceId)) === 'off') {
+          await upsert(db, { ...emptyRow(file.id, file.sha256), status: 'unsupported', error: TURNED_OFF });
+          return;
+        }
         if (!kind) {
           await upsert(db, {
             ...emptyRow(file.id, file.sha256),
@@ -206,6 +234,8 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     /** What analysis found in file `id`, with exactly the file's read access (404 where it is not visible). */
     async insights(actor: Actor, id: string): Promise<FileInsights> {
       const file = await deps.files.get(actor, id);
+      if ((await settingOf(file.workspaceId)) === 'off')
+        return { status: 'unsupported', engine: null, analysedAt: null, error: TURNED_OFF };
       const row = await db.selectFrom('file_insights').selectAll().where('file_id', '=', id).executeTakeFirst();
       if (row && row.content_sha === file.sha256 && row.status !== 'pending') return present(row);
       const job = await db
@@ -226,6 +256,45 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
         };
       // Queued, or older results while the new content waits.
       return { ...(row ? present(row) : { engine: null, analysedAt: null }), status: 'pending', progress: 0 };
+    },
+
+    /** A workspace's analysis setting (its members may read it). */
+    async setting(actor: UserActor, workspaceId: string): Promise<{ analysis: AnalysisSetting }> {
+      await deps.workspaces.authorize(actor, workspaceId, 'read');
+      return { analysis: await settingOf(workspaceId) };
+    },
+
+    /**
+     * Changes a workspace's analysis (owners): `no-faces` also drops the faces already found in its files, `off` its
+     * files' insights and pending jobs (a run in progress loses its job and saves nothing). Files stored while it was
+     * off are analysed after `npm run reindex`.
+     */
+    async setSetting(
+      actor: UserActor,
+      workspaceId: string,
+      analysis: AnalysisSetting,
+    ): Promise<{ analysis: AnalysisSetting }> {
+      await deps.workspaces.authorize(actor, workspaceId, 'manage');
+      const updated_at = iso(clock.now());
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('analysis_settings')
+          .values({ workspace_id: workspaceId, analysis, updated_at })
+          .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ analysis, updated_at }))
+          .execute();
+        const files = trx.selectFrom('files').select('id').where('workspace_id', '=', workspaceId);
+        if (analysis === 'no-faces')
+          await trx
+            .updateTable('file_insights')
+            .set({ faces: null, updated_at })
+            .where('file_id', 'in', files)
+            .execute();
+        if (analysis === 'off') {
+          await trx.deleteFrom('file_insights').where('file_id', 'in', files).execute();
+          await trx.deleteFrom('analysis_jobs').where('file_id', 'in', files).execute();
+        }
+      });
+      return { analysis };
     },
 
     start: () => (deps.enabled ? queue.start() : undefined),
