@@ -211,6 +211,35 @@ describe.each(dialects())('background analysis and GET /api/files/{id}/insights 
     },
   );
 
+  it('transcribes the audio track of a video and an Ogg/Opus recording', { timeout: 200_000 }, async () => {
+    const wav = path.join(work, 'video-voice.wav');
+    execFileSync('flite', ['-voice', 'slt', '-t', 'please call me tomorrow morning', '-o', wav]);
+    const mp4 = path.join(work, 'call.mp4');
+    const ogg = path.join(work, 'call.ogg');
+    execFileSync(
+      'ffmpeg',
+      ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=blue:s=160x120:d=3', '-i', wav].concat([
+        '-shortest',
+        '-c:v',
+        'mpeg4',
+        '-c:a',
+        'aac',
+        mp4,
+      ]),
+    );
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', wav, '-c:a', 'libopus', ogg]);
+    for (const [name, file] of [
+      ['call.mp4', mp4],
+      ['call.ogg', ogg],
+    ] as const) {
+      const stored = await upload(name, readFileSync(file));
+      expect(stored.contentType).toMatch(/^(video|audio)\//);
+      const insights = await settled(stored.id);
+      expect(insights.status).toBe('done');
+      expect(insights.transcript?.text.toLowerCase()).toContain('tomorrow');
+    }
+  });
+
   it('answers `unsupported` for a type it does not analyse', async () => {
     const file = await upload('data.bin', Buffer.from([0, 1, 2, 3, 4, 5, 250, 251, 252]));
     const insights = FileInsights.parse(await readJson(await insightsOf(file.id)));
