@@ -1,4 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { categoryLabel, type FileInsights, type TranscriptSegment } from '@atrium/contracts';
@@ -42,15 +44,20 @@ export function kindOf(contentType: string): AnalysisKind | undefined {
 
 /** Largest text kept per file (OCR, document text, text files), in characters. */
 export const MAX_TEXT_CHARS = 200_000;
-/** Longest recording transcribed, in seconds. */
-export const MAX_AUDIO_SECONDS = 3 * 60 * 60;
-/** Largest file read into memory for analysis. */
-export const MAX_ANALYSED_BYTES = 200 * 1024 * 1024;
+/** Longest recording transcribed, in seconds (its 16 kHz PCM, 115 MB at most, is held while it is transcribed). */
+export const MAX_AUDIO_SECONDS = 60 * 60;
+/** Largest image, PDF or text file read into memory for analysis. */
+export const MAX_ANALYSED_BYTES = 100 * 1024 * 1024;
+/** Largest recording or video analysed (streamed to a temporary file, never held in memory). */
+export const MAX_MEDIA_BYTES = 8 * 1024 * 1024 * 1024;
 
 export type Result = Omit<FileInsights, 'status' | 'progress' | 'analysedAt' | 'error'> & { engine: string };
 
 export interface AnalyserInput {
-  bytes: Buffer;
+  /** The whole file in memory (refused above MAX_ANALYSED_BYTES). */
+  read(): Promise<Buffer>;
+  /** The file as a stream (recordings and videos, copied to a temporary file). */
+  open(): Promise<NodeJS.ReadableStream>;
   /** Whether faces may be detected (a workspace's `no-faces` setting turns it off). */
   faces: boolean;
   contentType: string;
@@ -124,12 +131,14 @@ export async function pdfText(pdf: Buffer, timeoutMs = 120_000): Promise<string>
   return cleanText(out.toString('utf8'));
 }
 
-export async function analyseText({ bytes }: AnalyserInput): Promise<Result> {
+export async function analyseText({ read }: AnalyserInput): Promise<Result> {
+  const bytes = await read();
   const head = bytes.subarray(0, MAX_TEXT_CHARS * 4);
   return { text: cleanText(new TextDecoder('utf-8').decode(head)), engine: 'text' };
 }
 
-export async function analyseDocument({ bytes }: AnalyserInput): Promise<Result> {
+export async function analyseDocument({ read }: AnalyserInput): Promise<Result> {
+  const bytes = await read();
   const text = await part('PDF text', [], () => pdfText(bytes));
   if (text === undefined)
     throw new PermanentJobError('PDF text needs the Debian package poppler-utils.', 'unsupported');
@@ -141,9 +150,10 @@ const topEmotion = (emotion: Record<string, number>) =>
 
 export async function analyseImage(
   ai: AiService,
-  { bytes, faces: detectFaces, progress }: AnalyserInput,
+  { read, faces: detectFaces, progress }: AnalyserInput,
 ): Promise<Result> {
   // What the engines accept: a JPEG within the image limits (any type sharp decodes, turned upright, at most 2048 px).
+  const bytes = await read();
   let decoded: { jpeg: Buffer; png: Buffer; width: number; height: number };
   try {
     const image = sharp(bytes, { limitInputPixels: ai.limits.imagePixels }).rotate();
@@ -233,7 +243,7 @@ function pcmOf(file: Buffer): Buffer {
  * like MP4 cannot be read from a pipe), then it is transcribed in chunks no longer than the speech engine accepts,
  * with progress after each and segment timestamps from the chunk's start and the engine's offset.
  */
-export async function analyseAudio(ai: AiService, { bytes, signal, progress }: AnalyserInput): Promise<Result> {
+export async function analyseAudio(ai: AiService, { open, signal, progress }: AnalyserInput): Promise<Result> {
   let ffmpeg: string;
   try {
     ffmpeg = requireExecutable('ffmpeg', 'ffmpeg', 'Audio conversion');
@@ -244,7 +254,7 @@ export async function analyseAudio(ai: AiService, { bytes, signal, progress }: A
   let pcm: Buffer;
   try {
     const input = path.join(dir, 'input');
-    await writeFile(input, bytes);
+    await pipeline(await open(), createWriteStream(input, { mode: 0o600 }));
     const out = await runPipeline(
       [
         {

@@ -15,6 +15,7 @@ import {
   KIND_CONCURRENCY,
   kindOf,
   MAX_ANALYSED_BYTES,
+  MAX_MEDIA_BYTES,
   type AnalyserInput,
   type AnalysisKind,
   type Result,
@@ -133,9 +134,11 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
           // Turned off for its workspace meanwhile: nothing is analysed or kept.
           const setting = await settingOf(file.workspaceId);
           if (setting === 'off') return undefined;
-          const bytes = await readFile(file);
+          if (kind === 'audio' && file.size > MAX_MEDIA_BYTES)
+            throw new PermanentJobError(`The file is larger than ${MAX_MEDIA_BYTES / 1024 ** 3} GB.`);
           const result = await analyser[kind]({
-            bytes,
+            read: () => readFile(file),
+            open: () => deps.files.read(file),
             contentType: file.contentType,
             faces: setting === 'on',
             signal,
