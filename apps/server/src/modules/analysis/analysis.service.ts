@@ -104,9 +104,9 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
   });
 
   /** A workspace's setting (`on` without a row; personal spaces are always `on`). */
-  const settingOf = async (workspaceId: string | null): Promise<AnalysisSetting> => {
+  const settingOf = async (workspaceId: string | null, executor: Db = db): Promise<AnalysisSetting> => {
     if (workspaceId === null) return 'on';
-    const row = await db
+    const row = await executor
       .selectFrom('analysis_settings')
       .select('analysis')
       .where('workspace_id', '=', workspaceId)
@@ -145,6 +145,9 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
             progress,
           });
           return async (trx: Db) => {
+            // The setting may have changed while the job ran: what is saved follows the current one.
+            const now = await settingOf(file.workspaceId, trx);
+            if (now === 'off') return undefined;
             await upsert(trx, {
               ...emptyRow(file.id, job.contentSha),
               status: 'done',
@@ -153,7 +156,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
               caption: result.caption ?? null,
               tags: json(result.tags),
               objects: json(result.objects),
-              faces: json(result.faces),
+              faces: now === 'on' ? json(result.faces) : null,
               colors: json(result.colors),
               engine: result.engine,
               model_version: ANALYSIS_VERSION,
