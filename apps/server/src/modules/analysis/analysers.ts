@@ -33,11 +33,13 @@ const IMAGE_TYPES = new Set([
 const AUDIO_VIDEO = /^(audio|video)\//;
 const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/csv', 'application/json']);
 
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
 /** Which analysis a stored file gets, from its sniffed content type; undefined: none (`unsupported`). */
 export function kindOf(contentType: string): AnalysisKind | undefined {
   if (IMAGE_TYPES.has(contentType)) return 'image';
   if (AUDIO_VIDEO.test(contentType) || contentType === 'application/ogg') return 'audio';
-  if (contentType === 'application/pdf') return 'document';
+  if (contentType === 'application/pdf' || contentType === DOCX) return 'document';
   if (TEXT_TYPES.has(contentType)) return 'text';
   return undefined;
 }
@@ -137,8 +139,18 @@ export async function analyseText({ read }: AnalyserInput): Promise<Result> {
   return { text: cleanText(new TextDecoder('utf-8').decode(head)), engine: 'text' };
 }
 
-export async function analyseDocument({ read }: AnalyserInput): Promise<Result> {
+export async function analyseDocument({ read, contentType }: AnalyserInput): Promise<Result> {
   const bytes = await read();
+  if (contentType === DOCX) {
+    // mammoth (maintained, pure JavaScript): the document's raw text, paragraphs separated by blank lines.
+    const mammoth = await import('mammoth');
+    try {
+      const { value } = await mammoth.extractRawText({ buffer: bytes });
+      return { text: cleanText(value), engine: 'mammoth' };
+    } catch (error) {
+      throw new PermanentJobError(`The document could not be read: ${(error as Error).message}`);
+    }
+  }
   const text = await part('PDF text', [], () => pdfText(bytes));
   if (text === undefined)
     throw new PermanentJobError('PDF text needs the Debian package poppler-utils.', 'unsupported');

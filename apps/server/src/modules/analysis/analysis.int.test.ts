@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FileInsights, type FileRecord } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfWithText, pngWithText } from '../../../test/analysis-fixtures';
+import { docxWithText, pdfWithText, pngWithText } from '../../../test/analysis-fixtures';
 import { systemClock } from '../../lib/time';
 import { reindexAll } from './analysis.service';
 import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
@@ -75,6 +75,13 @@ describe.each(dialects())('background analysis and GET /api/files/{id}/insights 
     const insights = await settled(file.id);
     expect(insights).toMatchObject({ status: 'done', engine: 'poppler pdftotext' });
     expect(insights.text).toContain('Quarterly harbour report');
+  });
+
+  it('reads a Word document’s text', { timeout: 60_000 }, async () => {
+    const file = await upload('minutes.docx', await docxWithText('Minutes of the osprey committee'));
+    expect(file.contentType).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    const insights = await settled(file.id);
+    expect(insights).toMatchObject({ status: 'done', engine: 'mammoth', text: 'Minutes of the osprey committee' });
   });
 
   it('keeps a text file’s text', { timeout: 60_000 }, async () => {
