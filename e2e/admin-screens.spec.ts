@@ -118,10 +118,11 @@ test.describe('admin console: system status', () => {
       await expect(checks.getByText('database', { exact: true })).toBeVisible();
       await expect(checks.getByText('ok').first()).toBeVisible();
       await expect(page.getByRole('region', { name: 'Configuration' }).getByText('SESSION_SECRET')).toBeVisible();
-      // The build recorded its git commit; no job queue is wired yet.
+      // The build recorded its git commit; the background analysis queue is counted.
       await expect(page.getByRole('region', { name: 'Server' }).getByText(/^[0-9a-f]{12}$/)).toBeVisible();
       const jobs = page.getByRole('region', { name: 'Background jobs' });
-      await expect(jobs.getByText('No background jobs.')).toBeVisible();
+      await expect(jobs.getByText('Queued')).toBeVisible();
+      await expect(jobs.getByText('Failed')).toBeVisible();
       await expect(jobs.getByText('Scheduled messages')).toBeVisible();
       expect(
         await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),

@@ -8,8 +8,22 @@ import { ensureSupportedNode } from './runtime.mjs';
 // Node 22 or 24; on an older machine node this runs again under the one from npm (scripts/runtime.mjs).
 await ensureSupportedNode();
 
-/** Debian packages the local AI engines use (speech-to-text, text-to-speech, audio conversion). */
-const AI_PACKAGES = ['flite', 'lame', 'sox', 'ffmpeg', 'pocketsphinx', 'pocketsphinx-en-us'];
+/**
+ * Debian packages the local AI engines use (speech-to-text, text-to-speech, audio conversion) and background analysis
+ * (OCR: tesseract-ocr + tesseract-ocr-eng; PDF text: poppler-utils' pdftotext). Without one, that analysis records
+ * `unsupported` naming the package; nothing crashes.
+ */
+const AI_PACKAGES = [
+  'flite',
+  'lame',
+  'sox',
+  'ffmpeg',
+  'pocketsphinx',
+  'pocketsphinx-en-us',
+  'tesseract-ocr',
+  'tesseract-ocr-eng',
+  'poppler-utils',
+];
 
 /**
  * Installs the missing AI packages when running as root on a Debian-like

@@ -9,6 +9,12 @@ import { systemClock, type Clock } from './lib/time';
 import { loadAdminCredentials } from './modules/auth/admin-credentials';
 import { loadLocalEngines } from './adapters/ai/local-engines';
 import { registerAiModule } from './modules/ai';
+import { registerAnalysisRoutes } from './modules/analysis/analysis.routes';
+import {
+  createAnalysisService,
+  type AnalysisService,
+  type AnalysisServiceDeps,
+} from './modules/analysis/analysis.service';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { createLoginLimiter } from './modules/auth/login-limiter';
@@ -79,11 +85,10 @@ export interface AppOverrides {
   logger?: boolean | Record<string, unknown>;
   /** How often leftovers of interrupted uploads are swept (tests; default: half the grace period, 1 min–1 h). */
   uploadSweepIntervalMs?: number;
-  /**
-   * The background job queue's figures for the system screen. Seam: nothing passes it yet; the durable job queue
-   * (another branch) is wired here, `queueStats: () => queue.stats()`. Without it the screen shows "No background jobs".
-   */
+  /** The background job queue's figures for the system screen (tests; default: the analysis queue's `stats()`). */
   queueStats?: () => Promise<{ queued: number; running: number; failed: number }>;
+  /** Background analysis: the search module's `onAnalysed` seam, queue tuning (tests). */
+  analysis?: Pick<AnalysisServiceDeps, 'onAnalysed' | 'queue'>;
 }
 
 declare module 'fastify' {
@@ -93,6 +98,8 @@ declare module 'fastify' {
     notificationHub: NotificationHub;
     /** The scheduled jobs (jobs/): tests run one at once with `scheduler.runNow(name)`. */
     scheduler: Scheduler;
+    /** Background analysis of stored files (modules/analysis): its queue, for tests. */
+    analysis: AnalysisService;
   }
 }
 
@@ -228,6 +235,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   const folders = createFoldersService({ repo: spacesRepo, workspaces, access, blobs, clock, log: app.log });
   const filesRepo = createFilesRepository(database.db);
+  // Background analysis needs the files service and the AI module, built below: bound once they exist.
+  const late: { analysis?: AnalysisService } = {};
   const files = createFilesService({
     repo: filesRepo,
     blobs,
@@ -238,6 +247,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     quotas: adminUsersRepo,
     versionsKept: config.versions.kept,
     log: app.log,
+    onStored: async (file) => late.analysis?.onStored(file),
   });
 
   // Event bus between instances: in-process, or Redis pub/sub with REDIS_URL.
@@ -305,7 +315,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     audit: audit.recorder,
   });
   const tus = await registerTusRoutes(app, { files, uploadTarget: folders.uploadTarget, blobs, bus, config });
-  await registerAiModule(app, {
+  const { ai } = await registerAiModule(app, {
     config: config.ai,
     db: database.db,
     clock,
@@ -314,6 +324,28 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     loadLocalEngines: () => loadLocalEngines(config.ai),
     audit: audit.recorder,
   });
+  const analysis = createAnalysisService({
+    workspaces,
+    db: database.db,
+    dialect: database.dialect,
+    clock,
+    ai,
+    files: {
+      get: files.get,
+      findUnchecked: files.findUnchecked,
+      read: (file) => files.blobOf(file).open(),
+    },
+    log: app.log,
+    enabled: config.analysis.enabled,
+    timeoutMs: config.analysis.timeoutMs,
+    ...overrides.analysis,
+  });
+  registerAnalysisRoutes(app, { analysis });
+  // Started with the scheduler; stopped before the database closes (runs in progress are handed back).
+  late.analysis = analysis;
+  app.decorate('analysis', analysis);
+  app.addHook('onReady', async () => analysis.start());
+  app.addHook('preClose', async () => analysis.stop());
   registerNotificationRoutes(app, { notifications, hub, audit: audit.recorder });
   const scheduledNotifications = createScheduledNotificationsService({
     repo: createScheduledNotificationsRepository(database.db),
@@ -339,7 +371,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     openStreams: () => hub.size,
     pushSubscriptions: () => notificationsRepo.countPushSubscriptions(),
     scheduledPending: () => scheduledNotifications.countPending(),
-    ...(overrides.queueStats ? { queueStats: overrides.queueStats } : {}),
+    queueStats: overrides.queueStats ?? (() => analysis.queue.stats()),
   });
   registerAuditRoutes(app, { audit });
   registerSpacesRoutes(app, { workspaces, folders, audit: audit.recorder });

@@ -110,6 +110,16 @@ const aiEnv = {
     .describe(
       'unload a local engine (terminate its worker threads) after this many minutes without requests; it loads again on the next one. `0` = never. Each load/unload round currently leaves about 100 MiB behind (docs/BENCHMARKS.md): leave at 0 unless the engines are used rarely',
     ),
+  ANALYSIS_ENABLED: booleanString
+    .default(true)
+    .describe(
+      'analyse every stored file in the background (OCR, document text, transcripts, tags, faces) with the AI providers above; with the local engines nothing leaves the machine',
+    ),
+  ANALYSIS_TIMEOUT_MINUTES: z.coerce
+    .number()
+    .positive()
+    .default(30)
+    .describe('time-out of one file’s analysis (then retried with backoff, 3 attempts in all)'),
   AI_VOICE_COMMANDS_PER_MINUTE: z.coerce
     .number()
     .int()
@@ -462,6 +472,8 @@ export interface Config {
   };
   /** Contact form messages accepted per sender address per hour. */
   contact: { maxPerHour: number };
+  /** Background analysis of stored files (issue 17). */
+  analysis: { enabled: boolean; timeoutMs: number };
   /** Bearer token required by /metrics; undefined: /metrics is off (404). */
   metricsToken: string | undefined;
 }
@@ -750,6 +762,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK,
     },
     contact: { maxPerHour: env.CONTACT_MAX_PER_HOUR },
+    analysis: { enabled: env.ANALYSIS_ENABLED, timeoutMs: Math.round(env.ANALYSIS_TIMEOUT_MINUTES * 60_000) },
     audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
     trash: { retentionDays: env.TRASH_RETENTION_DAYS },
     versions: { kept: env.FILE_VERSIONS_KEPT },

@@ -415,6 +415,21 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       ['POST', '/api/workspaces', () => '/api/workspaces', { name: 'New' }, [201, 201, 201, 201, 201]],
       ['GET', '/api/workspaces/:id', (f) => `/api/workspaces/${f.ws}`, undefined, [200, 200, 200, 404, 404]],
       ['PATCH', '/api/workspaces/:id', (f) => `/api/workspaces/${f.ws}`, { name: 'X' }, [200, 403, 403, 404, 404]],
+      // Background analysis of the workspace's files (issue 17): members read it, owners change it.
+      [
+        'GET',
+        '/api/workspaces/:id/analysis',
+        (f) => `/api/workspaces/${f.ws}/analysis`,
+        undefined,
+        [200, 200, 200, 404, 404],
+      ],
+      [
+        'PUT',
+        '/api/workspaces/:id/analysis',
+        (f) => `/api/workspaces/${f.ws}/analysis`,
+        { analysis: 'no-faces' },
+        [200, 403, 403, 404, 404],
+      ],
       ['DELETE', '/api/workspaces/:id', (f) => `/api/workspaces/${f.ws}`, undefined, [200, 403, 403, 404, 404]],
       [
         'GET',
@@ -599,6 +614,14 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       .filter((r) => /\/shares(\/|$)|^\/api\/shared-with-me$/.test(r.url) && r.method !== 'HEAD')
       .map((r) => `${r.method} ${r.url}`);
     expect(new Set(rows.map(([method, route]) => `${method} ${route}`))).toEqual(new Set(sharingRoutes));
+    // A file's insights (issue 17): exactly the file's read access — members, share recipients; others 404.
+    rows.push([
+      'GET',
+      '/api/files/:id/insights',
+      (f) => `/api/files/${f.file}/insights`,
+      undefined,
+      [200, 200, 200, 404, 200, 404],
+    ]);
 
     const failures: string[] = [];
     const callers = ['owner', 'editor', 'viewer', 'nonMember', 'recipient', 'admin'] as const;

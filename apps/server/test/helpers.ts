@@ -104,6 +104,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     LOG_LEVEL: 'silent',
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     WEB_DIST: path.join(dataDir, 'no-web-dist'),
+    // Background analysis would load the AI models for every image a test uploads: on where a test asks for it.
+    ANALYSIS_ENABLED: 'false',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...options.env,
   });

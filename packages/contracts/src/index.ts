@@ -10,3 +10,4 @@ export * from './workspaces';
 export * from './sharing';
 export * from './admin';
 export * from './trash';
+export * from './insights';

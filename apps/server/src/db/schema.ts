@@ -285,4 +285,52 @@ export interface Database {
   shares: SharesTable;
   links: LinksTable;
   audit_log: AuditLogTable;
+  analysis_jobs: AnalysisJobsTable;
+  file_insights: FileInsightsTable;
+  analysis_settings: AnalysisSettingsTable;
+}
+
+/** The durable analysis queue (migration 0018): one job per (file, kind, content hash). */
+export interface AnalysisJobsTable {
+  id: string;
+  kind: string;
+  file_id: string;
+  content_sha: string;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  attempts: number;
+  run_after: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  /** 0…1 while running. */
+  progress: number;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What background analysis found in a file (migration 0018); JSON columns are text. */
+export interface FileInsightsTable {
+  file_id: string;
+  status: 'pending' | 'running' | 'done' | 'failed' | 'unsupported';
+  progress: number | null;
+  content_sha: string;
+  text: string | null;
+  transcript: string | null;
+  caption: string | null;
+  tags: string | null;
+  objects: string | null;
+  faces: string | null;
+  colors: string | null;
+  engine: string | null;
+  model_version: string | null;
+  analysed_at: string | null;
+  error: string | null;
+  updated_at: string;
+}
+
+/** A workspace's analysis setting (migration 0018; no row: `on`). */
+export interface AnalysisSettingsTable {
+  workspace_id: string;
+  analysis: 'on' | 'no-faces' | 'off';
+  updated_at: string;
 }

@@ -1,14 +1,38 @@
-// `npm run backup -- DIR` and `npm run restore -- DIR` (bundled as dist/ops.js: `node apps/server/dist/ops.js backup DIR`).
+// `npm run backup -- DIR` and `npm run restore -- DIR` (bundled as dist/ops.js: `node apps/server/dist/ops.js backup DIR`),
+// and `npm run reindex` (every stored file analysed again by the running servers).
 // They read the same configuration as the server: environment variables, then `.env`.
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { loadDotEnv } from '../env-file';
+import { migrateToLatest, openDatabase } from '../db';
+import { systemClock } from '../lib/time';
+import { reindexAll } from '../modules/analysis/analysis.service';
 import { backup, OpsError, restore } from './backup';
 
-const USAGE = 'usage: atrium-ops backup|restore DIR';
+const USAGE = 'usage: atrium-ops backup|restore DIR | reindex';
 
 async function main(): Promise<void> {
   const [command, argument, ...rest] = process.argv.slice(2);
+  if (command === 'reindex') {
+    if (argument) throw new OpsError(USAGE);
+    loadDotEnv();
+    const config = loadConfig({ ...process.env, SESSION_SECRET: process.env.SESSION_SECRET ?? 'x'.repeat(32) });
+    const database = openDatabase(config.database);
+    try {
+      await migrateToLatest(database.db);
+      const { queued, unsupported } = await reindexAll({
+        db: database.db,
+        dialect: database.dialect,
+        clock: systemClock,
+      });
+      process.stdout.write(
+        `Queued ${queued} files for analysis (${unsupported} of types that are not analysed); the running server analyses them.\n`,
+      );
+    } finally {
+      await database.close();
+    }
+    return;
+  }
   if ((command !== 'backup' && command !== 'restore') || !argument || rest.length > 0) throw new OpsError(USAGE);
   // `npm run` works in the repository root; DIR is relative to where the operator typed the command.
   const dir = path.resolve(process.env.INIT_CWD ?? '.', argument);

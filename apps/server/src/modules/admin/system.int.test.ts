@@ -43,8 +43,8 @@ describe.each(dialects())('admin console: system status (%s)', (dialect) => {
     expect(body.ai.length).toBeGreaterThan(0);
   });
 
-  it('has no job queue yet and counts scheduled messages not sent yet', async () => {
-    expect((await status()).body.jobs).toBeNull();
+  it('shows the analysis queue and counts scheduled messages not sent yet', async () => {
+    expect((await status()).body.jobs).toEqual({ queued: 0, running: 0, failed: 0 });
     const before = (await status()).body.scheduledNotifications.pending;
     const scheduled = await server.fetch('/api/admin/notifications/scheduled', {
       method: 'POST',

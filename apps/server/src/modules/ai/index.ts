@@ -47,4 +47,5 @@ export async function registerAiModule(app: FastifyInstance, deps: AiModuleDeps)
     audit: deps.audit,
   });
   await registerAiCompatRoutes(app, { ai, keys });
+  return { ai };
 }

@@ -51,6 +51,12 @@ export interface FilesServiceDeps {
   /** Older versions kept per file (`FILE_VERSIONS_KEPT`). */
   versionsKept: number;
   log?: { warn(details: object, message: string): void };
+  /**
+   * Told of every file whose content was stored (multipart upload, upload into a folder, finished tus upload), after
+   * its row is written: background analysis enqueues its job here. Awaited, so the job is durable before the upload
+   * is answered; it must not throw.
+   */
+  onStored?: (file: StoredFile) => Promise<void>;
 }
 
 /** The 404 of an unknown version of a file. */
@@ -87,6 +93,7 @@ export const createFilesService = ({
   quotas,
   versionsKept,
   log,
+  onStored,
 }: FilesServiceDeps) => {
   const thumbnails = createThumbnails(blobs);
   /** File `id` with what the file policy needs to know of the actor: membership and shares (see `spaces/access.ts`). */
@@ -185,7 +192,7 @@ export const createFilesService = ({
    * THE place where a file gets new content — an upload that replaces it (`?onConflict=replace`) or an older version
    * made current: the content it had becomes a version (one transaction), versions beyond `FILE_VERSIONS_KEPT` and
    * the old thumbnail go. `fromVersionId`: the version the content comes from (no new bytes: the quota is unchanged).
-   * Hook "a file's content was stored" (analysis, thumbnails, search) here.
+   * Announces the new content to `onStored` (background analysis), as a new upload does.
    */
   async function storeNewContent(current: FileRow, next: Content, fromVersionId?: string): Promise<FileRecord> {
     const space = { workspaceId: current.workspace_id, ownerKey: current.owner_key };
@@ -201,7 +208,16 @@ export const createFilesService = ({
     await Promise.all([blobs.delete(thumbnailKey(current.id)), ...pruned.map((key) => blobs.delete(key))]).catch(
       (error: unknown) => log?.warn({ err: error, id: current.id }, 'could not remove the bytes of old versions'),
     );
-    return presentFile(toStoredFile({ ...current, ...next }));
+    const stored = toStoredFile({ ...current, ...next });
+    await announceStored(stored);
+    return presentFile(stored);
+  }
+
+  /** Tells `onStored` (background analysis) that a file has new content; a failure there never fails the upload. */
+  async function announceStored(stored: StoredFile): Promise<void> {
+    await onStored?.(stored).catch((error: unknown) =>
+      log?.warn({ err: error, id: stored.id }, 'could not announce a stored file'),
+    );
   }
 
   /** The 409 of `?onConflict=fail` when `fileName` is taken in `folderId` (checked before any byte is read). */
@@ -268,7 +284,9 @@ export const createFilesService = ({
         await repo.deleteById(id);
         throw quotaError(target, quota);
       }
-      return presentFile(toStoredFile(row));
+      const stored = toStoredFile(row);
+      await announceStored(stored);
+      return presentFile(stored);
     } catch (error) {
       await blobs.delete(blobKey).catch(() => undefined);
       throw error;

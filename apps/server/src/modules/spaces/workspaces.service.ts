@@ -118,6 +118,9 @@ export function createWorkspacesService({ repo, blobs, clock, quotaBytes, log }:
   }
 
   const service = {
+    /** Workspace `id` if the actor may do `action` in it (the workspace policy: 404 when not a member, 403 by role). */
+    authorize: authorized,
+
     /** The personal space's root folder of `actor`, created on first need. */
     personalRoot: (actor: UserActor): Promise<FolderRow> => service.personalRootOf(actor.ownerKey, actor.id),
 

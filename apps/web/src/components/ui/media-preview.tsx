@@ -1,5 +1,5 @@
 import { THUMBNAIL_TYPES } from '@atrium/contracts/texts';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode, type RefObject } from 'react';
 import { sendOk } from '../../lib/http';
 
 const TEXT_PREVIEW_BYTES = 64 * 1024;
@@ -41,28 +41,50 @@ export interface MediaPreviewProps {
   fileName: string;
   /** A server-made thumbnail for the types in THUMBNAIL_TYPES, when there is one. */
   thumbnailSrc?: string | undefined;
+  /** Receives the audio or video element (a transcript beside the player seeks it). */
+  mediaRef?: RefObject<HTMLMediaElement | null> | undefined;
+  /** Drawn over an image preview, scaled with it (e.g. boxes around faces). */
+  overlay?: ReactNode;
 }
 
 /** The preview of a file by its content type: image, audio, video, PDF or text (UI kit, used by files and links). */
-export function MediaPreview({ src, contentType: type, fileName, thumbnailSrc }: MediaPreviewProps) {
+export function MediaPreview({ src, contentType: type, fileName, thumbnailSrc, mediaRef, overlay }: MediaPreviewProps) {
+  const attach = (element: HTMLMediaElement | null) => {
+    if (mediaRef) mediaRef.current = element;
+  };
+  const withOverlay = (image: ReactNode) =>
+    overlay ? (
+      <div className="relative inline-block max-w-full">
+        {image}
+        {overlay}
+      </div>
+    ) : (
+      image
+    );
   if (thumbnailSrc && THUMBNAIL_TYPES.includes(type)) {
-    return (
-      <img src={thumbnailSrc} alt={`Preview of ${fileName}`} className="max-h-64 rounded-lg border border-slate-200" />
+    return withOverlay(
+      <img
+        src={thumbnailSrc}
+        alt={`Preview of ${fileName}`}
+        className="block max-h-64 max-w-full rounded-lg border border-slate-200"
+      />,
     );
   }
   if (type.startsWith('image/')) {
-    return <img src={src} alt={`Preview of ${fileName}`} className="max-h-64 max-w-full rounded-lg" />;
+    return withOverlay(
+      <img src={src} alt={`Preview of ${fileName}`} className="block max-h-64 max-w-full rounded-lg" />,
+    );
   }
   if (type.startsWith('audio/')) {
     return (
-      <audio controls preload="metadata" src={src} className="w-full">
+      <audio ref={attach} controls preload="metadata" src={src} className="w-full">
         <track kind="captions" />
       </audio>
     );
   }
   if (type.startsWith('video/')) {
     return (
-      <video controls preload="metadata" src={src} className="max-h-72 w-full rounded-lg">
+      <video ref={attach} controls preload="metadata" src={src} className="max-h-72 w-full rounded-lg">
         <track kind="captions" />
       </video>
     );

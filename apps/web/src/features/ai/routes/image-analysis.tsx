@@ -1,5 +1,5 @@
 import { ImageUp } from 'lucide-react';
-import type { ImageAnalysisResult } from '@atrium/contracts';
+import { categoryLabel, type ImageAnalysisResult } from '@atrium/contracts';
 import { useAnalyzeImage } from '../api/ai-api';
 import { AiPage, buttonClass, Working } from '../components/ai-page';
 import { Alert, ErrorDetail } from '../components/alert';
@@ -52,7 +52,7 @@ function Summary({ result }: { result: ImageAnalysisResult }) {
         <div>
           <h3 className="text-sm font-medium text-slate-500">Categories</h3>
           <p className="text-slate-800">
-            {result.categories.map((c) => `${c.name} (${Math.round(c.score * 100)}%)`).join(', ')}
+            {result.categories.map((c) => `${categoryLabel(c.name)} (${Math.round(c.score * 100)}%)`).join(', ')}
           </p>
         </div>
       )}

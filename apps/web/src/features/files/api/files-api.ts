@@ -1,4 +1,4 @@
-import { DeleteFileResponse, FileList, FileRecord, UploadFileResponse } from '@atrium/contracts';
+import { DeleteFileResponse, FileInsights, FileList, FileRecord, UploadFileResponse } from '@atrium/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { postWithProgress, type UploadProgress } from '../../../lib/http';
@@ -64,3 +64,14 @@ export async function uploadFile(file: File, userId: string, options: UploadOpti
   });
   return UploadFileResponse.parse(JSON.parse(text));
 }
+
+/** GET /api/files/{id}/insights: what background analysis found; polled while the analysis is pending or running. */
+export const useFileInsights = (id: string) =>
+  useQuery({
+    queryKey: ['files', 'insights', id] as const,
+    queryFn: () => api.get(FileInsights, `/api/files/${enc(id)}/insights`),
+    refetchInterval: (query) => {
+      const status = query.state.data?.status;
+      return status === 'pending' || status === 'running' ? 1500 : false;
+    },
+  });

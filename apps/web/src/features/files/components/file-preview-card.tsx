@@ -1,9 +1,10 @@
 import type { FileRecord } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { ChevronDown, ChevronRight, Download } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { MediaPreview } from '../../../components/ui/media-preview';
 import { downloadUrl, thumbnailUrl } from '../api/files-api';
+import { FaceBoxes, FileInsightsPanel } from './file-insights';
 import { FileRowMenu } from './row-menu';
 
 /** The exact size, for a tooltip: "20,000,000 bytes". */
@@ -16,6 +17,7 @@ const exactBytes = (size: number) => `${size.toLocaleString('en-US')} ${size ===
 export function FilePreviewCard({ file, onDelete }: { file: FileRecord; onDelete?: (file: FileRecord) => void }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
+  const media = useRef<HTMLMediaElement | null>(null);
   return (
     <article className="rounded-xl border border-slate-200 bg-white shadow-sm">
       <div className="flex items-center gap-1 pr-2">
@@ -52,12 +54,19 @@ export function FilePreviewCard({ file, onDelete }: { file: FileRecord; onDelete
             <dt className="text-slate-500">File ID</dt>
             <dd className="break-all font-mono text-xs">{file.id}</dd>
           </dl>
-          <MediaPreview
-            src={downloadUrl(file.id, true)}
-            contentType={file.contentType}
-            fileName={file.fileName}
-            thumbnailSrc={thumbnailUrl(file.id)}
-          />
+          <div className="grid gap-3 md:grid-cols-2">
+            <div className="min-w-0">
+              <MediaPreview
+                src={downloadUrl(file.id, true)}
+                contentType={file.contentType}
+                fileName={file.fileName}
+                thumbnailSrc={thumbnailUrl(file.id)}
+                mediaRef={media}
+                overlay={file.contentType.startsWith('image/') ? <FaceBoxes fileId={file.id} /> : undefined}
+              />
+            </div>
+            <FileInsightsPanel fileId={file.id} media={media} />
+          </div>
           <a
             href={downloadUrl(file.id)}
             download={file.fileName}

@@ -19,6 +19,7 @@ import {
   useSetMember,
   useWorkspace,
 } from '../api/spaces-api';
+import { WorkspaceAnalysis } from '../components/workspace-analysis';
 import { folderPath } from '../lib/browser-logic';
 
 const ROLES: { value: MemberRole; label: string }[] = [
@@ -395,6 +396,7 @@ export default function MembersPage() {
             Workspace
           </h2>
           <RenameWorkspace key={workspace.data.name} workspaceId={workspaceId} name={workspace.data.name} />
+          <WorkspaceAnalysis workspaceId={workspaceId} />
           <div className="border-t border-slate-100 pt-4">
             <button type="button" onClick={() => setConfirm({ kind: 'delete' })} className={buttonClass('danger')}>
               Delete workspace

@@ -1,0 +1,378 @@
+import type { AnalysisSetting, FileInsights } from '@atrium/contracts';
+import type { Actor, UserActor } from '../../auth/actor';
+import type { ResourceAction } from '../../auth/policies/roles';
+import type { Db, Dialect } from '../../db';
+import type { FileInsightsTable } from '../../db/schema';
+import { createJobQueue, PermanentJobError, type JobKind, type QueueJob } from '../../jobs/queue';
+import { iso, type Clock } from '../../lib/time';
+import type { AiService } from '../ai/ai.service';
+import type { StoredFile } from '../files/stored-file';
+import {
+  analyseAudio,
+  analyseDocument,
+  analyseImage,
+  analyseText,
+  KIND_CONCURRENCY,
+  kindOf,
+  MAX_ANALYSED_BYTES,
+  MAX_MEDIA_BYTES,
+  type AnalyserInput,
+  type AnalysisKind,
+  type Result,
+} from './analysers';
+
+/** Bumped when what an analysis records changes, so `reindex` can tell old results apart. */
+export const ANALYSIS_VERSION = 'atrium-analysis-1';
+
+/** What the analysis service needs of the files module. */
+export interface AnalysedFiles {
+  /** The file if the actor may read it (404 `FILE_NOT_FOUND` otherwise: the file policy). */
+  get(actor: Actor, id: string): Promise<StoredFile>;
+  findUnchecked(id: string): Promise<StoredFile | undefined>;
+  read(file: StoredFile): Promise<NodeJS.ReadableStream>;
+}
+
+export interface AnalysisServiceDeps {
+  /** The workspace policy, for the per-workspace setting (read: members; change: owners). */
+  workspaces: { authorize(actor: UserActor, id: string, action: ResourceAction): Promise<unknown> };
+  db: Db;
+  dialect: Dialect;
+  clock: Clock;
+  ai: AiService;
+  files: AnalysedFiles;
+  log: { info(details: object, message: string): void; warn(details: object, message: string): void };
+  /** Off: nothing is enqueued and no job runs (`ANALYSIS_ENABLED=false`). */
+  enabled: boolean;
+  /** Per-job time-out. */
+  timeoutMs: number;
+  /**
+   * Told the searchable text of a file (OCR, transcript, document text, tags, caption) each time an analysis is
+   * saved: the search module's `setContent(fileId, text)`.
+   */
+  onAnalysed?: (fileId: string, searchableText: string) => Promise<void> | void;
+  /** Queue tuning (tests). */
+  queue?: { pollMs?: number; leaseMs?: number; backoffMs?: number; maxAttempts?: number };
+}
+
+const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+const parse = <T>(value: string | null): T | undefined => (value === null ? undefined : (JSON.parse(value) as T));
+
+/** The words a search should find the file by. */
+export const searchableText = (result: Result): string =>
+  [result.caption, result.tags?.join(' '), result.text, result.transcript?.text].filter(Boolean).join('\n');
+
+/**
+ * Background analysis of stored files (issue 17): `onStored(file)` enqueues a durable job per file by type (or
+ * records `unsupported`); the queue's workers read the file, run the analyser of its kind and save `file_insights` in
+ * the transaction that finishes the job; `insights(actor, id)` answers with the file's read access.
+ */
+export function createAnalysisService(deps: AnalysisServiceDeps) {
+  const { db, clock } = deps;
+
+  async function readFile(file: StoredFile): Promise<Buffer> {
+    if (file.size > MAX_ANALYSED_BYTES)
+      throw new PermanentJobError(`The file is larger than ${MAX_ANALYSED_BYTES / 1024 / 1024} MB.`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await deps.files.read(file)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  const upsert = async (executor: Db, row: Omit<FileInsightsTable, 'updated_at'>) => {
+    const values = { ...row, updated_at: iso(clock.now()) };
+    await executor
+      .insertInto('file_insights')
+      .values(values)
+      .onConflict((oc) => oc.column('file_id').doUpdateSet(values))
+      .execute();
+  };
+  const emptyRow = (fileId: string, contentSha: string): Omit<FileInsightsTable, 'updated_at'> => ({
+    file_id: fileId,
+    status: 'pending',
+    progress: null,
+    content_sha: contentSha,
+    text: null,
+    transcript: null,
+    caption: null,
+    tags: null,
+    objects: null,
+    faces: null,
+    colors: null,
+    engine: null,
+    model_version: null,
+    analysed_at: null,
+    error: null,
+  });
+
+  /** A workspace's setting (`on` without a row; personal spaces are always `on`). */
+  const settingOf = async (workspaceId: string | null, executor: Db = db): Promise<AnalysisSetting> => {
+    if (workspaceId === null) return 'on';
+    const row = await executor
+      .selectFrom('analysis_settings')
+      .select('analysis')
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    return row?.analysis ?? 'on';
+  };
+  const TURNED_OFF = 'Analysis is turned off for this workspace.';
+
+  const analyser: Record<AnalysisKind, (input: AnalyserInput) => Promise<Result>> = {
+    image: (input) => analyseImage(deps.ai, input),
+    audio: (input) => analyseAudio(deps.ai, input),
+    document: analyseDocument,
+    text: analyseText,
+  };
+
+  const kinds: Record<string, JobKind> = Object.fromEntries(
+    (Object.keys(analyser) as AnalysisKind[]).map((kind) => [
+      kind,
+      {
+        concurrency: KIND_CONCURRENCY[kind],
+        async run({ job, signal, progress }) {
+          const file = await deps.files.findUnchecked(job.fileId);
+          // Deleted, or its content replaced meanwhile (the newer content has a job of its own): nothing to save.
+          if (!file || file.sha256 !== job.contentSha) return undefined;
+          // Turned off for its workspace meanwhile: nothing is analysed or kept.
+          const setting = await settingOf(file.workspaceId);
+          if (setting === 'off') return undefined;
+          if (kind === 'audio' && file.size > MAX_MEDIA_BYTES)
+            throw new PermanentJobError(`The file is larger than ${MAX_MEDIA_BYTES / 1024 ** 3} GB.`);
+          const result = await analyser[kind]({
+            read: () => readFile(file),
+            open: () => deps.files.read(file),
+            contentType: file.contentType,
+            faces: setting === 'on',
+            signal,
+            progress,
+          });
+          return async (trx: Db) => {
+            // The setting may have changed while the job ran: what is saved follows the current one.
+            const now = await settingOf(file.workspaceId, trx);
+            if (now === 'off') return undefined;
+            await upsert(trx, {
+              ...emptyRow(file.id, job.contentSha),
+              status: 'done',
+              text: result.text ?? null,
+              transcript: json(result.transcript),
+              caption: result.caption ?? null,
+              tags: json(result.tags),
+              objects: json(result.objects),
+              faces: now === 'on' ? json(result.faces) : null,
+              colors: json(result.colors),
+              engine: result.engine,
+              model_version: ANALYSIS_VERSION,
+              analysed_at: iso(clock.now()),
+            });
+            const tell = deps.onAnalysed;
+            return tell && (() => tell(file.id, searchableText(result)));
+          };
+        },
+      } satisfies JobKind,
+    ]),
+  );
+
+  const queue = createJobQueue({
+    db,
+    dialect: deps.dialect,
+    clock,
+    kinds,
+    log: deps.log,
+    timeoutMs: deps.timeoutMs,
+    // A killed instance's jobs are taken over 15 s later (renewed every 5 s while they run).
+    leaseMs: 15_000,
+    ...deps.queue,
+    async onGaveUp(trx: Db, job: QueueJob, error: string, outcome: 'failed' | 'unsupported') {
+      const file = await trx.selectFrom('files').select('sha256').where('id', '=', job.fileId).executeTakeFirst();
+      if (!file || file.sha256 !== job.contentSha) return;
+      await upsert(trx, {
+        ...emptyRow(job.fileId, job.contentSha),
+        status: outcome,
+        error: error.slice(0, 2000),
+        model_version: ANALYSIS_VERSION,
+        analysed_at: iso(clock.now()),
+      });
+    },
+  });
+
+  const present = (row: FileInsightsTable): FileInsights => ({
+    status: row.status,
+    ...(row.text !== null ? { text: row.text } : {}),
+    ...(row.transcript !== null ? { transcript: parse(row.transcript) } : {}),
+    ...(row.caption !== null ? { caption: row.caption } : {}),
+    ...(row.tags !== null ? { tags: parse(row.tags) } : {}),
+    ...(row.objects !== null ? { objects: parse(row.objects) } : {}),
+    ...(row.faces !== null ? { faces: parse(row.faces) } : {}),
+    ...(row.colors !== null ? { colors: parse(row.colors) } : {}),
+    engine: row.engine,
+    analysedAt: row.analysed_at,
+    ...(row.error !== null ? { error: row.error } : {}),
+  });
+
+  const service = {
+    queue,
+    /**
+     * A file's content was stored (upload, resumable upload, file drop; versions and restores once wired): enqueue
+     * its analysis, or record that its type has none. Never throws: storing the file has succeeded either way.
+     */
+    async onStored(file: StoredFile): Promise<void> {
+      if (!deps.enabled) return;
+      try {
+        const kind = kindOf(file.contentType);
+        if (kind && (await settingOf(file.workspaceId)) === 'off') {
+          await upsert(db, { ...emptyRow(file.id, file.sha256), status: 'unsupported', error: TURNED_OFF });
+          return;
+        }
+        if (!kind) {
+          await upsert(db, {
+            ...emptyRow(file.id, file.sha256),
+            status: 'unsupported',
+            error: `Files of type ${file.contentType} are not analysed.`,
+            model_version: ANALYSIS_VERSION,
+            analysed_at: iso(clock.now()),
+          });
+          return;
+        }
+        // New content, even if the file had it before (a version made current again): finished jobs of the file
+        // would make the enqueue a no-op, so they go first.
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .deleteFrom('analysis_jobs')
+            .where('file_id', '=', file.id)
+            .where('state', 'in', ['done', 'failed'])
+            .execute();
+          await queue.enqueue(trx, { kind, fileId: file.id, contentSha: file.sha256 });
+        });
+      } catch (error) {
+        deps.log.warn({ err: error, file: file.id }, 'could not enqueue a file’s analysis');
+      }
+    },
+
+    /** What analysis found in file `id`, with exactly the file's read access (404 where it is not visible). */
+    async insights(actor: Actor, id: string): Promise<FileInsights> {
+      const file = await deps.files.get(actor, id);
+      if ((await settingOf(file.workspaceId)) === 'off')
+        return { status: 'unsupported', engine: null, analysedAt: null, error: TURNED_OFF };
+      const row = await db.selectFrom('file_insights').selectAll().where('file_id', '=', id).executeTakeFirst();
+      if (row && row.content_sha === file.sha256 && row.status !== 'pending') return present(row);
+      const job = await db
+        .selectFrom('analysis_jobs')
+        .select(['state', 'progress', 'last_error'])
+        .where('file_id', '=', id)
+        .where('content_sha', '=', file.sha256)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
+      if (job?.state === 'running')
+        return { status: 'running', progress: Number(job.progress), engine: null, analysedAt: null };
+      if (job?.state === 'failed')
+        return {
+          status: 'failed',
+          engine: null,
+          analysedAt: null,
+          ...(job.last_error ? { error: job.last_error } : {}),
+        };
+      // Queued, or older results while the new content waits.
+      return { ...(row ? present(row) : { engine: null, analysedAt: null }), status: 'pending', progress: 0 };
+    },
+
+    /** A workspace's analysis setting (its members may read it). */
+    async setting(actor: UserActor, workspaceId: string): Promise<{ analysis: AnalysisSetting }> {
+      await deps.workspaces.authorize(actor, workspaceId, 'read');
+      return { analysis: await settingOf(workspaceId) };
+    },
+
+    /**
+     * Changes a workspace's analysis (owners): `no-faces` also drops the faces already found in its files, `off` its
+     * files' insights and pending jobs (a run in progress loses its job and saves nothing). Files stored while it was
+     * off are analysed after `npm run reindex`.
+     */
+    async setSetting(
+      actor: UserActor,
+      workspaceId: string,
+      analysis: AnalysisSetting,
+    ): Promise<{ analysis: AnalysisSetting }> {
+      await deps.workspaces.authorize(actor, workspaceId, 'manage');
+      const updated_at = iso(clock.now());
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('analysis_settings')
+          .values({ workspace_id: workspaceId, analysis, updated_at })
+          .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ analysis, updated_at }))
+          .execute();
+        const files = trx.selectFrom('files').select('id').where('workspace_id', '=', workspaceId);
+        if (analysis === 'no-faces')
+          await trx
+            .updateTable('file_insights')
+            .set({ faces: null, updated_at })
+            .where('file_id', 'in', files)
+            .execute();
+        if (analysis === 'off') {
+          await trx.deleteFrom('file_insights').where('file_id', 'in', files).execute();
+          await trx.deleteFrom('analysis_jobs').where('file_id', 'in', files).execute();
+        }
+      });
+      return { analysis };
+    },
+
+    start: () => (deps.enabled ? queue.start() : undefined),
+    stop: () => queue.stop(),
+  };
+  return service;
+}
+
+export type AnalysisService = ReturnType<typeof createAnalysisService>;
+
+/**
+ * Analyses every stored file again (`npm run reindex`, e.g. after an engine upgrade): each file's jobs are replaced by
+ * a new queued one (a run in progress loses its lease and saves nothing), files of other types are recorded as
+ * `unsupported`. Only writes rows: the running servers' queues pick the jobs up. Answers how many were queued.
+ */
+export async function reindexAll({ db, dialect, clock }: { db: Db; dialect: Dialect; clock: Clock }) {
+  const queue = createJobQueue({
+    db,
+    dialect,
+    clock,
+    kinds: {},
+    log: { info: () => undefined, warn: () => undefined },
+  });
+  let queued = 0;
+  let unsupported = 0;
+  let after = '';
+  for (;;) {
+    const files = await db
+      .selectFrom('files')
+      .select(['id', 'content_type', 'sha256'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(500)
+      .execute();
+    if (files.length === 0) break;
+    for (const file of files) {
+      const kind = kindOf(file.content_type);
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('analysis_jobs').where('file_id', '=', file.id).execute();
+        if (kind) {
+          await queue.enqueue(trx, { kind, fileId: file.id, contentSha: file.sha256 });
+          queued += 1;
+        } else {
+          const at = iso(clock.now());
+          const row = {
+            file_id: file.id,
+            status: 'unsupported' as const,
+            content_sha: file.sha256,
+            error: `Files of type ${file.content_type} are not analysed.`,
+            model_version: ANALYSIS_VERSION,
+            analysed_at: at,
+            updated_at: at,
+          };
+          await trx
+            .insertInto('file_insights')
+            .values(row)
+            .onConflict((oc) => oc.column('file_id').doUpdateSet(row))
+            .execute();
+          unsupported += 1;
+        }
+      });
+    }
+    after = files.at(-1)?.id ?? after;
+  }
+  return { queued, unsupported };
+}
