@@ -34,6 +34,7 @@ import { createSharingRepository } from './modules/sharing/sharing.repository';
 import { registerSharingRoutes } from './modules/sharing/sharing.routes';
 import { createSharingService } from './modules/sharing/sharing.service';
 import { createAccessResolver } from './modules/spaces/access';
+import { createSearch, registerSearchRoutes, type SearchService } from './modules/search';
 import { createFoldersService } from './modules/spaces/folders.service';
 import { createSpacesRepository } from './modules/spaces/spaces.repository';
 import { registerSpacesRoutes } from './modules/spaces/spaces.routes';
@@ -79,6 +80,8 @@ declare module 'fastify' {
     notificationHub: NotificationHub;
     /** The scheduled jobs (jobs/): tests run one at once with `scheduler.runNow(name)`. */
     scheduler: Scheduler;
+    /** Search (issue 16); `searchIndex.setContent(fileId, text)` is how background analysis feeds a file's text in. */
+    searchIndex: SearchService;
   }
 }
 
@@ -341,6 +344,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     }),
     audit: audit.recorder,
   });
+  const search = createSearch(database.db, database.dialect, access);
+  app.decorate('searchIndex', search);
+  registerSearchRoutes(app, { search });
   registerContactRoutes(app, {
     contact: createContactService({ repo: createContactRepository(database.db), clock }),
     maxPerHour: config.contact.maxPerHour,

@@ -889,6 +889,85 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
     expect(failures).toEqual([]);
   });
 
+  /**
+   * Search by caller: what each finds of one workspace's file and folder, the owner's personal file, and a file in a
+   * personal folder shared with one person. The route is `user` (anonymous 401); which rows a caller sees is the
+   * query's own filter (`readableScope`), so this matrix is over results rather than statuses.
+   */
+  it('answers search by caller: owner, editor, viewer, non-member, share recipient, admin', async () => {
+    type Caller = 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
+    const keys = {
+      owner: 'sx-owner',
+      editor: 'sx-editor',
+      viewer: 'sx-viewer',
+      nonMember: 'sx-stranger',
+      recipient: 'sx-recipient',
+    };
+    const cookieOf = (who: Caller) =>
+      who === 'admin'
+        ? server.signInAs({ owner_key: 'admin', role: 'admin' })
+        : server.signInAs({ owner_key: keys[who] });
+    const send = async (who: Caller, method: string, url: string, body?: unknown) =>
+      server.fetch(url, {
+        method,
+        headers: {
+          cookie: await cookieOf(who),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const ok = async <T>(response: Promise<Response>, status = 200) => {
+      const answer = await response;
+      if (answer.status !== status) throw new Error(`fixture: ${answer.status} ${await answer.text()}`);
+      return readJson<T>(answer);
+    };
+    const put = async (who: Caller, query: string, name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([name]), name);
+      return ok<{ id: string }>(
+        server.fetch(`/api/files/upload${query}`, {
+          method: 'POST',
+          headers: { cookie: await cookieOf(who), accept: 'application/json' },
+          body: form,
+        }),
+      );
+    };
+    for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
+    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Sx team' }), 201);
+    await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys.editor}`, { role: 'editor' }));
+    await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys.viewer}`, { role: 'viewer' }));
+    const wsFolder = await ok<{ id: string }>(
+      send('owner', 'POST', '/api/folders', { name: 'sxmatrix folder', workspaceId: ws.id }),
+      201,
+    );
+    const wsFile = await put('owner', `?folderId=${wsFolder.id}`, 'sxmatrix-team.txt');
+    const personal = await put('owner', '', 'sxmatrix-mine.txt');
+    const sharedFolder = await ok<{ id: string }>(send('owner', 'POST', '/api/folders', { name: 'Lent' }), 201);
+    const lent = await put('owner', `?folderId=${sharedFolder.id}`, 'sxmatrix-lent.txt');
+    await ok(send('owner', 'PUT', `/api/folders/${sharedFolder.id}/shares/${keys.recipient}`, { role: 'viewer' }), 201);
+
+    const all = [wsFolder.id, wsFile.id, personal.id, lent.id];
+    const expected: Record<Caller, string[]> = {
+      owner: all,
+      editor: [wsFolder.id, wsFile.id],
+      viewer: [wsFolder.id, wsFile.id],
+      nonMember: [],
+      recipient: [lent.id],
+      // Admins have no role in workspaces they are not in, and search does not reach into personal spaces.
+      admin: [],
+    };
+    const failures: string[] = [];
+    for (const [who, ids] of Object.entries(expected) as [Caller, string[]][]) {
+      const answer = await send(who, 'GET', '/api/search?q=sxmatrix');
+      const found =
+        answer.status === 200 ? (await readJson<{ items: { id: string }[] }>(answer)).items.map((i) => i.id) : [];
+      if (answer.status !== 200 || JSON.stringify([...found].sort()) !== JSON.stringify([...ids].sort()))
+        failures.push(`${who}: ${answer.status} found ${found.length}, expected ${ids.length}`);
+    }
+    expect(failures).toEqual([]);
+    expect((await server.fetch('/api/search?q=sxmatrix')).status).toBe(401);
+  });
+
   it('keeps tus uploads to their owner: no metadata, query-string or id trick reaches user A', async () => {
     const a = await signIn('userA');
     const b = await signIn('userB');

@@ -9,3 +9,4 @@ export * from './contact';
 export * from './workspaces';
 export * from './sharing';
 export * from './admin';
+export * from './search';

@@ -14,6 +14,7 @@ import { m0012Workspaces } from './0012-workspaces';
 import { m0013PlaceFiles } from './0013-place-files';
 import { m0014Admin } from './0014-admin';
 import { m0015ContactStatus } from './0015-contact-status';
+import { m0017Search } from './0017-search';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0013-place-files': m0013PlaceFiles,
   '0014-admin': m0014Admin,
   '0015-contact-status': m0015ContactStatus,
+  '0017-search': m0017Search,
 };
