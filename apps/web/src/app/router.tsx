@@ -41,6 +41,7 @@ export const routes: RouteObject[] = [
           { path: 'profile', ...page(() => import('./routes/profile')) },
           { path: 'notifications', ...page(() => import('../features/notifications/routes/notifications')) },
           { path: 'shared', ...page(() => import('../features/sharing/routes/shared-with-me')) },
+          { path: 'search', ...page(() => import('../features/search/routes/search-page')) },
           { path: 'spaces/personal/folders/:folderId?', ...page(() => import('./routes/space-folder')) },
           { path: 'spaces/:workspaceId/folders/:folderId?', ...page(() => import('./routes/space-folder')) },
           { path: 'spaces/:workspaceId/members', ...page(() => import('../features/spaces/routes/members')) },

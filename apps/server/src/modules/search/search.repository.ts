@@ -64,31 +64,28 @@ function typeCondition(kind: FileKind, column: RawBuilder<unknown>): RawBuilder<
 
 /**
  * The queries of search, one layer over both engines: SQLite FTS5 (`search_fts`) and PostgreSQL `tsvector` (GIN),
- * from migration 0017. Only the matching step differs; who may see a row, the filters and the order are one SQL.
+ * on the documents of migration 0017. Only the matching step differs; who may see a row, the filters and the order
+ * are one SQL, over the documents alone (no per-row join with `files` or `folders`).
  */
 export function createSearchRepository(db: Db, dialect: Dialect) {
-  /** `matched(item_id, kind, name_hit, score, content)`: every document whose name or content has all `terms`. */
+  /** `matched`: every document whose name or content has all `terms` (a prefix each), with `name_hit`. */
   function matched(terms: string[]): RawBuilder<unknown> {
+    const columns = sql`d.kind, d.item_id, d.name, d.workspace_id, d.owner_key, d.place_id, d.modified_at, d.size,
+      d.content_type`;
     if (dialect === 'sqlite') {
       // Terms hold only letters, digits and marks (`searchTerms`), so quoting them cannot inject FTS5 syntax.
       const expression = terms.map((term) => `"${term}"*`).join(' ');
-      return sql`matched(item_id, kind, name_hit, score, content) as (
-        select d.item_id, d.kind,
-          case when search_fts.rowid in (
+      return sql`matched as (
+        select ${columns}, case when search_fts.rowid in (
             select rowid from search_fts where search_fts match ${`name : (${expression})`}
-          ) then 1 else 0 end,
-          -bm25(search_fts, 10.0, 1.0),
-          d.content
+          ) then 1 else 0 end as name_hit
         from search_fts join search_documents d on d.doc_id = search_fts.rowid
-        where search_fts match ${`{name content} : (${expression})`}
+        where search_fts match ${expression}
       )`;
     }
     const query = terms.map((term) => `'${term}':*`).join(' & ');
-    return sql`matched(item_id, kind, name_hit, score, content) as (
-      select d.item_id, d.kind,
-        case when d.name_tsv @@ q.q then 1 else 0 end,
-        ts_rank(d.name_tsv, q.q) * 10 + coalesce(ts_rank(d.content_tsv, q.q), 0),
-        d.content
+    return sql`matched as (
+      select ${columns}, case when d.name_tsv @@ q.q then 1 else 0 end as name_hit
       from search_documents d, (select to_tsquery('simple', ${query}) as q) q
       where d.name_tsv @@ q.q or d.content_tsv @@ q.q
     )`;
@@ -97,7 +94,7 @@ export function createSearchRepository(db: Db, dialect: Dialect) {
   return {
     /**
      * One page of what `actor` may see among the documents matching `terms`: name matches first, then names that
-     * start with the first term, then the engine's relevance, the newest, the id.
+     * start with the first term, then the most recently modified.
      */
     async search(
       actor: UserActor,
@@ -106,71 +103,43 @@ export function createSearchRepository(db: Db, dialect: Dialect) {
       page: { offset: number; limit: number },
     ): Promise<SearchHitRow[]> {
       const scope = readableScope(actor);
-      // Who may see a row: the ONE place. (Trash adds "not trashed" to both conditions here.)
-      const visibleFile = sql`${scope.file('f')}`;
-      const visibleFolder = sql`${scope.folder('d')} and d.parent_id is not null`;
-
-      const fileFilters: RawBuilder<unknown>[] = [];
-      const folderFilters: RawBuilder<unknown>[] = [];
+      const conditions: RawBuilder<unknown>[] = [
+        // Who may see a document: the ONE place (trash adds "not trashed" here). Never a space's root folder.
+        scope.document('m'),
+        sql`not (m.kind = 'folder' and m.place_id is null)`,
+      ];
       if (filters.type !== undefined) {
-        fileFilters.push(typeCondition(filters.type, sql.ref('f.content_type')));
-        folderFilters.push(sql`1 = 0`);
+        conditions.push(sql`m.kind = 'file'`, typeCondition(filters.type, sql.ref('m.content_type')));
       }
-      if (filters.from !== undefined) {
-        fileFilters.push(sql`f.upload_date >= ${filters.from}`);
-        folderFilters.push(sql`d.updated_at >= ${filters.from}`);
+      if (filters.from !== undefined) conditions.push(sql`m.modified_at >= ${filters.from}`);
+      if (filters.toExclusive !== undefined) conditions.push(sql`m.modified_at < ${filters.toExclusive}`);
+      if (filters.space === 'personal') {
+        conditions.push(sql`m.workspace_id is null and m.owner_key = ${actor.ownerKey}`);
+      } else if (filters.space === 'shared') {
+        conditions.push(sql`not ${scope.inOwnSpaces('m')}`);
+      } else if (filters.space !== undefined) {
+        conditions.push(sql`m.workspace_id = ${filters.space}`);
       }
-      if (filters.toExclusive !== undefined) {
-        fileFilters.push(sql`f.upload_date < ${filters.toExclusive}`);
-        folderFilters.push(sql`d.updated_at < ${filters.toExclusive}`);
-      }
-      if (filters.space !== undefined) {
-        for (const [alias, list] of [
-          ['f', fileFilters],
-          ['d', folderFilters],
-        ] as const) {
-          if (filters.space === 'personal') {
-            list.push(
-              sql`${sql.ref(`${alias}.workspace_id`)} is null and ${sql.ref(`${alias}.owner_key`)} = ${actor.ownerKey}`,
-            );
-          } else if (filters.space === 'shared') {
-            list.push(sql`not ${scope.inOwnSpaces(alias)}`);
-          } else {
-            list.push(sql`${sql.ref(`${alias}.workspace_id`)} = ${filters.space}`);
-          }
-        }
-      }
-      const and = (list: RawBuilder<unknown>[]) =>
-        list.length === 0 ? sql`` : sql` and ${sql.join(list, sql` and `)}`;
       const first = `${terms[0] ?? ''}%`;
 
       const { rows } = await sql<SearchHitRow>`
         with recursive ${scope.ctes}, ${matched(terms)},
         hits as (
-          select 'file' as kind, f.id as id, f.file_name as name, m.name_hit as name_hit, m.score as score,
-            case when m.name_hit = 1 then null else m.content end as content,
-            f.upload_date as modified_at, f.size as size, f.content_type as content_type,
-            f.workspace_id as workspace_id, f.owner_key as owner_key, f.folder_id as place_id,
-            case when ${scope.inOwnSpaces('f')} then 1 else 0 end as in_own_spaces
-          from matched m join files f on f.id = m.item_id
-          where m.kind = 'file' and ${visibleFile}${and(fileFilters)}
-          union all
-          select 'folder', d.id, d.name, m.name_hit, m.score,
-            case when m.name_hit = 1 then null else m.content end,
-            d.updated_at, null, null,
-            d.workspace_id, d.owner_key, d.parent_id,
-            case when ${scope.inOwnSpaces('d')} then 1 else 0 end
-          from matched m join folders d on d.id = m.item_id
-          where m.kind = 'folder' and ${visibleFolder}${and(folderFilters)}
+          select m.*, case when ${scope.inOwnSpaces('m')} then 1 else 0 end as in_own_spaces
+          from matched m
+          where ${sql.join(conditions, sql` and `)}
+          order by m.name_hit desc, case when lower(m.name) like ${first} then 1 else 0 end desc,
+            m.modified_at desc, m.item_id
+          limit ${page.limit} offset ${page.offset}
         )
-        select hits.kind, hits.id, hits.name, hits.name_hit, hits.content, hits.modified_at, hits.size,
+        select hits.kind, hits.item_id as id, hits.name, hits.name_hit, hits.modified_at, hits.size,
           hits.content_type, hits.workspace_id, w.name as workspace_name, hits.owner_key, hits.place_id,
-          hits.in_own_spaces
-        from hits left join workspaces w on w.id = hits.workspace_id
-        order by hits.name_hit desc,
-          case when lower(hits.name) like ${first} then 1 else 0 end desc,
-          hits.score desc, hits.modified_at desc, hits.id
-        limit ${page.limit} offset ${page.offset}
+          hits.in_own_spaces, case when hits.name_hit = 1 then null else c.content end as content
+        from hits
+        left join workspaces w on w.id = hits.workspace_id
+        left join search_documents c on c.item_id = hits.item_id
+        order by hits.name_hit desc, case when lower(hits.name) like ${first} then 1 else 0 end desc,
+          hits.modified_at desc, hits.item_id
       `.execute(db);
       return rows.map((row) => ({
         ...row,

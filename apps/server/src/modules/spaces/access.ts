@@ -53,6 +53,19 @@ export function readableScope(actor: Pick<UserActor, 'id' | 'ownerKey'>) {
     folder: (alias: string) => sql<boolean>`(${own(alias)}
       or ${sql.ref(`${alias}.workspace_id`)} in ${memberOf}
       or ${sql.ref(`${alias}.id`)} in (select id from readable_shared_tree))`,
+    /**
+     * Condition on a search document (`search_documents`, migration 0017: `kind`, `item_id`, `workspace_id`,
+     * `owner_key`, `place_id` — the file's folder or the folder's parent), the same rule as `file` and `folder`.
+     */
+    document: (alias: string) => {
+      const column = (name: string) => sql.ref(`${alias}.${name}`);
+      return sql<boolean>`(${own(alias)}
+        or ${column('workspace_id')} in ${memberOf}
+        or (${column('kind')} = 'file' and (
+          ${column('item_id')} in (select s.file_id from shares s where s.file_id is not null and ${shareReaches(actor.id, 's')})
+          or ${column('place_id')} in (select id from readable_shared_tree)))
+        or (${column('kind')} = 'folder' and ${column('item_id')} in (select id from readable_shared_tree)))`;
+    },
     /** The row is the user's own or in one of their workspaces (not reached only through a share). */
     inOwnSpaces: (alias: string) => sql<boolean>`(${own(alias)} or ${sql.ref(`${alias}.workspace_id`)} in ${memberOf})`,
   };

@@ -19,6 +19,7 @@ import {
   BarChart3,
   ScanFace,
   ScanSearch,
+  FileSearch,
   Search,
   Send,
   Share2,
@@ -31,7 +32,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
-import { Link, NavLink, useLocation } from 'react-router';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 
 interface Item {
   to: string;
@@ -138,6 +139,9 @@ export function Sidebar({
     () => groups.find((group) => group.items.some((item) => location.pathname.startsWith(item.to)))?.id ?? null,
   );
   const needle = query.trim().toLowerCase();
+  const navigate = useNavigate();
+  // The sidebar's search also finds files: the search page (features/search) with the same text.
+  const filesSearchPath = `/dashboard/search?q=${encodeURIComponent(query.trim())}`;
   const matches = (item: Item) => item.label.toLowerCase().includes(needle);
   const mainItems = MAIN_ITEMS.filter(matches);
   // A search also finds the groups' pages: groups without a match hide, and the first group with one opens
@@ -197,6 +201,13 @@ export function Sidebar({
             type="search"
             value={query}
             onChange={(event) => setQuery(event.target.value)}
+            onKeyDown={(event) => {
+              // Enter searches the files (the pages are already filtered as you type).
+              if (event.key !== 'Enter' || needle === '') return;
+              event.preventDefault();
+              onNavigate?.();
+              void navigate(filesSearchPath);
+            }}
             placeholder="Search…"
             className="w-full rounded-lg border border-slate-300 py-2 pl-9 pr-3 text-sm focus:border-brand-600 focus:outline-none focus-visible:outline-2 focus-visible:outline-brand-600"
           />
@@ -238,6 +249,14 @@ export function Sidebar({
         ))}
         {mainItems.length === 0 && shownGroups.length === 0 && (
           <li className="px-3 py-2 text-sm text-slate-600">No matching pages.</li>
+        )}
+        {searching && (
+          <li>
+            <Link to={filesSearchPath} onClick={onNavigate} className={itemClass(collapsed)({ isActive: false })}>
+              <FileSearch className="size-5 shrink-0" aria-hidden="true" />
+              <span className="flex-1 truncate">Search files for “{query.trim()}”</span>
+            </Link>
+          </li>
         )}
       </ul>
 
