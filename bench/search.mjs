@@ -138,7 +138,11 @@ function fill(space, folderCount, fileCount) {
   }
 }
 fill({ workspaceId: null, ownerKey: 'admin', fileOwner: 'admin', rootId: personalRoot }, 500, total * 0.6);
-fill({ workspaceId: workspace.id, ownerKey: null, fileOwner: 'admin', rootId: workspace.rootFolderId }, 300, total * 0.2);
+fill(
+  { workspaceId: workspace.id, ownerKey: null, fileOwner: 'admin', rootId: workspace.rootFolderId },
+  300,
+  total * 0.2,
+);
 fill({ workspaceId: null, ownerKey: 'stranger', fileOwner: 'stranger', rootId: strangerRootId }, 300, total * 0.2);
 
 const insertStarted = performance.now();
@@ -154,9 +158,7 @@ if (databaseUrl) {
     const columns = Object.keys(rows[0]);
     for (let at = 0; at < rows.length; at += 1000) {
       const batch = rows.slice(at, at + 1000);
-      const values = batch.map(
-        (_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`,
-      );
+      const values = batch.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`);
       await client.query(
         `insert into ${table} (${columns.join(', ')}) values ${values.join(', ')}`,
         batch.flatMap((row) => columns.map((column) => row[column])),

@@ -214,6 +214,17 @@ export function Sidebar({
         </div>
       )}
 
+      {searching && (
+        <Link
+          to={filesSearchPath}
+          onClick={onNavigate}
+          className="-mt-2 flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+        >
+          <FileSearch className="size-4 shrink-0" aria-hidden="true" />
+          <span className="min-w-0 flex-1 truncate">Search files for “{query.trim()}”</span>
+        </Link>
+      )}
+
       <ul className="space-y-1" aria-label="Main">
         {mainItems.map(({ to, label, icon: Icon }) => (
           <li key={to}>
@@ -249,14 +260,6 @@ export function Sidebar({
         ))}
         {mainItems.length === 0 && shownGroups.length === 0 && (
           <li className="px-3 py-2 text-sm text-slate-600">No matching pages.</li>
-        )}
-        {searching && (
-          <li>
-            <Link to={filesSearchPath} onClick={onNavigate} className={itemClass(collapsed)({ isActive: false })}>
-              <FileSearch className="size-5 shrink-0" aria-hidden="true" />
-              <span className="flex-1 truncate">Search files for “{query.trim()}”</span>
-            </Link>
-          </li>
         )}
       </ul>
 

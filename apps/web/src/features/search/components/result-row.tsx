@@ -30,12 +30,16 @@ const KIND_ICONS: Record<ReturnType<typeof fileKindOf>, LucideIcon> = {
   other: FileArchive,
 };
 
-export const resultIcon = (result: SearchResult): LucideIcon =>
-  result.kind === 'folder' ? Folder : KIND_ICONS[fileKindOf(result.mimeType ?? '')];
+/** The icon of a result: a folder, or its file kind's. */
+function ResultIcon({ result }: { result: SearchResult }) {
+  const className = `mt-0.5 size-5 shrink-0 ${result.kind === 'folder' ? 'text-brand-600' : 'text-slate-500'}`;
+  if (result.kind === 'folder') return <Folder className={className} aria-hidden="true" />;
+  const Icon = KIND_ICONS[fileKindOf(result.mimeType ?? '')];
+  return <Icon className={className} aria-hidden="true" />;
+}
 
 /** One result: icon, name (matches marked), the content snippet when the match is there, and where it is. */
 export function ResultSummary({ result }: { result: SearchResult }) {
-  const Icon = resultIcon(result);
   const details = [
     locationText(result),
     result.size === null ? null : formatBytes(result.size),
@@ -43,10 +47,7 @@ export function ResultSummary({ result }: { result: SearchResult }) {
   ].filter(Boolean);
   return (
     <span className="flex min-w-0 items-start gap-3">
-      <Icon
-        className={`mt-0.5 size-5 shrink-0 ${result.kind === 'folder' ? 'text-brand-600' : 'text-slate-500'}`}
-        aria-hidden="true"
-      />
+      <ResultIcon result={result} />
       <span className="min-w-0 flex-1">
         <span className="block truncate font-medium text-slate-900">
           {result.matchedIn === 'name' ? (
