@@ -61,8 +61,8 @@ process.on('exit', () => {
   }
 });
 const headers = { cookie: server.cookie };
-/** @returns {Promise<any>} */
-const api = async (/** @type {string} */ method, /** @type {string} */ url, /** @type {unknown} */ body) => {
+/** @param {string} method @param {string} url @param {unknown} [body] @returns {Promise<any>} */
+const api = async (method, url, body) => {
   const answer = await fetch(`http://127.0.0.1:${PORT}${url}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -83,6 +83,11 @@ const iso = (/** @type {number} */ ms) => new Date(ms).toISOString();
 const folders = [];
 /** @type {Record<string, unknown>[]} */
 const files = [];
+/** @type {[string, Record<string, unknown>[]][]} */
+const tables = [
+  ['folders', folders],
+  ['files', files],
+];
 const strangerRootId = randomUUID();
 folders.push({
   id: strangerRootId,
@@ -151,11 +156,8 @@ if (databaseUrl) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   await client.query('begin');
-  for (const [table, rows] of [
-    ['folders', folders],
-    ['files', files],
-  ]) {
-    const columns = Object.keys(rows[0]);
+  for (const [table, rows] of tables) {
+    const columns = Object.keys(rows[0] ?? {});
     for (let at = 0; at < rows.length; at += 1000) {
       const batch = rows.slice(at, at + 1000);
       const values = batch.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`);
@@ -172,11 +174,8 @@ if (databaseUrl) {
   const Database = require('better-sqlite3');
   const db = new Database(path.join(work, 'atrium.db'));
   db.pragma('busy_timeout = 5000');
-  for (const [table, rows] of [
-    ['folders', folders],
-    ['files', files],
-  ]) {
-    const columns = Object.keys(rows[0]);
+  for (const [table, rows] of tables) {
+    const columns = Object.keys(rows[0] ?? {});
     const insert = db.prepare(
       `insert into ${table} (${columns.join(', ')}) values (${columns.map((c) => `@${c}`).join(', ')})`,
     );
@@ -197,7 +196,7 @@ for (const q of QUERIES) {
   for (let i = 0; i < WARM_UP; i++) {
     const answer = await fetch(`http://127.0.0.1:${PORT}${url}`, { headers });
     if (answer.status !== 200) throw new Error(`${url}: ${answer.status} ${await answer.text()}`);
-    results = (await answer.json()).items.length;
+    results = /** @type {{ items: unknown[] }} */ (await answer.json()).items.length;
   }
   /** @type {number[]} */
   const times = [];
