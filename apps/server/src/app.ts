@@ -9,6 +9,8 @@ import { systemClock, type Clock } from './lib/time';
 import { loadAdminCredentials } from './modules/auth/admin-credentials';
 import { loadLocalEngines } from './adapters/ai/local-engines';
 import { registerAiModule } from './modules/ai';
+import { registerArchiveRoutes } from './modules/archive/archive.routes';
+import { createArchiveService } from './modules/archive/archive.service';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { createLoginLimiter } from './modules/auth/login-limiter';
@@ -319,9 +321,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   registerAuditRoutes(app, { audit });
   registerSpacesRoutes(app, { workspaces, folders, audit: audit.recorder });
+  const linksRepo = createLinksRepository(database.db);
+  registerArchiveRoutes(app, { archive: createArchiveService({ files, folders, tree: linksRepo }) });
   await registerLinksRoutes(app, {
     links: createLinksService({
-      repo: createLinksRepository(database.db),
+      repo: linksRepo,
       files,
       folders,
       unlocker: createUnlocker(config.session.secret),

@@ -894,7 +894,7 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
    * personal folder shared with one person. The route is `user` (anonymous 401); which rows a caller sees is the
    * query's own filter (`readableScope`), so this matrix is over results rather than statuses.
    */
-  it('answers search by caller: owner, editor, viewer, non-member, share recipient, admin', async () => {
+  it('answers search and the bulk zip by caller: owner, editor, viewer, non-member, share recipient, admin', async () => {
     type Caller = 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
     const keys = {
       owner: 'sx-owner',
@@ -963,6 +963,30 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
         answer.status === 200 ? (await readJson<{ items: { id: string }[] }>(answer)).items.map((i) => i.id) : [];
       if (answer.status !== 200 || JSON.stringify([...found].sort()) !== JSON.stringify([...ids].sort()))
         failures.push(`${who}: ${answer.status} found ${found.length}, expected ${ids.length}`);
+    }
+    // The bulk zip of the same items: each is authorised (404 when hidden, nothing streamed).
+    const zips: Record<Caller, [number, number, number]> = {
+      // [the workspace's file and folder, the owner's personal file, the file in the shared folder]
+      owner: [200, 200, 200],
+      editor: [200, 404, 404],
+      viewer: [200, 404, 404],
+      nonMember: [404, 404, 404],
+      recipient: [404, 404, 200],
+      // The file policy's admin reach into personal files (the spec's) holds here as on a download; not workspaces.
+      admin: [404, 200, 200],
+    };
+    for (const [who, want] of Object.entries(zips) as [Caller, [number, number, number]][]) {
+      const bodies = [
+        { fileIds: [wsFile.id], folderIds: [wsFolder.id] },
+        { fileIds: [personal.id] },
+        { fileIds: [lent.id] },
+      ];
+      for (const [index, body] of bodies.entries()) {
+        const answer = await send(who, 'POST', '/api/files/archive', body);
+        await answer.arrayBuffer();
+        if (answer.status !== want[index])
+          failures.push(`archive ${index} as ${who}: ${answer.status}, expected ${want[index]}`);
+      }
     }
     expect(failures).toEqual([]);
     expect((await server.fetch('/api/search?q=sxmatrix')).status).toBe(401);

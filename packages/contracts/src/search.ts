@@ -127,3 +127,21 @@ export function searchTerms(text: string): string[] {
     .filter((word) => word.length > 0);
   return [...new Set(words)].slice(0, 16);
 }
+
+/** Most items one archive request may name (each folder brings everything below it). */
+export const ARCHIVE_ITEMS_MAX = 1000;
+
+/** POST /api/files/archive: files and folders to download as one zip. */
+export const ArchiveRequest = z
+  .object({
+    fileIds: z.array(z.string().min(1).max(200)).max(ARCHIVE_ITEMS_MAX).default([]),
+    folderIds: z.array(z.string().min(1).max(200)).max(ARCHIVE_ITEMS_MAX).default([]),
+  })
+  .refine((value) => value.fileIds.length + value.folderIds.length > 0, {
+    message: 'Choose at least one file or folder to download.',
+  })
+  .refine((value) => value.fileIds.length + value.folderIds.length <= ARCHIVE_ITEMS_MAX, {
+    message: `Choose at most ${ARCHIVE_ITEMS_MAX} files and folders at once.`,
+  })
+  .meta({ id: 'ArchiveRequest' });
+export type ArchiveRequest = z.infer<typeof ArchiveRequest>;
