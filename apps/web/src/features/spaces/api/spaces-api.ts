@@ -26,6 +26,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { sendOk } from '../../../lib/http';
 
 const enc = encodeURIComponent;
 
@@ -213,3 +214,42 @@ export const openUrl = (id: string) => `/api/files/download/${enc(id)}?inline=1`
 
 /** Reloads the open folder's listings (after uploads). */
 export const useRefreshFolders = useFoldersInvalidation;
+
+/** The file name of a `Content-Disposition` answer (RFC 6266 `filename*` first), or `fallback`. */
+function attachmentName(header: string | null, fallback: string): string {
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(header ?? '')?.[1];
+  if (star) {
+    try {
+      return decodeURIComponent(star);
+    } catch {
+      // fall through
+    }
+  }
+  return /filename="([^"]+)"/i.exec(header ?? '')?.[1] ?? fallback;
+}
+
+/**
+ * Downloads files and folders as one zip (`POST /api/files/archive`): the server streams it; the browser keeps it
+ * as a Blob and saves it under the server's name. Throws the server's error (e.g. 404 for an item gone meanwhile).
+ */
+export async function downloadArchive(items: { fileIds: string[]; folderIds: string[] }): Promise<string> {
+  const response = await sendOk('/api/files/archive', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', accept: 'application/zip, application/json' },
+    body: JSON.stringify(items),
+  });
+  const name = attachmentName(response.headers.get('content-disposition'), 'files.zip');
+  const url = URL.createObjectURL(await response.blob());
+  try {
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = name;
+    document.body.append(link);
+    link.click();
+    link.remove();
+  } finally {
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+  return name;
+}

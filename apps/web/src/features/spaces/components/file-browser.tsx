@@ -26,7 +26,9 @@ import {
   spaceRefOf,
   uploadsReducer,
 } from '../lib/browser-logic';
-import { EntryList, type EntryTarget } from './entry-list';
+import { emptySelection, keepListed, toggleAll, toggleRow } from '../lib/selection';
+import { BulkBar } from './bulk-bar';
+import { EntryList, entryKey, type EntryTarget } from './entry-list';
 import { MoveDialog } from './move-dialog';
 import { NameDialog } from './name-dialog';
 import { UploadList } from './upload-list';
@@ -72,6 +74,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
   const [dialog, setDialog] = useState<Dialog>(null);
   const [dragging, setDragging] = useState(false);
   const [uploads, dispatch] = useReducer(uploadsReducer, []);
+  const [selection, setSelection] = useState(emptySelection);
   const inputRef = useRef<HTMLInputElement>(null);
   const listing = useFolder(openId, sort, order, pageSize);
   const createFolder = useCreateFolder();
@@ -136,6 +139,12 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
   const page = listing.data.pages[0];
   if (!page) return null;
   const { folders, files } = mergePages(listing.data.pages);
+  // Rows in list order, for checkboxes and Shift ranges; a choice never names a row no longer listed.
+  const rowOrder = [
+    ...folders.map((f) => entryKey({ kind: 'folder', id: f.id, name: f.name })),
+    ...files.map((f) => entryKey({ kind: 'file', id: f.id, name: f.fileName })),
+  ];
+  const chosen = keepListed(selection, rowOrder);
   const path = page.path;
   const title = path.length <= 1 ? space.name : page.name;
   const deleting = dialog?.kind === 'delete' ? dialog.target : null;
@@ -236,6 +245,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
       </div>
 
       <UploadList items={uploads} onClear={() => dispatch({ type: 'clear' })} />
+      <BulkBar keys={chosen.keys} canWrite={canWrite} onClear={() => setSelection(emptySelection)} />
 
       <div className="overflow-hidden rounded-xl border border-slate-200 bg-white">
         {folders.length === 0 && files.length === 0 ? (
@@ -248,6 +258,11 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
             space={ref}
             folders={folders}
             files={files}
+            selection={{
+              keys: chosen.keys,
+              onToggle: (key, shift) => setSelection(toggleRow(chosen, rowOrder, key, shift)),
+              onToggleAll: () => setSelection(toggleAll(chosen, rowOrder)),
+            }}
             actions={{
               canWrite,
               canShare: Boolean(shareDialog) && canWrite,
