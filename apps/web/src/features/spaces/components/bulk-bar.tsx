@@ -61,7 +61,7 @@ export function BulkBar({
     <div
       role="region"
       aria-label="Selected items"
-      className="sticky top-2 z-20 flex flex-wrap items-center gap-2 rounded-xl border border-brand-200 bg-brand-50 px-3 py-2 shadow-sm"
+      className="sticky top-2 z-20 flex flex-wrap items-center gap-2 rounded-xl border border-brand-100 bg-brand-50 px-3 py-2 shadow-sm"
     >
       <p className="mr-auto text-sm font-medium text-brand-900" aria-live="polite">
         {label}
