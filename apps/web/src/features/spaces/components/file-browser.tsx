@@ -1,6 +1,6 @@
 import type { FolderSort, Space } from '@atrium/contracts';
-import { ArrowDownAZ, ArrowUpZA, ChevronRight, FolderPlus, Upload } from 'lucide-react';
-import { useId, useReducer, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { ArrowDownAZ, ArrowUpZA, ChevronRight, FolderPlus, FolderUp, Upload } from 'lucide-react';
+import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -8,7 +8,6 @@ import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
-import { uploadTo } from '../../../lib/upload';
 import {
   useCreateFolder,
   useDeleteFile,
@@ -18,20 +17,15 @@ import {
   useUpdateFile,
   useUpdateFolder,
 } from '../api/spaces-api';
-import {
-  folderPath,
-  mergePages,
-  permissionsFor,
-  roleForListing,
-  spaceRefOf,
-  uploadsReducer,
-} from '../lib/browser-logic';
+import { folderPath, mergePages, permissionsFor, roleForListing, spaceRefOf } from '../lib/browser-logic';
+import { droppedFiles, pickedFiles, type PickedFile } from '../lib/dropped-files';
 import { emptySelection, keepListed, toggleAll, toggleRow } from '../lib/selection';
 import { BulkBar } from './bulk-bar';
 import { EntryList, entryKey, type EntryTarget } from './entry-list';
 import { MoveDialog } from './move-dialog';
 import { NameDialog } from './name-dialog';
 import { UploadList } from './upload-list';
+import { useUploadQueue } from './use-upload-queue';
 
 /** The share dialog another feature provides (the app layer passes it in). */
 export type ShareDialogSlot = (target: EntryTarget, onClose: () => void) => ReactNode;
@@ -58,8 +52,6 @@ const SORTS: { value: FolderSort; label: string }[] = [
   { value: 'type', label: 'Type' },
 ];
 
-let uploadCounter = 0;
-
 /**
  * One file browser for every space: breadcrumbs, folders first, sort, "Load more", new folder, a row menu
  * (open, download, rename, move, share, delete), drag and drop or the Upload button with progress per file.
@@ -73,7 +65,6 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
   const [order, setOrder] = useState<'asc' | 'desc'>('asc');
   const [dialog, setDialog] = useState<Dialog>(null);
   const [dragging, setDragging] = useState(false);
-  const [uploads, dispatch] = useReducer(uploadsReducer, []);
   const [selection, setSelection] = useState(emptySelection);
   const inputRef = useRef<HTMLInputElement>(null);
   const listing = useFolder(openId, sort, order, pageSize);
@@ -83,36 +74,22 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
   const deleteFolder = useDeleteFolder();
   const deleteFile = useDeleteFile();
   const refresh = useRefreshFolders();
+  const queue = useUploadQueue(openId, () => void refresh());
+  const folderInputRef = useRef<HTMLInputElement>(null);
 
   const first = listing.data?.pages[0];
   const { canWrite } = permissionsFor(first ? roleForListing(space, first) : 'viewer');
   const close = () => setDialog(null);
 
-  const upload = (files: File[]) => {
-    if (!canWrite || files.length === 0) return;
-    const items = files.map((file) => ({ key: `u${(uploadCounter += 1)}`, name: file.name, size: file.size, file }));
-    dispatch({ type: 'add', items: items.map(({ key, name, size }) => ({ key, name, size })) });
-    for (const item of items) {
-      uploadTo(
-        item.file,
-        { folderId: openId },
-        { onProgress: (p) => dispatch({ type: 'progress', key: item.key, loaded: p.loaded }) },
-      )
-        .then(() => {
-          dispatch({ type: 'done', key: item.key });
-          void refresh();
-        })
-        .catch((error: unknown) => {
-          const message = errorText(error) ?? 'Upload failed.';
-          dispatch({ type: 'failed', key: item.key, error: message });
-        });
-    }
+  const upload = (picked: PickedFile[]) => {
+    if (!canWrite) return;
+    void queue.add(picked);
   };
 
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
-    upload(Array.from(event.dataTransfer.files));
+    void droppedFiles(event.dataTransfer).then(upload);
   };
   const onDragOver = (event: DragEvent) => {
     if (!Array.from(event.dataTransfer.types).includes('Files')) return;
@@ -235,7 +212,28 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
                 aria-label="Files to upload"
                 data-testid="upload-input"
                 onChange={(event) => {
-                  upload(Array.from(event.target.files ?? []));
+                  upload(pickedFiles(event.target.files ?? []));
+                  event.target.value = '';
+                }}
+              />
+              <button
+                type="button"
+                onClick={() => folderInputRef.current?.click()}
+                className={buttonClass('secondary')}
+              >
+                <FolderUp className="size-4" aria-hidden="true" /> Upload folder
+              </button>
+              <input
+                ref={folderInputRef}
+                type="file"
+                multiple
+                hidden
+                aria-label="Folder to upload"
+                data-testid="upload-folder-input"
+                // A whole folder: every file with its path below it (the folders are created first).
+                {...{ webkitdirectory: '' }}
+                onChange={(event) => {
+                  upload(pickedFiles(event.target.files ?? []));
                   event.target.value = '';
                 }}
               />
@@ -244,7 +242,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
         </div>
       </div>
 
-      <UploadList items={uploads} onClear={() => dispatch({ type: 'clear' })} />
+      <UploadList items={queue.items} onClear={queue.clear} onCancel={queue.cancel} onRetry={queue.retry} />
       <BulkBar keys={chosen.keys} canWrite={canWrite} onClear={() => setSelection(emptySelection)} />
 
       <div className="overflow-hidden rounded-xl border border-slate-200 bg-white">
