@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { shot, WIDTHS } from './screens';
 import { signInAsUser } from './users';
 
 // Search (issue 16): the box above the file browser finds a file by the start of its name and opens its folder;
-// two files chosen with checkboxes download as one zip. At 1366 and 390 px.
+// two files chosen with checkboxes download as one zip; a whole folder uploads with its structure. At 1366 and 390 px.
 
 const baseURL = () => String(test.info().project.use.baseURL);
 const run = () => `${Date.now().toString(36)}${test.info().retry}${test.info().repeatEachIndex}`;
@@ -101,5 +103,41 @@ for (const size of WIDTHS) {
     await expect(page.getByText('Nothing matches “zebraf”.')).toBeVisible();
     expect(await noSidewaysScroll(page)).toBe(true);
     await context.close();
+  });
+}
+
+for (const size of WIDTHS) {
+  test(`uploads a whole folder and keeps its structure (${size.name})`, async ({ browser }) => {
+    test.setTimeout(90_000);
+    const tag = run();
+    const root = mkdtempSync(path.join(tmpdir(), 'atrium-e2e-folder-'));
+    const trip = path.join(root, `Trip ${tag}`);
+    mkdirSync(path.join(trip, 'day 1'), { recursive: true });
+    writeFileSync(path.join(trip, 'day 1', 'beach.txt'), 'sand');
+    writeFileSync(path.join(trip, 'plan.txt'), 'go');
+    const context = await browser.newContext({
+      baseURL: baseURL(),
+      viewport: { width: size.width, height: size.height },
+    });
+    await signInAsUser(context, baseURL(), { ownerKey: `e2e-folderup-${size.name}-${tag}`, name: `Uploader ${tag}` });
+    const page = await context.newPage();
+    await page.goto('/dashboard/spaces/personal/folders');
+    await expect(page.getByRole('button', { name: 'Upload folder' })).toBeVisible();
+    await page.getByTestId('upload-folder-input').setInputFiles(trip);
+
+    const uploads = page.getByRole('region', { name: 'Uploads' });
+    await expect(uploads.getByTestId('upload-total')).toContainText('2 of 2 uploaded');
+    await expect(uploads).toContainText(`Trip ${tag}/day 1/beach.txt`);
+    await shot(page, `folder-upload-${size.name}`);
+    expect(await noSidewaysScroll(page)).toBe(true);
+    // The folder and its subfolder exist, each file in its place.
+    await page.getByRole('link', { name: `Trip ${tag}` }).click();
+    await expect(page.getByRole('heading', { level: 1, name: `Trip ${tag}` })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'plan.txt' })).toBeVisible();
+    await page.getByRole('link', { name: 'day 1' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'day 1' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'beach.txt' })).toBeVisible();
+    await context.close();
+    rmSync(root, { recursive: true, force: true });
   });
 }
