@@ -9,4 +9,5 @@ export * from './contact';
 export * from './workspaces';
 export * from './sharing';
 export * from './admin';
+export * from './file-kinds';
 export * from './search';

@@ -233,6 +233,14 @@ describe.each(dialects())('search (%s)', (dialect) => {
     expect(await byType('document')).toEqual(['gecko.pdf']);
     expect(await byType('other')).toEqual(['gecko.bin']);
     expect(await names('dan', 'gecko')).toHaveLength(6);
+    // Folder listings take the same filter (`?type=`): only files of that kind; the folders all the same.
+    const [personal] = await json<{ rootFolderId: string }[]>(await call('dan', 'GET', '/api/spaces'));
+    const listing = await json<{ folders: { name: string }[]; files: { fileName: string }[] }>(
+      await call('dan', 'GET', `/api/folders/${personal?.rootFolderId ?? ''}?type=video`),
+    );
+    expect(listing.files.map((f) => f.fileName)).toEqual(['gecko.mp4']);
+    expect(listing.folders.map((f) => f.name)).toEqual(['gecko folder']);
+    expect((await call('dan', 'GET', `/api/folders/${personal?.rootFolderId ?? ''}?type=nope`)).status).toBe(400);
 
     const today = new Date().toISOString().slice(0, 10);
     expect(await names('dan', 'gecko', { from: today, to: today })).toHaveLength(6);

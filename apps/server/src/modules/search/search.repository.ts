@@ -1,7 +1,8 @@
-import { FILE_KIND_PATTERNS, type FileKind } from '@atrium/contracts';
+import type { FileKind } from '@atrium/contracts';
 import { sql, type RawBuilder } from 'kysely';
 import type { UserActor } from '../../auth/actor';
 import type { Db, Dialect } from '../../db';
+import { fileKindCondition } from '../../lib/file-kind-sql';
 import { readableScope } from '../spaces/access';
 
 /** Longest content text kept per file, in characters (PostgreSQL's tsvector holds at most 1 MB). */
@@ -44,22 +45,6 @@ export interface ChainRow {
   parent_id: string | null;
   name: string;
   depth: number;
-}
-
-/** `content_type` is of `kind` (SQL), from the one classification in contracts (`fileKindOf`). */
-function kindCondition(kind: Exclude<FileKind, 'other'>, column: RawBuilder<unknown>): RawBuilder<boolean> {
-  const { exact, prefixes } = FILE_KIND_PATTERNS[kind];
-  const parts = [
-    ...prefixes.map((prefix) => sql`lower(${column}) like ${`${prefix}%`}`),
-    ...(exact.length > 0 ? [sql`lower(${column}) in (${sql.join(exact)})`] : []),
-  ];
-  return sql<boolean>`(${sql.join(parts, sql` or `)})`;
-}
-
-function typeCondition(kind: FileKind, column: RawBuilder<unknown>): RawBuilder<boolean> {
-  if (kind !== 'other') return kindCondition(kind, column);
-  const all = (['image', 'audio', 'video', 'document'] as const).map((k) => kindCondition(k, column));
-  return sql<boolean>`not (${sql.join(all, sql` or `)})`;
 }
 
 /**
@@ -109,7 +94,7 @@ export function createSearchRepository(db: Db, dialect: Dialect) {
         sql`not (m.kind = 'folder' and m.place_id is null)`,
       ];
       if (filters.type !== undefined) {
-        conditions.push(sql`m.kind = 'file'`, typeCondition(filters.type, sql.ref('m.content_type')));
+        conditions.push(sql`m.kind = 'file'`, fileKindCondition(filters.type, sql.ref('m.content_type')));
       }
       if (filters.from !== undefined) conditions.push(sql`m.modified_at >= ${filters.from}`);
       if (filters.toExclusive !== undefined) conditions.push(sql`m.modified_at < ${filters.toExclusive}`);

@@ -13,6 +13,7 @@ import {
   SpaceList,
   Workspace,
   WorkspaceDetails,
+  type FileKind,
   type FolderSort,
   type MemberRole,
   type PublishRequest,
@@ -36,8 +37,8 @@ export const spacesKeys = {
   members: (id: string) => ['workspaces', id, 'members'] as const,
   directory: (q: string) => ['directory', q] as const,
   folders: ['folders'] as const,
-  folder: (id: string, sort: FolderSort, order: 'asc' | 'desc', limit: number) =>
-    ['folders', id, sort, order, limit] as const,
+  folder: (id: string, sort: FolderSort, order: 'asc' | 'desc', limit: number, type: FileKind | '' = '') =>
+    ['folders', id, sort, order, limit, type] as const,
 };
 
 // ---- Spaces, workspaces, members, directory ----
@@ -139,11 +140,13 @@ export const folderQueryOptions = (
   sort: FolderSort,
   order: 'asc' | 'desc',
   limit: number = FOLDER_PAGE_SIZE,
+  type: FileKind | '' = '',
 ) =>
   infiniteQueryOptions({
-    queryKey: spacesKeys.folder(id, sort, order, limit),
+    queryKey: spacesKeys.folder(id, sort, order, limit, type),
     queryFn: ({ pageParam }) => {
       const query = new URLSearchParams({ sort, order, limit: String(limit) });
+      if (type) query.set('type', type);
       if (pageParam) query.set('cursor', pageParam);
       return api.get(FolderListing, `/api/folders/${enc(id)}?${query}`);
     },
@@ -151,8 +154,13 @@ export const folderQueryOptions = (
     getNextPageParam: (page) => page.nextCursor,
   });
 
-export const useFolder = (id: string, sort: FolderSort, order: 'asc' | 'desc', limit?: number) =>
-  useInfiniteQuery(folderQueryOptions(id, sort, order, limit));
+export const useFolder = (
+  id: string,
+  sort: FolderSort,
+  order: 'asc' | 'desc',
+  limit?: number,
+  type: FileKind | '' = '',
+) => useInfiniteQuery(folderQueryOptions(id, sort, order, limit, type));
 
 /** One page of a folder's subfolders, for the move dialog's picker. */
 export const useFolderChoices = (id: string | null) =>

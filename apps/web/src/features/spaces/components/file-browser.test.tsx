@@ -159,6 +159,9 @@ describe('FileBrowser', () => {
       'sort=size&order=asc&limit=50',
       'sort=size&order=desc&limit=50',
     ]);
+    // The type filter goes to the server too.
+    await userEvent.selectOptions(screen.getByLabelText('Show'), 'image');
+    expect(new URL(calls.at(-1)?.url ?? '', 'http://x').searchParams.get('type')).toBe('image');
   });
 
   it('shows breadcrumbs from the space root to the open folder', async () => {

@@ -1,4 +1,4 @@
-import type { FolderSort, Space } from '@atrium/contracts';
+import type { FileKind, FolderSort, Space } from '@atrium/contracts';
 import { ArrowDownAZ, ArrowUpZA, ChevronRight, FolderPlus, FolderUp, Upload } from 'lucide-react';
 import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -45,6 +45,16 @@ export interface FileBrowserProps {
 
 type Dialog = { kind: 'new-folder' } | { kind: 'rename' | 'move' | 'share' | 'delete'; target: EntryTarget } | null;
 
+/** The type filter: the server lists only files of that kind (folders all the same). */
+const KINDS: { value: FileKind | ''; label: string }[] = [
+  { value: '', label: 'All types' },
+  { value: 'image', label: 'Images' },
+  { value: 'audio', label: 'Audio' },
+  { value: 'video', label: 'Videos' },
+  { value: 'document', label: 'Documents' },
+  { value: 'other', label: 'Other files' },
+];
+
 const SORTS: { value: FolderSort; label: string }[] = [
   { value: 'name', label: 'Name' },
   { value: 'date', label: 'Date' },
@@ -63,11 +73,13 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
   const sortId = useId();
   const [sort, setSort] = useState<FolderSort>('name');
   const [order, setOrder] = useState<'asc' | 'desc'>('asc');
+  const [kind, setKind] = useState<FileKind | ''>('');
+  const kindId = useId();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [dragging, setDragging] = useState(false);
   const [selection, setSelection] = useState(emptySelection);
   const inputRef = useRef<HTMLInputElement>(null);
-  const listing = useFolder(openId, sort, order, pageSize);
+  const listing = useFolder(openId, sort, order, pageSize, kind);
   const createFolder = useCreateFolder();
   const updateFolder = useUpdateFolder();
   const updateFile = useUpdateFile();
@@ -178,6 +190,21 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
               </option>
             ))}
           </select>
+          <label htmlFor={kindId} className="sr-only">
+            Show
+          </label>
+          <select
+            id={kindId}
+            value={kind}
+            onChange={(event) => setKind(event.target.value as FileKind | '')}
+            className="rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm focus-visible:outline-2 focus-visible:outline-brand-600"
+          >
+            {KINDS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
           <button
             type="button"
             onClick={() => setOrder(order === 'asc' ? 'desc' : 'asc')}
@@ -248,7 +275,9 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
       <div className="overflow-hidden rounded-xl border border-slate-200 bg-white">
         {folders.length === 0 && files.length === 0 ? (
           <div className="p-8 text-center">
-            <p className="font-medium text-slate-800">This folder is empty.</p>
+            <p className="font-medium text-slate-800">
+              {kind === '' ? 'This folder is empty.' : 'No files of this type in this folder.'}
+            </p>
             {canWrite && <p className="mt-1 text-sm text-slate-600">Drop files here, or use Upload or New folder.</p>}
           </div>
         ) : (
