@@ -1,4 +1,4 @@
-import { Download, Trash2, X } from 'lucide-react';
+import { Download, FolderInput, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -9,17 +9,20 @@ import { idsOf } from '../lib/selection';
 
 /**
  * The bar of bulk actions over the chosen rows: how many, **Download as zip** (one streamed zip of the files and
- * folders, `POST /api/files/archive`), **Delete** for editors and owners (asks first; each item through the ordinary
+ * folders, `POST /api/files/archive`), **Move** (the folder picker, each item through its own request), **Delete** for editors and owners (asks first; each item through the ordinary
  * delete route, so every rule applies per item, and a failure names what was not deleted), and clearing the choice.
  */
 export function BulkBar({
   keys,
   canWrite,
   onClear,
+  onMove,
 }: {
   keys: ReadonlySet<string>;
   canWrite: boolean;
   onClear: () => void;
+  /** Opens the folder picker for the chosen rows (editors and owners). */
+  onMove: () => void;
 }) {
   const [zipping, setZipping] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -69,6 +72,11 @@ export function BulkBar({
       <button type="button" onClick={() => void zip()} disabled={zipping} className={buttonClass('secondary')}>
         <Download className="size-4" aria-hidden="true" /> {zipping ? 'Preparing…' : 'Download as zip'}
       </button>
+      {canWrite && (
+        <button type="button" onClick={onMove} className={buttonClass('secondary')}>
+          <FolderInput className="size-4" aria-hidden="true" /> Move
+        </button>
+      )}
       {canWrite && (
         <button type="button" onClick={() => setConfirming(true)} className={buttonClass('secondary')}>
           <Trash2 className="size-4" aria-hidden="true" /> Delete

@@ -144,6 +144,11 @@ describe('FileBrowser', () => {
     const posted = calls.find((call) => call.url === '/api/files/archive');
     expect(posted?.method).toBe('POST');
     expect(posted?.body).toEqual({ fileIds: ['f1'], folderIds: ['d1'] });
+    // Move opens the folder picker for both; a folder being moved is not offered as the destination.
+    await userEvent.click(screen.getByRole('button', { name: 'Move' }));
+    const picker = await screen.findByRole('dialog', { name: 'Move 2 items' });
+    expect(await within(picker).findByText('No folders inside.')).toBeTruthy();
+    await userEvent.click(within(picker).getByRole('button', { name: 'Cancel' }));
     await userEvent.click(screen.getByRole('button', { name: 'Clear selection' }));
     expect(screen.queryByRole('region', { name: 'Selected items' })).toBeNull();
   });

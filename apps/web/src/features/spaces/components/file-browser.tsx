@@ -43,7 +43,11 @@ export interface FileBrowserProps {
   pageSize?: number;
 }
 
-type Dialog = { kind: 'new-folder' } | { kind: 'rename' | 'move' | 'share' | 'delete'; target: EntryTarget } | null;
+type Dialog =
+  | { kind: 'new-folder' }
+  | { kind: 'rename' | 'move' | 'share' | 'delete'; target: EntryTarget }
+  | { kind: 'move-many'; targets: EntryTarget[] }
+  | null;
 
 /** The type filter: the server lists only files of that kind (folders all the same). */
 const KINDS: { value: FileKind | ''; label: string }[] = [
@@ -270,7 +274,20 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
       </div>
 
       <UploadList items={queue.items} onClear={queue.clear} onCancel={queue.cancel} onRetry={queue.retry} />
-      <BulkBar keys={chosen.keys} canWrite={canWrite} onClear={() => setSelection(emptySelection)} />
+      <BulkBar
+        keys={chosen.keys}
+        canWrite={canWrite}
+        onClear={() => setSelection(emptySelection)}
+        onMove={() =>
+          setDialog({
+            kind: 'move-many',
+            targets: [
+              ...folders.map((f): EntryTarget => ({ kind: 'folder', id: f.id, name: f.name })),
+              ...files.map((f): EntryTarget => ({ kind: 'file', id: f.id, name: f.fileName })),
+            ].filter((target) => chosen.keys.has(entryKey(target))),
+          })
+        }
+      />
 
       <div className="overflow-hidden rounded-xl border border-slate-200 bg-white">
         {folders.length === 0 && files.length === 0 ? (
@@ -359,9 +376,19 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
         />
       )}
       {dialog?.kind === 'move' && (
-        <MoveDialog target={dialog.target} space={space} spaces={spaces} currentFolderId={openId} onClose={close} />
+        <MoveDialog targets={[dialog.target]} space={space} spaces={spaces} currentFolderId={openId} onClose={close} />
       )}
       {dialog?.kind === 'share' && shareDialog?.(dialog.target, close)}
+      {dialog?.kind === 'move-many' && (
+        <MoveDialog
+          targets={dialog.targets}
+          space={space}
+          spaces={spaces}
+          currentFolderId={openId}
+          // Moved rows leave the listing, and with it the selection (`keepListed`); a cancel keeps the choice.
+          onClose={close}
+        />
+      )}
       <ConfirmDialog
         open={deleting !== null}
         title={deleting?.kind === 'folder' ? 'Delete folder?' : 'Delete file?'}
