@@ -89,7 +89,10 @@ export function createSearchRepository(db: Db, dialect: Dialect) {
     ): Promise<SearchHitRow[]> {
       const scope = readableScope(actor);
       const conditions: RawBuilder<unknown>[] = [
-        // Who may see a document: the ONE place (trash adds "not trashed" here). Never a space's root folder.
+        // Who may see a document: the ONE place. Never a space's root folder.
+        // Trash (migration 0016) plugs in here: add `trashed_at` to `search_documents` (and to the update triggers'
+        // watched columns in 0017's manner, for files and folders), then `m.trashed_at is null` to this list. An item
+        // inside a trashed folder needs the folder's state too if trashing does not mark every descendant.
         scope.document('m'),
         sql`not (m.kind = 'folder' and m.place_id is null)`,
       ];
