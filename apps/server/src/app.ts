@@ -15,6 +15,8 @@ import {
   type AnalysisService,
   type AnalysisServiceDeps,
 } from './modules/analysis/analysis.service';
+import { registerArchiveRoutes } from './modules/archive/archive.routes';
+import { createArchiveService } from './modules/archive/archive.service';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { createLoginLimiter } from './modules/auth/login-limiter';
@@ -40,6 +42,7 @@ import { createSharingRepository } from './modules/sharing/sharing.repository';
 import { registerSharingRoutes } from './modules/sharing/sharing.routes';
 import { createSharingService } from './modules/sharing/sharing.service';
 import { createAccessResolver } from './modules/spaces/access';
+import { createSearch, registerSearchRoutes, type SearchService } from './modules/search';
 import { createFoldersService } from './modules/spaces/folders.service';
 import { createTrashRepository } from './modules/trash/trash.repository';
 import { registerTrashRoutes } from './modules/trash/trash.routes';
@@ -87,7 +90,7 @@ export interface AppOverrides {
   uploadSweepIntervalMs?: number;
   /** The background job queue's figures for the system screen (tests; default: the analysis queue's `stats()`). */
   queueStats?: () => Promise<{ queued: number; running: number; failed: number }>;
-  /** Background analysis: the search module's `onAnalysed` seam, queue tuning (tests). */
+  /** Background analysis: `onAnalysed` (default: the search index's `setContent`), queue tuning (tests). */
   analysis?: Pick<AnalysisServiceDeps, 'onAnalysed' | 'queue'>;
 }
 
@@ -100,6 +103,8 @@ declare module 'fastify' {
     scheduler: Scheduler;
     /** Background analysis of stored files (modules/analysis): its queue, for tests. */
     analysis: AnalysisService;
+    /** Search (issue 16); `searchIndex.setContent(fileId, text)` is how background analysis feeds a file's text in. */
+    searchIndex: SearchService;
   }
 }
 
@@ -324,6 +329,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     loadLocalEngines: () => loadLocalEngines(config.ai),
     audit: audit.recorder,
   });
+  const search = createSearch(database.db, database.dialect, access);
+  app.decorate('searchIndex', search);
   const analysis = createAnalysisService({
     workspaces,
     db: database.db,
@@ -338,6 +345,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     log: app.log,
     enabled: config.analysis.enabled,
     timeoutMs: config.analysis.timeoutMs,
+    // What analysis read in a file (OCR, transcript, document text, tags, caption) becomes searchable.
+    onAnalysed: async (fileId, text) => void (await search.setContent(fileId, text)),
     ...overrides.analysis,
   });
   registerAnalysisRoutes(app, { analysis });
@@ -386,9 +395,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     retentionDays: config.trash.retentionDays,
   });
   registerTrashRoutes(app, { trash, audit: audit.recorder });
+  const linksRepo = createLinksRepository(database.db);
+  registerArchiveRoutes(app, { archive: createArchiveService({ files, folders, tree: linksRepo }) });
   await registerLinksRoutes(app, {
     links: createLinksService({
-      repo: createLinksRepository(database.db),
+      repo: linksRepo,
       files,
       folders,
       unlocker: createUnlocker(config.session.secret),
@@ -411,6 +422,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     }),
     audit: audit.recorder,
   });
+  registerSearchRoutes(app, { search });
   registerContactRoutes(app, {
     contact: createContactService({ repo: createContactRepository(database.db), clock }),
     maxPerHour: config.contact.maxPerHour,

@@ -11,3 +11,5 @@ export * from './sharing';
 export * from './admin';
 export * from './trash';
 export * from './insights';
+export * from './file-kinds';
+export * from './search';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FileKind } from './file-kinds';
 import { FileRecord } from './files';
 
 /** A member's role in a workspace: owner (everything, members, delete), editor (content), viewer (read). */
@@ -169,6 +170,7 @@ export const FolderListQuery = z.object({
   cursor: z.string().max(2000).optional(),
   sort: FolderSort.default('name'),
   order: z.enum(['asc', 'desc']).default('asc'),
+  type: FileKind.optional().describe('Only files of this kind (the folders are listed all the same)'),
 });
 export type FolderListQuery = z.infer<typeof FolderListQuery>;
 

@@ -42,6 +42,7 @@ export const routes: RouteObject[] = [
           { path: 'notifications', ...page(() => import('../features/notifications/routes/notifications')) },
           { path: 'shared', ...page(() => import('../features/sharing/routes/shared-with-me')) },
           { path: 'trash', ...page(() => import('../features/trash/routes/trash')) },
+          { path: 'search', ...page(() => import('../features/search/routes/search-page')) },
           { path: 'spaces/personal/folders/:folderId?', ...page(() => import('./routes/space-folder')) },
           { path: 'spaces/:workspaceId/folders/:folderId?', ...page(() => import('./routes/space-folder')) },
           { path: 'spaces/:workspaceId/members', ...page(() => import('../features/spaces/routes/members')) },

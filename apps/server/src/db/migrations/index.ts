@@ -15,6 +15,7 @@ import { m0013PlaceFiles } from './0013-place-files';
 import { m0014Admin } from './0014-admin';
 import { m0015ContactStatus } from './0015-contact-status';
 import { m0016TrashVersions } from './0016-trash-versions';
+import { m0017Search } from './0017-search';
 import { m0018Analysis } from './0018-analysis';
 import { m0019NotificationHistory } from './0019-notification-history';
 
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '0014-admin': m0014Admin,
   '0015-contact-status': m0015ContactStatus,
   '0016-trash-versions': m0016TrashVersions,
+  '0017-search': m0017Search,
   '0018-analysis': m0018Analysis,
   '0019-notification-history': m0019NotificationHistory,
 };

@@ -9,11 +9,11 @@ import type {
   RevokeLinkResponse,
 } from '@atrium/contracts';
 import { LINK_TEXTS } from '@atrium/contracts/texts';
-import { ZipFile } from 'yazl';
 import type { LinkActor, UserActor } from '../../auth/actor';
 import { LINK_MANAGE_ACTION, requireLink, type LinkAction } from '../../auth/policies/link';
 import { AppError } from '../../errors';
 import type { BlobRecord } from '../../lib/http/send-blob';
+import { createZipStream } from '../../lib/http/zip-stream';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import type { RateLimiter } from '../../lib/rate-limiter';
 import { iso, type Clock } from '../../lib/time';
@@ -23,9 +23,6 @@ import type { FoldersService } from '../spaces/folders.service';
 import { linkSubject, presentLink } from './links.presenter';
 import type { LinkRow, LinksRepository } from './links.repository';
 import { unlockCookieName, type Unlocker } from './unlock-cookie';
-
-/** One path segment of a zip entry: never a separator, `.` or `..` (names are checked on the way in; old rows too). */
-const zipSegment = (name: string) => (name === '.' || name === '..' ? '_' : name.replace(/[\\/:]/g, '_') || '_');
 
 /** Random bytes in a token: 192 bits (the issue asks for at least 128), 32 base64url characters. */
 const TOKEN_BYTES = 24;
@@ -255,37 +252,22 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
       const [top] = await repo.pathBetween(root, root);
       if (!top) throw new AppError('LINK_NOT_FOUND', LINK_TEXTS.revoked);
       const subfolders = await repo.subfolders(root);
-      const pathOf = new Map<string, string>([[root, '']]);
-      for (const folder of subfolders)
-        pathOf.set(folder.id, `${pathOf.get(folder.parent_id ?? '') ?? ''}${zipSegment(folder.name)}/`);
       const rows = await repo.filesIn([root, ...subfolders.map((folder) => folder.id)]);
       if (count) await countDownload(link.id);
-      const zip = new ZipFile();
-      for (const folder of subfolders) zip.addEmptyDirectory(pathOf.get(folder.id) ?? folder.name);
+      const zip = createZipStream();
+      const pathOf = new Map<string, string>([[root, '']]);
+      for (const folder of subfolders)
+        pathOf.set(folder.id, zip.folder(pathOf.get(folder.parent_id ?? '') ?? '', folder.name));
       for (const row of rows) {
         const file = toStoredFile(row);
-        zip.addReadStreamLazy(
-          `${pathOf.get(row.folder_id ?? '') ?? ''}${zipSegment(file.fileName)}`,
-          { size: file.size, mtime: new Date(file.uploadDate), compress: false },
-          (callback) => {
-            files
-              .blobOf(file)
-              .open()
-              .then(
-                (stream) => callback(null, stream),
-                (error: unknown) => callback(error, undefined as unknown as Readable),
-              );
-          },
-        );
+        zip.file(pathOf.get(row.folder_id ?? '') ?? '', file.fileName, {
+          size: file.size,
+          mtime: new Date(file.uploadDate),
+          open: () => files.blobOf(file).open(),
+        });
       }
-      const size = await new Promise<number>((resolve) =>
-        zip.end(
-          undefined,
-          // yazl passes the total (-1 when unknown); its type declarations omit the argument.
-          ((total: number) => resolve(total)) as unknown as () => void,
-        ),
-      );
-      return { fileName: `${top.name}.zip`, size, stream: zip.outputStream as Readable };
+      const { size, stream } = await zip.finish();
+      return { fileName: `${top.name}.zip`, size, stream };
     },
 
     /**

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { UserActor } from '../../auth/actor';
 import { strongerRole, type ResourceRole } from '../../auth/policies/roles';
 import type { Db } from '../../db';
@@ -18,6 +18,60 @@ export interface AccessFacts {
   memberRole: ResourceRole | null;
   shareRole: ResourceRole | null;
 }
+
+/**
+ * A `shares` row (alias `alias`) reaches `userId`: granted to them, or to a workspace they are a member of. The one
+ * statement of that rule in SQL, used by the per-item resolver below and by the set form (`readableScope`).
+ */
+export const shareReaches = (userId: string, alias: string): RawBuilder<boolean> =>
+  sql<boolean>`(${sql.ref(`${alias}.grantee_user_id`)} = ${userId}
+    or ${sql.ref(`${alias}.grantee_workspace_id`)} in (select workspace_id from workspace_members where user_id = ${userId}))`;
+
+/**
+ * The set form of the facts below, for queries over many rows at once (search, bulk actions): SQL conditions true
+ * for the files and folders a signed-in user can read through their own personal space, their workspace
+ * memberships or a share (on the file, or on a folder at or above the item). `ctes` defines `readable_shared_tree`
+ * (the shared folders and everything below them) and must open the query's `with recursive` list. Admins get no
+ * more here than anyone: the spec's admin reach into personal spaces is for the `{userId}` paths only.
+ */
+export function readableScope(actor: Pick<UserActor, 'id' | 'ownerKey'>) {
+  const memberOf = sql`(select workspace_id from workspace_members where user_id = ${actor.id})`;
+  const own = (alias: string) =>
+    sql`(${sql.ref(`${alias}.workspace_id`)} is null and ${sql.ref(`${alias}.owner_key`)} = ${actor.ownerKey})`;
+  return {
+    ctes: sql`readable_shared_tree(id) as (
+      select s.folder_id from shares s where s.folder_id is not null and ${shareReaches(actor.id, 's')}
+      union
+      select f.id from folders f join readable_shared_tree t on f.parent_id = t.id
+    )`,
+    /** Condition on a `files` row. */
+    file: (alias: string) => sql<boolean>`(${own(alias)}
+      or ${sql.ref(`${alias}.workspace_id`)} in ${memberOf}
+      or ${sql.ref(`${alias}.id`)} in (select s.file_id from shares s where s.file_id is not null and ${shareReaches(actor.id, 's')})
+      or ${sql.ref(`${alias}.folder_id`)} in (select id from readable_shared_tree))`,
+    /** Condition on a `folders` row. */
+    folder: (alias: string) => sql<boolean>`(${own(alias)}
+      or ${sql.ref(`${alias}.workspace_id`)} in ${memberOf}
+      or ${sql.ref(`${alias}.id`)} in (select id from readable_shared_tree))`,
+    /**
+     * Condition on a search document (`search_documents`, migration 0017: `kind`, `item_id`, `workspace_id`,
+     * `owner_key`, `place_id` — the file's folder or the folder's parent), the same rule as `file` and `folder`.
+     */
+    document: (alias: string) => {
+      const column = (name: string) => sql.ref(`${alias}.${name}`);
+      return sql<boolean>`(${own(alias)}
+        or ${column('workspace_id')} in ${memberOf}
+        or (${column('kind')} = 'file' and (
+          ${column('item_id')} in (select s.file_id from shares s where s.file_id is not null and ${shareReaches(actor.id, 's')})
+          or ${column('place_id')} in (select id from readable_shared_tree)))
+        or (${column('kind')} = 'folder' and ${column('item_id')} in (select id from readable_shared_tree)))`;
+    },
+    /** The row is the user's own or in one of their workspaces (not reached only through a share). */
+    inOwnSpaces: (alias: string) => sql<boolean>`(${own(alias)} or ${sql.ref(`${alias}.workspace_id`)} in ${memberOf})`,
+  };
+}
+
+export type ReadableScope = ReturnType<typeof readableScope>;
 
 /**
  * Finds what a signed-in user is to a file or folder beyond owning its personal space: their membership role in its
@@ -52,9 +106,7 @@ export function createAccessResolver(db: Db) {
             )`;
       const { rows } = await sql<{ role: 'viewer' | 'editor' }>`
         select s.role from shares s
-        where (${onFile} or ${onFolders})
-          and (s.grantee_user_id = ${userId}
-            or s.grantee_workspace_id in (select workspace_id from workspace_members where user_id = ${userId}))
+        where (${onFile} or ${onFolders}) and ${shareReaches(userId, 's')}
       `.execute(db);
       return rows.reduce<ResourceRole | null>((best, row) => strongerRole(best, row.role), null);
     },

@@ -210,7 +210,14 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
     } else {
       const room = query.limit - folders.length;
       if (room > 0) {
-        files = await repo.listFolderFiles(id, fileColumn, desc, room + 1, cursor?.phase === 1 ? cursor : undefined);
+        files = await repo.listFolderFiles(
+          id,
+          fileColumn,
+          desc,
+          room + 1,
+          cursor?.phase === 1 ? cursor : undefined,
+          query.type,
+        );
         if (files.length > room) {
           files.length = room;
           const last = files.at(-1);
@@ -224,7 +231,7 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
             nextCursor = encodeCursor({ phase: 1, value, id: last.id }, query);
           }
         }
-      } else if ((await repo.listFolderFiles(id, fileColumn, desc, 1)).length > 0) {
+      } else if ((await repo.listFolderFiles(id, fileColumn, desc, 1, undefined, query.type)).length > 0) {
         // The page ended exactly with the last folder and files follow.
         nextCursor = afterFolders();
       }

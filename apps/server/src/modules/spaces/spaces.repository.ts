@@ -1,5 +1,7 @@
+import type { FileKind } from '@atrium/contracts';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db';
+import { fileKindCondition } from '../../lib/file-kind-sql';
 import type { FilesTable, FoldersTable, MemberRole, UsersTable, WorkspacesTable } from '../../db/schema';
 
 export type FolderRow = Selectable<FoldersTable>;
@@ -476,11 +478,13 @@ export const createSpacesRepository = (db: Db) => {
       desc: boolean,
       limit: number,
       after?: KeysetAfter,
+      kind?: FileKind,
     ): Promise<ListedFileRow[]> {
       const op = desc ? '<' : '>';
       // Names sort by their key (case-insensitive); files stored with equal names before 0009 have none.
       const key = sort === 'name' ? sql<string>`coalesce(name_key, file_name)` : sql.ref<string | number>(sort);
       let query = db.selectFrom('files').selectAll().where('folder_id', '=', folderId).where('trashed_at', 'is', null);
+      if (kind) query = query.where(fileKindCondition(kind, sql.ref('content_type')));
       if (after) {
         query = query.where((eb) =>
           eb.or([eb(key, op, after.value), eb.and([eb(key, '=', after.value), eb('id', op, after.id)])]),

@@ -29,9 +29,18 @@ const visibleLinks = () =>
   screen
     .queryAllByRole('link')
     .map((link) => link.textContent)
-    .filter((text) => text !== 'Atrium');
+    // The pages: not the home link, nor the files search the box also offers (tested below).
+    .filter((text) => text !== 'Atrium' && !text?.startsWith('Search files for'));
 
 describe('sidebar search', () => {
+  it('also offers to search the files for the text, on the search page', () => {
+    const search = renderSidebar();
+    expect(screen.queryByRole('link', { name: /Search files for/ })).toBeNull();
+    search('  budget q3 ');
+    const link = screen.getByRole('link', { name: 'Search files for “budget q3”' });
+    expect(link.getAttribute('href')).toBe('/dashboard/search?q=budget%20q3');
+  });
+
   it('filters the four main entries as before', () => {
     const search = renderSidebar();
     search('prof');

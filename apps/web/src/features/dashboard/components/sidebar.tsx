@@ -19,6 +19,7 @@ import {
   BarChart3,
   ScanFace,
   ScanSearch,
+  FileSearch,
   Search,
   Send,
   Share2,
@@ -32,7 +33,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
-import { Link, NavLink, useLocation } from 'react-router';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 
 interface Item {
   to: string;
@@ -140,6 +141,9 @@ export function Sidebar({
     () => groups.find((group) => group.items.some((item) => location.pathname.startsWith(item.to)))?.id ?? null,
   );
   const needle = query.trim().toLowerCase();
+  const navigate = useNavigate();
+  // The sidebar's search also finds files: the search page (features/search) with the same text.
+  const filesSearchPath = `/dashboard/search?q=${encodeURIComponent(query.trim())}`;
   const matches = (item: Item) => item.label.toLowerCase().includes(needle);
   const mainItems = MAIN_ITEMS.filter(matches);
   // A search also finds the groups' pages: groups without a match hide, and the first group with one opens
@@ -199,10 +203,28 @@ export function Sidebar({
             type="search"
             value={query}
             onChange={(event) => setQuery(event.target.value)}
+            onKeyDown={(event) => {
+              // Enter searches the files (the pages are already filtered as you type).
+              if (event.key !== 'Enter' || needle === '') return;
+              event.preventDefault();
+              onNavigate?.();
+              void navigate(filesSearchPath);
+            }}
             placeholder="Search…"
             className="w-full rounded-lg border border-slate-300 py-2 pl-9 pr-3 text-sm focus:border-brand-600 focus:outline-none focus-visible:outline-2 focus-visible:outline-brand-600"
           />
         </div>
+      )}
+
+      {searching && (
+        <Link
+          to={filesSearchPath}
+          onClick={onNavigate}
+          className="-mt-2 flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+        >
+          <FileSearch className="size-4 shrink-0" aria-hidden="true" />
+          <span className="min-w-0 flex-1 truncate">Search files for “{query.trim()}”</span>
+        </Link>
       )}
 
       <ul className="space-y-1" aria-label="Main">

@@ -13,6 +13,7 @@ import {
   RemoveMemberResponse,
   Workspace,
   WorkspaceDetails,
+  type FileKind,
   type FolderSort,
   type MemberRole,
   type PublishRequest,
@@ -20,6 +21,7 @@ import {
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { folderChoicesQueryOptions, spacesKey, spacesQueryOptions } from '../../../lib/queries/spaces';
+import { sendOk } from '../../../lib/http';
 
 const enc = encodeURIComponent;
 
@@ -29,8 +31,8 @@ export const spacesKeys = {
   members: (id: string) => ['workspaces', id, 'members'] as const,
   directory: (q: string) => ['directory', q] as const,
   folders: ['folders'] as const,
-  folder: (id: string, sort: FolderSort, order: 'asc' | 'desc', limit: number) =>
-    ['folders', id, sort, order, limit] as const,
+  folder: (id: string, sort: FolderSort, order: 'asc' | 'desc', limit: number, type: FileKind | '' = '') =>
+    ['folders', id, sort, order, limit, type] as const,
 };
 
 // ---- Spaces, workspaces, members, directory ----
@@ -131,11 +133,13 @@ export const folderQueryOptions = (
   sort: FolderSort,
   order: 'asc' | 'desc',
   limit: number = FOLDER_PAGE_SIZE,
+  type: FileKind | '' = '',
 ) =>
   infiniteQueryOptions({
-    queryKey: spacesKeys.folder(id, sort, order, limit),
+    queryKey: spacesKeys.folder(id, sort, order, limit, type),
     queryFn: ({ pageParam }) => {
       const query = new URLSearchParams({ sort, order, limit: String(limit) });
+      if (type) query.set('type', type);
       if (pageParam) query.set('cursor', pageParam);
       return api.get(FolderListing, `/api/folders/${enc(id)}?${query}`);
     },
@@ -143,8 +147,13 @@ export const folderQueryOptions = (
     getNextPageParam: (page) => page.nextCursor,
   });
 
-export const useFolder = (id: string, sort: FolderSort, order: 'asc' | 'desc', limit?: number) =>
-  useInfiniteQuery(folderQueryOptions(id, sort, order, limit));
+export const useFolder = (
+  id: string,
+  sort: FolderSort,
+  order: 'asc' | 'desc',
+  limit?: number,
+  type: FileKind | '' = '',
+) => useInfiniteQuery(folderQueryOptions(id, sort, order, limit, type));
 
 /** One page of a folder's subfolders, for the move dialog's picker. */
 export const useFolderChoices = (id: string | null) => useQuery(folderChoicesQueryOptions(id));
@@ -222,3 +231,42 @@ export const openUrl = (id: string) => `/api/files/download/${enc(id)}?inline=1`
 
 /** Reloads the open folder's listings (after uploads). */
 export const useRefreshFolders = useFoldersInvalidation;
+
+/** The file name of a `Content-Disposition` answer (RFC 6266 `filename*` first), or `fallback`. */
+function attachmentName(header: string | null, fallback: string): string {
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(header ?? '')?.[1];
+  if (star) {
+    try {
+      return decodeURIComponent(star);
+    } catch {
+      // fall through
+    }
+  }
+  return /filename="([^"]+)"/i.exec(header ?? '')?.[1] ?? fallback;
+}
+
+/**
+ * Downloads files and folders as one zip (`POST /api/files/archive`): the server streams it; the browser keeps it
+ * as a Blob and saves it under the server's name. Throws the server's error (e.g. 404 for an item gone meanwhile).
+ */
+export async function downloadArchive(items: { fileIds: string[]; folderIds: string[] }): Promise<string> {
+  const response = await sendOk('/api/files/archive', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', accept: 'application/zip, application/json' },
+    body: JSON.stringify(items),
+  });
+  const name = attachmentName(response.headers.get('content-disposition'), 'files.zip');
+  const url = URL.createObjectURL(await response.blob());
+  try {
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = name;
+    document.body.append(link);
+    link.click();
+    link.remove();
+  } finally {
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+  return name;
+}

@@ -25,11 +25,36 @@ export interface EntryActions {
   onVersions?: (target: EntryTarget) => void;
 }
 
+/** Checkboxes per row (bulk actions): which rows are chosen, and what a click does (Shift: a range). */
+export interface EntrySelection {
+  keys: ReadonlySet<string>;
+  onToggle: (key: string, shift: boolean) => void;
+  onToggleAll: () => void;
+}
+
 interface EntryListProps {
   space: SpaceRef;
   folders: FolderEntry[];
   files: FileRecord[];
   actions: EntryActions;
+  selection?: EntrySelection | undefined;
+}
+
+/** A row's selection key. */
+export const entryKey = (target: EntryTarget) => `${target.kind}:${target.id}`;
+
+function RowCheckbox({ row, selection }: { row: Row; selection: EntrySelection }) {
+  const key = entryKey(row.target);
+  return (
+    <input
+      type="checkbox"
+      aria-label={`Select ${row.target.name}`}
+      checked={selection.keys.has(key)}
+      onChange={() => undefined}
+      onClick={(event) => selection.onToggle(key, event.shiftKey)}
+      className="size-4 shrink-0 cursor-pointer rounded border-slate-400 accent-brand-600"
+    />
+  );
 }
 
 const formatDate = (iso: string) => new Date(iso).toLocaleString();
@@ -125,11 +150,14 @@ const menuLabel = (row: Row) => `Actions for ${row.target.name}`;
 export function EntryList(props: EntryListProps) {
   const wide = useWideScreen();
   const rows = rowsOf(props);
+  const { selection } = props;
+  const allChosen = rows.length > 0 && rows.every((row) => selection?.keys.has(entryKey(row.target)));
   if (!wide) {
     return (
       <ul aria-label="Folder contents" className="divide-y divide-slate-100">
         {rows.map((row) => (
           <li key={`${row.target.kind}:${row.target.id}`} className="flex items-center gap-2 px-2 py-2">
+            {selection && <RowCheckbox row={row} selection={selection} />}
             <div className="min-w-0 flex-1">
               <EntryName row={row} />
               <p className="mt-0.5 truncate pl-6 text-xs text-slate-600">
@@ -147,6 +175,17 @@ export function EntryList(props: EntryListProps) {
       <caption className="sr-only">Folder contents</caption>
       <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
         <tr>
+          {selection && (
+            <th scope="col" className="w-10 px-3 py-2">
+              <input
+                type="checkbox"
+                aria-label="Select all"
+                checked={allChosen}
+                onChange={selection.onToggleAll}
+                className="size-4 cursor-pointer rounded border-slate-400 accent-brand-600"
+              />
+            </th>
+          )}
           <th scope="col" className="px-3 py-2">
             Name
           </th>
@@ -166,7 +205,15 @@ export function EntryList(props: EntryListProps) {
       </thead>
       <tbody>
         {rows.map((row) => (
-          <tr key={`${row.target.kind}:${row.target.id}`} className="border-b border-slate-100 last:border-0">
+          <tr
+            key={`${row.target.kind}:${row.target.id}`}
+            className={`border-b border-slate-100 last:border-0 ${selection?.keys.has(entryKey(row.target)) ? 'bg-brand-50' : ''}`}
+          >
+            {selection && (
+              <td className="px-3 py-2">
+                <RowCheckbox row={row} selection={selection} />
+              </td>
+            )}
             <td className="px-3 py-2">
               <EntryName row={row} />
             </td>

@@ -107,7 +107,8 @@ describe('FileBrowser', () => {
     serve(defaultHandler);
     renderBrowser({ pageSize: 2 });
     const rows = await screen.findAllByRole('row');
-    expect(rows.slice(1).map((row) => within(row).getAllByRole('cell')[0]?.textContent)).toEqual([
+    // The first cell holds the row's checkbox (bulk actions), the second its name.
+    expect(rows.slice(1).map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual([
       'Drafts',
       'brief.pdf',
     ]);
@@ -121,6 +122,37 @@ describe('FileBrowser', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
   });
 
+  it('selects rows with checkboxes (Shift for a range) and downloads them as one zip', async () => {
+    serve((call) =>
+      call.url === '/api/files/archive'
+        ? new Response('PK', {
+            status: 200,
+            headers: { 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="files.zip"' },
+          })
+        : defaultHandler(call),
+    );
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:zip', revokeObjectURL: () => undefined }));
+    renderBrowser({ pageSize: 2 });
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select Drafts' }));
+    expect(screen.getByRole('region', { name: 'Selected items' }).textContent).toContain('1 item selected');
+    await userEvent.keyboard('{Shift>}');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select brief.pdf' }));
+    await userEvent.keyboard('{/Shift}');
+    expect(screen.getByRole('region', { name: 'Selected items' }).textContent).toContain('2 items selected');
+    expect((screen.getByRole('checkbox', { name: 'Select all' }) as HTMLInputElement).checked).toBe(true);
+    await userEvent.click(screen.getByRole('button', { name: 'Download as zip' }));
+    const posted = calls.find((call) => call.url === '/api/files/archive');
+    expect(posted?.method).toBe('POST');
+    expect(posted?.body).toEqual({ fileIds: ['f1'], folderIds: ['d1'] });
+    // Move opens the folder picker for both; a folder being moved is not offered as the destination.
+    await userEvent.click(screen.getByRole('button', { name: 'Move' }));
+    const picker = await screen.findByRole('dialog', { name: 'Move 2 items' });
+    expect(await within(picker).findByText('No folders inside.')).toBeTruthy();
+    await userEvent.click(within(picker).getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Clear selection' }));
+    expect(screen.queryByRole('region', { name: 'Selected items' })).toBeNull();
+  });
+
   it('asks the server again when the sort or the order changes', async () => {
     serve(defaultHandler);
     renderBrowser();
@@ -132,6 +164,9 @@ describe('FileBrowser', () => {
       'sort=size&order=asc&limit=50',
       'sort=size&order=desc&limit=50',
     ]);
+    // The type filter goes to the server too.
+    await userEvent.selectOptions(screen.getByLabelText('Show'), 'image');
+    expect(new URL(calls.at(-1)?.url ?? '', 'http://x').searchParams.get('type')).toBe('image');
   });
 
   it('shows breadcrumbs from the space root to the open folder', async () => {

@@ -1,6 +1,6 @@
-import type { FolderSort, Space } from '@atrium/contracts';
-import { ArrowDownAZ, ArrowUpZA, ChevronRight, FolderPlus, Upload } from 'lucide-react';
-import { useId, useReducer, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import type { FileKind, FolderSort, Space } from '@atrium/contracts';
+import { ArrowDownAZ, ArrowUpZA, ChevronRight, FolderPlus, FolderUp, Upload } from 'lucide-react';
+import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -9,7 +9,6 @@ import { isApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
 import { useUndoToast } from '../../../lib/trash';
-import { uploadTo } from '../../../lib/upload';
 import {
   useCreateFolder,
   useDeleteFile,
@@ -19,20 +18,17 @@ import {
   useUpdateFile,
   useUpdateFolder,
 } from '../api/spaces-api';
-import {
-  folderPath,
-  mergePages,
-  permissionsFor,
-  roleForListing,
-  spaceRefOf,
-  uploadsReducer,
-} from '../lib/browser-logic';
-import { EntryList, type EntryTarget } from './entry-list';
+import { folderPath, mergePages, permissionsFor, roleForListing, spaceRefOf } from '../lib/browser-logic';
+import { droppedFiles, pickedFiles, type PickedFile } from '../lib/dropped-files';
+import { emptySelection, keepListed, toggleAll, toggleRow } from '../lib/selection';
+import { BulkBar } from './bulk-bar';
+import { EntryList, entryKey, type EntryTarget } from './entry-list';
 import { MoveDialog } from './move-dialog';
 import { NameDialog } from './name-dialog';
 import { ConflictDialog } from './conflict-dialog';
 import { UploadList } from './upload-list';
 import { VersionsDialog } from './versions-dialog';
+import { useUploadQueue } from './use-upload-queue';
 
 /** The share dialog another feature provides (the app layer passes it in). */
 export type ShareDialogSlot = (target: EntryTarget, onClose: () => void) => ReactNode;
@@ -53,8 +49,19 @@ export interface FileBrowserProps {
 type Dialog =
   | { kind: 'new-folder' }
   | { kind: 'rename' | 'move' | 'share' | 'delete' | 'versions'; target: EntryTarget }
-  | { kind: 'conflict'; files: File[]; names: string[] }
+  | { kind: 'move-many'; targets: EntryTarget[] }
+  | { kind: 'conflict'; picked: PickedFile[]; names: string[] }
   | null;
+
+/** The type filter: the server lists only files of that kind (folders all the same). */
+const KINDS: { value: FileKind | ''; label: string }[] = [
+  { value: '', label: 'All types' },
+  { value: 'image', label: 'Images' },
+  { value: 'audio', label: 'Audio' },
+  { value: 'video', label: 'Videos' },
+  { value: 'document', label: 'Documents' },
+  { value: 'other', label: 'Other files' },
+];
 
 const SORTS: { value: FolderSort; label: string }[] = [
   { value: 'name', label: 'Name' },
@@ -62,8 +69,6 @@ const SORTS: { value: FolderSort; label: string }[] = [
   { value: 'size', label: 'Size' },
   { value: 'type', label: 'Type' },
 ];
-
-let uploadCounter = 0;
 
 /**
  * One file browser for every space: breadcrumbs, folders first, sort, "Load more", new folder, a row menu
@@ -76,11 +81,13 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
   const sortId = useId();
   const [sort, setSort] = useState<FolderSort>('name');
   const [order, setOrder] = useState<'asc' | 'desc'>('asc');
+  const [kind, setKind] = useState<FileKind | ''>('');
+  const kindId = useId();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [dragging, setDragging] = useState(false);
-  const [uploads, dispatch] = useReducer(uploadsReducer, []);
+  const [selection, setSelection] = useState(emptySelection);
   const inputRef = useRef<HTMLInputElement>(null);
-  const listing = useFolder(openId, sort, order, pageSize);
+  const listing = useFolder(openId, sort, order, pageSize, kind);
   const createFolder = useCreateFolder();
   const updateFolder = useUpdateFolder();
   const updateFile = useUpdateFile();
@@ -88,44 +95,26 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
   const deleteFile = useDeleteFile();
   const refresh = useRefreshFolders();
   const undoToast = useUndoToast();
+  const queue = useUploadQueue(openId, () => void refresh());
+  const folderInputRef = useRef<HTMLInputElement>(null);
 
   const first = listing.data?.pages[0];
   const { canWrite } = permissionsFor(first ? roleForListing(space, first) : 'viewer');
   const close = () => setDialog(null);
 
-  /** Names being uploaded that the folder (as loaded) already has: ask Replace or Keep both first. */
-  const upload = (files: File[]) => {
-    if (!canWrite || files.length === 0) return;
+  /** Names at the top of an upload that the folder (as loaded) already has: ask Replace or Keep both first. */
+  const upload = (picked: PickedFile[]) => {
+    if (!canWrite || picked.length === 0) return;
     const taken = new Set(listing.data?.pages.flatMap((p) => p.files.map((f) => f.fileName.toLowerCase())) ?? []);
-    const names = files.map((file) => file.name).filter((name) => taken.has(name.toLowerCase()));
-    if (names.length > 0) setDialog({ kind: 'conflict', files, names });
-    else send(files, 'rename');
-  };
-
-  const send = (files: File[], onConflict: 'replace' | 'rename') => {
-    const items = files.map((file) => ({ key: `u${(uploadCounter += 1)}`, name: file.name, size: file.size, file }));
-    dispatch({ type: 'add', items: items.map(({ key, name, size }) => ({ key, name, size })) });
-    for (const item of items) {
-      uploadTo(
-        item.file,
-        { folderId: openId, onConflict },
-        { onProgress: (p) => dispatch({ type: 'progress', key: item.key, loaded: p.loaded }) },
-      )
-        .then(() => {
-          dispatch({ type: 'done', key: item.key });
-          void refresh();
-        })
-        .catch((error: unknown) => {
-          const message = errorText(error) ?? 'Upload failed.';
-          dispatch({ type: 'failed', key: item.key, error: message });
-        });
-    }
+    const names = picked.filter((entry) => !entry.path.includes('/') && taken.has(entry.path.toLowerCase()));
+    if (names.length > 0) setDialog({ kind: 'conflict', picked, names: names.map((entry) => entry.path) });
+    else void queue.add(picked);
   };
 
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
-    upload(Array.from(event.dataTransfer.files));
+    void droppedFiles(event.dataTransfer).then(upload);
   };
   const onDragOver = (event: DragEvent) => {
     if (!Array.from(event.dataTransfer.types).includes('Files')) return;
@@ -152,6 +141,12 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
   const page = listing.data.pages[0];
   if (!page) return null;
   const { folders, files } = mergePages(listing.data.pages);
+  // Rows in list order, for checkboxes and Shift ranges; a choice never names a row no longer listed.
+  const rowOrder = [
+    ...folders.map((f) => entryKey({ kind: 'folder', id: f.id, name: f.name })),
+    ...files.map((f) => entryKey({ kind: 'file', id: f.id, name: f.fileName })),
+  ];
+  const chosen = keepListed(selection, rowOrder);
   const path = page.path;
   const title = path.length <= 1 ? space.name : page.name;
   const deleting = dialog?.kind === 'delete' ? dialog.target : null;
@@ -208,6 +203,21 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
               </option>
             ))}
           </select>
+          <label htmlFor={kindId} className="sr-only">
+            Show
+          </label>
+          <select
+            id={kindId}
+            value={kind}
+            onChange={(event) => setKind(event.target.value as FileKind | '')}
+            className="rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm focus-visible:outline-2 focus-visible:outline-brand-600"
+          >
+            {KINDS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
           <button
             type="button"
             onClick={() => setOrder(order === 'asc' ? 'desc' : 'asc')}
@@ -242,7 +252,28 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
                 aria-label="Files to upload"
                 data-testid="upload-input"
                 onChange={(event) => {
-                  upload(Array.from(event.target.files ?? []));
+                  upload(pickedFiles(event.target.files ?? []));
+                  event.target.value = '';
+                }}
+              />
+              <button
+                type="button"
+                onClick={() => folderInputRef.current?.click()}
+                className={buttonClass('secondary')}
+              >
+                <FolderUp className="size-4" aria-hidden="true" /> Upload folder
+              </button>
+              <input
+                ref={folderInputRef}
+                type="file"
+                multiple
+                hidden
+                aria-label="Folder to upload"
+                data-testid="upload-folder-input"
+                // A whole folder: every file with its path below it (the folders are created first).
+                {...{ webkitdirectory: '' }}
+                onChange={(event) => {
+                  upload(pickedFiles(event.target.files ?? []));
                   event.target.value = '';
                 }}
               />
@@ -251,12 +282,28 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
         </div>
       </div>
 
-      <UploadList items={uploads} onClear={() => dispatch({ type: 'clear' })} />
+      <UploadList items={queue.items} onClear={queue.clear} onCancel={queue.cancel} onRetry={queue.retry} />
+      <BulkBar
+        keys={chosen.keys}
+        canWrite={canWrite}
+        onClear={() => setSelection(emptySelection)}
+        onMove={() =>
+          setDialog({
+            kind: 'move-many',
+            targets: [
+              ...folders.map((f): EntryTarget => ({ kind: 'folder', id: f.id, name: f.name })),
+              ...files.map((f): EntryTarget => ({ kind: 'file', id: f.id, name: f.fileName })),
+            ].filter((target) => chosen.keys.has(entryKey(target))),
+          })
+        }
+      />
 
       <div className="overflow-hidden rounded-xl border border-slate-200 bg-white">
         {folders.length === 0 && files.length === 0 ? (
           <div className="p-8 text-center">
-            <p className="font-medium text-slate-800">This folder is empty.</p>
+            <p className="font-medium text-slate-800">
+              {kind === '' ? 'This folder is empty.' : 'No files of this type in this folder.'}
+            </p>
             {canWrite && <p className="mt-1 text-sm text-slate-600">Drop files here, or use Upload or New folder.</p>}
           </div>
         ) : (
@@ -264,6 +311,11 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
             space={ref}
             folders={folders}
             files={files}
+            selection={{
+              keys: chosen.keys,
+              onToggle: (key, shift) => setSelection(toggleRow(chosen, rowOrder, key, shift)),
+              onToggleAll: () => setSelection(toggleAll(chosen, rowOrder)),
+            }}
             actions={{
               canWrite,
               canShare: Boolean(shareDialog) && canWrite,
@@ -334,7 +386,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
         />
       )}
       {dialog?.kind === 'move' && (
-        <MoveDialog target={dialog.target} space={space} spaces={spaces} currentFolderId={openId} onClose={close} />
+        <MoveDialog targets={[dialog.target]} space={space} spaces={spaces} currentFolderId={openId} onClose={close} />
       )}
       {dialog?.kind === 'share' && shareDialog?.(dialog.target, close)}
       {dialog?.kind === 'versions' && <VersionsDialog target={dialog.target} canWrite={canWrite} onClose={close} />}
@@ -344,12 +396,22 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
           onCancel={close}
           onReplace={() => {
             close();
-            send(dialog.files, 'replace');
+            void queue.add(dialog.picked, 'replace');
           }}
           onKeepBoth={() => {
             close();
-            send(dialog.files, 'rename');
+            void queue.add(dialog.picked, 'rename');
           }}
+        />
+      )}
+      {dialog?.kind === 'move-many' && (
+        <MoveDialog
+          targets={dialog.targets}
+          space={space}
+          spaces={spaces}
+          currentFolderId={openId}
+          // Moved rows leave the listing, and with it the selection (`keepListed`); a cancel keeps the choice.
+          onClose={close}
         />
       )}
       <ConfirmDialog

@@ -10,7 +10,8 @@ import { roleIn } from '../lib/browser-logic';
 import type { EntryTarget } from './entry-list';
 
 export interface MoveDialogProps {
-  target: EntryTarget;
+  /** What moves: one entry (a row's menu) or several (the bulk bar). */
+  targets: EntryTarget[];
   /** The space the entry is in; folders move only inside it. */
   space: Space;
   /** Every space of the caller: a file may move into any one they can write to. */
@@ -20,8 +21,11 @@ export interface MoveDialogProps {
   onClose: () => void;
 }
 
-/** A folder picker: choose a space (files only), walk its folders, and move the entry into the open one. */
-export function MoveDialog({ target, space, spaces, currentFolderId, onClose }: MoveDialogProps) {
+/**
+ * A folder picker: choose a space (files only), walk its folders, and move the entries into the open one. Each
+ * entry moves through its own request (the server checks each); a failure names how many did not move.
+ */
+export function MoveDialog({ targets, space, spaces, currentFolderId, onClose }: MoveDialogProps) {
   const selectId = useId();
   const writable = spaces.filter((candidate) => roleIn(candidate) !== 'viewer');
   const [spaceRoot, setSpaceRoot] = useState(space.rootFolderId);
@@ -29,21 +33,38 @@ export function MoveDialog({ target, space, spaces, currentFolderId, onClose }: 
   const choices = useFolderChoices(folderId);
   const moveFile = useUpdateFile();
   const moveFolder = useUpdateFolder();
-  const mutation = target.kind === 'file' ? moveFile : moveFolder;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const onlyFiles = targets.every((target) => target.kind === 'file');
+  const movingIds = new Set(targets.map((target) => target.id));
+  const [first] = targets;
 
-  const submit = () => {
-    const done = { onSuccess: onClose };
-    if (target.kind === 'file') moveFile.mutate({ id: target.id, folderId }, done);
-    else moveFolder.mutate({ id: target.id, parentId: folderId }, done);
+  const submit = async () => {
+    setBusy(true);
+    setError(null);
+    const results = await Promise.allSettled(
+      targets.map((target) =>
+        target.kind === 'file'
+          ? moveFile.mutateAsync({ id: target.id, folderId })
+          : moveFolder.mutateAsync({ id: target.id, parentId: folderId }),
+      ),
+    );
+    setBusy(false);
+    const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+    if (failures.length === 0) onClose();
+    else {
+      const reason = errorText(failures[0]) ?? 'It could not be moved.';
+      setError(targets.length === 1 ? reason : `${failures.length} of ${targets.length} could not be moved: ${reason}`);
+    }
   };
 
   const listing = choices.data;
   const rootName = (id: string) => spaces.find((candidate) => candidate.rootFolderId === id)?.name ?? 'Top';
-  const subfolders = (listing?.folders ?? []).filter((folder) => folder.id !== target.id);
+  const subfolders = (listing?.folders ?? []).filter((folder) => !movingIds.has(folder.id));
   return (
     <Dialog
       open
-      title={`Move “${target.name}”`}
+      title={targets.length === 1 && first ? `Move “${first.name}”` : `Move ${targets.length} items`}
       description="Open the folder to move it into, then choose Move here."
       onClose={onClose}
       footer={
@@ -53,8 +74,8 @@ export function MoveDialog({ target, space, spaces, currentFolderId, onClose }: 
           </button>
           <button
             type="button"
-            onClick={submit}
-            disabled={mutation.isPending || !listing || folderId === target.id || folderId === currentFolderId}
+            onClick={() => void submit()}
+            disabled={busy || !listing || movingIds.has(folderId) || folderId === currentFolderId}
             className={buttonClass('primary')}
           >
             Move here
@@ -62,7 +83,7 @@ export function MoveDialog({ target, space, spaces, currentFolderId, onClose }: 
         </>
       }
     >
-      {target.kind === 'file' && writable.length > 1 && (
+      {onlyFiles && writable.length > 1 && (
         <div className="mb-3">
           <label htmlFor={selectId} className="block text-sm font-medium text-slate-700">
             Space
@@ -132,9 +153,9 @@ export function MoveDialog({ target, space, spaces, currentFolderId, onClose }: 
           ))}
         </ul>
       )}
-      {mutation.isError && (
+      {error && (
         <p role="alert" className="mt-3 text-sm text-red-700">
-          {errorText(mutation.error)}
+          {error}
         </p>
       )}
     </Dialog>

@@ -1,28 +1,83 @@
 import { formatBytes } from '@atrium/contracts/format-bytes';
-import { percentOf, type UploadItem } from '../lib/browser-logic';
+import { RotateCcw, X } from 'lucide-react';
+import { isActive, percentOf, uploadTotals, type UploadItem } from '../lib/browser-logic';
 
-/** Uploads of the open folder, one row per file with its progress (announced politely). */
-export function UploadList({ items, onClear }: { items: UploadItem[]; onClear: () => void }) {
+const STATUS: Record<UploadItem['status'], string> = {
+  queued: 'Waiting',
+  uploading: '',
+  done: 'Uploaded',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+/**
+ * The upload queue of the open folder: the total (files done, bytes sent of all), then one row per file (its path
+ * below the folder) with its progress, **Cancel** while it waits or goes up, **Retry** after a failure or a cancel.
+ * Announced politely.
+ */
+export function UploadList({
+  items,
+  onClear,
+  onCancel,
+  onRetry,
+}: {
+  items: UploadItem[];
+  onClear: () => void;
+  onCancel?: (key: string) => void;
+  onRetry?: (key: string) => void;
+}) {
   if (items.length === 0) return null;
-  const finished = items.some((item) => item.status !== 'uploading');
+  const finished = items.some((item) => !isActive(item));
+  const totals = uploadTotals(items);
+  const totalPercent = totals.size === 0 ? 100 : Math.floor((totals.loaded / totals.size) * 100);
   return (
     <section aria-label="Uploads" className="rounded-xl border border-slate-200 bg-white p-3">
-      <ul className="space-y-2" aria-live="polite">
+      <div className="mb-2 flex items-center justify-between gap-2 text-sm" data-testid="upload-total">
+        <span className="font-medium text-slate-800">
+          {totals.done} of {items.length} uploaded
+          {totals.failed > 0 ? ` · ${totals.failed} failed` : ''}
+        </span>
+        <span className="shrink-0 text-xs text-slate-600">
+          {formatBytes(totals.loaded)} of {formatBytes(totals.size)}
+        </span>
+      </div>
+      <progress className="mb-3 h-2 w-full accent-brand-600" max={100} value={totalPercent} aria-label="All uploads" />
+      <ul className="max-h-72 space-y-2 overflow-y-auto" aria-live="polite">
         {items.map((item) => (
           <li key={item.key} className="min-w-0 text-sm">
             <div className="flex items-center justify-between gap-2">
-              <span className="truncate font-medium text-slate-800" title={item.name}>
+              <span className="min-w-0 truncate font-medium text-slate-800" title={item.name}>
                 {item.name}
               </span>
-              <span
-                className={`shrink-0 text-xs ${item.status === 'failed' ? 'text-red-700' : 'text-slate-600'}`}
-                data-testid="upload-status"
-              >
-                {item.status === 'done'
-                  ? 'Uploaded'
-                  : item.status === 'failed'
-                    ? 'Failed'
-                    : `${percentOf(item)}% of ${formatBytes(item.size)}`}
+              <span className="flex shrink-0 items-center gap-1">
+                <span
+                  className={`text-xs ${item.status === 'failed' ? 'text-red-700' : 'text-slate-600'}`}
+                  data-testid="upload-status"
+                >
+                  {item.status === 'uploading'
+                    ? `${percentOf(item)}% of ${formatBytes(item.size)}`
+                    : STATUS[item.status]}
+                </span>
+                {onCancel && isActive(item) && (
+                  <button
+                    type="button"
+                    onClick={() => onCancel(item.key)}
+                    aria-label={`Cancel upload of ${item.name}`}
+                    className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800 focus-visible:outline-2 focus-visible:outline-brand-600"
+                  >
+                    <X className="size-3.5" aria-hidden="true" />
+                  </button>
+                )}
+                {onRetry && (item.status === 'failed' || item.status === 'cancelled') && (
+                  <button
+                    type="button"
+                    onClick={() => onRetry(item.key)}
+                    aria-label={`Retry upload of ${item.name}`}
+                    className="rounded p-1 text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+                  >
+                    <RotateCcw className="size-3.5" aria-hidden="true" />
+                  </button>
+                )}
               </span>
             </div>
             <progress
@@ -31,7 +86,7 @@ export function UploadList({ items, onClear }: { items: UploadItem[]; onClear: (
               value={percentOf(item)}
               aria-label={`Upload of ${item.name}`}
             />
-            {item.error && (
+            {item.error && item.status === 'failed' && (
               <p role="alert" className="text-xs text-red-700">
                 {item.error}
               </p>

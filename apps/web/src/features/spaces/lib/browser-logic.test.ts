@@ -10,6 +10,8 @@ import {
   roleForListing,
   typeLabel,
   uploadsReducer,
+  uploadTotals,
+  foldersFor,
 } from './browser-logic';
 
 const file = (id: string, fileName = `${id}.txt`): FileRecord => ({
@@ -84,6 +86,8 @@ describe('uploadsReducer', () => {
       ],
     });
     expect(state.map(percentOf)).toEqual([0, 0, 100]);
+    expect(state.map((item) => item.status)).toEqual(['queued', 'queued', 'queued']);
+    for (const key of ['a', 'b', 'c']) state = uploadsReducer(state, { type: 'start', key });
     state = uploadsReducer(state, { type: 'progress', key: 'a', loaded: 50 });
     state = uploadsReducer(state, { type: 'progress', key: 'b', loaded: 500 });
     expect(state.map(percentOf)).toEqual([25, 100, 100]);
@@ -93,6 +97,39 @@ describe('uploadsReducer', () => {
     expect(state[1]?.error).toBe('Quota exceeded.');
     state = uploadsReducer(state, { type: 'clear' });
     expect(state.map((item) => item.key)).toEqual(['a']);
+  });
+
+  it('cancels and retries one file, and sums the queue', () => {
+    let state = uploadsReducer([], {
+      type: 'add',
+      items: [
+        { key: 'a', name: 'Photos/a.jpg', size: 100 },
+        { key: 'b', name: 'Photos/b.jpg', size: 300 },
+      ],
+    });
+    state = uploadsReducer(state, { type: 'start', key: 'a' });
+    state = uploadsReducer(state, { type: 'progress', key: 'a', loaded: 40 });
+    state = uploadsReducer(state, { type: 'cancelled', key: 'b' });
+    expect(state.map((item) => item.status)).toEqual(['uploading', 'cancelled']);
+    expect(uploadTotals(state)).toEqual({ loaded: 40, size: 100, done: 0, failed: 0, active: 1 });
+    state = uploadsReducer(state, { type: 'retry', key: 'b' });
+    expect(state[1]).toMatchObject({ status: 'queued', loaded: 0 });
+    expect(state[1]?.error).toBeUndefined();
+    // A finished upload is not cancelled afterwards.
+    state = uploadsReducer(state, { type: 'done', key: 'a' });
+    state = uploadsReducer(state, { type: 'cancelled', key: 'a' });
+    expect(state[0]?.status).toBe('done');
+  });
+});
+
+describe('foldersFor', () => {
+  it('lists the folders of relative paths, parents first', () => {
+    expect(foldersFor(['Trip/day 2/b.jpg', 'Trip/a.jpg', 'x.txt', 'Trip/day 1/c/d.jpg'])).toEqual([
+      'Trip',
+      'Trip/day 1',
+      'Trip/day 2',
+      'Trip/day 1/c',
+    ]);
   });
 });
 

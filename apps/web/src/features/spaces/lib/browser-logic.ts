@@ -59,36 +59,79 @@ export function mergePages(pages: readonly Pick<FolderListing, 'folders' | 'file
 
 export interface UploadItem {
   key: string;
+  /** The file's path below the open folder (`Photos/2026/a.jpg`), or its name. */
   name: string;
   size: number;
   loaded: number;
-  status: 'uploading' | 'done' | 'failed';
+  status: 'queued' | 'uploading' | 'done' | 'failed' | 'cancelled';
   error?: string;
 }
 
 export type UploadAction =
   | { type: 'add'; items: { key: string; name: string; size: number }[] }
+  | { type: 'start'; key: string }
   | { type: 'progress'; key: string; loaded: number }
   | { type: 'done'; key: string }
   | { type: 'failed'; key: string; error: string }
+  | { type: 'cancelled'; key: string }
+  | { type: 'retry'; key: string }
   | { type: 'clear' };
 
-/** The upload list: one row per file with its progress; "clear" drops the finished ones. */
+/** Still to finish: waiting or sending. */
+export const isActive = (item: Pick<UploadItem, 'status'>) => item.status === 'queued' || item.status === 'uploading';
+
+/**
+ * The upload queue: one row per file with its progress; files wait (`queued`) until a slot is free, a failed or
+ * cancelled one can be retried, "clear" drops the finished ones.
+ */
 export function uploadsReducer(state: UploadItem[], action: UploadAction): UploadItem[] {
+  const update = (key: string, change: (item: UploadItem) => UploadItem) =>
+    state.map((item) => (item.key === key ? change(item) : item));
   switch (action.type) {
     case 'add':
-      return [...state, ...action.items.map((item) => ({ ...item, loaded: 0, status: 'uploading' as const }))];
+      return [...state, ...action.items.map((item) => ({ ...item, loaded: 0, status: 'queued' as const }))];
+    case 'start':
+      return update(action.key, (item) => ({ ...item, status: 'uploading' }));
     case 'progress':
-      return state.map((item) =>
-        item.key === action.key ? { ...item, loaded: Math.min(action.loaded, item.size) } : item,
-      );
+      return update(action.key, (item) => ({ ...item, loaded: Math.min(action.loaded, item.size) }));
     case 'done':
-      return state.map((item) => (item.key === action.key ? { ...item, loaded: item.size, status: 'done' } : item));
+      return update(action.key, (item) => ({ ...item, loaded: item.size, status: 'done' }));
     case 'failed':
-      return state.map((item) => (item.key === action.key ? { ...item, status: 'failed', error: action.error } : item));
+      return update(action.key, (item) => ({ ...item, status: 'failed', error: action.error }));
+    case 'cancelled':
+      return update(action.key, (item) =>
+        isActive(item) ? { ...item, status: 'cancelled', error: 'Upload cancelled.' } : item,
+      );
+    case 'retry':
+      return update(action.key, ({ error: _error, ...item }) => ({ ...item, loaded: 0, status: 'queued' }));
     case 'clear':
-      return state.filter((item) => item.status === 'uploading');
+      return state.filter(isActive);
   }
+}
+
+/** The whole queue: bytes sent of all files, and how many are done, failed and still to go. */
+export function uploadTotals(items: UploadItem[]) {
+  const counted = items.filter((item) => item.status !== 'cancelled');
+  return {
+    loaded: counted.reduce((sum, item) => sum + item.loaded, 0),
+    size: counted.reduce((sum, item) => sum + item.size, 0),
+    done: items.filter((item) => item.status === 'done').length,
+    failed: items.filter((item) => item.status === 'failed').length,
+    active: items.filter(isActive).length,
+  };
+}
+
+/**
+ * The folders a set of relative file paths needs (`a/b/c.txt` → `a`, `a/b`), parents before children, so they
+ * can be created in order.
+ */
+export function foldersFor(paths: readonly string[]): string[] {
+  const folders = new Set<string>();
+  for (const path of paths) {
+    const parts = path.split('/').filter(Boolean);
+    for (let depth = 1; depth < parts.length; depth++) folders.add(parts.slice(0, depth).join('/'));
+  }
+  return [...folders].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
 }
 
 /** Whole percent of an upload (100 for an empty file). */

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { Spinner } from '../../../components/ui/spinner';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -7,9 +8,10 @@ import { findSpace, type SpaceRef } from '../lib/browser-logic';
 
 /**
  * `/dashboard/spaces/personal/folders/:folderId?` and `/dashboard/spaces/:workspaceId/folders/:folderId?`: the
- * file browser of one space. The app layer passes the share dialog in (features never import each other).
+ * file browser of one space. The app layer passes the share dialog and a toolbar (the search box) in (features
+ * never import each other).
  */
-export function SpaceFolderPage({ shareDialog }: { shareDialog?: ShareDialogSlot }) {
+export function SpaceFolderPage({ shareDialog, toolbar }: { shareDialog?: ShareDialogSlot; toolbar?: ReactNode }) {
   const { workspaceId, folderId } = useParams();
   const spaces = useSpaces();
   const ref: SpaceRef = workspaceId ? { kind: 'workspace', id: workspaceId } : { kind: 'personal' };
@@ -42,5 +44,10 @@ export function SpaceFolderPage({ shareDialog }: { shareDialog?: ShareDialogSlot
       />
     );
   }
-  return <section className="mx-auto max-w-5xl px-4 py-8">{body}</section>;
+  return (
+    <section className="mx-auto max-w-5xl space-y-4 px-4 py-8">
+      {toolbar}
+      {body}
+    </section>
+  );
 }

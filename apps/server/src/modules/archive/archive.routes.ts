@@ -1,0 +1,31 @@
+import { ArchiveRequest } from '@atrium/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { contentDisposition } from '../../lib/http/content-disposition';
+import type { ArchiveService } from './archive.service';
+
+/** `POST /api/files/archive` (issue 16): signed-in users; each item is checked by the file and folder policies. */
+export function registerArchiveRoutes(app: FastifyInstance, deps: { archive: ArchiveService }) {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/files/archive',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['files'],
+        summary: 'Download files and folders (with everything in them) as one zip, streamed',
+        body: ArchiveRequest,
+      },
+    },
+    async (request, reply) => {
+      const zip = await deps.archive.archive(await request.requireUser(), request.body);
+      void reply.headers({
+        'content-type': 'application/zip',
+        'content-disposition': contentDisposition('attachment', zip.fileName),
+        'cache-control': 'no-store',
+        'content-security-policy': "default-src 'none'; sandbox",
+        ...(zip.size >= 0 ? { 'content-length': zip.size } : {}),
+      });
+      return reply.send(zip.stream);
+    },
+  );
+}

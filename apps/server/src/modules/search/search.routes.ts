@@ -1,0 +1,25 @@
+import { ErrorResponse, SearchQuery, SearchResponse } from '@atrium/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { SearchService } from './search.service';
+
+/**
+ * `GET /api/search` (issue 16): signed-in users; what each may see is decided in the query itself
+ * (`readableScope`, `spaces/access.ts`), so nothing is loaded that the caller may not read.
+ */
+export function registerSearchRoutes(app: FastifyInstance, deps: { search: SearchService }) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/search',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['search'],
+        summary:
+          'Search the names (and content text) of the files and folders the caller can read: name prefixes as typed, best first',
+        querystring: SearchQuery,
+        response: { 200: SearchResponse, 400: ErrorResponse, 401: ErrorResponse },
+      },
+    },
+    async (request) => deps.search.search(await request.requireUser(), request.query),
+  );
+}

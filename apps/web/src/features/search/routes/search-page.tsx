@@ -1,0 +1,209 @@
+import { FileKind, type Space } from '@atrium/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { Search } from 'lucide-react';
+import { useId } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { buttonClass } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { api } from '../../../lib/api-client';
+import { errorText } from '../../../lib/api-error';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { SpaceList } from '@atrium/contracts';
+import { useDebounced, useSearch, type SearchParams } from '../api/search-api';
+import { ResultSummary } from '../components/result-row';
+import { resultTarget } from '../lib/result-link';
+
+const KIND_LABELS: Record<FileKind, string> = {
+  image: 'Images',
+  audio: 'Audio',
+  video: 'Videos',
+  document: 'Documents',
+  other: 'Other files',
+};
+
+const fieldClass =
+  'w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus-visible:outline-2 focus-visible:outline-brand-600';
+
+/**
+ * `/dashboard/search?q=&type=&spaceId=&from=&to=`: every result of a search, best first, with the filters (kind,
+ * space, modified between), "Load more", and where each result is. The filters live in the URL, so a search can be
+ * shared or reloaded.
+ */
+export default function SearchPage() {
+  const [params, setParams] = useSearchParams();
+  const ids = { q: useId(), type: useId(), space: useId(), from: useId(), to: useId() };
+  const text = params.get('q') ?? '';
+  const typeParam = params.get('type') ?? '';
+  const filters: SearchParams = {
+    q: useDebounced(text.trim()),
+    type: FileKind.safeParse(typeParam).success ? (typeParam as FileKind) : '',
+    spaceId: params.get('spaceId') ?? '',
+    from: params.get('from') ?? '',
+    to: params.get('to') ?? '',
+  };
+  const results = useSearch(filters);
+  const spaces = useQuery({ queryKey: ['spaces'], queryFn: () => api.get(SpaceList, '/api/spaces') });
+  useDocumentTitle(text.trim() ? `Search: ${text.trim()}` : 'Search');
+
+  const set = (key: string, value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value === '') next.delete(key);
+        else next.set(key, value);
+        return next;
+      },
+      { replace: true },
+    );
+
+  const items = results.data?.pages.flatMap((page) => page.items) ?? [];
+  const spaceOptions = (spaces.data ?? []).map((space: Space) => ({
+    value: space.kind === 'personal' ? 'personal' : space.id,
+    label: space.name,
+  }));
+
+  return (
+    <section className="mx-auto max-w-5xl space-y-6 px-4 py-8">
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl">Search</h1>
+      <form role="search" className="space-y-3" onSubmit={(event) => event.preventDefault()}>
+        <div className="relative">
+          <label htmlFor={ids.q} className="sr-only">
+            Search files and folders
+          </label>
+          <Search
+            className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-500"
+            aria-hidden="true"
+          />
+          <input
+            id={ids.q}
+            type="search"
+            value={text}
+            maxLength={200}
+            autoFocus
+            placeholder="Search files and folders…"
+            onChange={(event) => set('q', event.target.value)}
+            className={`${fieldClass} pl-9`}
+          />
+        </div>
+        <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+          <div>
+            <label htmlFor={ids.type} className="mb-1 block text-xs font-medium text-slate-600">
+              Type
+            </label>
+            <select
+              id={ids.type}
+              value={filters.type}
+              onChange={(event) => set('type', event.target.value)}
+              className={fieldClass}
+            >
+              <option value="">Any type</option>
+              {FileKind.options.map((kind) => (
+                <option key={kind} value={kind}>
+                  {KIND_LABELS[kind]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor={ids.space} className="mb-1 block text-xs font-medium text-slate-600">
+              Space
+            </label>
+            <select
+              id={ids.space}
+              value={filters.spaceId}
+              onChange={(event) => set('spaceId', event.target.value)}
+              className={fieldClass}
+            >
+              <option value="">All spaces</option>
+              {spaceOptions.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+              <option value="shared">Shared with me</option>
+            </select>
+          </div>
+          <div>
+            <label htmlFor={ids.from} className="mb-1 block text-xs font-medium text-slate-600">
+              Modified from
+            </label>
+            <input
+              id={ids.from}
+              type="date"
+              value={filters.from}
+              onChange={(event) => set('from', event.target.value)}
+              className={fieldClass}
+            />
+          </div>
+          <div>
+            <label htmlFor={ids.to} className="mb-1 block text-xs font-medium text-slate-600">
+              Modified to
+            </label>
+            <input
+              id={ids.to}
+              type="date"
+              value={filters.to}
+              onChange={(event) => set('to', event.target.value)}
+              className={fieldClass}
+            />
+          </div>
+        </div>
+      </form>
+
+      <div aria-live="polite">
+        {filters.q === '' ? (
+          <p className="rounded-xl border border-slate-200 bg-white p-6 text-center text-slate-600">
+            Type part of a name to find files and folders in your space, your workspaces and what is shared with you.
+          </p>
+        ) : results.isError ? (
+          <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800">
+            {errorText(results.error) ?? 'Search failed.'}
+          </p>
+        ) : results.isPending ? (
+          <Spinner label="Searching…" />
+        ) : items.length === 0 ? (
+          <div className="rounded-xl border border-slate-200 bg-white p-8 text-center">
+            <p className="font-medium text-slate-800">Nothing matches “{filters.q}”.</p>
+            <p className="mt-1 text-sm text-slate-600">Try the start of another word, or fewer filters.</p>
+          </div>
+        ) : (
+          <ul
+            className="divide-y divide-slate-100 overflow-hidden rounded-xl border border-slate-200 bg-white"
+            aria-label="Search results"
+          >
+            {items.map((result) => {
+              const target = resultTarget(result);
+              const linkClass =
+                'block px-4 py-3 hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600';
+              return (
+                <li key={`${result.kind}:${result.id}`}>
+                  {target.external ? (
+                    <a href={target.href} target="_blank" rel="noopener" className={linkClass}>
+                      <ResultSummary result={result} />
+                    </a>
+                  ) : (
+                    <Link to={target.href} className={linkClass}>
+                      <ResultSummary result={result} />
+                    </Link>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </div>
+      {results.hasNextPage && (
+        <div className="flex justify-center">
+          <button
+            type="button"
+            onClick={() => void results.fetchNextPage()}
+            disabled={results.isFetchingNextPage}
+            className={buttonClass('secondary')}
+          >
+            {results.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

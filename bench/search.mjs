@@ -1,0 +1,217 @@
+// Search at 100,000 files (issue 16): p50/p99 of typical prefix queries through GET /api/search.
+// The server starts on an empty data folder; 100,000 file rows (and 1,100 folders) are then written straight into its
+// database, as uploads would leave them (the bytes are not needed to search names): 60,000 in the admin's personal
+// space across 500 folders, 20,000 in a workspace the admin is a member of, 20,000 in another person's personal space
+// that the admin must never see (the access filter runs over them too). The triggers of migration 0017 index every row
+// as it is inserted. Then 300 sequential requests per query (after 20 warm-up), each with the session cookie.
+// Usage: npm run build && node bench/search.mjs [files=100000]
+//        BENCH_DATABASE_URL=postgres://… node bench/search.mjs   (PostgreSQL; the database must be empty)
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { drain, percentile, root, startAtrium } from './files-lib.mjs';
+
+const require = createRequire(path.join(root, 'apps/server/package.json'));
+const total = Number(process.argv[2] ?? 100_000);
+const PORT = 3313;
+const RUNS = 300;
+const WARM_UP = 20;
+const databaseUrl = process.env.BENCH_DATABASE_URL;
+const work = mkdtempSync(path.join(tmpdir(), 'atrium-bench-search-'));
+
+const WORDS = (
+  'report invoice budget meeting notes photo holiday contract draft final summary plan roadmap design review ' +
+  'sales marketing quarter annual minutes agenda proposal research analysis presentation slides diagram sketch ' +
+  'scan receipt statement payroll schedule timeline backlog release retro interview candidate offer policy ' +
+  'handbook guide manual spec architecture benchmark results dataset export import backup archive screenshot ' +
+  'logo banner poster flyer brochure newsletter podcast episode recording transcript video clip trailer demo'
+).split(' ');
+const EXTENSIONS = [
+  ['pdf', 'application/pdf'],
+  ['docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+  ['xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+  ['png', 'image/png'],
+  ['jpg', 'image/jpeg'],
+  ['mp4', 'video/mp4'],
+  ['mp3', 'audio/mpeg'],
+  ['txt', 'text/plain'],
+  ['zip', 'application/zip'],
+];
+let seed = 42;
+const random = () => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+};
+/** @template T @param {T[]} list @returns {T} */
+const pick = (list) => /** @type {T} */ (list[Math.floor(random() * list.length)]);
+
+const server = await startAtrium({
+  port: PORT,
+  dataDir: work,
+  env: databaseUrl ? { DATABASE_URL: databaseUrl } : {},
+});
+// Never leave the server running, even when the bench fails.
+process.on('exit', () => {
+  try {
+    process.kill(server.pid);
+  } catch {
+    // already gone
+  }
+});
+const headers = { cookie: server.cookie };
+/** @param {string} method @param {string} url @param {unknown} [body] @returns {Promise<any>} */
+const api = async (method, url, body) => {
+  const answer = await fetch(`http://127.0.0.1:${PORT}${url}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!answer.ok) throw new Error(`${method} ${url}: ${answer.status} ${await answer.text()}`);
+  return answer.json();
+};
+
+const spaces = await api('GET', '/api/spaces');
+const personalRoot = spaces[0].rootFolderId;
+const workspace = await api('POST', '/api/workspaces', { name: 'Bench team' });
+
+// The rows, as the server writes them.
+const now = Date.now();
+const iso = (/** @type {number} */ ms) => new Date(ms).toISOString();
+/** @type {Record<string, unknown>[]} */
+const folders = [];
+/** @type {Record<string, unknown>[]} */
+const files = [];
+/** @type {[string, Record<string, unknown>[]][]} */
+const tables = [
+  ['folders', folders],
+  ['files', files],
+];
+const strangerRootId = randomUUID();
+folders.push({
+  id: strangerRootId,
+  workspace_id: null,
+  owner_key: 'stranger',
+  parent_id: null,
+  name: 'stranger',
+  name_key: 'stranger',
+  created_by: null,
+  created_at: iso(now),
+  updated_at: iso(now),
+});
+/**
+ * @param {{ workspaceId: string | null, ownerKey: string | null, fileOwner: string, rootId: string }} space
+ * @param {number} folderCount @param {number} fileCount
+ */
+function fill(space, folderCount, fileCount) {
+  const ids = [];
+  for (let i = 0; i < folderCount; i++) {
+    const id = randomUUID();
+    const name = `${pick(WORDS)} ${pick(WORDS)} ${i}`;
+    ids.push(id);
+    folders.push({
+      id,
+      workspace_id: space.workspaceId,
+      owner_key: space.ownerKey,
+      parent_id: space.rootId,
+      name,
+      name_key: name.toLowerCase(),
+      created_by: null,
+      created_at: iso(now - i * 60_000),
+      updated_at: iso(now - i * 60_000),
+    });
+  }
+  for (let i = 0; i < fileCount; i++) {
+    const [extension, type] = pick(EXTENSIONS);
+    const name = `${pick(WORDS)}-${pick(WORDS)}-${2000 + (i % 30)}-${i}.${extension}`;
+    const id = randomUUID();
+    files.push({
+      id,
+      owner_key: space.fileOwner,
+      file_name: name,
+      name_key: name.toLowerCase(),
+      size: 1000 + Math.floor(random() * 1e6),
+      content_type: type,
+      sha256: '0'.repeat(64),
+      blob_key: `files/${id}`,
+      upload_date: iso(now - Math.floor(random() * 365 * 86_400_000)),
+      folder_id: pick(ids),
+      workspace_id: space.workspaceId,
+      uploaded_by: null,
+    });
+  }
+}
+fill({ workspaceId: null, ownerKey: 'admin', fileOwner: 'admin', rootId: personalRoot }, 500, total * 0.6);
+fill(
+  { workspaceId: workspace.id, ownerKey: null, fileOwner: 'admin', rootId: workspace.rootFolderId },
+  300,
+  total * 0.2,
+);
+fill({ workspaceId: null, ownerKey: 'stranger', fileOwner: 'stranger', rootId: strangerRootId }, 300, total * 0.2);
+
+const insertStarted = performance.now();
+if (databaseUrl) {
+  const pg = require('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query('begin');
+  for (const [table, rows] of tables) {
+    const columns = Object.keys(rows[0] ?? {});
+    for (let at = 0; at < rows.length; at += 1000) {
+      const batch = rows.slice(at, at + 1000);
+      const values = batch.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`);
+      await client.query(
+        `insert into ${table} (${columns.join(', ')}) values ${values.join(', ')}`,
+        batch.flatMap((row) => columns.map((column) => row[column])),
+      );
+    }
+  }
+  await client.query('commit');
+  await client.query('analyze');
+  await client.end();
+} else {
+  const Database = require('better-sqlite3');
+  const db = new Database(path.join(work, 'atrium.db'));
+  db.pragma('busy_timeout = 5000');
+  for (const [table, rows] of tables) {
+    const columns = Object.keys(rows[0] ?? {});
+    const insert = db.prepare(
+      `insert into ${table} (${columns.join(', ')}) values (${columns.map((c) => `@${c}`).join(', ')})`,
+    );
+    db.transaction(() => rows.forEach((row) => insert.run(row)))();
+  }
+  db.exec(`insert into search_fts (search_fts) values ('optimize')`);
+  db.exec('analyze');
+  db.close();
+}
+const insertSeconds = (performance.now() - insertStarted) / 1000;
+
+const QUERIES = ['rep', 'report', 'inv', 'budget 20', 'pho', 'meeting notes', 'q', 'arch', 'xyzzy', 'scr pdf'];
+/** @type {string[]} */
+const lines = [];
+for (const q of QUERIES) {
+  const url = `/api/search?q=${encodeURIComponent(q)}`;
+  let results = 0;
+  for (let i = 0; i < WARM_UP; i++) {
+    const answer = await fetch(`http://127.0.0.1:${PORT}${url}`, { headers });
+    if (answer.status !== 200) throw new Error(`${url}: ${answer.status} ${await answer.text()}`);
+    results = /** @type {{ items: unknown[] }} */ (await answer.json()).items.length;
+  }
+  /** @type {number[]} */
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const answer = await drain({ port: PORT, path: url, headers });
+    if (answer.status !== 200) throw new Error(`${url}: ${answer.status}`);
+    times.push(answer.ms);
+  }
+  const line = `| \`${q}\` | ${results} | ${percentile(times, 50).toFixed(2)} / ${percentile(times, 99).toFixed(2)} ms |`;
+  lines.push(line);
+  console.log(line);
+}
+const all = lines.length;
+console.log(
+  `\n${databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${files.length} files, ${folders.length} folders; rows inserted and indexed in ${insertSeconds.toFixed(1)} s; ${all} queries × ${RUNS} requests`,
+);
+await server.stop();
+rmSync(work, { recursive: true, force: true });
