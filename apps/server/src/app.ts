@@ -46,7 +46,12 @@ import { enforceRateLimits } from './plugins/rate-limit';
 import { registerBodyIdleTimeout } from './plugins/body-timeout';
 import { registerCsrfProtection } from './plugins/csrf';
 import { createSiteOrigin } from './lib/site-origin';
-import { createNotificationHub, type NotificationHub } from './modules/notifications/notification-hub';
+import {
+  createNotificationHub,
+  parseSessionEnd,
+  STREAMS_END_CHANNEL,
+  type NotificationHub,
+} from './modules/notifications/notification-hub';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository';
 import { registerNotificationRoutes } from './modules/notifications/notifications.routes';
 import { createNotificationsService } from './modules/notifications/notifications.service';
@@ -134,7 +139,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   const site = createSiteOrigin(config.publicUrl, config.publicUrlConfigured);
   registerCsrfProtection(app, site);
-  await registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
+  registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
   registerMetrics(app, { token: config.metricsToken });
   await registerOpenApi(app);
 
@@ -246,6 +251,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     hub.endStreamsOf(ended).catch((error: unknown) => app.log.warn({ err: error }, 'could not end streams')),
   );
   await hub.start();
+  // Ends announced by any instance also drop the session from the stream route's memory of verified sessions.
+  const unsubscribeSessionEnds = await bus.subscribe(STREAMS_END_CHANNEL, (message) => {
+    const ended = parseSessionEnd(message);
+    if (ended) sessionService.forgetCached(ended);
+  });
+  app.addHook('preClose', async () => unsubscribeSessionEnds().catch(() => undefined));
   app.decorate('notificationHub', hub);
   // Streams never finish by themselves: end them first so close() does not wait on them.
   app.addHook('preClose', async () => hub.close());

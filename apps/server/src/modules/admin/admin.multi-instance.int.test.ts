@@ -45,5 +45,9 @@ describe.runIf(ready)('disabling a user across two instances (PostgreSQL + Redis
     expect(await endsWithin(erinsStream, 1000)).toBe(true);
     expect(await endsWithin(franksStream, 300)).toBe(false);
     expect((await two.fetch('/api/me', { headers: { cookie: erin } })).status).toBe(401);
+    // Instance two verified erin's session for her stream a moment ago: the end announced over the bus made it forget.
+    const reopened = await openSse(`${two.url}/public/api/notifications/stream`, { headers: { cookie: erin } });
+    streams.push(reopened);
+    expect(reopened.status).toBe(401);
   });
 });

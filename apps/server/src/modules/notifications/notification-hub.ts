@@ -48,6 +48,18 @@ export const presentNotification = (row: NotificationRow): Notification => ({
 export const formatEvent = (row: NotificationRow): string =>
   `id: ${row.seq}\ndata: ${JSON.stringify(presentNotification(row))}\n\n`;
 
+/** A `SessionEnd` announced on `STREAMS_END_CHANNEL`, or undefined when the message is not one. */
+export function parseSessionEnd(message: string): SessionEnd | undefined {
+  try {
+    const ended = JSON.parse(message) as Partial<Record<'sessionId' | 'userId', unknown>>;
+    if (typeof ended.sessionId === 'string') return { sessionId: ended.sessionId };
+    if (typeof ended.userId === 'string') return { userId: ended.userId };
+  } catch {
+    // not JSON
+  }
+  return undefined;
+}
+
 /** Parses Last-Event-ID: a non-negative integer, anything else means "no replay". */
 export function parseLastEventId(value: string | undefined): number | undefined {
   if (!value || !/^\d{1,15}$/.test(value.trim())) return undefined;
@@ -170,13 +182,9 @@ export function createNotificationHub(deps: {
   };
 
   const onEndMessage = (message: string) => {
-    try {
-      const ended = JSON.parse(message) as Partial<Record<'sessionId' | 'userId', unknown>>;
-      if (typeof ended.sessionId === 'string') endLocal({ sessionId: ended.sessionId });
-      else if (typeof ended.userId === 'string') endLocal({ userId: ended.userId });
-    } catch {
-      deps.log.warn('ignored a malformed stream-end bus message');
-    }
+    const ended = parseSessionEnd(message);
+    if (ended) endLocal(ended);
+    else deps.log.warn('ignored a malformed stream-end bus message');
   };
 
   /** Ends the streams whose session expired (idle or absolute) since they were opened. */

@@ -118,5 +118,9 @@ describe.runIf(ready)('notifications across two instances (PostgreSQL + Redis)',
       new Promise<boolean>((r) => setTimeout(() => r(false), 1000)),
     ]);
     expect(ended).toBe(true);
+    // Instance two had verified the session for the stream: the sign-out on one made it forget at once.
+    const reopened = await openSse(`${two.url}/public/api/notifications/stream`, { headers: { cookie: erin } });
+    streams.push(reopened);
+    expect(reopened.status).toBe(401);
   });
 });
