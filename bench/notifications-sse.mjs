@@ -7,6 +7,7 @@
 // Usage: npm run build && node bench/notifications-sse.mjs [subscribers=10000] [messages=100] [rounds=3]
 // Each round starts both servers afresh, in alternating order (nchan first in odd rounds); the summary is
 // the median over rounds of each figure and of the per-round ratios Atrium / nchan.
+// BENCH_ATRIUM_BASELINE=<main.js>[,<label>=<main.js>…] adds other builds of Atrium to every round (A/B in one run).
 // BENCH_CPU_PROF=<dir> runs Atrium with `--cpu-prof` into that folder (one profile per round).
 // Needs Debian nginx + libnginx-mod-nchan, and `ulimit -n` above the subscriber count (+ some).
 import { spawn } from 'node:child_process';
@@ -421,9 +422,11 @@ const servers = [
   { key: 'nchan', run: runNchan },
   { key: 'Atrium', run: (dir) => runAtrium(dir) },
 ];
-if (process.env.BENCH_ATRIUM_BASELINE) {
-  const baseline = path.resolve(process.env.BENCH_ATRIUM_BASELINE);
-  servers.push({ key: 'Atrium (baseline)', run: (dir) => runAtrium(dir, baseline, 'Atrium (baseline)') });
+// BENCH_ATRIUM_BASELINE=<main.js>[,<label>=<main.js>…]: other builds of Atrium in every round.
+for (const [i, entry] of (process.env.BENCH_ATRIUM_BASELINE ?? '').split(',').filter(Boolean).entries()) {
+  const [label, file] = entry.includes('=') ? entry.split('=', 2) : [i === 0 ? 'baseline' : `baseline ${i + 1}`, entry];
+  const key = `Atrium (${label})`;
+  servers.push({ key, run: (dir) => runAtrium(dir, path.resolve(file ?? ''), key) });
 }
 try {
   console.log(`${SUBSCRIBERS} SSE subscribers, ${MESSAGES} messages each, ${ROUNDS} rounds, loopback\n`);
