@@ -1,6 +1,9 @@
 // Lighthouse on every public page of the built app served by the real server, in Debian Chromium.
 // Usage: npm run build && node bench/lighthouse.mjs [--no-write]
 // Writes the scores into docs/BENCHMARKS.md (section "Lighthouse") unless --no-write.
+// Signed-in pages: `node bench/lighthouse.mjs --signed-in --no-write` audits /dashboard and the files screen as the
+// built-in admin (the session cookie goes with every request through Lighthouse's extraHeaders).
+// LIGHTHOUSE_FORM_FACTORS=mobile (or desktop) limits the form factors; LIGHTHOUSE_RUNS the runs per page.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +17,11 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.BENCH_PORT ?? process.env.E2E_PORT ?? 3204);
 const origin = `http://localhost:${port}`;
-const PAGES = ['/', '/about', '/features', '/testimonials', '/pricing', '/contact'];
+const SIGNED_IN = process.argv.includes('--signed-in');
+const PAGES = SIGNED_IN
+  ? ['/dashboard', '/dashboard/files']
+  : ['/', '/about', '/features', '/testimonials', '/pricing', '/contact'];
+const FORM_FACTORS = (process.env.LIGHTHOUSE_FORM_FACTORS ?? 'mobile,desktop').split(',');
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 /** @type {Record<string, number>} */
@@ -69,14 +76,31 @@ const chrome = await chromeLauncher.launch({
 const results = [];
 try {
   await waitHealthy();
-  for (const formFactor of ['mobile', 'desktop']) {
+  /** @type {Record<string, string> | undefined} */
+  let extraHeaders;
+  if (SIGNED_IN) {
+    const login = await fetch(`${origin}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'bench-password' }),
+    });
+    if (!login.ok) throw new Error(`sign-in failed: ${login.status}`);
+    extraHeaders = { Cookie: (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '' };
+  }
+  for (const formFactor of FORM_FACTORS) {
     for (const page of PAGES) {
       // Several runs (retrying Lighthouse's own trace failures); the run with the median performance counts.
       const runs = [];
       for (let attempt = 0; runs.length < RUNS && attempt < RUNS + 3; attempt += 1) {
         const runnerResult = await lighthouse(
           `${origin}${page}`,
-          { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES },
+          {
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: CATEGORIES,
+            ...(extraHeaders ? { extraHeaders } : {}),
+          },
           formFactor === 'desktop' ? desktopConfig : undefined,
         );
         const result = runnerResult?.lhr;

@@ -4,23 +4,29 @@
 // measured in this process from just before the publish request to the event's arrival), lost
 // messages and the server's resident memory. Loopback only, bounded in time; stops by itself.
 //
-// Usage: npm run build && node bench/notifications-sse.mjs [subscribers=10000] [messages=100]
+// Usage: npm run build && node bench/notifications-sse.mjs [subscribers=10000] [messages=100] [rounds=3]
+// Each round starts both servers afresh, in alternating order (nchan first in odd rounds); the summary is
+// the median over rounds of each figure and of the per-round ratios Atrium / nchan.
+// BENCH_ATRIUM_BASELINE=<main.js>[,<label>=<main.js>…] adds other builds of Atrium to every round (A/B in one run).
+// BENCH_CPU_PROF=<dir> runs Atrium with `--cpu-prof` into that folder (one profile per round).
 // Needs Debian nginx + libnginx-mod-nchan, and `ulimit -n` above the subscriber count (+ some).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SUBSCRIBERS = Number(process.argv[2] ?? 10_000);
 const MESSAGES = Number(process.argv[3] ?? 100);
+const ROUNDS = Number(process.argv[4] ?? 3);
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 const ATRIUM_PORT = 3291;
 const NCHAN_PORT = 3292;
 const CONNECT_CONCURRENCY = 200;
 const DELIVERY_TIMEOUT_MS = 10_000;
-const RUN_LIMIT_MS = 10 * 60_000;
+const RUN_LIMIT_MS = ROUNDS * 10 * 60_000;
 const NCHAN_MODULE = '/usr/lib/nginx/modules/ngx_nchan_module.so';
 
 /** Servers this run started: stopped on every way out. @type {Set<import('node:child_process').ChildProcess>} */
@@ -75,6 +81,33 @@ function rssKiB(pid) {
   return total;
 }
 
+/**
+ * CPU time (ms, user + system) used so far by a process and its children (nginx master + workers): what a server
+ * spends, which moves much less with other people's load on a shared machine than wall time does.
+ * @param {number | undefined} pid
+ */
+function cpuMs(pid) {
+  /** @param {number | string | undefined} p */
+  const read = (p) => {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return ((Number(fields[11]) || 0) + (Number(fields[12]) || 0)) * (1000 / CLOCK_TICKS);
+    } catch {
+      return 0;
+    }
+  };
+  let total = read(pid);
+  try {
+    for (const task of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+      total += read(task);
+    }
+  } catch {
+    // no children file
+  }
+  return total;
+}
+const CLOCK_TICKS = 100;
+
 /** @param {string} url */
 async function waitForHttp(url, timeoutMs = 30_000) {
   const started = Date.now();
@@ -88,6 +121,18 @@ async function waitForHttp(url, timeoutMs = 30_000) {
     }
     if (Date.now() - started > timeoutMs) throw new Error(`${url} did not answer in time`);
     await sleep(50);
+  }
+}
+
+/** @param {string} url */
+async function waitForReady(url, timeoutMs = 60_000) {
+  const started = Date.now();
+  for (;;) {
+    const response = await fetch(url).catch(() => undefined);
+    await response?.arrayBuffer();
+    if (response?.status === 200) return;
+    if (Date.now() - started > timeoutMs) throw new Error(`${url} not ready in time`);
+    await sleep(200);
   }
 }
 
@@ -162,6 +207,8 @@ function subscribe(port, requestPath, headers, onFirstBytes, onMessage) {
  * @param {{ port: number, subscribePath: string, headers: Record<string, string>, publish: (message: string) => Promise<void>, pid: number | undefined }} target
  */
 async function measure(name, { port, subscribePath, headers, publish, pid }) {
+  dropped.count = 0;
+  await sleep(1000);
   const rssIdle = rssKiB(pid);
   /** @type {number[]} */
   const connectTimes = [];
@@ -186,6 +233,7 @@ async function measure(name, { port, subscribePath, headers, publish, pid }) {
   };
 
   const connectStarted = performance.now();
+  const cpuBefore = cpuMs(pid);
   let connectRetries = 0;
   let next = 0;
   const worker = async () => {
@@ -214,6 +262,7 @@ async function measure(name, { port, subscribePath, headers, publish, pid }) {
   };
   await Promise.all(Array.from({ length: CONNECT_CONCURRENCY }, worker));
   const connectTotal = performance.now() - connectStarted;
+  const connectCpu = cpuMs(pid) - cpuBefore;
   console.error(`${name}: ${sockets.length} subscribers connected (${connectRetries} retried connects)`);
   await sleep(500);
   const rssConnected = rssKiB(pid);
@@ -238,6 +287,7 @@ async function measure(name, { port, subscribePath, headers, publish, pid }) {
     subscribers: sockets.length,
     connectRetries,
     connectTotalMs: connectTotal,
+    connectCpuMs: connectCpu,
     connectP50: percentile(connectTimes, 50),
     connectP99: percentile(connectTimes, 99),
     deliveryP50: percentile(latencies, 50),
@@ -245,6 +295,8 @@ async function measure(name, { port, subscribePath, headers, publish, pid }) {
     deliveryMax: latencies.reduce((a, b) => Math.max(a, b), 0),
     publishTotalMs: publishTotal,
     lost: expected - received,
+    droppedConnections: dropped.count,
+    perConnectionKiB: (rssConnected - rssIdle) / Math.max(1, sockets.length),
     rssIdleMiB: rssIdle / 1024,
     rssConnectedMiB: rssConnected / 1024,
     rssAfterMiB: rssAfter / 1024,
@@ -311,11 +363,11 @@ http {
 }
 
 /** @param {string} workdir */
-async function runAtrium(workdir) {
-  const server = path.join(root, 'apps/server/dist/main.js');
+async function runAtrium(workdir, server = path.join(root, 'apps/server/dist/main.js'), name = 'Atrium') {
   if (!existsSync(server)) throw new Error('build first: npm run build');
   const password = 'bench-password-123';
-  const child = spawn(process.execPath, [server], {
+  const profile = CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [];
+  const child = spawn(process.execPath, [...profile, server], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -331,6 +383,8 @@ async function runAtrium(workdir) {
   children.add(child);
   try {
     await waitForHttp(`http://127.0.0.1:${ATRIUM_PORT}/healthz`);
+    // The idle figure is taken once every readiness probe is ok (nothing still loading in the background).
+    await waitForReady(`http://127.0.0.1:${ATRIUM_PORT}/readyz`);
     const login = await fetch(`http://127.0.0.1:${ATRIUM_PORT}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -338,7 +392,7 @@ async function runAtrium(workdir) {
     });
     if (!login.ok) throw new Error(`login failed: ${login.status}`);
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    return await measure('Atrium (1 Node process)', {
+    return await measure(name, {
       port: ATRIUM_PORT,
       subscribePath: '/public/api/notifications/stream',
       headers: { Cookie: cookie },
@@ -358,30 +412,77 @@ async function runAtrium(workdir) {
   }
 }
 
+/** @param {number[]} values */
+const median = (values) => percentile(values, 50);
+
 const workdir = mkdtempSync(path.join(tmpdir(), 'atrium-bench-sse-'));
+/** The servers of a round: nchan, this build, and optionally another build of Atrium (A/B in the same run). */
+/** @type {{ key: string, run: (workdir: string) => ReturnType<typeof measure> }[]} */
+const servers = [
+  { key: 'nchan', run: runNchan },
+  { key: 'Atrium', run: (dir) => runAtrium(dir) },
+];
+// BENCH_ATRIUM_BASELINE=<main.js>[,<label>=<main.js>…]: other builds of Atrium in every round.
+for (const [i, entry] of (process.env.BENCH_ATRIUM_BASELINE ?? '').split(',').filter(Boolean).entries()) {
+  const [label, file] = entry.includes('=') ? entry.split('=', 2) : [i === 0 ? 'baseline' : `baseline ${i + 1}`, entry];
+  const key = `Atrium (${label})`;
+  servers.push({ key, run: (dir) => runAtrium(dir, path.resolve(file ?? ''), key) });
+}
 try {
-  console.log(`${SUBSCRIBERS} SSE subscribers, ${MESSAGES} messages each, loopback\n`);
-  const results = [];
-  for (const run of [runNchan, runAtrium]) {
-    const result = await run(workdir);
-    results.push(result);
-    console.log(
-      `${result.name}: connected ${result.subscribers} in ${fmt(result.connectTotalMs)} ` +
-        `(per connection p50 ${fmt(result.connectP50)}, p99 ${fmt(result.connectP99)}); ` +
-        `delivery p50 ${fmt(result.deliveryP50)}, p99 ${fmt(result.deliveryP99)}, max ${fmt(result.deliveryMax)}; ` +
-        `lost ${result.lost}; connects retried ${result.connectRetries}, dropped ${dropped.count}; RSS idle ${result.rssIdleMiB.toFixed(0)} MiB, with subscribers ${result.rssConnectedMiB.toFixed(0)} MiB, ` +
-        `after publishing ${result.rssAfterMiB.toFixed(0)} MiB`,
-    );
+  console.log(`${SUBSCRIBERS} SSE subscribers, ${MESSAGES} messages each, ${ROUNDS} rounds, loopback\n`);
+  /** @type {{ round: number, load: string, results: Record<string, Awaited<ReturnType<typeof measure>>> }[]} */
+  const rounds = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    // Rotate the order, so no server always meets the machine in the same state.
+    const order = servers.map((_, i) => servers[(i + round - 1) % servers.length]);
+    /** @type {Record<string, Awaited<ReturnType<typeof measure>>>} */
+    const results = {};
+    const load = loadavg()[0]?.toFixed(1) ?? '';
+    for (const server of order) {
+      if (!server) continue;
+      const result = await server.run(workdir);
+      results[server.key] = result;
+      console.log(
+        `round ${round}, ${result.name}: connected ${result.subscribers} in ${fmt(result.connectTotalMs)} ` +
+          `(per connection p50 ${fmt(result.connectP50)}, p99 ${fmt(result.connectP99)}; ` +
+          `server CPU ${result.connectCpuMs.toFixed(0)} ms); delivery p50 ${fmt(result.deliveryP50)}, p99 ${fmt(result.deliveryP99)}, max ${fmt(result.deliveryMax)}; ` +
+          `lost ${result.lost}; connects retried ${result.connectRetries}, dropped ${result.droppedConnections}; ` +
+          `RSS idle ${result.rssIdleMiB.toFixed(0)} MiB, with subscribers ${result.rssConnectedMiB.toFixed(0)} MiB, ` +
+          `after publishing ${result.rssAfterMiB.toFixed(0)} MiB; ${result.perConnectionKiB.toFixed(1)} KiB per stream`,
+      );
+    }
+    rounds.push({ round, load, results });
   }
   console.log(
-    '\n| server | connect all | connect p50 / p99 | delivery p50 / p99 (max) | lost | RSS idle → connected → after |',
+    '\n| round | load avg | server | connect all: server / nchan | server CPU to connect: server / nchan | delivery p99: server / nchan | memory per stream: server / nchan | lost | RSS idle → connected |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- |');
-  for (const r of results) {
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  /** @param {number} a @param {number} b @param {(v: number) => string} f */
+  const cell = (a, b, f) => `${f(a)} / ${f(b)} = ${(a / b).toFixed(2)}×`;
+  const seconds = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(2)} s`;
+  const ms0 = (/** @type {number} */ ms) => `${ms.toFixed(0)} ms`;
+  const kib = (/** @type {number} */ v) => `${v.toFixed(1)} KiB`;
+  for (const { key } of servers.filter((s) => s.key !== 'nchan')) {
+    /** @type {Record<'connect' | 'cpu' | 'p99' | 'memory', number[]>} */
+    const ratios = { connect: [], cpu: [], p99: [], memory: [] };
+    for (const { round, load, results } of rounds) {
+      const atrium = results[key];
+      const nchan = results.nchan;
+      if (!atrium || !nchan) continue;
+      ratios.connect.push(atrium.connectTotalMs / nchan.connectTotalMs);
+      ratios.cpu.push(atrium.connectCpuMs / nchan.connectCpuMs);
+      ratios.p99.push(atrium.deliveryP99 / nchan.deliveryP99);
+      ratios.memory.push(atrium.perConnectionKiB / nchan.perConnectionKiB);
+      console.log(
+        `| ${round} | ${load} | ${key} | ${cell(atrium.connectTotalMs, nchan.connectTotalMs, seconds)} | ` +
+          `${cell(atrium.connectCpuMs, nchan.connectCpuMs, ms0)} | ${cell(atrium.deliveryP99, nchan.deliveryP99, fmt)} | ` +
+          `${cell(atrium.perConnectionKiB, nchan.perConnectionKiB, kib)} | ${atrium.lost + nchan.lost} | ` +
+          `${atrium.rssIdleMiB.toFixed(0)} → ${atrium.rssConnectedMiB.toFixed(0)} MiB (nchan ${nchan.rssIdleMiB.toFixed(0)} → ${nchan.rssConnectedMiB.toFixed(0)} MiB) |`,
+      );
+    }
     console.log(
-      `| ${r.name} | ${(r.connectTotalMs / 1000).toFixed(2)} s | ${fmt(r.connectP50)} / ${fmt(r.connectP99)} | ` +
-        `${fmt(r.deliveryP50)} / ${fmt(r.deliveryP99)} (${fmt(r.deliveryMax)}) | ${r.lost} | ` +
-        `${r.rssIdleMiB.toFixed(0)} → ${r.rssConnectedMiB.toFixed(0)} → ${r.rssAfterMiB.toFixed(0)} MiB |`,
+      `| **median** | | **${key}** | **${median(ratios.connect).toFixed(2)}×** | **${median(ratios.cpu).toFixed(2)}×** | ` +
+        `**${median(ratios.p99).toFixed(2)}×** | **${median(ratios.memory).toFixed(2)}×** | | |`,
     );
   }
 } finally {

@@ -58,7 +58,12 @@ import { enforceRateLimits } from './plugins/rate-limit';
 import { registerBodyIdleTimeout } from './plugins/body-timeout';
 import { registerCsrfProtection } from './plugins/csrf';
 import { createSiteOrigin } from './lib/site-origin';
-import { createNotificationHub, type NotificationHub } from './modules/notifications/notification-hub';
+import {
+  createNotificationHub,
+  parseSessionEnd,
+  STREAMS_END_CHANNEL,
+  type NotificationHub,
+} from './modules/notifications/notification-hub';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository';
 import { registerNotificationRoutes } from './modules/notifications/notifications.routes';
 import { countLiveDeliveries, createNotificationsService } from './modules/notifications/notifications.service';
@@ -139,8 +144,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks where nothing is awaited: an async hook costs a promise and a microtask per request.
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    done();
   });
   registerBodyIdleTimeout(app, config.bodyIdleTimeoutMs);
   // Graceful shutdown: answers finished after close() began also close their
@@ -160,7 +167,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   const site = createSiteOrigin(config.publicUrl, config.publicUrlConfigured);
   registerCsrfProtection(app, site);
-  await registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
+  registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
   registerMetrics(app, { token: config.metricsToken });
   await registerOpenApi(app);
 
@@ -278,6 +285,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     hub.endStreamsOf(ended).catch((error: unknown) => app.log.warn({ err: error }, 'could not end streams')),
   );
   await hub.start();
+  // Ends announced by any instance also drop the session from the stream route's memory of verified sessions.
+  const unsubscribeSessionEnds = await bus.subscribe(STREAMS_END_CHANNEL, (message) => {
+    const ended = parseSessionEnd(message);
+    if (ended) sessionService.forgetCached(ended);
+  });
+  app.addHook('preClose', async () => unsubscribeSessionEnds().catch(() => undefined));
   app.decorate('notificationHub', hub);
   // Streams never finish by themselves: end them first so close() does not wait on them.
   app.addHook('preClose', async () => hub.close());

@@ -59,6 +59,8 @@ export const userActor = (row: {
 export interface SessionStore {
   /** The signed-in user of a cookie token, or null (unknown, expired or idle too long). */
   resolve(token: string): Promise<UserActor | null>;
+  /** `resolve`, possibly answered from a short-lived memory of verified sessions (routes with `session: 'cached'`). */
+  resolveCached(token: string): Promise<UserActor | null>;
   /** Starts a session; returns its cookie token. */
   create(userId: string, meta: { userAgent?: string | undefined; ip?: string | undefined }): Promise<string>;
   destroy(token: string): Promise<void>;

@@ -33,8 +33,18 @@ export function csrfRejection(
  */
 export function registerCsrfProtection(app: FastifyInstance, site: SiteOrigin) {
   const warned = new Set<string>();
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (!STATE_CHANGING.has(request.method)) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!STATE_CHANGING.has(request.method)) return done();
+    try {
+      checkOrigin(request);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+
+  /** Throws CSRF_REJECTED (or PUBLIC_URL_MISMATCH) for a state-changing request from another origin. */
+  function checkOrigin(request: FastifyRequest): void {
     const headers = {
       origin: request.headers.origin,
       'sec-fetch-site': request.headers['sec-fetch-site'] as string | undefined,
@@ -64,5 +74,5 @@ export function registerCsrfProtection(app: FastifyInstance, site: SiteOrigin) {
     }
     request.log.warn({ reason, url: request.url }, 'cross-site request refused');
     throw new AppError('CSRF_REJECTED', 'Cross-site request refused.');
-  });
+  }
 }

@@ -43,9 +43,13 @@ export function enforceRateLimits(app: FastifyInstance, limiter: RateLimiter) {
     if (limit) declared.set(limit.name, Math.max(declared.get(limit.name) ?? 0, limit.windowMs));
   });
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const limit = request.routeOptions.config.rateLimit;
-    if (!limit) return;
+    if (!limit) return done();
+    check(request, limit).then(() => done(), done);
+  });
+
+  const check = async (request: FastifyRequest, limit: RouteRateLimit) => {
     const key = keyOf(limit, request);
     if ((limit.count ?? 'request') === 'request') {
       await limiter.consume({ key, max: limit.max, windowMs: limit.windowMs, message: limit.message });
@@ -53,7 +57,7 @@ export function enforceRateLimits(app: FastifyInstance, limiter: RateLimiter) {
     }
     const { hits, retryAfterSeconds } = await limiter.peek(key, limit.windowMs);
     if (hits >= limit.max) throw limited(limit.message, retryAfterSeconds);
-  });
+  };
 
   // Successes are counted before the answer leaves, so the client's next request already sees them.
   app.addHook('onSend', async (request, reply, payload) => {

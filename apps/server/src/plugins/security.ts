@@ -1,14 +1,17 @@
-import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 
 /**
  * Security headers with a strict Content-Security-Policy: the SPA is built
  * with no inline script or style, so 'self' is enough. A module that serves
  * third-party HTML (for example an identity provider's login form) may set its
  * own policy on those responses.
+ *
+ * Helmet's middleware is built once and applied to every response (including raw and hijacked ones, such as
+ * the notification stream): `@fastify/helmet` rebuilt it, CSP parsing included, on every request.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }) {
-  await app.register(helmet, {
+export function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }) {
+  const applyHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -33,5 +36,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { h
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: options.https ? { maxAge: 15_552_000, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    applyHeaders(request.raw, reply.raw, () => done());
   });
 }

@@ -190,6 +190,10 @@ describe.each(dialects())('admin console: users and roles (%s)', (dialect) => {
     expect(await endsWithin(live, 1000)).toBe(true);
     expect(await endsWithin(othersStream, 200)).toBe(false);
     for (const cookie of [phone, laptop]) expect((await me(cookie)).status).toBe(401);
+    // The stream route verifies sessions from a short-lived memory: the one it verified a moment ago is refused too.
+    const reopened = await openSse(`${server.url}/public/api/notifications/stream`, { headers: { cookie: phone } });
+    streams.push(reopened);
+    expect(reopened.status).toBe(401);
     // A session made afterwards (as any sign-in path would) counts for nothing either.
     expect((await me(await server.signInAs({ owner_key: 'dis-user' }))).status).toBe(401);
     expect((await me(other)).status).toBe(200);
@@ -240,6 +244,9 @@ describe.each(dialects())('admin console: users and roles (%s)', (dialect) => {
     expect(await readJson(revoked)).toEqual({ revoked: 2 });
     expect(await endsWithin(live, 1000)).toBe(true);
     for (const cookie of [one, two]) expect((await me(cookie)).status).toBe(401);
+    const reopened = await openSse(`${server.url}/public/api/notifications/stream`, { headers: { cookie: one } });
+    streams.push(reopened);
+    expect(reopened.status).toBe(401);
     // Not disabled: signing in again works.
     expect((await me(await server.signInAs({ owner_key: 'out-user' }))).status).toBe(200);
 

@@ -32,5 +32,9 @@ describe.runIf(canScaleOut)('disabling a user across two instances (PostgreSQL +
     expect(await endsWithin(erinsStream, 1000)).toBe(true);
     expect(await endsWithin(franksStream, 300)).toBe(false);
     expect((await pair.two.fetch('/api/me', { headers: { cookie: erin } })).status).toBe(401);
+    // Instance two verified erin's session for her stream a moment ago: the end announced over the bus made it forget.
+    const reopened = await openSse(`${pair.two.url}/public/api/notifications/stream`, { headers: { cookie: erin } });
+    pair.streams.push(reopened);
+    expect(reopened.status).toBe(401);
   });
 });

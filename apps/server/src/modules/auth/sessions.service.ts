@@ -13,6 +13,8 @@ export interface SessionServiceDeps {
   absoluteMs: number;
   /** Told (and awaited) after sessions end; `onEnded` adds to it. */
   endListeners?: Set<SessionEndListener>;
+  /** How long `resolveCached` may answer from memory (default 10 s). */
+  cacheTtlMs?: number;
 }
 
 /** What ended: one session (signed out, replaced or expired) or every session of a user. */
@@ -27,6 +29,16 @@ const hashToken = (token: string): string => createHash('sha256').update(token).
 export const sessionIdOf = hashToken;
 /** Ids are checked for liveness this many at a time. */
 const LIVE_CHECK_BATCH = 500;
+/** Verified sessions kept by `resolveCached`; the oldest is dropped beyond this. */
+const CACHE_MAX_ENTRIES = 50_000;
+
+/** A session verified against the database: reused by `resolveCached` until `cachedUntil`. */
+interface CachedSession {
+  user: SessionUser;
+  expiresAt: number;
+  lastSeenAt: number;
+  cachedUntil: number;
+}
 
 const tell = async (listeners: Set<SessionEndListener>, ended: SessionEnd) => {
   await Promise.allSettled([...listeners].map((listener) => listener(ended)));
@@ -42,32 +54,23 @@ export const createSessionService = ({
   idleMs,
   absoluteMs,
   endListeners = new Set(),
-}: SessionServiceDeps) => ({
-  async create(
-    userId: string,
-    meta: { userAgent?: string | undefined; ip?: string | undefined } = {},
-  ): Promise<string> {
-    const token = randomBytes(32).toString('base64url');
-    const now = clock.now();
-    await db
-      .insertInto('sessions')
-      .values({
-        id: hashToken(token),
-        user_id: userId,
-        created_at: iso(now),
-        last_seen_at: iso(now),
-        expires_at: iso(new Date(now.getTime() + absoluteMs)),
-        user_agent: meta.userAgent?.slice(0, 512) ?? null,
-        ip: meta.ip ?? null,
-      })
-      .execute();
-    return token;
-  },
+  cacheTtlMs = 10_000,
+}: SessionServiceDeps) => {
+  /** Verified sessions by id, for `resolveCached`. Forgotten before any end is told, so a stream never outlives its session. */
+  const cache = new Map<string, CachedSession>();
+  /** Moves on every forget: a lookup that raced with an end does not cache what it read before it. */
+  let generation = 0;
+  const forget = (ended: SessionEnd) => {
+    generation += 1;
+    if ('sessionId' in ended) cache.delete(ended.sessionId);
+    else for (const [id, entry] of cache) if (entry.user.id === ended.userId) cache.delete(id);
+  };
 
-  /** The session's user, or null when the token is unknown, idle too long or past its absolute expiry. */
-  async resolve(token: string): Promise<SessionUser | null> {
+  /** The database lookup behind `resolve` and a `resolveCached` miss; caches a live session when asked to. */
+  const lookup = async (token: string, remember: boolean): Promise<SessionUser | null> => {
     if (!/^[\w-]{20,100}$/.test(token)) return null;
     const id = hashToken(token);
+    const startedAt = generation;
     const row = await db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -89,9 +92,11 @@ export const createSessionService = ({
     // A disabled account's sessions were ended when it was disabled; any left over count for nothing.
     if (row.disabled_at !== null) return null;
     const now = clock.now().getTime();
-    const lastSeen = Date.parse(row.last_seen_at);
-    if (now >= Date.parse(row.expires_at) || now - lastSeen >= idleMs) {
+    let lastSeen = Date.parse(row.last_seen_at);
+    const expiresAt = Date.parse(row.expires_at);
+    if (now >= expiresAt || now - lastSeen >= idleMs) {
       await db.deleteFrom('sessions').where('id', '=', id).execute();
+      forget({ sessionId: id });
       await tell(endListeners, { sessionId: id });
       return null;
     }
@@ -101,70 +106,133 @@ export const createSessionService = ({
         .set({ last_seen_at: iso(new Date(now)) })
         .where('id', '=', id)
         .execute();
+      lastSeen = now;
     }
-    return userActor(row);
-  },
-
-  async destroy(token: string): Promise<void> {
-    const sessionId = hashToken(token);
-    const deleted = await db.deleteFrom('sessions').where('id', '=', sessionId).executeTakeFirst();
-    // Only a session that existed has streams to end: unknown cookies announce nothing.
-    if (deleted.numDeletedRows > 0n) await tell(endListeners, { sessionId });
-  },
-
-  /**
-   * Ends every session of the user (or every one but `exceptSessionId`) and, through the listeners, their live
-   * streams on every instance. Returns how many ended.
-   */
-  async destroyAllForUser(userId: string, exceptSessionId?: string): Promise<number> {
-    if (exceptSessionId === undefined) {
-      const deleted = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
-      await tell(endListeners, { userId });
-      return Number(deleted.numDeletedRows);
+    const user = userActor(row);
+    if (remember && generation === startedAt) {
+      if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+      cache.delete(id);
+      cache.set(id, { user, expiresAt, lastSeenAt: lastSeen, cachedUntil: now + cacheTtlMs });
     }
-    const ended = await db
-      .deleteFrom('sessions')
-      .where('user_id', '=', userId)
-      .where('id', '!=', exceptSessionId)
-      .returning('id')
-      .execute();
-    for (const { id } of ended) await tell(endListeners, { sessionId: id });
-    return ended.length;
-  },
+    return user;
+  };
 
-  /** Calls `listener` whenever a session, or all of a user's sessions, end; the ending waits for it. */
-  onEnded(listener: SessionEndListener): void {
-    endListeners.add(listener);
-  },
-
-  /** Which of these session ids are still valid: present, not idle too long, not past absolute expiry. */
-  async liveSessionIds(ids: readonly string[]): Promise<Set<string>> {
-    const now = clock.now().getTime();
-    const live = new Set<string>();
-    for (let i = 0; i < ids.length; i += LIVE_CHECK_BATCH) {
-      const rows = await db
-        .selectFrom('sessions')
-        .select('id')
-        .where('id', 'in', ids.slice(i, i + LIVE_CHECK_BATCH))
-        .where('expires_at', '>', iso(new Date(now)))
-        .where('last_seen_at', '>', iso(new Date(now - idleMs)))
+  return {
+    async create(
+      userId: string,
+      meta: { userAgent?: string | undefined; ip?: string | undefined } = {},
+    ): Promise<string> {
+      const token = randomBytes(32).toString('base64url');
+      const now = clock.now();
+      await db
+        .insertInto('sessions')
+        .values({
+          id: hashToken(token),
+          user_id: userId,
+          created_at: iso(now),
+          last_seen_at: iso(now),
+          expires_at: iso(new Date(now.getTime() + absoluteMs)),
+          user_agent: meta.userAgent?.slice(0, 512) ?? null,
+          ip: meta.ip ?? null,
+        })
         .execute();
-      for (const row of rows) live.add(row.id);
-    }
-    return live;
-  },
+      return token;
+    },
 
-  /** Deletes sessions past their absolute expiry or idle limit. */
-  async sweep(): Promise<number> {
-    const now = clock.now().getTime();
-    const result = await db
-      .deleteFrom('sessions')
-      .where((eb) =>
-        eb.or([eb('expires_at', '<=', iso(new Date(now))), eb('last_seen_at', '<=', iso(new Date(now - idleMs)))]),
-      )
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
-  },
-});
+    /** The session's user, or null when the token is unknown, idle too long or past its absolute expiry. */
+    async resolve(token: string): Promise<SessionUser | null> {
+      return lookup(token, false);
+    },
+
+    /**
+     * `resolve`, answered from memory for up to `cacheTtlMs` after a database check (for routes that open many
+     * connections, the notification stream). Never stale about ends: signing out, `destroyAllForUser` (disable,
+     * revoke) and expiry forget the cached session before their listeners run, and `forgetCached` does the same
+     * for ends announced by other instances. The expiry and idle limits are checked on every hit; a hit does
+     * not refresh last-seen (the next database check does).
+     */
+    async resolveCached(token: string): Promise<SessionUser | null> {
+      if (!/^[\w-]{20,100}$/.test(token)) return null;
+      const id = hashToken(token);
+      const entry = cache.get(id);
+      if (entry) {
+        const now = clock.now().getTime();
+        if (now < entry.cachedUntil && now < entry.expiresAt && now - entry.lastSeenAt < idleMs) return entry.user;
+        cache.delete(id);
+      }
+      return lookup(token, true);
+    },
+
+    /** Drops what `resolveCached` remembers of an ended session or user (ends announced by another instance). */
+    forgetCached(ended: SessionEnd): void {
+      forget(ended);
+    },
+
+    async destroy(token: string): Promise<void> {
+      const sessionId = hashToken(token);
+      const deleted = await db.deleteFrom('sessions').where('id', '=', sessionId).executeTakeFirst();
+      // After the delete: a lookup still in flight sees the generation move and caches nothing.
+      forget({ sessionId });
+      // Only a session that existed has streams to end: unknown cookies announce nothing.
+      if (deleted.numDeletedRows > 0n) await tell(endListeners, { sessionId });
+    },
+
+    /**
+     * Ends every session of the user (or every one but `exceptSessionId`) and, through the listeners, their live
+     * streams on every instance. Returns how many ended.
+     */
+    async destroyAllForUser(userId: string, exceptSessionId?: string): Promise<number> {
+      if (exceptSessionId === undefined) {
+        const deleted = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+        forget({ userId });
+        await tell(endListeners, { userId });
+        return Number(deleted.numDeletedRows);
+      }
+      const ended = await db
+        .deleteFrom('sessions')
+        .where('user_id', '=', userId)
+        .where('id', '!=', exceptSessionId)
+        .returning('id')
+        .execute();
+      for (const { id } of ended) forget({ sessionId: id });
+      for (const { id } of ended) await tell(endListeners, { sessionId: id });
+      return ended.length;
+    },
+
+    /** Calls `listener` whenever a session, or all of a user's sessions, end; the ending waits for it. */
+    onEnded(listener: SessionEndListener): void {
+      endListeners.add(listener);
+    },
+
+    /** Which of these session ids are still valid: present, not idle too long, not past absolute expiry. */
+    async liveSessionIds(ids: readonly string[]): Promise<Set<string>> {
+      const now = clock.now().getTime();
+      const live = new Set<string>();
+      for (let i = 0; i < ids.length; i += LIVE_CHECK_BATCH) {
+        const rows = await db
+          .selectFrom('sessions')
+          .select('id')
+          .where('id', 'in', ids.slice(i, i + LIVE_CHECK_BATCH))
+          .where('expires_at', '>', iso(new Date(now)))
+          .where('last_seen_at', '>', iso(new Date(now - idleMs)))
+          .execute();
+        for (const row of rows) live.add(row.id);
+      }
+      return live;
+    },
+
+    /** Deletes sessions past their absolute expiry or idle limit. */
+    async sweep(): Promise<number> {
+      const now = clock.now().getTime();
+      const result = await db
+        .deleteFrom('sessions')
+        .where((eb) =>
+          eb.or([eb('expires_at', '<=', iso(new Date(now))), eb('last_seen_at', '<=', iso(new Date(now - idleMs)))]),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+};
 
 export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Notification } from '@atrium/contracts';
 import type { EventBus } from '../../adapters/event-bus';
@@ -23,6 +24,11 @@ interface Connection {
   pending: NotificationRow[] | null;
   /** Whether the response uses HTTP/1.1 chunked framing (then frames go straight to the socket). */
   chunked: boolean;
+  /**
+   * HTTP/1.1 streams: the socket this hub writes the whole response to (head, chunks, the last chunk), without
+   * ServerResponse. Null for the others (HTTP/1.0: ServerResponse frames them).
+   */
+  socket: Socket | null;
 }
 
 /** An SSE frame encoded once: raw bytes, and the same bytes as one HTTP/1.1 chunk. */
@@ -32,6 +38,41 @@ interface Frame {
 }
 
 const CRLF = Buffer.from('\r\n');
+/** Headers already set for the answer (lower-case names), e.g. `reply.getHeaders()`. */
+type ResponseHeaders = Record<string, string | string[] | number | undefined>;
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+} as const;
+const FIRST_FRAME = 'retry: 3000\n: connected\n\n';
+const FIRST_CHUNK = `${FIRST_FRAME.length.toString(16)}\r\n${FIRST_FRAME}\r\n`;
+const LAST_CHUNK = '0\r\n\r\n';
+/** What Node refuses in a header value (`validateHeaderValue`): such a header is left out. */
+const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+const SSE_HEAD_TAIL = Object.entries(SSE_HEADERS)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('')
+  .concat('transfer-encoding: chunked\r\n\r\n');
+
+/**
+ * An HTTP/1.1 200 head with the headers set so far on the request (security headers, request id; the stream's own
+ * replace any of the same name) and chunked framing, as ServerResponse would write it.
+ */
+function responseHead(headers: ResponseHeaders): string {
+  let head = 'HTTP/1.1 200 OK\r\n';
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || name in SSE_HEADERS || name === 'transfer-encoding' || name === 'content-length') {
+      continue;
+    }
+    for (const one of Array.isArray(value) ? value : [value]) {
+      const text = String(one);
+      if (!INVALID_HEADER_VALUE.test(text)) head += `${name}: ${text}\r\n`;
+    }
+  }
+  return head + SSE_HEAD_TAIL;
+}
 const toFrame = (text: string): Frame => {
   const raw = Buffer.from(text, 'utf8');
   return { raw, chunked: Buffer.concat([Buffer.from(`${raw.length.toString(16)}\r\n`), raw, CRLF]) };
@@ -47,6 +88,18 @@ export const presentNotification = (row: NotificationRow): Notification => ({
 /** One SSE event: `id:` is the notification id, `data:` the JSON notification (one line). */
 export const formatEvent = (row: NotificationRow): string =>
   `id: ${row.seq}\ndata: ${JSON.stringify(presentNotification(row))}\n\n`;
+
+/** A `SessionEnd` announced on `STREAMS_END_CHANNEL`, or undefined when the message is not one. */
+export function parseSessionEnd(message: string): SessionEnd | undefined {
+  try {
+    const ended = JSON.parse(message) as Partial<Record<'sessionId' | 'userId', unknown>>;
+    if (typeof ended.sessionId === 'string') return { sessionId: ended.sessionId };
+    if (typeof ended.userId === 'string') return { userId: ended.userId };
+  } catch {
+    // not JSON
+  }
+  return undefined;
+}
 
 /** Parses Last-Event-ID: a non-negative integer, anything else means "no replay". */
 export function parseLastEventId(value: string | undefined): number | undefined {
@@ -89,6 +142,16 @@ export function createNotificationHub(deps: {
    */
   const write = (connection: Connection, frame: Frame) => {
     const { res } = connection;
+    const own = connection.socket;
+    if (own) {
+      if (own.destroyed || own.writableEnded) return;
+      own.write(frame.chunked);
+      if (own.writableLength > MAX_BUFFERED_BYTES) {
+        deps.log.warn({ userId: connection.userId }, 'notification stream too slow; dropping it');
+        own.destroy();
+      }
+      return;
+    }
     if (res.destroyed || res.writableEnded) return;
     const socket = res.socket;
     if (connection.chunked && socket) socket.write(frame.chunked);
@@ -99,6 +162,16 @@ export function createNotificationHub(deps: {
     }
   };
   const heartbeatFrame = toFrame(': heartbeat\n\n');
+
+  /** Ends a stream: the client sees its response end (the last chunk), then the connection closes. */
+  const finish = (connection: Connection) => {
+    const own = connection.socket;
+    if (!own) {
+      connection.res.end();
+      return;
+    }
+    if (!own.destroyed && !own.writableEnded) own.end(LAST_CHUNK);
+  };
 
   /** Whether the notification goes to this connection (now, or after the replay it is writing). */
   const sendTo = (connection: Connection, row: NotificationRow, frame: Frame): boolean => {
@@ -171,18 +244,14 @@ export function createNotificationHub(deps: {
         : [...connections].filter((c) => c.sessionId === ended.sessionId);
     for (const connection of targets) {
       remove(connection);
-      connection.res.end();
+      finish(connection);
     }
   };
 
   const onEndMessage = (message: string) => {
-    try {
-      const ended = JSON.parse(message) as Partial<Record<'sessionId' | 'userId', unknown>>;
-      if (typeof ended.sessionId === 'string') endLocal({ sessionId: ended.sessionId });
-      else if (typeof ended.userId === 'string') endLocal({ userId: ended.userId });
-    } catch {
-      deps.log.warn('ignored a malformed stream-end bus message');
-    }
+    const ended = parseSessionEnd(message);
+    if (ended) endLocal(ended);
+    else deps.log.warn('ignored a malformed stream-end bus message');
   };
 
   /** Ends the streams whose session expired (idle or absolute) since they were opened. */
@@ -235,7 +304,7 @@ export function createNotificationHub(deps: {
       { userId, sessionId }: { userId: string; sessionId: string },
       req: IncomingMessage,
       res: ServerResponse,
-      headers: Record<string, string | string[] | number | undefined>,
+      headers: ResponseHeaders,
       lastEventId: number | undefined,
     ) {
       if (closed) {
@@ -243,38 +312,40 @@ export function createNotificationHub(deps: {
         return;
       }
       const snapshot = cursor;
+      const socket = req.httpVersion === '1.1' ? req.socket : null;
       const connection: Connection = {
         userId,
         sessionId,
         res,
         sentUpTo: snapshot,
         pending: lastEventId === undefined ? null : [],
-        chunked: false,
+        chunked: socket !== null,
+        socket,
       };
       connections.add(connection);
       let set = byUser.get(userId);
       if (!set) byUser.set(userId, (set = new Set()));
       set.add(connection);
-      const cleanup = () => {
-        remove(connection);
-        // The client went away: release the socket now, not at its keep-alive timeout.
-        if (!res.writableEnded) res.destroy();
-      };
-      req.on('close', cleanup);
-      res.on('close', cleanup);
-      res.on('error', cleanup);
-
-      req.socket.setNoDelay(true);
-      res.writeHead(200, {
-        ...headers,
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      res.write('retry: 3000\n: connected\n\n');
-      // Node frames this response in HTTP chunks (HTTP/1.1, no length); later frames keep that framing.
-      connection.chunked = (res as ServerResponse & { chunkedEncoding?: boolean }).chunkedEncoding === true;
+      if (socket) {
+        // The whole head and the first frame in one write: no ServerResponse header bookkeeping per stream.
+        // The socket closes once (client gone, stream ended or dropped): then the stream is removed.
+        socket.once('close', () => remove(connection));
+        socket.setNoDelay(true);
+        socket.write(responseHead(headers) + FIRST_CHUNK, 'latin1');
+      } else {
+        const cleanup = () => {
+          remove(connection);
+          // The client went away: release the socket now, not at its keep-alive timeout.
+          if (!res.writableEnded) res.destroy();
+        };
+        req.on('close', cleanup);
+        res.on('close', cleanup);
+        res.on('error', cleanup);
+        req.socket.setNoDelay(true);
+        res.writeHead(200, { ...headers, ...SSE_HEADERS });
+        res.write(FIRST_FRAME);
+        connection.chunked = (res as ServerResponse & { chunkedEncoding?: boolean }).chunkedEncoding === true;
+      }
 
       if (lastEventId === undefined) return;
       try {
@@ -299,7 +370,7 @@ export function createNotificationHub(deps: {
         for (const row of held) sendTo(connection, row, toFrame(formatEvent(row)));
       } catch (error) {
         deps.log.error({ err: error }, 'notification replay failed');
-        res.destroy();
+        (socket ?? res).destroy();
       }
     },
 
@@ -312,7 +383,7 @@ export function createNotificationHub(deps: {
     async close() {
       closed = true;
       if (heartbeat) clearInterval(heartbeat);
-      for (const connection of connections) connection.res.end();
+      for (const connection of connections) finish(connection);
       connections.clear();
       byUser.clear();
       await unsubscribe?.().catch(() => undefined);

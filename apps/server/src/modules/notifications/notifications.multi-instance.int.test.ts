@@ -108,5 +108,9 @@ describe.runIf(canScaleOut)('notifications across two instances (PostgreSQL + Re
       new Promise<boolean>((r) => setTimeout(() => r(false), 1000)),
     ]);
     expect(ended).toBe(true);
+    // Instance two had verified the session for the stream: the sign-out on one made it forget at once.
+    const reopened = await openSse(`${pair.two.url}/public/api/notifications/stream`, { headers: { cookie: erin } });
+    pair.streams.push(reopened);
+    expect(reopened.status).toBe(401);
   });
 });

@@ -127,7 +127,8 @@ export function registerNotificationRoutes(
   typed.get(
     `${BASE}/stream`,
     {
-      config: { access: 'user' },
+      // Many clients reconnect at once (a restart, a network blip): the session may be verified from memory.
+      config: { access: 'user', session: 'cached' },
       logLevel: 'warn',
       schema: {
         tags,
