@@ -362,7 +362,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     onAnalysed: async (fileId, text) => void (await search.setContent(fileId, text)),
     ...overrides.analysis,
   });
-  registerAnalysisRoutes(app, { analysis });
+  registerAnalysisRoutes(app, { analysis, audit: audit.recorder });
   // Started with the scheduler; stopped before the database closes (runs in progress are handed back).
   late.analysis = analysis;
   app.decorate('analysis', analysis);

@@ -7,10 +7,17 @@ import {
   WorkspaceAnalysisSettings,
   WorkspaceIdParams,
 } from '@atrium/contracts';
+import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import type { AnalysisService } from './analysis.service';
 
-/** `GET /api/files/{id}/insights`: what background analysis found in a file, for whoever may read the file. */
-export function registerAnalysisRoutes(app: FastifyInstance, { analysis }: { analysis: AnalysisService }) {
+/**
+ * `GET /api/files/{id}/insights`: what background analysis found in a file, for whoever may read the file; a
+ * workspace's analysis setting (read by members, changed by owners: a `settings.changed` audit entry).
+ */
+export function registerAnalysisRoutes(
+  app: FastifyInstance,
+  { analysis, audit }: { analysis: AnalysisService; audit: AuditRecorder },
+) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/files/:id/insights',
     {
@@ -49,6 +56,17 @@ export function registerAnalysisRoutes(app: FastifyInstance, { analysis }: { ana
         response: { 200: WorkspaceAnalysisSettings, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
-    async (request) => analysis.setSetting(await request.requireUser(), request.params.id, request.body.analysis),
+    async (request) => {
+      const actor = await request.requireUser();
+      const changed = await analysis.setSetting(actor, request.params.id, request.body.analysis);
+      await audit.record({
+        action: 'settings.changed',
+        actor: actor.ownerKey,
+        target: `workspace:${request.params.id}`,
+        details: { setting: 'analysis', to: changed.analysis },
+        ...auditContext(request),
+      });
+      return changed;
+    },
   );
 }

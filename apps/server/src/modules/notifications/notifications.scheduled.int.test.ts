@@ -136,6 +136,28 @@ describe.each(dialects())('scheduled notifications (%s)', (dialect) => {
     expect(unknown.status).toBe(404);
   });
 
+  it('withdraws a message whose author is no longer an admin when it falls due', async () => {
+    const author = await server.signInAs({ owner_key: 'ex-admin', role: 'admin' });
+    const stream = await openSse(`${server.url}/public/api/notifications/stream`, { headers: { cookie: admin } });
+    streams.push(stream);
+    const scheduled = await readJson<ScheduledNotification>(
+      await schedule({ message: 'From a former admin', sendAt: inSeconds(60) }, author),
+    );
+    const demoted = await server.fetch('/api/admin/users/ex-admin', json(admin, { role: 'user' }, 'PATCH'));
+    expect(demoted.status).toBe(200);
+    await runJobAfter(61_000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(stream.events).toHaveLength(0);
+    expect((await history()).map((e) => e.message)).not.toContain('From a former admin');
+    expect((await pending()).map((s) => s.id)).not.toContain(scheduled.id);
+    expect(
+      (await audit('notification.schedule_cancelled')).find((e) => e.target === `scheduled:${scheduled.id}`),
+    ).toMatchObject({
+      actor: null,
+      details: { reason: 'author_not_admin', author: 'ex-admin' },
+    });
+  });
+
   it('refuses a time in the past or over a year ahead, bad input and non-admins, storing nothing', async () => {
     const before = await pending();
     const cases: [Record<string, unknown>, number, string | undefined][] = [

@@ -22,6 +22,8 @@ export const createScheduledNotificationsRepository = (db: Db) => {
       .select([
         'creator.owner_key as creator_key',
         'creator.name as creator_name',
+        'creator.role as creator_role',
+        'creator.disabled_at as creator_disabled_at',
         'ws.name as workspace_name',
         'target.owner_key as target_key',
         'target.name as target_name',
@@ -111,6 +113,16 @@ export const createScheduledNotificationsRepository = (db: Db) => {
         .updateTable('scheduled_notifications')
         .set({ state: 'sent', sent_at: now, notification_seq: seq })
         .where('id', '=', id)
+        .execute();
+    },
+
+    /** Cancels a message this instance claimed (its author may no longer send it). */
+    async withdraw(id: string, now: string): Promise<void> {
+      await db
+        .updateTable('scheduled_notifications')
+        .set({ state: 'cancelled', cancelled_at: now })
+        .where('id', '=', id)
+        .where('state', '=', 'sending')
         .execute();
     },
 

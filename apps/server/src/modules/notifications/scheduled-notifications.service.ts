@@ -53,7 +53,8 @@ export interface ScheduledNotificationsDeps {
  * Messages an admin schedules for later: checked like a publish when scheduled (audience, message) plus the time
  * (future, at most SCHEDULE_MAX_AHEAD_DAYS ahead); sent by the jobs home (`sendDue`), each exactly once: an instance
  * claims a message with a conditional update, and the notification it becomes has the dedupe key
- * `scheduled:<id>`, so a claim taken over from a dead instance never stores it twice.
+ * `scheduled:<id>`, so a claim taken over from a dead instance never stores it twice. A message whose author is no
+ * longer an admin when it falls due is withdrawn (cancelled, audited with no actor), not sent.
  */
 export const createScheduledNotificationsService = ({
   repo,
@@ -105,6 +106,19 @@ export const createScheduledNotificationsService = ({
         const claimed = await repo.claim(id, iso(now), staleBefore);
         if (!claimed) continue; // another instance has it
         try {
+          // Scheduling is for admins: an author who is no longer one (or is disabled, or gone) does not publish.
+          const author = await repo.findView(id);
+          if (author?.creator_role !== 'admin' || author.creator_disabled_at !== null) {
+            await repo.withdraw(id, iso(clock.now()));
+            await audit.record({
+              action: 'notification.schedule_cancelled',
+              actor: null,
+              target: `scheduled:${id}`,
+              details: { reason: 'author_not_admin', author: author?.creator_key ?? null },
+            });
+            log.info({ scheduledId: id }, 'withdrew a scheduled notification: its author is no longer an admin');
+            continue;
+          }
           const { created, notification } = await notifications.publishPrepared({
             message: claimed.message,
             audience: audienceOf(claimed),
@@ -114,10 +128,9 @@ export const createScheduledNotificationsService = ({
           await repo.markSent(id, Number(notification.id), iso(clock.now()));
           sent += 1;
           if (created) {
-            const creator = await repo.findView(id);
             await audit.record({
               action: 'notification.published',
-              actor: creator?.creator_key ?? null,
+              actor: author.creator_key,
               target: `notification:${notification.id}`,
               details: { message: notification.message, scheduledId: id },
             });
