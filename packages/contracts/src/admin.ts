@@ -171,8 +171,10 @@ export const SystemStatus = z
     checks: z.array(SystemCheck),
     database: z.object({ kind: z.enum(['sqlite', 'postgres']), sizeBytes: z.number().int().nullable() }),
     storage: z.object({
-      blobBytes: z.number().int().describe('bytes of every stored file'),
+      blobBytes: z.number().int().describe('bytes of every stored file, in the trash or not (older versions apart)'),
       files: z.number().int(),
+      trashBytes: z.number().int().describe('of `blobBytes`, the bytes of files in the trash'),
+      versionBytes: z.number().int().describe('bytes of the older versions files keep'),
       blobStore: z.enum(['fs', 's3']),
     }),
     streams: z.object({ openOnThisInstance: z.number().int() }),

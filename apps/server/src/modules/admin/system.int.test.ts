@@ -68,6 +68,19 @@ describe.each(dialects())('admin console: system status (%s)', (dialect) => {
     const after = (await status()).body.storage;
     expect(after.blobBytes - before.blobBytes).toBe(4321);
     expect(after.files - before.files).toBe(1);
+    // Replaced, the old content is a version; deleted, the file's bytes are in the trash.
+    const replace = new FormData();
+    replace.append('file', new Blob([Buffer.alloc(100, 8)]), 'grow.bin');
+    const replaced = await server.fetch('/api/files/upload?userId=sys-user&onConflict=replace', {
+      method: 'POST',
+      headers: { cookie: user, accept: 'application/json' },
+      body: replace,
+    });
+    const { id } = (await replaced.json()) as { id: string };
+    expect((await status()).body.storage.versionBytes - before.versionBytes).toBe(4321);
+    const deleted = await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: user } });
+    expect(deleted.status).toBe(200);
+    expect((await status()).body.storage.trashBytes - before.trashBytes).toBe(100);
   });
 
   it('masks every secret: set/unset only, the values never appear in the body', async () => {

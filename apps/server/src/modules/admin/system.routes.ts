@@ -114,7 +114,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
     },
     async (request) => {
       const { db } = deps.database;
-      const [entries, sizeBytes, blobs, pushSubscriptions, scheduledPending, jobs] = await Promise.all([
+      const [entries, sizeBytes, blobs, versions, pushSubscriptions, scheduledPending, jobs] = await Promise.all([
         runProbes(deps.probes, request.log),
         databaseSize(deps.database, deps.config.database).catch((error: unknown) => {
           request.log.warn({ err: error }, 'could not read the database size');
@@ -125,7 +125,12 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
           .select((eb) => [
             eb.fn.countAll<string | number>().as('files'),
             eb.fn.sum<string | number>('size').as('bytes'),
+            eb.fn.sum<string | number | null>(sql`case when trashed_at is null then 0 else size end`).as('trash'),
           ])
+          .executeTakeFirst(),
+        db
+          .selectFrom('file_versions')
+          .select((eb) => eb.fn.sum<string | number | null>('size').as('bytes'))
           .executeTakeFirst(),
         deps.pushSubscriptions(),
         deps.scheduledPending(),
@@ -150,6 +155,8 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
         storage: {
           blobBytes: Number(blobs?.bytes ?? 0),
           files: Number(blobs?.files ?? 0),
+          trashBytes: Number(blobs?.trash ?? 0),
+          versionBytes: Number(versions?.bytes ?? 0),
           blobStore: deps.config.blobStore.kind,
         },
         streams: { openOnThisInstance: deps.openStreams() },

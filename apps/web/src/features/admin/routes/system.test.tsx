@@ -20,7 +20,7 @@ const status = (files: number): SystemStatus => ({
     { name: 'ai.speechToText', status: 'loading', latencyMs: 0 },
   ],
   database: { kind: 'postgres', sizeBytes: 2 * 1024 * 1024 },
-  storage: { blobBytes: 1536, files, blobStore: 'fs' },
+  storage: { blobBytes: 1536, files, trashBytes: 512, versionBytes: 2048, blobStore: 'fs' },
   streams: { openOnThisInstance: 3 },
   push: { subscriptions: 4 },
   jobs: null,
@@ -58,6 +58,8 @@ describe('admin system page', () => {
     expect(within(config).getByText('SESSION_SECRET').nextSibling?.textContent).toBe('set');
     const storage = screen.getByRole('region', { name: 'Storage' });
     expect(within(storage).getByText('1')).toBeTruthy();
+    expect(within(storage).getByText('In the trash').nextSibling?.textContent).toBe('512 Bytes');
+    expect(within(storage).getByText('Older versions').nextSibling?.textContent).toBe('2.00 KB');
 
     files = 5;
     await act(async () => {

@@ -99,6 +99,8 @@ function StatusCards({ status }: { status: SystemStatus }) {
           rows={[
             ['Files', String(status.storage.files)],
             ['Used', formatBytes(status.storage.blobBytes)],
+            ['In the trash', formatBytes(status.storage.trashBytes)],
+            ['Older versions', formatBytes(status.storage.versionBytes)],
             ['Blob store', status.storage.blobStore === 's3' ? 'S3' : 'File system'],
           ]}
         />
