@@ -394,6 +394,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     pushSubscriptions: () => notificationsRepo.countPushSubscriptions(),
     scheduledPending: () => scheduledNotifications.countPending(),
     queueStats: overrides.queueStats ?? (() => analysis.queue.stats()),
+    tusBytes: () => tus.pendingBytes(),
   });
   registerAuditRoutes(app, { audit });
   registerSpacesRoutes(app, { workspaces, folders, audit: audit.recorder });

@@ -175,6 +175,11 @@ export const SystemStatus = z
       files: z.number().int(),
       trashBytes: z.number().int().describe('of `blobBytes`, the bytes of files in the trash'),
       versionBytes: z.number().int().describe('bytes of the older versions files keep'),
+      tusBytes: z
+        .number()
+        .int()
+        .nullable()
+        .describe('bytes of unfinished resumable uploads on this instance’s disk; null with the S3 store'),
       blobStore: z.enum(['fs', 's3']),
     }),
     streams: z.object({ openOnThisInstance: z.number().int() }),

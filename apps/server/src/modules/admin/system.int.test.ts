@@ -83,6 +83,32 @@ describe.each(dialects())('admin console: system status (%s)', (dialect) => {
     expect((await status()).body.storage.trashBytes - before.trashBytes).toBe(100);
   });
 
+  it('counts the bytes of an unfinished resumable upload', async () => {
+    const before = (await status()).body.storage.tusBytes ?? 0;
+    const created = await server.fetch('/api/files/tus', {
+      method: 'POST',
+      headers: {
+        'tus-resumable': '1.0.0',
+        cookie: user,
+        'upload-length': '1000',
+        'upload-metadata': `filename ${Buffer.from('half.bin').toString('base64')}`,
+      },
+    });
+    expect(created.status).toBe(201);
+    const patched = await server.fetch(created.headers.get('location') ?? '', {
+      method: 'PATCH',
+      headers: {
+        'tus-resumable': '1.0.0',
+        cookie: user,
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
+      body: Buffer.alloc(300, 1),
+    });
+    expect(patched.status).toBe(204);
+    expect(((await status()).body.storage.tusBytes ?? 0) - before).toBe(300);
+  });
+
   it('masks every secret: set/unset only, the values never appear in the body', async () => {
     const { raw, body } = await status();
     expect(raw).not.toContain(SESSION_SECRET);

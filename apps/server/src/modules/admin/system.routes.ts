@@ -92,6 +92,8 @@ export interface SystemDeps {
   scheduledPending: () => Promise<number>;
   /** The background job queue's figures, when the server has one (absent: the screen says there is none). */
   queueStats?: () => Promise<{ queued: number; running: number; failed: number }>;
+  /** Bytes held by unfinished resumable uploads on this instance's disk; null where the store cannot tell. */
+  tusBytes: () => Promise<number | null>;
   startedAt?: number;
 }
 
@@ -114,36 +116,38 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
     },
     async (request) => {
       const { db } = deps.database;
-      const [entries, sizeBytes, blobs, versions, pushSubscriptions, scheduledPending, jobs] = await Promise.all([
-        runProbes(deps.probes, request.log),
-        databaseSize(deps.database, deps.config.database).catch((error: unknown) => {
-          request.log.warn({ err: error }, 'could not read the database size');
-          return null;
-        }),
-        db
-          .selectFrom('files')
-          .select((eb) => [
-            eb.fn.countAll<string | number>().as('files'),
-            eb.fn.sum<string | number>('size').as('bytes'),
-            eb.fn.sum<string | number | null>(sql`case when trashed_at is null then 0 else size end`).as('trash'),
-          ])
-          .executeTakeFirst(),
-        db
-          .selectFrom('file_versions')
-          .select((eb) => eb.fn.sum<string | number | null>('size').as('bytes'))
-          .executeTakeFirst(),
-        deps.pushSubscriptions(),
-        deps.scheduledPending(),
-        deps.queueStats
-          ? deps.queueStats().then(
-              ({ queued, running, failed }) => ({ queued, running, failed }),
-              (error: unknown) => {
-                request.log.warn({ err: error }, 'could not read the job queue figures');
-                return null;
-              },
-            )
-          : null,
-      ]);
+      const [entries, sizeBytes, blobs, versions, tusBytes, pushSubscriptions, scheduledPending, jobs] =
+        await Promise.all([
+          runProbes(deps.probes, request.log),
+          databaseSize(deps.database, deps.config.database).catch((error: unknown) => {
+            request.log.warn({ err: error }, 'could not read the database size');
+            return null;
+          }),
+          db
+            .selectFrom('files')
+            .select((eb) => [
+              eb.fn.countAll<string | number>().as('files'),
+              eb.fn.sum<string | number>('size').as('bytes'),
+              eb.fn.sum<string | number | null>(sql`case when trashed_at is null then 0 else size end`).as('trash'),
+            ])
+            .executeTakeFirst(),
+          db
+            .selectFrom('file_versions')
+            .select((eb) => eb.fn.sum<string | number | null>('size').as('bytes'))
+            .executeTakeFirst(),
+          deps.tusBytes().catch(() => null),
+          deps.pushSubscriptions(),
+          deps.scheduledPending(),
+          deps.queueStats
+            ? deps.queueStats().then(
+                ({ queued, running, failed }) => ({ queued, running, failed }),
+                (error: unknown) => {
+                  request.log.warn({ err: error }, 'could not read the job queue figures');
+                  return null;
+                },
+              )
+            : null,
+        ]);
       const checks: SystemCheck[] = entries.map(([name, check]) => ({ name, ...check }));
       return {
         version: build.version,
@@ -157,6 +161,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
           files: Number(blobs?.files ?? 0),
           trashBytes: Number(blobs?.trash ?? 0),
           versionBytes: Number(versions?.bytes ?? 0),
+          tusBytes,
           blobStore: deps.config.blobStore.kind,
         },
         streams: { openOnThisInstance: deps.openStreams() },

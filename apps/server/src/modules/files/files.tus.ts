@@ -1,3 +1,4 @@
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -33,6 +34,22 @@ interface TusStore {
   urlIdOf(id: string): string;
   /** The data file of an upload, when uploads are files on the local disk. */
   localFileOf?(id: string): string;
+  /** Bytes received by unfinished uploads, when they are files on the local disk (S3 keeps them as parts). */
+  pendingBytes?(): Promise<number>;
+}
+
+/** The bytes of the data files in `directory` (tus's `.json` records apart); 0 when it does not exist yet. */
+async function dataBytesIn(directory: string): Promise<number> {
+  const entries = await readdir(directory, { withFileTypes: true }).catch(() => []);
+  let total = 0;
+  for (const entry of entries) {
+    if (!entry.isFile() || entry.name.endsWith('.json')) continue;
+    total += await stat(path.join(directory, entry.name)).then(
+      (info) => info.size,
+      () => 0,
+    );
+  }
+  return total;
 }
 
 function createDataStore(config: Pick<Config, 'blobStore' | 'dataDir'>): TusStore {
@@ -50,15 +67,14 @@ function createDataStore(config: Pick<Config, 'blobStore' | 'dataDir'>): TusStor
       urlIdOf: (id) => id.slice(datastore.keyPrefix.length),
     };
   }
-  const datastore = new DurableFileStore({
-    directory: path.join(config.dataDir, 'tus'),
-    expirationPeriodInMilliseconds: EXPIRY_MS,
-  });
+  const directory = path.join(config.dataDir, 'tus');
+  const datastore = new DurableFileStore({ directory, expirationPeriodInMilliseconds: EXPIRY_MS });
   return {
     datastore,
     idOf: (urlId) => (URL_ID.test(urlId) ? urlId : undefined),
     urlIdOf: (id) => id,
     localFileOf: (id) => datastore.dataFile(id),
+    pendingBytes: () => dataBytesIn(directory),
   };
 }
 
@@ -118,7 +134,8 @@ export async function registerTusRoutes(
     config: Pick<Config, 'blobStore' | 'dataDir' | 'uploads' | 'bus'>;
   },
 ) {
-  const { datastore, idOf, urlIdOf, localFileOf } = createDataStore(config);
+  const store = createDataStore(config);
+  const { datastore, idOf, urlIdOf, localFileOf } = store;
   const locker = config.bus.redisUrl
     ? await createRedisLocker({
         url: config.bus.redisUrl,
@@ -274,5 +291,7 @@ export async function registerTusRoutes(
   return {
     /** Removes tus uploads abandoned for longer than their expiry. */
     sweepExpired: () => tus.cleanUpExpiredUploads().catch(() => 0),
+    /** Bytes held by unfinished resumable uploads on this disk; null where the store cannot tell (S3). */
+    pendingBytes: async (): Promise<number | null> => (store.pendingBytes ? store.pendingBytes() : null),
   };
 }

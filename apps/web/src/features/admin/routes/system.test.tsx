@@ -20,7 +20,7 @@ const status = (files: number): SystemStatus => ({
     { name: 'ai.speechToText', status: 'loading', latencyMs: 0 },
   ],
   database: { kind: 'postgres', sizeBytes: 2 * 1024 * 1024 },
-  storage: { blobBytes: 1536, files, trashBytes: 512, versionBytes: 2048, blobStore: 'fs' },
+  storage: { blobBytes: 1536, files, trashBytes: 512, versionBytes: 2048, tusBytes: 0, blobStore: 'fs' },
   streams: { openOnThisInstance: 3 },
   push: { subscriptions: 4 },
   jobs: null,

@@ -101,6 +101,10 @@ function StatusCards({ status }: { status: SystemStatus }) {
             ['Used', formatBytes(status.storage.blobBytes)],
             ['In the trash', formatBytes(status.storage.trashBytes)],
             ['Older versions', formatBytes(status.storage.versionBytes)],
+            [
+              'Unfinished uploads',
+              status.storage.tusBytes === null ? 'kept by S3' : formatBytes(status.storage.tusBytes),
+            ],
             ['Blob store', status.storage.blobStore === 's3' ? 'S3' : 'File system'],
           ]}
         />
