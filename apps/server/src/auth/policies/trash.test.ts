@@ -1,31 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../errors';
-import { userActor, type Actor } from '../actor';
+import { apiKeyCaller as apiKey, linkBearer as link, outcomeOf, person } from '../../../test/actors';
+import type { Actor } from '../actor';
 import { canManageTrash, requireTrashItem, type TrashSubject } from './trash';
 
-const person = (ownerKey: string, role: 'user' | 'admin' = 'user') =>
-  userActor({
-    id: `id-${ownerKey}`,
-    owner_key: ownerKey,
-    role,
-    name: null,
-    nickname: null,
-    email: null,
-    picture: null,
-  });
 const alice = person('alice');
 const admin = person('admin', 'admin');
-const link: Actor = { kind: 'link', linkId: 'l1' };
-const apiKey: Actor = { kind: 'apiKey', keyId: 'k1' };
 
-const outcome = async (actor: Actor, item: TrashSubject | undefined) => {
-  try {
-    await requireTrashItem(actor, () => Promise.resolve(item));
-    return 'allowed';
-  } catch (error) {
-    return error instanceof AppError ? `${error.statusCode} ${error.code} ${error.message}` : 'thrown';
-  }
-};
+const outcome = (actor: Actor, item: TrashSubject | undefined) =>
+  outcomeOf(
+    requireTrashItem(actor, () => Promise.resolve(item)),
+    { withMessage: true },
+  );
 const HIDDEN = '404 NOT_FOUND This item is not in the trash.';
 
 describe('trash policy', () => {

@@ -1,44 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Migrator, sql, type Migration } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, dialects } from '../../../test/helpers';
-import { openDatabase, type DatabaseHandle } from '..';
-import { migrations } from '.';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { dialects } from '../../../test/helpers';
+import { emptyDatabases, migrateThrough } from '../../../test/migrations';
 import { createSearchRepository } from '../../modules/search/search.repository';
 
-const migrateThrough = async (handle: DatabaseHandle, last: string) => {
-  const chosen: Record<string, Migration> = Object.fromEntries(
-    Object.entries(migrations).filter(([name]) => name <= last),
-  );
-  const { error } = await new Migrator({
-    db: handle.db,
-    provider: { getMigrations: () => Promise.resolve(chosen) },
-  }).migrateToLatest();
-  if (error) throw error;
-};
-
 describe.each(dialects())('migration 0017-search (%s)', (dialect) => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
-
-  async function open(): Promise<DatabaseHandle> {
-    if (dialect === 'postgres') {
-      const database = await createPostgresDatabase();
-      cleanups.push(database.drop);
-      const handle = openDatabase({ kind: 'postgres', url: database.url });
-      cleanups.push(() => handle.close());
-      return handle;
-    }
-    const dir = mkdtempSync(path.join(tmpdir(), 'atrium-m0017-'));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-    const handle = openDatabase({ kind: 'sqlite', file: path.join(dir, 'atrium.db') });
-    cleanups.push(() => handle.close());
-    return handle;
-  }
+  const { open } = emptyDatabases(dialect);
 
   it('indexes the files and folders already stored, then follows writes made by plain SQL (triggers)', async () => {
     const handle = await open();
