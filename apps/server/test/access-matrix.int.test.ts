@@ -85,6 +85,39 @@ async function createTusUpload(server: TestServer, cookie: string, owner: string
   return (created.headers.get('location') ?? '').split('/').pop() ?? '';
 }
 
+/**
+ * The callers of a per-resource matrix: a workspace `owner`, `editor`, `viewer`, a `nonMember` and a share
+ * `recipient` (owner keys `<prefix>-owner`… and `<prefix>-stranger`), the `admin`, each signed in once; `anonymous`
+ * and `bearer` (a link bearer has no session) send no cookie.
+ */
+type RoleCaller = 'anonymous' | 'bearer' | 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
+
+function roleCallers(server: () => TestServer, prefix: string) {
+  const keys = {
+    owner: `${prefix}-owner`,
+    editor: `${prefix}-editor`,
+    viewer: `${prefix}-viewer`,
+    nonMember: `${prefix}-stranger`,
+    recipient: `${prefix}-recipient`,
+  };
+  const sessions = new Map<RoleCaller, Promise<string>>();
+  const cookieOf = async (who: RoleCaller): Promise<string | undefined> => {
+    if (who === 'anonymous' || who === 'bearer') return undefined;
+    let session = sessions.get(who);
+    if (!session) {
+      session =
+        who === 'admin'
+          ? server().signInAs({ owner_key: 'admin', role: 'admin' })
+          : server().signInAs({ owner_key: keys[who] });
+      sessions.set(who, session);
+    }
+    return session;
+  };
+  const send = async (who: RoleCaller, method: string, url: string, body?: unknown) =>
+    sendJson(server(), await cookieOf(who), method, url, body);
+  return { keys, cookieOf, send };
+}
+
 /** The test-only route below: probe id → owner key. */
 const confusedProbes = new Map<string, string>();
 const CONFUSED_ROUTE = '/api/test/matrix-query-confused/:id';
@@ -971,28 +1004,7 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
    * trash) get 401. A refused call changes nothing; `GET /api/trash` lists the item to those who may act on it only.
    */
   it('answers trash routes by caller: owner, editor, viewer, non-member, share recipient, admin, bearer', async () => {
-    type Caller = 'anonymous' | 'bearer' | 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
-    const keys = {
-      owner: 'tr-owner',
-      editor: 'tr-editor',
-      viewer: 'tr-viewer',
-      nonMember: 'tr-stranger',
-      recipient: 'tr-recipient',
-    };
-    const sessions = new Map<Caller, Promise<string>>();
-    const cookieOf = async (who: Caller) => {
-      if (who === 'anonymous' || who === 'bearer') return undefined;
-      if (!sessions.has(who))
-        sessions.set(
-          who,
-          who === 'admin'
-            ? server.signInAs({ owner_key: 'admin', role: 'admin' })
-            : server.signInAs({ owner_key: keys[who] }),
-        );
-      return sessions.get(who);
-    };
-    const send = async (who: Caller, method: string, url: string, body?: unknown) =>
-      sendJson(server, await cookieOf(who), method, url, body);
+    const { keys, cookieOf, send } = roleCallers(() => server, 'tr');
     const ok = expectJson;
     for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
     const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Trash matrix' }), 201);
@@ -1014,7 +1026,7 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       await ok(send('owner', 'DELETE', `/api/files/user/${file.id}`));
       return file.id;
     }
-    const listed = async (who: Caller, id: string) => {
+    const listed = async (who: RoleCaller, id: string) => {
       const trash = await ok<{ items: { id: string }[] }>(send(who, 'GET', '/api/trash'));
       return trash.items.some((item) => item.id === id);
     };
@@ -1079,28 +1091,7 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
    * changes nothing.
    */
   it('answers file version routes by caller: owner, editor, viewer, non-member, share recipient, admin, bearer', async () => {
-    type Caller = 'anonymous' | 'bearer' | 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
-    const keys = {
-      owner: 'fv-owner',
-      editor: 'fv-editor',
-      viewer: 'fv-viewer',
-      nonMember: 'fv-stranger',
-      recipient: 'fv-recipient',
-    };
-    const sessions = new Map<Caller, Promise<string>>();
-    const cookieOf = async (who: Caller) => {
-      if (who === 'anonymous' || who === 'bearer') return undefined;
-      if (!sessions.has(who))
-        sessions.set(
-          who,
-          who === 'admin'
-            ? server.signInAs({ owner_key: 'admin', role: 'admin' })
-            : server.signInAs({ owner_key: keys[who] }),
-        );
-      return sessions.get(who);
-    };
-    const send = async (who: Caller, method: string, url: string, body?: unknown) =>
-      sendJson(server, await cookieOf(who), method, url, body);
+    const { keys, cookieOf, send } = roleCallers(() => server, 'fv');
     const ok = expectJson;
     for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
     const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Versions matrix' }), 201);
