@@ -188,6 +188,28 @@ export async function signInDirectly(databaseUrl: string, ownerKey: string): Pro
   }
 }
 
+/**
+ * Signs in each of `keys` as a person who came through the identity provider (named `name(key)`), and the
+ * built-in `admin`; returns their cookies by owner key (`admin` too).
+ */
+export async function signInPeople(
+  server: TestServer,
+  keys: string[],
+  name: (key: string) => string = (key) => key,
+): Promise<Record<string, string>> {
+  const cookies: Record<string, string> = {};
+  for (const key of keys) {
+    cookies[key] = await server.signInAs({
+      owner_key: key,
+      name: name(key),
+      oidc_issuer: 'https://idp.example.test',
+      oidc_subject: `sub-${key}`,
+    });
+  }
+  cookies.admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
+  return cookies;
+}
+
 /** A request to a test server with a JSON body (when given), as `cookie` (none: anonymous); `headers` add to it. */
 export const sendJson = (
   server: TestServer,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FileRecord, Folder, Workspace } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBuffer, type Entry } from 'yauzl';
-import { callsAs, dialects, readError, startTestServer, type TestServer } from '../../../test/helpers';
+import { callsAs, dialects, readError, signInPeople, startTestServer, type TestServer } from '../../../test/helpers';
 
 /** Every entry of a zip: path → bytes (empty for directories). */
 async function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
@@ -43,14 +43,7 @@ describe.each(dialects())('bulk download as zip (%s)', (dialect) => {
 
   beforeAll(async () => {
     server = await startTestServer({ dialect });
-    for (const key of ['zoe', 'yan', 'xia']) {
-      cookies[key] = await server.signInAs({
-        owner_key: key,
-        name: key,
-        oidc_issuer: 'https://idp.example.test',
-        oidc_subject: `sub-${key}`,
-      });
-    }
+    Object.assign(cookies, await signInPeople(server, ['zoe', 'yan', 'xia']));
   });
   afterAll(async () => server?.close());
 

@@ -1,6 +1,14 @@
 import { NOTIFICATION_TEXTS, type Notification, type Workspace } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, readError, readJson, sendJson, startTestServer, type TestServer } from '../../../test/helpers';
+import {
+  dialects,
+  readError,
+  readJson,
+  sendJson,
+  signInPeople,
+  startTestServer,
+  type TestServer,
+} from '../../../test/helpers';
 import { openSse, type SseStream } from '../../../test/sse';
 
 /**
@@ -15,15 +23,7 @@ describe.each(dialects())('notification audiences (%s)', (dialect) => {
 
   beforeAll(async () => {
     server = await startTestServer({ dialect });
-    for (const key of ['owner', 'editor', 'member', 'outsider']) {
-      cookies[key] = await server.signInAs({
-        owner_key: key,
-        name: key,
-        oidc_issuer: 'https://idp.example.test',
-        oidc_subject: `sub-${key}`,
-      });
-    }
-    cookies.admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
+    Object.assign(cookies, await signInPeople(server, ['owner', 'editor', 'member', 'outsider']));
     const created = await call('owner', 'POST', '/api/workspaces', { name: 'Team' });
     team = await readJson<Workspace>(created);
     for (const [who, role] of [

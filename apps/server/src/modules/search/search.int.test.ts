@@ -1,6 +1,6 @@
 import type { FileRecord, Folder, SearchResponse, SearchResult, Workspace } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callsAs, dialects, readError, startTestServer, type TestServer } from '../../../test/helpers';
+import { callsAs, dialects, readError, signInPeople, startTestServer, type TestServer } from '../../../test/helpers';
 
 /**
  * Search (issue 16) through HTTP on both engines: what each caller finds (own space, workspaces, shares, never
@@ -25,15 +25,7 @@ describe.each(dialects())('search (%s)', (dialect) => {
 
   beforeAll(async () => {
     server = await startTestServer({ dialect });
-    for (const key of ['ana', 'ben', 'cleo', 'dan']) {
-      cookies[key] = await server.signInAs({
-        owner_key: key,
-        name: key,
-        oidc_issuer: 'https://idp.example.test',
-        oidc_subject: `sub-${key}`,
-      });
-    }
-    cookies.admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
+    Object.assign(cookies, await signInPeople(server, ['ana', 'ben', 'cleo', 'dan']));
   });
   afterAll(async () => server?.close());
 

@@ -11,7 +11,15 @@ import type {
 } from '@atrium/contracts';
 import { sharedWithYouMessage } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callsAs, dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import {
+  callsAs,
+  dialects,
+  readError,
+  readJson,
+  signInPeople,
+  startTestServer,
+  type TestServer,
+} from '../../../test/helpers';
 
 /**
  * Sharing with people and workspaces (issue 15): granting, changing and revoking shares of files and folders, what a
@@ -23,15 +31,10 @@ describe.each(dialects())('sharing with people and workspaces (%s)', (dialect) =
 
   beforeAll(async () => {
     server = await startTestServer({ dialect });
-    for (const key of ['alice', 'bob', 'carol', 'dave']) {
-      cookies[key] = await server.signInAs({
-        owner_key: key,
-        name: key[0]?.toUpperCase() + key.slice(1),
-        oidc_issuer: 'https://idp.example.test',
-        oidc_subject: `sub-${key}`,
-      });
-    }
-    cookies.admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
+    Object.assign(
+      cookies,
+      await signInPeople(server, ['alice', 'bob', 'carol', 'dave'], (key) => key[0]?.toUpperCase() + key.slice(1)),
+    );
   });
   afterAll(async () => server?.close());
 

@@ -13,7 +13,7 @@ import type {
   WorkspaceDetails,
 } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callsAs, dialects, readError, startTestServer, type TestServer } from '../../../test/helpers';
+import { callsAs, dialects, readError, signInPeople, startTestServer, type TestServer } from '../../../test/helpers';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -29,15 +29,10 @@ describe.each(dialects())('trash (%s)', (dialect) => {
 
   beforeAll(async () => {
     server = await startTestServer({ dialect, env: { TRASH_RETENTION_DAYS: '30' } });
-    for (const key of ['alice', 'bob', 'vera', 'eddie']) {
-      cookies[key] = await server.signInAs({
-        owner_key: key,
-        name: key[0]?.toUpperCase() + key.slice(1),
-        oidc_issuer: 'https://idp.example.test',
-        oidc_subject: `sub-${key}`,
-      });
-    }
-    cookies.admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
+    Object.assign(
+      cookies,
+      await signInPeople(server, ['alice', 'bob', 'vera', 'eddie'], (key) => key[0]?.toUpperCase() + key.slice(1)),
+    );
   });
   afterAll(async () => server?.close());
 
