@@ -206,7 +206,7 @@ test.describe('screens changed by issue 13 (1366 and 390 px)', () => {
       if (viewport.width < 768) await page.getByRole('button', { name: 'Open menu' }).click();
       const sidebar = page.getByRole('navigation', { name: 'Dashboard' }).locator('visible=true').first();
       await sidebar.getByLabel('Search menu').fill('upload');
-      await expect(sidebar.getByRole('link', { name: 'Upload' })).toBeVisible();
+      await expect(sidebar.getByRole('link', { name: 'Upload', exact: true })).toBeVisible();
       await shot(page, `sidebar-search-${name}`);
 
       // Two users of one browser: each gets the first-login greeting on the profile page.

@@ -60,7 +60,7 @@ export function DashboardLayout() {
       <aside
         aria-label="Sidebar"
         data-testid="sidebar"
-        className={`sticky top-0 hidden h-screen shrink-0 border-r border-slate-200 bg-white transition-[width] duration-200 md:block ${
+        className={`sticky top-0 hidden h-screen shrink-0 overflow-y-auto overscroll-contain border-r border-slate-200 bg-white transition-[width] duration-200 md:block ${
           collapsed ? 'w-18' : 'w-64'
         }`}
       >
