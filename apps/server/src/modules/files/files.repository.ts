@@ -10,6 +10,22 @@ export interface PageCursor {
 }
 
 /** Plain queries on the files table; no product rules here. */
+/** A workspace's bytes: its files (trashed ones included) and their older versions — what its quota counts. */
+export async function workspaceUsedBytes(db: Db, workspaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('files')
+    .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  const versions = await db
+    .selectFrom('file_versions')
+    .innerJoin('files', 'files.id', 'file_versions.file_id')
+    .select((eb) => eb.fn.sum<number | string | null>('file_versions.size').as('total'))
+    .where('files.workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0) + Number(versions?.total ?? 0);
+}
+
 export const createFilesRepository = (db: Db) => ({
   async insert(row: Insertable<FilesTable>): Promise<void> {
     await db.insertInto('files').values(row).execute();
@@ -109,20 +125,7 @@ export const createFilesRepository = (db: Db) => ({
   },
 
   /** Bytes of a workspace's files, trashed ones and older versions included (its quota). */
-  async usedByWorkspace(workspaceId: string): Promise<number> {
-    const row = await db
-      .selectFrom('files')
-      .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
-      .where('workspace_id', '=', workspaceId)
-      .executeTakeFirst();
-    const versions = await db
-      .selectFrom('file_versions')
-      .innerJoin('files', 'files.id', 'file_versions.file_id')
-      .select((eb) => eb.fn.sum<number | string | null>('file_versions.size').as('total'))
-      .where('files.workspace_id', '=', workspaceId)
-      .executeTakeFirst();
-    return Number(row?.total ?? 0) + Number(versions?.total ?? 0);
-  },
+  usedByWorkspace: (workspaceId: string): Promise<number> => workspaceUsedBytes(db, workspaceId),
 
   async update(
     id: string,

@@ -2,6 +2,7 @@ import type { FileKind } from '@atrium/contracts';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db';
 import { fileKindCondition } from '../../lib/file-kind-sql';
+import { workspaceUsedBytes } from '../files/files.repository';
 import type { FilesTable, FoldersTable, MemberRole, UsersTable, WorkspacesTable } from '../../db/schema';
 
 export type FolderRow = Selectable<FoldersTable>;
@@ -108,20 +109,7 @@ export const createSpacesRepository = (db: Db) => {
     },
 
     /** A workspace's bytes: its files (trashed ones included) and their older versions. */
-    async usedBytes(workspaceId: string): Promise<number> {
-      const row = await db
-        .selectFrom('files')
-        .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
-        .where('workspace_id', '=', workspaceId)
-        .executeTakeFirst();
-      const versions = await db
-        .selectFrom('file_versions')
-        .innerJoin('files', 'files.id', 'file_versions.file_id')
-        .select((eb) => eb.fn.sum<number | string | null>('file_versions.size').as('total'))
-        .where('files.workspace_id', '=', workspaceId)
-        .executeTakeFirst();
-      return Number(row?.total ?? 0) + Number(versions?.total ?? 0);
-    },
+    usedBytes: (workspaceId: string): Promise<number> => workspaceUsedBytes(db, workspaceId),
 
     async listMembers(workspaceId: string): Promise<MemberRow[]> {
       return db
