@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { NotificationAudienceView } from '@atrium/contracts';
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db, Dialect } from '../../db';
 import type { Database, NotificationsTable } from '../../db/schema';
@@ -14,6 +15,23 @@ export const audienceOf = (row: Pick<NotificationRow, 'audience_type' | 'audienc
   row.audience_type === 'all' || row.audience_id === null
     ? { type: 'all' }
     : { type: row.audience_type, id: row.audience_id };
+
+/**
+ * A stored audience as the admin screens show it: the workspace's or person's id and name (joined as
+ * `workspace_name`, `target_key`, `target_name`), or everyone.
+ */
+export const presentAudience = (row: {
+  audience_type: string;
+  audience_id: string | null;
+  workspace_name: string | null;
+  target_key: string | null;
+  target_name: string | null;
+}): NotificationAudienceView =>
+  row.audience_type === 'workspace'
+    ? { type: 'workspace', id: row.audience_id, name: row.workspace_name }
+    : row.audience_type === 'user'
+      ? { type: 'user', id: row.target_key, name: row.target_name }
+      : { type: 'all', id: null, name: null };
 
 /** Rows `userId` may see: everyone's, theirs, and those of the workspaces they are a member of now. */
 const visibleTo = (userId: string) => (eb: ExpressionBuilder<Database, 'notifications'>) =>

@@ -16,6 +16,7 @@ import type { SessionUser } from '../auth/sessions.service';
 import { presentNotification, type NotificationHub } from './notification-hub';
 import {
   audienceOf,
+  presentAudience,
   type Audience,
   type NotificationRow,
   type NotificationsRepository,
@@ -215,12 +216,7 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
           message: row.message,
           publishedAt: row.created_at,
           publishedBy: row.publisher_key ? { userId: row.publisher_key, name: row.publisher_name } : null,
-          audience:
-            row.audience_type === 'workspace'
-              ? { type: 'workspace', id: row.audience_id, name: row.workspace_name }
-              : row.audience_type === 'user'
-                ? { type: 'user', id: row.target_key, name: row.target_name }
-                : { type: 'all', id: null, name: null },
+          audience: presentAudience(row),
           deliveredLive: Number(row.delivered_live),
           pushSent: Number(row.push_sent),
           pushFailed: Number(row.push_failed),

@@ -10,7 +10,7 @@ import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
 import type { AuditRecorder } from '../audit/audit-recorder';
 import type { SessionUser } from '../auth/sessions.service';
-import { audienceOf } from './notifications.repository';
+import { audienceOf, presentAudience } from './notifications.repository';
 import type { NotificationsService } from './notifications.service';
 import type { ScheduledNotificationsRepository } from './scheduled-notifications.repository';
 
@@ -31,12 +31,7 @@ const present = (view: View): ScheduledNotification => ({
   sendAt: view.send_at,
   createdAt: view.created_at,
   createdBy: view.creator_key ? { userId: view.creator_key, name: view.creator_name } : null,
-  audience:
-    view.audience_type === 'workspace'
-      ? { type: 'workspace', id: view.audience_id, name: view.workspace_name }
-      : view.audience_type === 'user'
-        ? { type: 'user', id: view.target_key, name: view.target_name }
-        : { type: 'all', id: null, name: null },
+  audience: presentAudience(view),
   state: view.state,
   notificationId: view.notification_seq === null ? null : String(view.notification_seq),
 });
