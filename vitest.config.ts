@@ -4,7 +4,7 @@ import { isSupportedNode } from './scripts/runtime.mjs';
 // better-sqlite3 13 crashes on Node 20 (end of life): stop with a clear message instead of a segmentation fault.
 if (!isSupportedNode()) {
   throw new Error(
-    `Node ${process.versions.node} is not supported (22.12+ or 24). Run the tests with \`npm test\` or \`node scripts/run.mjs vitest …\`, which use a supported Node.`,
+    `Node ${process.versions.node} is not supported (22.22+ or 24). Run the tests with \`npm test\` or \`node scripts/run.mjs vitest …\`, which use a supported Node.`,
   );
 }
 

@@ -3,12 +3,14 @@
 // sentence, face detection and image analysis on a 1024 px photo, and the server's event-loop lag
 // while 4 AI requests run at once. Adapted from the engines' own benchmark to go through HTTP.
 // Usage: npm run build && node bench/ai-local.mjs   (loopback only; bounded; stops by itself)
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { median, round, signInAdmin, spawnMeteredAtrium, waitReady } from './files-lib.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(root, 'apps/server/package.json'));
@@ -18,14 +20,6 @@ const base = `http://127.0.0.1:${port}`;
 const REPEAT = 7;
 const TESTDATA = '/usr/share/pocketsphinx/test/data';
 
-/** @param {number} x */
-const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
-/** @param {number[]} xs */
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return (s.length % 2 ? s[m] : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2) ?? 0;
-};
 /** @param {string} text */
 const words = (text) =>
   text
@@ -80,55 +74,16 @@ const TWENTY =
   'Please remember that the weekly planning meeting starts at ten in the morning and everyone should bring their notes along.';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'atrium-bench-ai-'));
-// /metrics is off unless METRICS_TOKEN is set; the bench reads its event-loop gauges.
-const metricsToken = 'bench-metrics-token-0123456789';
-const scrapeMetrics = async () =>
-  (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
-const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: 'bench-admin-pass',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    SESSION_SECRET: 'b'.repeat(40),
-    METRICS_TOKEN: metricsToken,
-    // Models load at start (they load on first use by default) and stay for the whole run.
-    AI_WARM_UP: 'true',
-    AI_IDLE_UNLOAD_MINUTES: '0',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
+const { server, scrapeMetrics } = spawnMeteredAtrium({
+  port,
+  dataDir,
+  // Models load at start (they load on first use by default) and stay for the whole run.
+  env: { AI_WARM_UP: 'true', AI_IDLE_UNLOAD_MINUTES: '0' },
 });
-const stop = () => {
-  server.kill('SIGTERM');
-  rmSync(dataDir, { recursive: true, force: true });
-};
-process.on('exit', stop);
 
 try {
-  const deadline = Date.now() + 120_000;
-  let ready = false;
-  while (!ready && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 500));
-    const r = await fetch(`${base}/readyz`).catch(() => null);
-    const body = /** @type {{ checks: Record<string, { status: string }> } | null} */ (
-      r ? await r.json().catch(() => null) : null
-    );
-    ready =
-      !!body &&
-      ['ai.speechToText', 'ai.textToSpeech', 'ai.faceDetection', 'ai.imageAnalysis'].every(
-        (n) => body.checks[n]?.status === 'ok',
-      );
-  }
-  if (!ready) throw new Error('the AI engines did not become ready within 120 s');
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'bench-admin-pass' }),
-  });
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+  await waitReady(port, ['ai.speechToText', 'ai.textToSpeech', 'ai.faceDetection', 'ai.imageAnalysis'], 120_000);
+  const cookie = await signInAdmin(port);
   // CPU time of the server process (all threads), from /proc (Linux, USER_HZ = 100): unlike wall
   // time it hardly depends on what else the shared machine is running.
   const serverCpuMs = () => {
@@ -303,5 +258,5 @@ try {
   results.loadavgAtEnd = loadavg().map((x) => round(x));
   console.log(JSON.stringify(results, null, 2));
 } finally {
-  stop();
+  server.kill('SIGTERM'); // the exit handler removes the data folder
 }

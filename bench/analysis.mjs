@@ -1,30 +1,25 @@
 // Background analysis through the real server: photos analysed per minute (1024 px JPEGs: image analysis, faces and
-// OCR), the server's event-loop lag and RSS while the queue is full, and OCR time and word accuracy per page
-// (Debian's tesseract on rendered A4 pages of known text).
-// Usage: npm run build && node bench/analysis.mjs   (loopback only; bounded; stops by itself)
-import { execFileSync, spawn } from 'node:child_process';
+// OCR), the server's event-loop lag and RSS while the queue is full, OCR time and word accuracy per page (Debian's
+// tesseract on rendered A4 pages of known text), and the audio real-time factor of a 10-minute recording (flite speech
+// of known text, looped with sox to 600 s, uploaded as 16 kHz WAV; time from upload until its insights are done, over
+// 600 s) with the lag, RSS and the transcript's word error rate while it runs.
+// Usage: npm run build && node bench/analysis.mjs [audioSeconds=600]   (loopback only; bounded; stops by itself)
+// Run it at high priority on a shared machine: nice -n -15 node scripts/run.mjs node bench/analysis.mjs
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { median, root, round, rssOf, startAtrium } from './files-lib.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(root, 'apps/server/package.json'));
 const sharp = require('sharp');
-const port = 3217;
+const port = 3406;
 const base = `http://127.0.0.1:${port}`;
 const PHOTOS = 12;
 const PAGES = 3;
+const AUDIO_SECONDS = Number(process.argv[2] ?? 600);
 
-/** @param {number} x */
-const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
-/** @param {number[]} xs */
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return (s.length % 2 ? s[m] : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2) ?? 0;
-};
 /** @param {string} text */
 const words = (text) =>
   text
@@ -32,6 +27,22 @@ const words = (text) =>
     .replace(/[^a-z0-9 ]/g, ' ')
     .split(/\s+/)
     .filter(Boolean);
+/** Word error rate: word-level edit distance over the reference's length. @param {string[]} ref @param {string[]} hyp */
+const wer = (ref, hyp) => {
+  let previous = Array.from({ length: hyp.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= ref.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= hyp.length; j++)
+      row[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (row[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (ref[i - 1] === hyp[j - 1] ? 0 : 1),
+      );
+    previous = row;
+  }
+  return (previous[hyp.length] ?? 0) / ref.length;
+};
+const load = () => loadavg().map((x) => round(x));
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'atrium-bench-analysis-'));
 const metricsToken = 'bench-metrics-token-0123456789';
@@ -39,35 +50,79 @@ const scrapeMetrics = async () =>
   (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
 /** @param {string} text @param {string} name */
 const gauge = (text, name) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
-const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: 'bench-admin-pass',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    SESSION_SECRET: 'b'.repeat(40),
-    METRICS_TOKEN: metricsToken,
-    AI_WARM_UP: 'true',
-    ANALYSIS_ENABLED: 'true',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
+const loadAtStart = load();
+// startAtrium waits until every readiness probe (the AI engines warming up included) is ok.
+const server = await startAtrium({
+  port,
+  dataDir,
+  env: { METRICS_TOKEN: metricsToken, AI_WARM_UP: 'true', ANALYSIS_ENABLED: 'true' },
 });
-const stop = () => {
-  server.kill('SIGTERM');
+let stopped = false;
+const stop = async () => {
+  if (stopped) return;
+  stopped = true;
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 };
-process.on('exit', stop);
+process.on('exit', () => {
+  try {
+    process.kill(server.pid);
+  } catch {
+    // already gone
+  }
+});
 const rssMb = () => {
   try {
-    const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+    return rssOf(server.pid) / 1024 / 1024;
   } catch {
     return NaN;
   }
 };
+
+/**
+ * Polls `/healthz` every 20 ms and samples the RSS until the returned function is called; reads prom-client's lag
+ * gauges first (reading them resets its histogram), so their p99/max cover this phase only.
+ */
+async function watch() {
+  await scrapeMetrics();
+  /** @type {number[]} */
+  const health = [];
+  let running = true;
+  let failures = 0;
+  const rssAtStart = rssMb();
+  let maxRss = rssAtStart;
+  const poller = (async () => {
+    while (running) {
+      const t = performance.now();
+      // A refused or reset request (a kept-alive socket the server closed) counts as a failure, not a sample.
+      if (
+        await fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        health.push(performance.now() - t);
+      else failures += 1;
+      maxRss = Math.max(maxRss, rssMb());
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  return async () => {
+    running = false;
+    await poller;
+    const metrics = await scrapeMetrics();
+    return {
+      lagMaxMs: round(gauge(metrics, 'nodejs_eventloop_lag_max_seconds'), 1),
+      lagP99Ms: round(gauge(metrics, 'nodejs_eventloop_lag_p99_seconds'), 1),
+      healthzRoundTripMedianMs: round(median(health), 1),
+      healthzRoundTripMaxMs: round(Math.max(...health), 1),
+      healthzSamples: health.length,
+      healthzFailures: failures,
+      rssAtStartMb: Math.round(rssAtStart),
+      maxRssMb: Math.round(maxRss),
+    };
+  };
+}
 
 /** An A4 page (1240×1754, 150 dpi) of `lines` in a serif font, as a scan would look. @param {string[]} lines */
 const page = (lines) =>
@@ -92,23 +147,7 @@ want to tell me and I have no objection to hearing it This was invitation enough
     .split(' ');
 
 try {
-  const deadline = Date.now() + 180_000;
-  let ready = false;
-  while (!ready && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 500));
-    const r = await fetch(`${base}/readyz`).catch(() => null);
-    const body = /** @type {{ checks: Record<string, { status: string }> } | null} */ (
-      r ? await r.json().catch(() => null) : null
-    );
-    ready = !!body && ['ai.faceDetection', 'ai.imageAnalysis'].every((n) => body.checks[n]?.status === 'ok');
-  }
-  if (!ready) throw new Error('the AI engines did not become ready within 180 s');
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'bench-admin-pass' }),
-  });
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const cookie = server.cookie;
   /** @param {string} name @param {Buffer} bytes */
   const upload = async (name, bytes) => {
     const form = new FormData();
@@ -140,20 +179,7 @@ try {
         .toBuffer(),
     ),
   );
-  await scrapeMetrics();
-  /** @type {number[]} */
-  const health = [];
-  let running = true;
-  let maxRss = rssMb();
-  const poller = (async () => {
-    while (running) {
-      const t = performance.now();
-      await fetch(`${base}/healthz`);
-      health.push(performance.now() - t);
-      maxRss = Math.max(maxRss, rssMb());
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
+  let stopWatching = await watch();
   const t0 = performance.now();
   const ids = [];
   for (const [i, photo] of photos.entries()) ids.push(await upload(`photo-${i}.jpg`, photo));
@@ -168,9 +194,7 @@ try {
     await new Promise((r) => setTimeout(r, 200));
   }
   const wall = performance.now() - t0;
-  running = false;
-  await poller;
-  const metrics = await scrapeMetrics();
+  const whilePhotos = await stopWatching();
   const results = {
     photos: {
       count: PHOTOS,
@@ -178,14 +202,9 @@ try {
       wallMs: Math.round(wall),
       photosPerMinute: round((PHOTOS / wall) * 60_000, 1),
     },
-    eventLoopWhileQueueFull: {
-      lagMaxMs: round(gauge(metrics, 'nodejs_eventloop_lag_max_seconds'), 1),
-      lagP99Ms: round(gauge(metrics, 'nodejs_eventloop_lag_p99_seconds'), 1),
-      healthzRoundTripMedianMs: round(median(health), 1),
-      healthzRoundTripMaxMs: round(Math.max(...health), 1),
-      healthzSamples: health.length,
-    },
-    maxRssMb: Math.round(maxRss),
+    eventLoopWhileQueueFull: whilePhotos,
+    loadAtStart,
+    loadAfterPhotos: load(),
   };
   console.log(results);
 
@@ -212,7 +231,53 @@ try {
     wordsFoundPercent: round((100 * correct) / total, 1),
   };
   console.log({ ocr });
-  console.log(JSON.stringify({ ...results, ocr, loadavgAtEnd: loadavg().map((x) => round(x)) }, null, 2));
+
+  // Audio: a recording of AUDIO_SECONDS (flite reading TEXT, half a second of silence after each reading, looped
+  // with sox), uploaded as 16 kHz mono WAV and timed until its insights are done.
+  const speech = path.join(dataDir, 'speech.wav');
+  const padded = path.join(dataDir, 'padded.wav');
+  const recording = path.join(dataDir, 'recording.wav');
+  execFileSync('flite', ['-t', TEXT.join(' '), '-o', speech]);
+  execFileSync('sox', [speech, '-r', '16000', '-c', '1', padded, 'pad', '0', '0.5']);
+  const once = Number(execFileSync('soxi', ['-D', padded]).toString());
+  const repeats = Math.ceil(AUDIO_SECONDS / once);
+  execFileSync('sox', [padded, recording, 'repeat', String(repeats - 1), 'trim', '0', String(AUDIO_SECONDS)]);
+  const seconds = Number(execFileSync('soxi', ['-D', recording]).toString());
+  const wavBytes = readFileSync(recording);
+  // The words spoken: TEXT per full reading, and the share of the last one that fits.
+  const spoken = Array.from({ length: repeats }, () => words(TEXT.join(' '))).flat();
+  const reference = spoken.slice(0, Math.round((spoken.length * seconds) / (once * repeats)));
+  const loadBeforeAudio = load();
+  stopWatching = await watch();
+  const a0 = performance.now();
+  const audioId = await upload('recording.wav', wavBytes);
+  /** @type {{ status: string, progress?: number, transcript?: { text: string, segments: unknown[] } }} */
+  let audio;
+  for (;;) {
+    audio = await insights(audioId);
+    if (audio.status !== 'pending' && audio.status !== 'running') break;
+    if (performance.now() - a0 > 3 * AUDIO_SECONDS * 1000) throw new Error('the recording took over 3× real time');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const audioMs = performance.now() - a0;
+  const whileAudio = await stopWatching();
+  if (audio.status !== 'done') throw new Error(`audio: ${JSON.stringify(audio)}`);
+  const hypothesis = words(audio.transcript?.text ?? '');
+  const audioResult = {
+    recordingSeconds: round(seconds, 1),
+    wavMiB: round(wavBytes.length / 1024 / 1024, 1),
+    wallSeconds: round(audioMs / 1000, 1),
+    realTimeFactor: round(audioMs / 1000 / seconds, 3),
+    segments: audio.transcript?.segments.length ?? 0,
+    wordErrorRate: round(wer(reference, hypothesis), 3),
+    referenceWords: reference.length,
+    transcriptWords: hypothesis.length,
+    eventLoopWhileTranscribing: whileAudio,
+    loadBefore: loadBeforeAudio,
+    loadAfter: load(),
+  };
+  console.log({ audio: audioResult });
+  console.log(JSON.stringify({ ...results, ocr, audio: audioResult, loadavgAtEnd: load() }, null, 2));
 } finally {
-  stop();
+  await stop();
 }

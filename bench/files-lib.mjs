@@ -1,8 +1,18 @@
 // Shared helpers for the files benchmarks (loopback only; every run stops by itself).
 import { spawn } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
-import { closeSync, createReadStream, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -10,11 +20,19 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const ADMIN_PASSWORD = 'bench-password';
 
 /**
- * Starts the built server (npm run build first), waits for /healthz and signs in as the admin.
+ * Spawns the built server (npm run build first) on 127.0.0.1:`port` in production mode with the bench admin
+ * password; `env` adds or overrides variables. It does not wait for it.
  * @param {{ port: number, dataDir: string, env?: Record<string, string> }} options
  */
-export async function startAtrium({ port, dataDir, env = {} }) {
-  const child = spawn(
+export function spawnAtrium({ port, dataDir, env = {} }) {
+  // In production with PostgreSQL the push keys must be given (every instance shares them): make a pair.
+  const vapid =
+    env.DATABASE_URL?.startsWith('postgres') && !env.VAPID_PUBLIC_KEY
+      ? (({ publicKey, privateKey }) => ({ VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey }))(
+          createRequire(path.join(root, 'apps/server/package.json'))('web-push').generateVAPIDKeys(),
+        )
+      : {};
+  return spawn(
     process.execPath,
     [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), path.join(root, 'apps/server/dist/main.js')],
     {
@@ -27,11 +45,66 @@ export async function startAtrium({ port, dataDir, env = {} }) {
         LOG_LEVEL: 'warn',
         NODE_ENV: 'production',
         SESSION_SECRET: 'bench-session-secret-bench-session-secret',
+        ...vapid,
         ...env,
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
+}
+
+const METRICS_TOKEN = 'bench-metrics-token-0123456789';
+
+/**
+ * `spawnAtrium` with /metrics on (it is off unless METRICS_TOKEN is set); the server stops and `dataDir` is
+ * removed when the bench exits. `scrapeMetrics()` answers the Prometheus text.
+ * @param {{ port: number, dataDir: string, env?: Record<string, string> }} options
+ */
+export function spawnMeteredAtrium({ port, dataDir, env = {} }) {
+  const server = spawnAtrium({ port, dataDir, env: { METRICS_TOKEN, ...env } });
+  process.on('exit', () => {
+    server.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const scrapeMetrics = async () =>
+    (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  return { server, scrapeMetrics };
+}
+
+/**
+ * Waits until the readiness probes named in `checks` are ok (AI models load in the background).
+ * @param {number} port @param {string[]} checks @param {number} timeoutMs
+ */
+export async function waitReady(port, checks, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const response = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null);
+    const body = /** @type {{ checks: Record<string, { status: string }> } | null} */ (
+      response ? await response.json().catch(() => null) : null
+    );
+    if (body && checks.every((name) => body.checks[name]?.status === 'ok')) return;
+  }
+  throw new Error(`the AI engines did not become ready within ${timeoutMs / 1000} s`);
+}
+
+/** Signs in as the built-in admin; answers the session cookie. @param {number} port */
+export async function signInAdmin(port) {
+  const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`login failed: ${login.status}`);
+  return (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+}
+
+/**
+ * Starts the built server (`spawnAtrium`), waits for /healthz and signs in as the admin.
+ * @param {{ port: number, dataDir: string, env?: Record<string, string> }} options
+ */
+export async function startAtrium({ port, dataDir, env = {} }) {
+  const child = spawnAtrium({ port, dataDir, env });
   const started = Date.now();
   for (;;) {
     try {
@@ -53,13 +126,7 @@ export async function startAtrium({ port, dataDir, env = {} }) {
     if (Date.now() - started > 120_000) throw new Error('server not ready in 120 s');
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-  });
-  if (!login.ok) throw new Error(`login failed: ${login.status}`);
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const cookie = await signInAdmin(port);
   return {
     pid: child.pid ?? 0,
     cookie,
@@ -125,20 +192,27 @@ export function send({ port, method, path: urlPath, headers, writeBody }) {
 }
 
 /**
- * Downloads and discards a body; resolves with bytes and elapsed ms.
- * @param {{ port: number, path: string, headers?: http.OutgoingHttpHeaders }} options
- * @returns {Promise<{ status: number | undefined, bytes: number, ms: number }>}
+ * Downloads and discards a body (GET, or `method` with a small `body`); resolves with bytes and elapsed ms.
+ * `onData` sees every chunk (a hash, a file) without keeping it.
+ * @param {{ port: number, path: string, headers?: http.OutgoingHttpHeaders, method?: string, body?: string, onData?: (chunk: Buffer) => void }} options
+ * @returns {Promise<{ status: number | undefined, headers: http.IncomingHttpHeaders, bytes: number, ms: number }>}
  */
-export function drain({ port, path: urlPath, headers = {} }) {
+export function drain({ port, path: urlPath, headers = {}, method = 'GET', body, onData }) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     http
-      .get({ host: '127.0.0.1', port, path: urlPath, headers }, (res) => {
+      .request({ host: '127.0.0.1', port, path: urlPath, headers, method }, (res) => {
         let bytes = 0;
-        res.on('data', (/** @type {Buffer} */ chunk) => (bytes += chunk.length));
-        res.on('end', () => resolve({ status: res.statusCode, bytes, ms: performance.now() - started }));
+        res.on('data', (/** @type {Buffer} */ chunk) => {
+          bytes += chunk.length;
+          onData?.(chunk);
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode, headers: res.headers, bytes, ms: performance.now() - started }),
+        );
       })
-      .on('error', reject);
+      .on('error', reject)
+      .end(body);
   });
 }
 
@@ -172,6 +246,16 @@ export const percentile = (values, p) => {
 };
 /** @param {number} bytes */
 export const mib = (bytes) => bytes / 1024 / 1024;
+
+/** `x` rounded to `d` decimals. @param {number} x */
+export const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+
+/** The median (the mean of the middle two for an even count). @param {number[]} xs */
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return (s.length % 2 ? s[m] : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2) ?? 0;
+};
 
 /**
  * Starts Debian's nginx serving `dir/www` (sendfile on, no access log) on loopback `port`, the reference the

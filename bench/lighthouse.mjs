@@ -4,7 +4,6 @@
 // Signed-in pages: `node bench/lighthouse.mjs --signed-in --no-write` audits /dashboard and the files screen as the
 // built-in admin (the session cookie goes with every request through Lighthouse's extraHeaders).
 // LIGHTHOUSE_FORM_FACTORS=mobile (or desktop) limits the form factors; LIGHTHOUSE_RUNS the runs per page.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.mjs';
+import { ADMIN_PASSWORD, spawnAtrium } from './files-lib.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.BENCH_PORT ?? process.env.E2E_PORT ?? 3204);
@@ -36,19 +36,7 @@ try {
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'atrium-lighthouse-'));
-const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: 'bench-password',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    SESSION_SECRET: 'lighthouse-bench-session-secret-0123456789',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const server = spawnAtrium({ port, dataDir });
 let serverExited = false;
 server.once('exit', () => {
   serverExited = true;
@@ -82,7 +70,7 @@ try {
     const login = await fetch(`${origin}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: 'bench-password' }),
+      body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
     });
     if (!login.ok) throw new Error(`sign-in failed: ${login.status}`);
     extraHeaders = { Cookie: (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '' };

@@ -4,17 +4,24 @@
 // space across 500 folders, 20,000 in a workspace the admin is a member of, 20,000 in another person's personal space
 // that the admin must never see (the access filter runs over them too). The triggers of migration 0017 index every row
 // as it is inserted. Then 300 sequential requests per query (after 20 warm-up), each with the session cookie.
-// Usage: npm run build && node bench/search.mjs [files=100000]
+// Analysed mode (issue 17): every file also gets content text as the background analysis leaves it (OCR, transcript or
+// document text: 200 words drawn from a 5,000-word vocabulary with Zipf's law, so the commonest word is in nearly every
+// file and the rarest in a few hundred), written the way `search.setContent` writes it (SQLite: `search_documents`
+// and the FTS5 row; PostgreSQL: `content` and `content_tsv`); the queries are then the same plus words that appear
+// only in content, from the commonest to a rare one.
+// Usage: npm run build && node bench/search.mjs [files=100000] [names|analysed]
 //        BENCH_DATABASE_URL=postgres://… node bench/search.mjs   (PostgreSQL; the database must be empty)
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { drain, percentile, root, startAtrium } from './files-lib.mjs';
 
 const require = createRequire(path.join(root, 'apps/server/package.json'));
 const total = Number(process.argv[2] ?? 100_000);
+const analysed = process.argv[3] === 'analysed';
+const CONTENT_WORDS = 200;
 const PORT = 3313;
 const RUNS = 300;
 const WARM_UP = 20;
@@ -46,6 +53,58 @@ const random = () => {
 };
 /** @template T @param {T[]} list @returns {T} */
 const pick = (list) => /** @type {T} */ (list[Math.floor(random() * list.length)]);
+
+/** A second generator for the content (mulberry32: `random` above repeats too soon for 5,000 distinct words). */
+let contentSeed = 17;
+const contentRandom = () => {
+  contentSeed = (contentSeed + 0x6d2b79f5) | 0;
+  let t = Math.imul(contentSeed ^ (contentSeed >>> 15), 1 | contentSeed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+/** @param {string[]} list */
+const pickContent = (list) => /** @type {string} */ (list[Math.floor(contentRandom() * list.length)]);
+/** The content vocabulary: 5,000 made-up words (never one of the name words), drawn by Zipf's law. */
+const VOCABULARY = (() => {
+  const consonants = 'bdfgklmnprstvz';
+  const vowels = 'aeiou';
+  const words = new Set();
+  while (words.size < 5000) {
+    let word = '';
+    const syllables = 2 + Math.floor(contentRandom() * 3);
+    for (let i = 0; i < syllables; i++) word += pickContent([...consonants]) + pickContent([...vowels]);
+    if (!WORDS.includes(word)) words.add(word);
+  }
+  return [...words];
+})();
+const zipf = (() => {
+  /** @type {number[]} */
+  const cumulative = [];
+  let sum = 0;
+  for (let rank = 1; rank <= VOCABULARY.length; rank++) cumulative.push((sum += 1 / rank));
+  return () => {
+    const x = contentRandom() * sum;
+    let low = 0;
+    let high = cumulative.length - 1;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (/** @type {number} */ (cumulative[mid]) < x) low = mid + 1;
+      else high = mid;
+    }
+    return /** @type {string} */ (VOCABULARY[low]);
+  };
+})();
+/** A file's content text: sentences of 8–15 words. */
+const contentText = () => {
+  const sentences = [];
+  for (let n = 0; n < CONTENT_WORDS;) {
+    const length = Math.min(8 + Math.floor(contentRandom() * 8), CONTENT_WORDS - n);
+    const sentence = Array.from({ length }, zipf).join(' ');
+    sentences.push(`${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`);
+    n += length;
+  }
+  return sentences.join(' ');
+};
 
 const server = await startAtrium({
   port: PORT,
@@ -168,6 +227,20 @@ if (databaseUrl) {
     }
   }
   await client.query('commit');
+  if (analysed) {
+    await client.query('begin');
+    for (let at = 0; at < files.length; at += 500) {
+      const batch = files.slice(at, at + 500);
+      // What setContent writes: the text and its tsvector.
+      await client.query(
+        `update search_documents d set content = v.content, content_tsv = atrium_search_words(v.content)
+         from (select unnest($1::text[]) as id, unnest($2::text[]) as content) v
+         where d.item_id = v.id and d.kind = 'file'`,
+        [batch.map((file) => file.id), batch.map(() => contentText())],
+      );
+    }
+    await client.query('commit');
+  }
   await client.query('analyze');
   await client.end();
 } else {
@@ -181,6 +254,20 @@ if (databaseUrl) {
     );
     db.transaction(() => rows.forEach((row) => insert.run(row)))();
   }
+  if (analysed) {
+    // What setContent writes: the document's text, then its FTS5 row.
+    const documents = db.prepare(`update search_documents set content = ? where item_id = ? and kind = 'file'`);
+    const fts = db.prepare(
+      `update search_fts set content = ? where rowid = (select doc_id from search_documents where item_id = ?)`,
+    );
+    db.transaction(() => {
+      for (const file of files) {
+        const text = contentText();
+        documents.run(text, file.id);
+        fts.run(text, file.id);
+      }
+    })();
+  }
   db.exec(`insert into search_fts (search_fts) values ('optimize')`);
   db.exec('analyze');
   db.close();
@@ -188,13 +275,29 @@ if (databaseUrl) {
 const insertSeconds = (performance.now() - insertStarted) / 1000;
 
 const QUERIES = ['rep', 'report', 'inv', 'budget 20', 'pho', 'meeting notes', 'q', 'arch', 'xyzzy', 'scr pdf'];
+if (analysed) {
+  const word = (/** @type {number} */ rank) => /** @type {string} */ (VOCABULARY[rank - 1]);
+  // Content only: the commonest word (in nearly every file), then rarer ones, a prefix, two words, name + content.
+  QUERIES.push(
+    word(1),
+    word(10),
+    word(200),
+    word(3000),
+    word(500).slice(0, 3),
+    `${word(20)} ${word(300)}`,
+    `report ${word(100)}`,
+  );
+}
 /** @type {string[]} */
 const lines = [];
 for (const q of QUERIES) {
   const url = `/api/search?q=${encodeURIComponent(q)}`;
   let results = 0;
   for (let i = 0; i < WARM_UP; i++) {
-    const answer = await fetch(`http://127.0.0.1:${PORT}${url}`, { headers });
+    // The first request after the rows were written may meet a kept-alive socket the server closed meanwhile.
+    const answer = await fetch(`http://127.0.0.1:${PORT}${url}`, { headers }).catch(() =>
+      fetch(`http://127.0.0.1:${PORT}${url}`, { headers }),
+    );
     if (answer.status !== 200) throw new Error(`${url}: ${answer.status} ${await answer.text()}`);
     results = /** @type {{ items: unknown[] }} */ (await answer.json()).items.length;
   }
@@ -211,7 +314,9 @@ for (const q of QUERIES) {
 }
 const all = lines.length;
 console.log(
-  `\n${databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${files.length} files, ${folders.length} folders; rows inserted and indexed in ${insertSeconds.toFixed(1)} s; ${all} queries × ${RUNS} requests`,
+  `\n${databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${files.length} files${analysed ? ` with ${CONTENT_WORDS} words of content each` : ''}, ${folders.length} folders; rows inserted and indexed in ${insertSeconds.toFixed(1)} s; ${all} queries × ${RUNS} requests; load average at the end ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' / ')}`,
 );
 await server.stop();
 rmSync(work, { recursive: true, force: true });

@@ -13,4 +13,8 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Chromium 156 preloads two WebUI renderers (the omnibox popups) for every window, even headless, which no test
+  // uses: about a third of the cost of each new browser context on two cores (measured: 600 → 430 ms idle; the
+  // sharing and site specs 2.4 → 1.8 min).
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
 ];

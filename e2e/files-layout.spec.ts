@@ -156,6 +156,7 @@ test.describe('at 390 px (phone)', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
   test('no dashboard page scrolls sideways, and the drawer shows Logout without scrolling far', async ({ page }) => {
+    test.slow(); // every dashboard page in turn
     await signIn(page, 'phone');
     await uploadNames(page, 'phone', ['a-rather-long-file-name-that-would-widen-a-table-on-a-phone.txt']);
     for (const url of DASHBOARD_PAGES) {

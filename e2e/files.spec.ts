@@ -85,6 +85,7 @@ test('empty states: no files yet in the list and the preview', async ({ page }) 
 });
 
 test('uploads with a visible progress bar, then lists the file and updates the stats', async ({ page }) => {
+  test.slow(); // a 6 MB upload throttled to 1.5 MB/s, with 15 s and 20 s waits inside
   await signIn(page);
   await page.goto('/dashboard/files');
   await page.getByRole('button', { name: 'Upload', exact: true }).click();

@@ -48,7 +48,9 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
+  // A hang guard, not a speed target: on two cores shared by two Chromium workers and the server, a flow of two
+  // people through several pages takes 15–25 s alone and more beside another worker.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   outputDir: path.join(root, 'test-results'),
   use: {

@@ -173,7 +173,7 @@ test('two people share a workspace: members, folders, upload, rename; a viewer o
   await expect(carol.page.getByRole('button', { name: 'Upload' })).toHaveCount(0);
   await expect(carol.page.getByRole('button', { name: 'New folder' })).toHaveCount(0);
   await carol.page.getByRole('button', { name: 'Actions for launch-plan.txt' }).click();
-  await expect(carol.page.getByRole('menuitem')).toHaveText(['Open', 'Download', 'Versions']);
+  await expect(carol.page.getByRole('menuitem')).toHaveText(['Open', 'Download', 'Versions', 'Details']);
   await carol.page.keyboard.press('Escape');
   await expect(carol.page.getByRole('menu')).toBeHidden();
 

@@ -1,7 +1,7 @@
 // The Node.js lines Atrium runs on, and how the project's scripts get one.
 // Only Node built-ins here: this runs before node_modules exists, under whatever node the machine has.
 //
-// Supported: Node 22 (>= 22.12) and Node 24 — the LTS lines (package.json `engines`). Node 20 reached its end of
+// Supported: Node 22 (>= 22.22, which react-router 8 needs) and Node 24 — the LTS lines (package.json `engines`). Node 20 reached its end of
 // life on 2026-04-30 and better-sqlite3 13 (the first release that does not abort Node 24 at exit) crashes on it.
 // This machine kind still ships Node 20, so when the running node is not a supported one, `npm start`, `npm test`,
 // `npm run dev` and `scripts/run.mjs` install the official binary from the npm registry (package
@@ -20,7 +20,7 @@ export const RUNTIME_NODE_VERSION = '22.23.3';
 /** Whether a Node version (default: this process's) is a line Atrium supports. @param {string} [version] */
 export function isSupportedNode(version = process.versions.node) {
   const [major = 0, minor = 0] = version.split('.').map(Number);
-  return (major === 22 && minor >= 12) || major === 24;
+  return (major === 22 && minor >= 22) || major === 24;
 }
 
 /**
@@ -35,7 +35,7 @@ export function supportedNodePath(version = RUNTIME_NODE_VERSION) {
   const binary = path.join(prefix, 'node_modules', pkg, 'bin', 'node');
   if (existsSync(binary)) return binary;
   // Progress goes to stderr: callers may read the path from stdout.
-  console.error(`Node ${process.versions.node} is not supported (22.12+ or 24); installing Node ${version} from npm…`);
+  console.error(`Node ${process.versions.node} is not supported (22.22+ or 24); installing Node ${version} from npm…`);
   const result = spawnSync(
     'npm',
     ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `${pkg}@${version}`],

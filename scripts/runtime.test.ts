@@ -4,14 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { isSupportedNode, RUNTIME_NODE_VERSION, supportedNodePath } from './runtime.mjs';
 
 describe('supported Node lines', () => {
-  it('accepts Node 22.12+ and 24, and nothing older or newer', () => {
-    expect(['22.12.0', '22.23.3', '24.0.0', '24.21.0'].map((v) => isSupportedNode(v))).toEqual([
+  it('accepts Node 22.22+ and 24, and nothing older or newer', () => {
+    expect(['22.22.0', '22.23.3', '24.0.0', '24.21.0'].map((v) => isSupportedNode(v))).toEqual([
       true,
       true,
       true,
       true,
     ]);
-    expect(['20.20.2', '22.11.0', '23.5.0', '25.0.0', '18.19.1'].map((v) => isSupportedNode(v))).toEqual([
+    expect(['20.20.2', '22.12.0', '23.5.0', '25.0.0', '18.19.1'].map((v) => isSupportedNode(v))).toEqual([
       false,
       false,
       false,

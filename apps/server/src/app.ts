@@ -10,8 +10,12 @@ import { loadAdminCredentials } from './modules/auth/admin-credentials';
 import { loadLocalEngines } from './adapters/ai/local-engines';
 import { registerAiModule } from './modules/ai';
 import { registerAnalysisRoutes } from './modules/analysis/analysis.routes';
+import { registerPreferencesRoutes } from './modules/preferences/preferences.routes';
+import { createPreferencesService } from './modules/preferences/preferences.service';
+import { createThumbnailJobs, type ThumbnailJobs, type ThumbnailJobsDeps } from './modules/files/thumbnail-jobs';
 import {
   createAnalysisService,
+  insightsText,
   type AnalysisService,
   type AnalysisServiceDeps,
 } from './modules/analysis/analysis.service';
@@ -26,6 +30,9 @@ import { createSessionService } from './modules/auth/sessions.service';
 import { createUsersRepository } from './modules/auth/users.repository';
 import { registerDevIdentityProvider } from './modules/dev-idp/dev-idp';
 import { createBlobStore } from './adapters/blob-store';
+import { createFileDetailsRepository } from './modules/file-details/file-details.repository';
+import { registerFileDetailsRoutes } from './modules/file-details/file-details.routes';
+import { createFileDetailsService } from './modules/file-details/file-details.service';
 import { registerFileRoutes } from './modules/files/files.routes';
 import { createFilesRepository } from './modules/files/files.repository';
 import { createFilesService } from './modules/files/files.service';
@@ -42,6 +49,8 @@ import { createSharingRepository } from './modules/sharing/sharing.repository';
 import { registerSharingRoutes } from './modules/sharing/sharing.routes';
 import { createSharingService } from './modules/sharing/sharing.service';
 import { createAccessResolver } from './modules/spaces/access';
+import { registerPeopleRoutes } from './modules/people/people.routes';
+import { createPeopleService } from './modules/people/people.service';
 import { createSearch, registerSearchRoutes, type SearchService } from './modules/search';
 import { createFoldersService } from './modules/spaces/folders.service';
 import { createTrashRepository } from './modules/trash/trash.repository';
@@ -97,6 +106,8 @@ export interface AppOverrides {
   queueStats?: () => Promise<{ queued: number; running: number; failed: number }>;
   /** Background analysis: `onAnalysed` (default: the search index's `setContent`), queue tuning (tests). */
   analysis?: Pick<AnalysisServiceDeps, 'onAnalysed' | 'queue'>;
+  /** Background thumbnails' queue tuning (tests). */
+  thumbnailQueue?: ThumbnailJobsDeps['queue'];
 }
 
 declare module 'fastify' {
@@ -245,10 +256,18 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     quotaBytes: config.uploads.workspaceQuotaBytes,
     log: app.log,
   });
-  const folders = createFoldersService({ repo: spacesRepo, workspaces, access, blobs, clock, log: app.log });
+  const folders = createFoldersService({
+    repo: spacesRepo,
+    workspaces,
+    access,
+    blobs,
+    clock,
+    log: app.log,
+    audit: audit.recorder,
+  });
   const filesRepo = createFilesRepository(database.db);
   // Background analysis needs the files service and the AI module, built below: bound once they exist.
-  const late: { analysis?: AnalysisService } = {};
+  const late: { analysis?: AnalysisService; thumbnails?: ThumbnailJobs } = {};
   const files = createFilesService({
     repo: filesRepo,
     blobs,
@@ -259,7 +278,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     quotas: adminUsersRepo,
     versionsKept: config.versions.kept,
     log: app.log,
-    onStored: async (file) => late.analysis?.onStored(file),
+    onStored: async (file) => {
+      await late.analysis?.onStored(file);
+      await late.thumbnails?.onStored(file);
+    },
+    audit: audit.recorder,
   });
 
   // Event bus between instances: in-process, or Redis pub/sub with REDIS_URL.
@@ -344,8 +367,24 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   const search = createSearch(database.db, database.dialect, access);
   app.decorate('searchIndex', search);
+  // People in photos (issue 17): clustered as analysis saves each photo's faces; names feed the search content.
+  const people = createPeopleService({
+    db: database.db,
+    clock,
+    workspaces,
+    setContent: (fileId, text) => search.setContent(fileId, text),
+    analysedText: (fileId) => insightsText(database.db, fileId),
+    async reanalyse(fileIds) {
+      for (const id of fileIds) {
+        const file = await files.findUnchecked(id);
+        if (file) await late.analysis?.onStored(file);
+      }
+    },
+  });
+  registerPeopleRoutes(app, { people, audit: audit.recorder });
   const analysis = createAnalysisService({
     workspaces,
+    people,
     db: database.db,
     dialect: database.dialect,
     clock,
@@ -359,7 +398,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     enabled: config.analysis.enabled,
     timeoutMs: config.analysis.timeoutMs,
     // What analysis read in a file (OCR, transcript, document text, tags, caption) becomes searchable.
-    onAnalysed: async (fileId, text) => void (await search.setContent(fileId, text)),
+    onAnalysed: async (fileId, text) => void (await search.setContent(fileId, await people.withNames(fileId, text))),
     ...overrides.analysis,
   });
   registerAnalysisRoutes(app, { analysis, audit: audit.recorder });
@@ -368,6 +407,21 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.decorate('analysis', analysis);
   app.addHook('onReady', async () => analysis.start());
   app.addHook('preClose', async () => analysis.stop());
+  // Thumbnails of new uploads, made in the background (THUMBNAILS_IN_BACKGROUND); otherwise on first request.
+  if (config.thumbnails.inBackground) {
+    const thumbnailJobs = createThumbnailJobs({
+      db: database.db,
+      dialect: database.dialect,
+      clock,
+      files,
+      log: app.log,
+      ...(overrides.thumbnailQueue ? { queue: overrides.thumbnailQueue } : {}),
+    });
+    late.thumbnails = thumbnailJobs;
+    app.addHook('onReady', async () => thumbnailJobs.start());
+    app.addHook('preClose', async () => thumbnailJobs.stop());
+  }
+  registerPreferencesRoutes(app, { preferences: createPreferencesService({ db: database.db, clock }) });
   registerNotificationRoutes(app, { notifications, hub, audit: audit.recorder });
   const scheduledNotifications = createScheduledNotificationsService({
     repo: createScheduledNotificationsRepository(database.db),
@@ -411,6 +465,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerTrashRoutes(app, { trash, audit: audit.recorder });
   const linksRepo = createLinksRepository(database.db);
   registerArchiveRoutes(app, { archive: createArchiveService({ files, folders, tree: linksRepo }) });
+  registerFileDetailsRoutes(app, {
+    details: createFileDetailsService({
+      repo: createFileDetailsRepository(database.db),
+      files,
+      links: linksRepo,
+      access,
+      clock,
+    }),
+  });
   await registerLinksRoutes(app, {
     links: createLinksService({
       repo: linksRepo,

@@ -115,6 +115,11 @@ const aiEnv = {
     .describe(
       'analyse every stored file in the background (OCR, document text, transcripts, tags, faces) with the AI providers above; with the local engines nothing leaves the machine',
     ),
+  THUMBNAILS_IN_BACKGROUND: booleanString
+    .default(true)
+    .describe(
+      'make the thumbnail of every new upload (images; PDFs with poppler-utils, videos with ffmpeg) in the background, so the grid view finds it ready; off: each is made on its first request',
+    ),
   ANALYSIS_TIMEOUT_MINUTES: z.coerce
     .number()
     .positive()
@@ -474,6 +479,8 @@ export interface Config {
   contact: { maxPerHour: number };
   /** Background analysis of stored files (issue 17). */
   analysis: { enabled: boolean; timeoutMs: number };
+  /** Thumbnails of new uploads made in the background (issue 16). */
+  thumbnails: { inBackground: boolean };
   /** Bearer token required by /metrics; undefined: /metrics is off (404). */
   metricsToken: string | undefined;
 }
@@ -763,6 +770,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     contact: { maxPerHour: env.CONTACT_MAX_PER_HOUR },
     analysis: { enabled: env.ANALYSIS_ENABLED, timeoutMs: Math.round(env.ANALYSIS_TIMEOUT_MINUTES * 60_000) },
+    thumbnails: { inBackground: env.THUMBNAILS_IN_BACKGROUND },
     audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
     trash: { retentionDays: env.TRASH_RETENTION_DAYS },
     versions: { kept: env.FILE_VERSIONS_KEPT },

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { FileRecord } from '@atrium/contracts';
+import type { FileDetails, FileRecord } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors';
 import type { RouteEntry } from '../src/plugins/access';
 import { undeclaredApiRoutes } from '../src/plugins/access';
+import { pdfWithText } from './analysis-fixtures';
 import { dialects, expectJson, readError, readJson, sendJson, startTestServer, type TestServer } from './helpers';
 
 /**
@@ -501,6 +502,7 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
         (r) =>
           /^\/api\/(spaces|users|workspaces|folders)(\/|$)/.test(r.url) &&
           !r.url.includes('/shares') &&
+          !r.url.includes('/people') && // People has its own matrix below
           r.method !== 'HEAD',
       )
       .map((r) => `${r.method} ${r.url}`);
@@ -538,32 +540,10 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
    * refused call changes nothing (the item's share lists are the same after it).
    */
   it('answers sharing routes by caller: owner, editor, viewer, non-member, share recipient, admin', async () => {
-    type Caller = 'anonymous' | 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
-    const keys = {
-      owner: 'sh-owner',
-      editor: 'sh-editor',
-      viewer: 'sh-viewer',
-      nonMember: 'sh-stranger',
-      recipient: 'sh-recipient',
-    };
+    // One session per caller: no sharing route signs anyone out.
+    const { keys, cookieOf, send } = roleCallers(() => server, 'sh');
     const target = 'sh-target';
     await server.signInAs({ owner_key: target });
-    /** One session per caller: no sharing route signs anyone out. */
-    const sessions = new Map<Caller, Promise<string>>();
-    const cookieOf = async (who: Caller) => {
-      if (who === 'anonymous') return undefined;
-      if (!sessions.has(who)) {
-        sessions.set(
-          who,
-          who === 'admin'
-            ? server.signInAs({ owner_key: 'admin', role: 'admin' })
-            : server.signInAs({ owner_key: keys[who] }),
-        );
-      }
-      return sessions.get(who);
-    };
-    const send = async (who: Caller, method: string, url: string, body?: unknown) =>
-      sendJson(server, await cookieOf(who), method, url, body);
     const ok = expectJson;
     for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
     // The workspaces and memberships are the same for every call (no call changes them); the items are fresh.
@@ -1159,6 +1139,303 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
     expect(failures).toEqual([]);
   }, 120_000);
 
+  /**
+   * Grid view (issue 16), by caller. Preferences: every signed-in caller reads and changes only their own (a PUT by
+   * one leaves the others' as they were); anonymous callers and link bearers 401. A PDF's thumbnail: exactly the
+   * file's read access (owner, editor, viewer, a viewer-share recipient 200; non-member and an admin outside the
+   * workspace 404; anonymous and bearers 401).
+   */
+  it('answers preferences and PDF thumbnails by caller: owner, editor, viewer, non-member, recipient, admin, bearer', async () => {
+    const { keys, cookieOf, send } = roleCallers(() => server, 'gv');
+    const ok = expectJson;
+    const callers = ['owner', 'editor', 'viewer', 'nonMember', 'recipient', 'admin'] as const;
+    for (const who of callers) await cookieOf(who);
+    const failures: string[] = [];
+    const check = async (who: RoleCaller, method: string, url: string, want: number, body?: unknown) => {
+      const response = await send(who, method, url, body);
+      await response.body?.cancel();
+      if (response.status !== want) failures.push(`${method} ${url} as ${who} → ${response.status}, expected ${want}`);
+    };
+    for (const who of ['anonymous', 'bearer'] as const) {
+      await check(who, 'GET', '/api/me/preferences', 401);
+      await check(who, 'PUT', '/api/me/preferences', 401, { fileView: 'grid' });
+    }
+    for (const who of callers) {
+      const before = await Promise.all(
+        callers.map(async (c) => JSON.stringify(await ok(send(c, 'GET', '/api/me/preferences')))),
+      );
+      expect(await ok(send(who, 'PUT', '/api/me/preferences', { fileView: 'grid' }))).toEqual({ fileView: 'grid' });
+      expect(await ok(send(who, 'GET', '/api/me/preferences'))).toEqual({ fileView: 'grid' });
+      const after = await Promise.all(
+        callers.map(async (c) => JSON.stringify(await ok(send(c, 'GET', '/api/me/preferences')))),
+      );
+      callers.forEach((c, i) => {
+        if (c !== who && after[i] !== before[i]) failures.push(`PUT /api/me/preferences as ${who} changed ${c}'s`);
+      });
+    }
+
+    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Grid matrix' }), 201);
+    for (const who of ['editor', 'viewer'] as const)
+      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role: who }));
+    const form = new FormData();
+    form.append('file', new Blob([pdfWithText('matrix')]), 'matrix.pdf');
+    const pdf = await ok<FileRecord>(
+      server.fetch(`/api/files/upload?workspaceId=${ws.id}`, {
+        method: 'POST',
+        headers: { cookie: (await cookieOf('owner')) ?? '', accept: 'application/json' },
+        body: form,
+      }),
+    );
+    await ok(send('owner', 'PUT', `/api/files/${pdf.id}/shares/${keys.recipient}`, { role: 'viewer' }), 201);
+    const want = {
+      owner: 200,
+      editor: 200,
+      viewer: 200,
+      nonMember: 404,
+      recipient: 200,
+      admin: 404,
+      anonymous: 401,
+      bearer: 401,
+    };
+    for (const who of ['anonymous', 'bearer', ...callers] as const)
+      await check(who, 'GET', `/api/files/${pdf.id}/thumbnail`, want[who]);
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  /**
+   * A file's details (issue 16), by caller, on a workspace file shared with the recipient as a viewer and with an
+   * active link: reading them needs `read` (owner, editor, viewer, recipient 200); a non-member and an admin outside
+   * the workspace 404 (its existence does not leak); anonymous callers and link bearers 401. Who has access and the
+   * links are shown to those who may share the file (owner, editor) and null for the viewer and the recipient, whose
+   * activity leaves the share and link entries out.
+   */
+  it('answers the file details route by caller: owner, editor, viewer, non-member, share recipient, admin, bearer', async () => {
+    const { keys, cookieOf, send } = roleCallers(() => server, 'fd');
+    const ok = expectJson;
+    for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
+    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Details matrix' }), 201);
+    for (const who of ['editor', 'viewer'] as const)
+      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role: who }));
+    const form = new FormData();
+    form.append('file', new Blob(['details matrix']), 'details.txt');
+    const file = await ok<{ id: string }>(
+      server.fetch(`/api/files/upload?workspaceId=${ws.id}`, {
+        method: 'POST',
+        headers: { cookie: (await cookieOf('owner')) ?? '', accept: 'application/json' },
+        body: form,
+      }),
+    );
+    await ok(send('owner', 'PUT', `/api/files/${file.id}/shares/${keys.recipient}`, { role: 'viewer' }), 201);
+    const link = await ok<{ id: string }>(send('owner', 'POST', '/api/links', { fileId: file.id }), 201);
+    const routes = server.app.routeTable
+      .filter((r) => r.url.endsWith('/details') && r.url.startsWith('/api/files') && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url}`);
+    expect(routes).toEqual(['GET /api/files/:id/details']);
+
+    const want = { owner: 200, editor: 200, viewer: 200, nonMember: 404, recipient: 200, admin: 404 } as const;
+    const failures: string[] = [];
+    for (const who of [
+      'anonymous',
+      'bearer',
+      'owner',
+      'editor',
+      'viewer',
+      'nonMember',
+      'recipient',
+      'admin',
+    ] as const) {
+      const response = await send(who, 'GET', `/api/files/${file.id}/details`);
+      const expected = who === 'anonymous' || who === 'bearer' ? 401 : want[who];
+      if (response.status !== expected) failures.push(`details as ${who} → ${response.status}, expected ${expected}`);
+      if (response.status !== 200) {
+        const body = (await response.json()) as { error?: { code?: string } };
+        if (!body.error?.code) failures.push(`details as ${who}: no error shape`);
+        continue;
+      }
+      const details = (await response.json()) as FileDetails;
+      const manages = who === 'owner' || who === 'editor';
+      if (manages) {
+        const names = (details.access ?? []).map((entry) => `${entry.kind}:${entry.principal.name}:${entry.role}`);
+        for (const expectedEntry of [
+          `member:${keys.owner}:owner`,
+          `member:${keys.editor}:editor`,
+          `member:${keys.viewer}:viewer`,
+          `share:${keys.recipient}:viewer`,
+        ])
+          if (!names.includes(expectedEntry)) failures.push(`details as ${who}: access lacks ${expectedEntry}`);
+        if (details.links?.map((l) => l.id).join() !== link.id) failures.push(`details as ${who}: links`);
+        if (!details.activity.some((a) => a.action === 'share.created'))
+          failures.push(`details as ${who}: no share in activity`);
+      } else {
+        if (details.access !== null || details.links !== null) failures.push(`details as ${who}: sees access/links`);
+        if (details.activity.some((a) => a.action.startsWith('share.') || a.action.startsWith('link.')))
+          failures.push(`details as ${who}: sees share or link activity`);
+      }
+      if (!details.activity.some((a) => a.action === 'file.uploaded'))
+        failures.push(`details as ${who}: no upload in activity`);
+      if (details.yourRole !== (who === 'recipient' ? 'viewer' : who)) failures.push(`details as ${who}: role`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  /**
+   * People in photos (issue 17), by caller, on a workspace with People on and two people (rows written directly: the
+   * face engine is not what is tested here): members read (owner, editor, viewer), editors and owners name, merge,
+   * split and remove faces (viewers 403), owners turn People on or off; a non-member, the recipient of a share on a
+   * photo in the workspace and an admin outside it get the 404 of a missing workspace; anonymous callers and link
+   * bearers 401. A refused call changes nothing.
+   */
+  it('answers people routes by caller: owner, editor, viewer, non-member, share recipient, admin, bearer', async () => {
+    const { keys, cookieOf, send } = roleCallers(() => server, 'pp');
+    const ok = expectJson;
+    for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
+    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'People matrix' }), 201);
+    for (const who of ['editor', 'viewer'] as const)
+      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role: who }));
+    const db = server.app.database.db;
+    const now = new Date().toISOString();
+    await db.insertInto('people_settings').values({ space_key: ws.id, workspace_id: ws.id, updated_at: now }).execute();
+    let made = 0;
+    /** Two fresh people of one face each, on a photo of the workspace shared with the recipient. */
+    async function fixture() {
+      made += 1;
+      const form = new FormData();
+      form.append('file', new Blob(['not really a photo']), `people-${made}.jpg`);
+      const file = await ok<{ id: string }>(
+        server.fetch(`/api/files/upload?workspaceId=${ws.id}`, {
+          method: 'POST',
+          headers: { cookie: (await cookieOf('owner')) ?? '', accept: 'application/json' },
+          body: form,
+        }),
+      );
+      await ok(send('owner', 'PUT', `/api/files/${file.id}/shares/${keys.recipient}`, { role: 'editor' }), 201);
+      const ids = { person: randomUUID(), other: randomUUID(), face: randomUUID(), otherFace: randomUUID() };
+      for (const [person, face] of [
+        [ids.person, ids.face],
+        [ids.other, ids.otherFace],
+      ] as const) {
+        await db
+          .insertInto('people')
+          .values({
+            id: person,
+            space_key: ws.id,
+            workspace_id: ws.id,
+            name: null,
+            cover_face_id: face,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        await db
+          .insertInto('faces')
+          .values({
+            id: face,
+            file_id: file.id,
+            space_key: ws.id,
+            person_id: person,
+            box_left: 0.1,
+            box_top: 0.1,
+            box_width: 0.3,
+            box_height: 0.3,
+            descriptor: JSON.stringify(Array.from({ length: 128 }, () => 0)),
+            created_at: now,
+          })
+          .execute();
+      }
+      return ids;
+    }
+    type Fixture = Awaited<ReturnType<typeof fixture>>;
+    const snapshot = async () =>
+      JSON.stringify([
+        await db.selectFrom('people').selectAll().where('space_key', '=', ws.id).orderBy('id').execute(),
+        await db.selectFrom('faces').selectAll().where('space_key', '=', ws.id).orderBy('id').execute(),
+        await db.selectFrom('people_settings').selectAll().execute(),
+      ]);
+    const base = `/api/spaces/${ws.id}/people`;
+    type Row = [string, string, (f: Fixture) => string, unknown, [number, number, number, number, number, number]];
+    const rows: Row[] = [
+      ['GET', '/api/spaces/:spaceId/people', () => base, undefined, [200, 200, 200, 404, 404, 404]],
+      [
+        'GET',
+        '/api/spaces/:spaceId/people/:personId',
+        (f) => `${base}/${f.person}`,
+        undefined,
+        [200, 200, 200, 404, 404, 404],
+      ],
+      [
+        'PATCH',
+        '/api/spaces/:spaceId/people/:personId',
+        (f) => `${base}/${f.person}`,
+        { name: 'Named' },
+        [200, 200, 403, 404, 404, 404],
+      ],
+      [
+        'POST',
+        '/api/spaces/:spaceId/people/:personId/merge',
+        (f) => `${base}/${f.person}/merge`,
+        (f: Fixture) => ({ personId: f.other }),
+        [200, 200, 403, 404, 404, 404],
+      ],
+      [
+        'POST',
+        '/api/spaces/:spaceId/people/:personId/split',
+        (f) => `${base}/${f.person}/split`,
+        (f: Fixture) => ({ faceIds: [f.face] }),
+        [201, 201, 403, 404, 404, 404],
+      ],
+      [
+        'DELETE',
+        '/api/spaces/:spaceId/people/:personId/faces/:faceId',
+        (f) => `${base}/${f.person}/faces/${f.face}`,
+        undefined,
+        [200, 200, 403, 404, 404, 404],
+      ],
+      // Turned off (last: it deletes the space's people), only by owners.
+      [
+        'PUT',
+        '/api/spaces/:spaceId/people/settings',
+        () => `${base}/settings`,
+        { enabled: false },
+        [200, 403, 403, 404, 404, 404],
+      ],
+    ];
+    const peopleRoutes = server.app.routeTable
+      .filter((r) => r.url.includes('/people') && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url}`);
+    expect(new Set(rows.map(([method, route]) => `${method} ${route}`))).toEqual(new Set(peopleRoutes));
+    const failures: string[] = [];
+    const callers = ['owner', 'editor', 'viewer', 'nonMember', 'recipient', 'admin'] as const;
+    // The owner last: a successful call changes the fixture.
+    for (const [method, route, urlOf, body, want] of rows) {
+      for (const who of [
+        'anonymous',
+        'bearer',
+        'editor',
+        'viewer',
+        'nonMember',
+        'recipient',
+        'admin',
+        'owner',
+      ] as const) {
+        const f = await fixture();
+        const before = await snapshot();
+        const response = await send(who, method, urlOf(f), typeof body === 'function' ? body(f) : body);
+        await response.body?.cancel();
+        const expectedStatus = who === 'anonymous' || who === 'bearer' ? 401 : want[callers.indexOf(who)];
+        const label = `${method} ${route} as ${who}`;
+        if (response.status !== expectedStatus)
+          failures.push(`${label} → ${response.status}, expected ${expectedStatus}`);
+        if (response.status >= 400 && (await snapshot()) !== before) failures.push(`${label} changed something`);
+        if (route.endsWith('/settings') && response.status === 200)
+          await db
+            .insertInto('people_settings')
+            .values({ space_key: ws.id, workspace_id: ws.id, updated_at: now })
+            .execute();
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
   it('keeps tus uploads to their owner: no metadata, query-string or id trick reaches user A', async () => {
     const a = await signIn('userA');
     const b = await signIn('userB');
@@ -1267,20 +1544,8 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
    * query's own filter (`readableScope`), so this matrix is over results rather than statuses.
    */
   it('answers search and the bulk zip by caller: owner, editor, viewer, non-member, share recipient, admin', async () => {
-    type Caller = 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
-    const keys = {
-      owner: 'sx-owner',
-      editor: 'sx-editor',
-      viewer: 'sx-viewer',
-      nonMember: 'sx-stranger',
-      recipient: 'sx-recipient',
-    };
-    const cookieOf = (who: Caller) =>
-      who === 'admin'
-        ? server.signInAs({ owner_key: 'admin', role: 'admin' })
-        : server.signInAs({ owner_key: keys[who] });
-    const send = async (who: Caller, method: string, url: string, body?: unknown) =>
-      sendJson(server, await cookieOf(who), method, url, body);
+    type Caller = Exclude<RoleCaller, 'anonymous' | 'bearer'>;
+    const { keys, cookieOf, send } = roleCallers(() => server, 'sx');
     const ok = expectJson;
     const put = async (who: Caller, query: string, name: string) => {
       const form = new FormData();
@@ -1288,7 +1553,7 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       return ok<{ id: string }>(
         server.fetch(`/api/files/upload${query}`, {
           method: 'POST',
-          headers: { cookie: await cookieOf(who), accept: 'application/json' },
+          headers: { cookie: (await cookieOf(who)) ?? '', accept: 'application/json' },
           body: form,
         }),
       );

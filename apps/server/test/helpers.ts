@@ -106,6 +106,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     WEB_DIST: path.join(dataDir, 'no-web-dist'),
     // Background analysis would load the AI models for every image a test uploads: on where a test asks for it.
     ANALYSIS_ENABLED: 'false',
+    // Likewise background thumbnails (tests that count blobs would race them): on where a test asks for it.
+    THUMBNAILS_IN_BACKGROUND: 'false',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...options.env,
   });
@@ -245,7 +247,27 @@ export function callsAs(server: () => TestServer, cookies: Record<string, string
     call: (who: string, method: string, path: string, body?: unknown) =>
       sendJson(server(), cookies[who], method, path, body),
     json: expectJson,
+    /** `POST /api/files/upload<query>` of `content` as `name` (multipart, JSON answer). */
+    upload: (who: string, query: string, name: string, content: string | Uint8Array) =>
+      uploadFile(server(), cookies[who], query, name, content),
   };
+}
+
+/** Uploads `content` as `name` through `POST /api/files/upload{query}` as the cookie's user, asking for JSON. */
+export function uploadFile(
+  server: TestServer,
+  cookie: string | undefined,
+  query: string,
+  name: string,
+  content: string | Uint8Array,
+) {
+  const form = new FormData();
+  form.append('file', new Blob([content]), name);
+  return server.fetch(`/api/files/upload${query}`, {
+    method: 'POST',
+    headers: { cookie: cookie ?? '', accept: 'application/json' },
+    body: form,
+  });
 }
 
 /** Reads a JSON body as T (tests then assert on it). */

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Migrator, type Migration } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
 import { afterEach } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db';
 import { migrations } from '../src/db/migrations';

@@ -1,3 +1,19 @@
+export {
+  FILE_COMMAND_MAX,
+  SIGN_IN_FOR_FILES_REPLY,
+  describeFileAnswer,
+  fileCommandProgress,
+  firstWords,
+  openFileAnswer,
+  parseFileCommand,
+  pickFile,
+  searchFilesAnswer,
+  searchFilesSpoken,
+  type FileCommand,
+  type FoundFile,
+  type InsightsLike,
+  type ParseFileOptions,
+} from './files';
 export { greetingFor, type Greeting } from './greeting';
 export { NAMED_ROUTES, type NamedRoute } from './routes';
 export {

@@ -1,3 +1,4 @@
+import { fileCommandProgress, parseFileCommand, type FileCommand } from './files';
 import { greetingFor } from './greeting';
 import { NAMED_ROUTES, type NamedRoute } from './routes';
 import { hasPhrase, normalize } from './text';
@@ -12,7 +13,19 @@ export const LAUNCH_DATE = '28 April 2025';
 /** Who the assistant names as the product's owner. */
 export const OWNER_NAME = 'the Atrium team';
 
-export type Intent = 'navigate' | 'help' | 'owner' | 'launch-date' | 'greeting' | 'thanks' | 'unknown';
+export type Intent =
+  | 'navigate'
+  | 'help'
+  | 'owner'
+  | 'launch-date'
+  | 'greeting'
+  | 'thanks'
+  | 'search-files'
+  | 'open-file'
+  | 'file-contents'
+  | 'unknown';
+
+const FILE_INTENTS = { search: 'search-files', open: 'open-file', describe: 'file-contents' } as const;
 
 export interface AssistantReply {
   intent: Intent;
@@ -20,6 +33,11 @@ export interface AssistantReply {
   text: string;
   /** Set for navigation commands: the route path to open. */
   navigateTo?: string;
+  /**
+   * Set for file commands (search, open, what is in): the caller runs it as the signed-in user and answers with
+   * the sentences of `files.ts`; `text` is the line shown meanwhile.
+   */
+  fileCommand?: FileCommand;
 }
 
 export interface RespondOptions {
@@ -31,6 +49,11 @@ export interface RespondOptions {
    * while the page's name survives; typed chat keeps the strict rules.
    */
   lenient?: boolean;
+  /**
+   * The user is signed in: "open <anything>" that names no page opens a file of that name. Without it, "open the
+   * door" stays a command the assistant does not understand.
+   */
+  signedIn?: boolean;
 }
 
 const NAVIGATION_VERBS = [
@@ -76,12 +99,26 @@ const stripFillers = (text: string) =>
     .replace(/^(the |my )/, '')
     .trim();
 
+const VERBS_LONGEST_FIRST = [...NAVIGATION_VERBS].sort((a, b) => b.length - a.length);
+const verbOf = (text: string) =>
+  VERBS_LONGEST_FIRST.find((candidate) => text === candidate || text.startsWith(`${candidate} `));
+const exactRoute = (name: string) => ROUTE_NAMES.find((entry) => entry.name === name)?.route;
+
+/**
+ * "open file upload", "go to the pricing page": a verb and exactly a page's name. Checked before file commands, so
+ * a page's name always opens the page.
+ */
+function matchExactNavigation(normalized: string): NamedRoute | undefined {
+  const text = stripPolite(normalized);
+  const verb = verbOf(text);
+  const target = verb ? text.slice(verb.length).trim() : text;
+  return target ? (exactRoute(target) ?? exactRoute(stripFillers(target))) : undefined;
+}
+
 /** "open files" → /dashboard/files; a bare page name ("pricing") works too. */
 function matchNavigation(normalized: string): NamedRoute | undefined {
   const text = stripPolite(normalized);
-  const verb = [...NAVIGATION_VERBS]
-    .sort((a, b) => b.length - a.length)
-    .find((candidate) => text === candidate || text.startsWith(`${candidate} `));
+  const verb = verbOf(text);
   if (verb) {
     const target = text.slice(verb.length).trim();
     return target ? (findRoute(target) ?? findRoute(stripFillers(target))) : undefined;
@@ -104,7 +141,9 @@ export const HELP_REPLY =
   'I can open any page for you: say "open files", "go to pricing" or "take me to speech to text" ' +
   '(also home, about, features, reviews, contact, login, dashboard, profile, notifications, file upload, ' +
   'file list, file preview, file stats, text to speech, face detection, image analysis and the chatbot). ' +
-  'I can also tell you who the owner is and when Atrium was created, and I answer greetings.';
+  'I can also tell you who the owner is and when Atrium was created, and I answer greetings. ' +
+  'Signed in, I search your files ("search files for invoice"), open one ("open report.pdf") ' +
+  'and tell you what is in it ("what is in report.pdf").';
 
 /**
  * The rule-based assistant shared by chat and voice: one input, one reply.
@@ -114,6 +153,10 @@ export function respond(input: string, options: RespondOptions = {}): AssistantR
   const normalized = normalize(input);
   if (!normalized) return { intent: 'unknown', text: UNKNOWN_COMMAND_REPLY };
 
+  const exact = matchExactNavigation(normalized);
+  if (exact) return { intent: 'navigate', text: `Opening ${exact.label}.`, navigateTo: exact.path };
+  const fileCommand = parseFileCommand(input);
+  if (fileCommand) return fileReply(fileCommand);
   const route = matchNavigation(normalized);
   if (route) return { intent: 'navigate', text: `Opening ${route.label}.`, navigateTo: route.path };
   if (HELP.test(stripFillers(normalized))) return { intent: 'help', text: HELP_REPLY };
@@ -130,8 +173,16 @@ export function respond(input: string, options: RespondOptions = {}): AssistantR
   if (THANKS.test(normalized)) return { intent: 'thanks', text: 'You are welcome! Anything else I can do?' };
   const named = options.lenient ? findRoute(normalized) : undefined;
   if (named) return { intent: 'navigate', text: `Opening ${named.label}.`, navigateTo: named.path };
+  const anyOpen = options.signedIn ? parseFileCommand(input, { anyOpen: true }) : undefined;
+  if (anyOpen) return fileReply(anyOpen);
   return { intent: 'unknown', text: UNKNOWN_COMMAND_REPLY };
 }
+
+const fileReply = (command: FileCommand): AssistantReply => ({
+  intent: FILE_INTENTS[command.kind],
+  text: fileCommandProgress(command),
+  fileCommand: command,
+});
 
 /** The voice assistant's rules: `respond` with `lenient` on (see RespondOptions). */
 export const respondToSpeech = (input: string, options: Omit<RespondOptions, 'lenient'> = {}): AssistantReply =>

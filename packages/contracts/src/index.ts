@@ -11,5 +11,8 @@ export * from './sharing';
 export * from './admin';
 export * from './trash';
 export * from './insights';
+export * from './people';
 export * from './file-kinds';
 export * from './search';
+export * from './preferences';
+export * from './file-details';

@@ -18,6 +18,35 @@ export const THUMBNAIL_TYPES: readonly string[] = [
   'image/tiff',
 ];
 
+/** PDFs: the server makes a thumbnail of the first page when poppler-utils is installed. */
+export const PAGE_THUMBNAIL_TYPES: readonly string[] = ['application/pdf'];
+
+/** Videos: the server makes a thumbnail of a poster frame when ffmpeg is installed. */
+export const VIDEO_THUMBNAIL_TYPES: readonly string[] = [
+  'video/mp4',
+  'video/webm',
+  'video/quicktime',
+  'video/x-matroska',
+  'video/ogg',
+  'video/x-m4v',
+  'video/mpeg',
+  'video/3gpp',
+  'video/vnd.avi',
+];
+
+/**
+ * Every content type `GET /api/files/{id}/thumbnail` may answer for: images, PDFs and videos. The one list the web's
+ * grid asks by (for a PDF or a video the answer is 404 on a server without the engine: the grid shows an icon).
+ */
+export const ALL_THUMBNAIL_TYPES: readonly string[] = [
+  ...THUMBNAIL_TYPES,
+  ...PAGE_THUMBNAIL_TYPES,
+  ...VIDEO_THUMBNAIL_TYPES,
+];
+
+/** The message of a thumbnail that cannot be made (a kind of file without one, or its engine not installed). */
+export const NO_THUMBNAIL_MESSAGE = 'There is no thumbnail for this kind of file.';
+
 /** What the web says when a request could not reach the server at all. */
 export const NETWORK_ERROR_MESSAGE = 'Could not reach the server. Please check your connection.';
 

@@ -264,6 +264,8 @@ export interface AuditLogTable {
   request_id: string | null;
   /** JSON object text, or null. */
   details: string | null;
+  /** The file or folder the entry is about (`file:<id>`, `folder:<id>`; migration 0022), for its activity. */
+  subject: string | null;
 }
 
 export interface Database {
@@ -288,6 +290,10 @@ export interface Database {
   analysis_jobs: AnalysisJobsTable;
   file_insights: FileInsightsTable;
   analysis_settings: AnalysisSettingsTable;
+  user_preferences: UserPreferencesTable;
+  people_settings: PeopleSettingsTable;
+  people: PeopleTable;
+  faces: FacesTable;
 }
 
 /** The durable analysis queue (migration 0018): one job per (file, kind, content hash). */
@@ -333,4 +339,43 @@ export interface AnalysisSettingsTable {
   workspace_id: string;
   analysis: 'on' | 'no-faces' | 'off';
   updated_at: string;
+}
+
+/** A user's own settings (migration 0021): a JSON object (`UserPreferences` in contracts). */
+export interface UserPreferencesTable {
+  user_id: string;
+  preferences: string;
+  updated_at: string;
+}
+/** People is on for a space (migration 0020; no row: off). `space_key`: a workspace id or `personal:<owner key>`. */
+export interface PeopleSettingsTable {
+  space_key: string;
+  workspace_id: string | null;
+  updated_at: string;
+}
+
+/** A person of a space (migration 0020). */
+export interface PeopleTable {
+  id: string;
+  space_key: string;
+  workspace_id: string | null;
+  name: string | null;
+  cover_face_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A face found in a photo (migration 0020): box as fractions of the image, descriptor as JSON (128 numbers). */
+export interface FacesTable {
+  id: string;
+  file_id: string;
+  space_key: string;
+  /** Null: removed from every person (never clustered again). */
+  person_id: string | null;
+  box_left: number;
+  box_top: number;
+  box_width: number;
+  box_height: number;
+  descriptor: string;
+  created_at: string;
 }

@@ -112,6 +112,8 @@ export function createJobQueue(options: JobQueueOptions) {
   let pumping: Promise<void> | undefined;
   let again = false;
 
+  // Queues of different modules share the table: each looks only at its own kinds.
+  const kindNames = Object.keys(kinds);
   const now = () => clock.now();
   const later = (ms: number) => iso(new Date(now().getTime() + ms));
 
@@ -166,6 +168,7 @@ export function createJobQueue(options: JobQueueOptions) {
       .where('state', '=', 'running')
       .where('locked_until', '<=', at)
       .where('attempts', '>=', maxAttempts)
+      .where('kind', 'in', kindNames)
       .returning(['id', 'kind', 'file_id', 'content_sha', 'attempts'])
       .execute();
     for (const row of rows) {
@@ -300,12 +303,13 @@ export function createJobQueue(options: JobQueueOptions) {
     }
   }
 
-  /** Whether any job is due or has an expired lease: a read, so an idle queue's polls write nothing. */
+  /** Whether any job of this queue's kinds is due or has an expired lease: a read, so an idle queue's polls write nothing. */
   async function anythingDue(): Promise<boolean> {
     const at = iso(now());
     const row = await db
       .selectFrom('analysis_jobs')
       .select('id')
+      .where('kind', 'in', kindNames)
       .where((w) =>
         w.or([
           w.and([w('state', '=', 'queued'), w('run_after', '<=', at)]),
@@ -319,7 +323,7 @@ export function createJobQueue(options: JobQueueOptions) {
 
   /** Claims as many jobs as each kind has free slots, and starts them. */
   async function pump(): Promise<void> {
-    if (!(await anythingDue())) return;
+    if (kindNames.length === 0 || !(await anythingDue())) return;
     await giveUpExhausted();
     for (const [name, kind] of Object.entries(kinds)) {
       const slots = active.get(name) ?? new Set<Promise<void>>();
@@ -424,5 +428,3 @@ export function createJobQueue(options: JobQueueOptions) {
   };
   return queue;
 }
-
-export type JobQueue = ReturnType<typeof createJobQueue>;

@@ -12,7 +12,6 @@ import { AppError } from '../errors';
  *   The module that owns such a route checks the key itself.
  */
 export type Access = 'public' | 'user' | 'admin' | 'apikey';
-export type RouteAccess = Access;
 
 export interface RouteEntry {
   method: string;

@@ -1,4 +1,5 @@
 import { FaceDetectionResult, ImageAnalysisResult, SpeechToTextResult, type AiServiceName } from '@atrium/contracts';
+import { z } from 'zod';
 import type { AiEngineState, AiProviders, TextToSpeechInput } from './types';
 
 /**
@@ -9,7 +10,7 @@ import type { AiEngineState, AiProviders, TextToSpeechInput } from './types';
 export interface LocalAiEngines {
   transcribe(wav: Buffer): Promise<object>;
   synthesize(input: TextToSpeechInput): Promise<Buffer>;
-  detectFaces(image: Buffer): Promise<object[]>;
+  detectFaces(image: Buffer, options?: { descriptors?: boolean }): Promise<object[]>;
   analyzeImage(image: Buffer): Promise<object>;
   warmUp(): Promise<unknown> | unknown;
   state(): Record<AiServiceName, { status: string; message?: string }>;
@@ -81,6 +82,16 @@ export function createLocalProviders(load: LocalEnginesLoader): Omit<AiProviders
       name: 'local',
       state: () => state('faceDetection'),
       detectFaces: async (image) => FaceDetectionResult.parse(await (await get()).detectFaces(image)),
+      async describeFaces(image) {
+        const raw = await (await get()).detectFaces(image, { descriptors: true });
+        return FaceDetectionResult.parse(raw).map((face, i) => ({
+          ...face,
+          descriptor: z
+            .array(z.number())
+            .length(128)
+            .parse((raw[i] as { descriptor?: unknown }).descriptor),
+        }));
+      },
     },
     imageAnalysis: {
       name: 'local',

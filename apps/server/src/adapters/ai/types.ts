@@ -1,4 +1,4 @@
-import type { AiServiceName, DetectedFace, ImageAnalysisResult, SpeechToTextResult } from '@atrium/contracts';
+import type { DetectedFace, ImageAnalysisResult, SpeechToTextResult } from '@atrium/contracts';
 
 /** What /readyz and /api/ai/status report for one service. */
 export interface AiEngineState {
@@ -29,9 +29,14 @@ export interface TextToSpeechProvider extends ProviderBase {
   synthesize(input: TextToSpeechInput): Promise<Buffer>;
 }
 
+/** A detected face with its 128-number face-recognition descriptor (People). */
+export type DescribedFace = DetectedFace & { descriptor: number[] };
+
 /** A JPEG or PNG in, Azure Face v1.0 detect answer out. */
 export interface FaceDetectionProvider extends ProviderBase {
   detectFaces(image: Buffer): Promise<DetectedFace[]>;
+  /** The faces with their recognition descriptors: the local engine only (Azure's identification is not used). */
+  describeFaces?(image: Buffer): Promise<DescribedFace[]>;
 }
 
 /** A JPEG or PNG in, Computer Vision v3.2 analyze answer (Categories, Description, Color) out. */
@@ -48,5 +53,3 @@ export interface AiProviders {
   warmUp(): void;
   close(): Promise<void>;
 }
-
-export type AiProviderFor<S extends AiServiceName> = AiProviders[S];

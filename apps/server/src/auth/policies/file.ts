@@ -1,6 +1,7 @@
 import { AppError } from '../../errors';
 import { isAdmin, type Actor } from '../actor';
 import { loadAuthorized } from './authorize';
+import { LINK_MANAGE_ACTION } from './link';
 import { allows, strongerRole, type ResourceAction, type ResourceRole } from './roles';
 
 /**
@@ -69,4 +70,20 @@ export function requireFile<T extends FileSubject>(
     },
     () => new AppError('FILE_NOT_FOUND'),
   );
+}
+
+/**
+ * What a file's details (`GET /api/files/{id}/details`) show beyond the file itself, by the actor's role on it: who
+ * has access (members, shares) and the active links only to who may share the file — owners and editors, who can
+ * list its shares and links anyway — and the activity's share and link entries likewise. A viewer (member or share
+ * recipient) sees the file, its location as they reach it, the versions' count, their own role and the rest of the
+ * activity (uploads, renames, moves, version restores, trash).
+ */
+export function fileDetailsView(role: ResourceRole | null): {
+  access: boolean;
+  links: boolean;
+  shareActivity: boolean;
+} {
+  const share = allows(role, 'share');
+  return { access: share, links: allows(role, LINK_MANAGE_ACTION), shareActivity: share };
 }

@@ -1,4 +1,5 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /** Users and server-side sessions. Written once for SQLite and PostgreSQL. */
 export const m0001Init: Migration = {

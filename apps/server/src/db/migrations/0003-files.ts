@@ -1,4 +1,5 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /** Stored files (metadata; the bytes live in the blob store under blob_key). */
 export const m0003Files: Migration = {

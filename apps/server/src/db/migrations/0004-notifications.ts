@@ -1,4 +1,5 @@
-import { PostgresAdapter, type Kysely, type Migration } from 'kysely';
+import { PostgresAdapter, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /**
  * Notifications (every one stored before it is delivered), the users who

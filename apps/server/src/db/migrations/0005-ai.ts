@@ -1,4 +1,5 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /** API keys for the AI compatibility endpoints (only their SHA-256 is stored). */
 export const m0005Ai: Migration = {

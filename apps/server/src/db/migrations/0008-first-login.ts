@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /**
  * When each user's first sign-in was greeted (`GET /api/me` `firstLogin`, `POST /api/me/first-login`): the

@@ -1,4 +1,5 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /**
  * Leases of the scheduled jobs that must run on one instance at a time (`jobs/`): a job runs only on the instance

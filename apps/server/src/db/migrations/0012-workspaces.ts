@@ -1,20 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+
+/** The `folders` table as this migration creates it (0013 writes it too). */
+export interface FoldersTable0012 {
+  id: string;
+  workspace_id: string | null;
+  owner_key: string | null;
+  parent_id: string | null;
+  name: string;
+  name_key: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
 
 interface Before {
   files: { id: string; owner_key: string; folder_id: string | null; uploaded_by: string | null };
   users: { id: string; owner_key: string };
-  folders: {
-    id: string;
-    workspace_id: string | null;
-    owner_key: string | null;
-    parent_id: string | null;
-    name: string;
-    name_key: string;
-    created_by: string | null;
-    created_at: string;
-    updated_at: string;
-  };
+  folders: FoldersTable0012;
   notifications: { audience_user_id: string | null; audience_type: string; audience_id: string | null };
 }
 

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+import type { FoldersTable0012 } from './0012-workspaces';
 
 interface Before {
   files: {
@@ -9,17 +11,7 @@ interface Before {
     workspace_id: string | null;
     name_key: string | null;
   };
-  folders: {
-    id: string;
-    workspace_id: string | null;
-    owner_key: string | null;
-    parent_id: string | null;
-    name: string;
-    name_key: string;
-    created_by: string | null;
-    created_at: string;
-    updated_at: string;
-  };
+  folders: FoldersTable0012;
 }
 
 /**

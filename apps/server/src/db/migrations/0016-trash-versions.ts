@@ -1,4 +1,5 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /**
  * Trash and versions (issue 16). Deleting a file or folder moves it to the trash of its space: `trashed_at` and

@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /**
  * Full-text search (issue 16) over the names of files and folders and a content text per file (empty until the

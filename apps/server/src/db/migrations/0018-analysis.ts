@@ -1,4 +1,5 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /**
  * Background analysis of stored files (issue 17): the durable job queue `analysis_jobs` (one job per file, kind and

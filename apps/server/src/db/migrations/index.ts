@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { m0001Init } from './0001-init';
 import { m0002Identity } from './0002-identity';
 import { m0003Files } from './0003-files';
@@ -18,6 +18,9 @@ import { m0016TrashVersions } from './0016-trash-versions';
 import { m0017Search } from './0017-search';
 import { m0018Analysis } from './0018-analysis';
 import { m0019NotificationHistory } from './0019-notification-history';
+import { m0020People } from './0020-people';
+import { m0021UserPreferences } from './0021-user-preferences';
+import { m0022AuditSubject } from './0022-audit-subject';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -43,4 +46,7 @@ export const migrations: Record<string, Migration> = {
   '0017-search': m0017Search,
   '0018-analysis': m0018Analysis,
   '0019-notification-history': m0019NotificationHistory,
+  '0020-people': m0020People,
+  '0021-user-preferences': m0021UserPreferences,
+  '0022-audit-subject': m0022AuditSubject,
 };

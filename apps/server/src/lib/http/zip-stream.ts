@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { numberedFileName } from '../file-names';
+import { contentDisposition } from './content-disposition';
 
 /** One path segment of a zip entry: never a separator, `.` or `..` (names are checked on the way in; old rows too). */
 export const zipSegment = (name: string) => (name === '.' || name === '..' ? '_' : name.replace(/[\\/:]/g, '_') || '_');
@@ -68,3 +69,15 @@ export function createZipStream() {
     },
   };
 }
+
+/**
+ * The headers of a zip download (a chosen selection or a folder link's folder): an attachment named `fileName`,
+ * never cached, sandboxed, with its length when it is known up front (`size` < 0: unknown).
+ */
+export const zipHeaders = (zip: { fileName: string; size: number }) => ({
+  'content-type': 'application/zip',
+  'content-disposition': contentDisposition('attachment', zip.fileName),
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; sandbox",
+  ...(zip.size >= 0 ? { 'content-length': zip.size } : {}),
+});

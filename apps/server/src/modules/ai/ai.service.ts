@@ -101,6 +101,18 @@ export function createAiService({ providers, limits }: { providers: AiProviders;
       checkImage(image);
       return run('faceDetection', () => providers.faceDetection.detectFaces(image));
     },
+    /** Faces with their recognition descriptors (People): 503 where the face provider has none (not local). */
+    async describeFaces(image: Buffer) {
+      checkImage(image);
+      const provider = providers.faceDetection;
+      const describe = provider.describeFaces?.bind(provider);
+      if (!describe)
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          'People needs the local face engine (AI_FACE_DETECTION_PROVIDER=local): face descriptors are computed here.',
+        );
+      return run('faceDetection', () => describe(image));
+    },
     async analyzeImage(image: Buffer): Promise<ImageAnalysisResult> {
       checkImage(image);
       return run('imageAnalysis', () => providers.imageAnalysis.analyzeImage(image));

@@ -1,4 +1,3 @@
-import { AppError } from '../../errors';
 import type { SessionUser } from '../auth/sessions.service';
 
 /** A stored file the caller may read, read whole (the AI services limit their inputs to a few MB). */
@@ -18,13 +17,3 @@ export interface SourceFile {
 export interface FileSource {
   open(user: SessionUser, fileId: string, maxBytes: number): Promise<SourceFile>;
 }
-
-/** Used until the files module is wired in: `?fileId=` answers 501. */
-export const unavailableFileSource: FileSource = {
-  async open() {
-    throw new AppError(
-      'NOT_IMPLEMENTED',
-      'Running an AI service on a stored file is not available on this server yet. Upload the file instead.',
-    );
-  },
-};

@@ -53,7 +53,11 @@ export const MAX_ANALYSED_BYTES = 100 * 1024 * 1024;
 /** Largest recording or video analysed (streamed to a temporary file, never held in memory). */
 export const MAX_MEDIA_BYTES = 8 * 1024 * 1024 * 1024;
 
-export type Result = Omit<FileInsights, 'status' | 'progress' | 'analysedAt' | 'error'> & { engine: string };
+export type Result = Omit<FileInsights, 'status' | 'progress' | 'analysedAt' | 'error'> & {
+  engine: string;
+  /** Each face's box (fractions) and recognition descriptor, when People is on for the file's space. */
+  people?: { box: { left: number; top: number; width: number; height: number }; descriptor: number[] }[];
+};
 
 export interface AnalyserInput {
   /** The whole file in memory (refused above MAX_ANALYSED_BYTES). */
@@ -62,6 +66,8 @@ export interface AnalyserInput {
   open(): Promise<NodeJS.ReadableStream>;
   /** Whether faces may be detected (a workspace's `no-faces` setting turns it off). */
   faces: boolean;
+  /** Whether faces get their recognition descriptors (People is on for the file's space). */
+  people?: boolean;
   contentType: string;
   signal: AbortSignal;
   progress(fraction: number): Promise<void>;
@@ -162,7 +168,7 @@ const topEmotion = (emotion: Record<string, number>) =>
 
 export async function analyseImage(
   ai: AiService,
-  { read, faces: detectFaces, progress }: AnalyserInput,
+  { read, faces: detectFaces, people, progress }: AnalyserInput,
 ): Promise<Result> {
   // What the engines accept: a JPEG within the image limits (any type sharp decodes, turned upright, at most 2048 px).
   const bytes = await read();
@@ -183,7 +189,11 @@ export async function analyseImage(
   const missing: string[] = [];
   const analysis = await part('Image analysis', missing, () => ai.analyzeImage(decoded.jpeg));
   await progress(0.4);
-  const faces = detectFaces ? await part('Face detection', missing, () => ai.detectFaces(decoded.jpeg)) : undefined;
+  // People: one detection that also computes descriptors (the local engine only); plain detection otherwise.
+  const described =
+    detectFaces && people ? await part('People', missing, () => ai.describeFaces(decoded.jpeg)) : undefined;
+  const faces =
+    described ?? (detectFaces ? await part('Face detection', missing, () => ai.detectFaces(decoded.jpeg)) : undefined);
   await progress(0.7);
   const text = await part('Text recognition', missing, () => ocr(decoded.png));
   if (!analysis && !faces && text === undefined) throw new PermanentJobError(missing.join(' '), 'unsupported');
@@ -193,6 +203,12 @@ export async function analyseImage(
     faces && `face detection (${status.faceDetection.provider})`,
     text !== undefined && 'tesseract OCR',
   ].filter(Boolean);
+  const boxOf = (rectangle: { left: number; top: number; width: number; height: number }) => ({
+    left: rectangle.left / decoded.width,
+    top: rectangle.top / decoded.height,
+    width: rectangle.width / decoded.width,
+    height: rectangle.height / decoded.height,
+  });
   return {
     text,
     caption: analysis?.description.captions[0]?.text,
@@ -203,13 +219,11 @@ export async function analyseImage(
       accent: analysis.color.accentColor,
       blackAndWhite: analysis.color.isBWImg,
     },
+    ...(described
+      ? { people: described.map((face) => ({ box: boxOf(face.faceRectangle), descriptor: face.descriptor })) }
+      : {}),
     faces: faces?.map((face) => ({
-      box: {
-        left: face.faceRectangle.left / decoded.width,
-        top: face.faceRectangle.top / decoded.height,
-        width: face.faceRectangle.width / decoded.width,
-        height: face.faceRectangle.height / decoded.height,
-      },
+      box: boxOf(face.faceRectangle),
       age: face.faceAttributes.age,
       gender: face.faceAttributes.gender,
       emotion: topEmotion(face.faceAttributes.emotion),

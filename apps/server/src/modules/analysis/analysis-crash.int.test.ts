@@ -85,6 +85,8 @@ describe.each(dialects())('analysis survives kill -9 (%s)', (dialect) => {
       ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
       WEB_DIST: path.join(dataDir, 'no-web-dist'),
       ANALYSIS_ENABLED: 'true',
+      // Analysis jobs only: background thumbnails share the job table and would double the count.
+      THUMBNAILS_IN_BACKGROUND: 'false',
       // OCR only (tesseract, a child process): the analysis is real but needs no AI model in memory.
       AI_IMAGE_ANALYSIS_PROVIDER: 'disabled',
       AI_FACE_DETECTION_PROVIDER: 'disabled',

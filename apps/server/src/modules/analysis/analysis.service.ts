@@ -50,12 +50,39 @@ export interface AnalysisServiceDeps {
    * saved: the search module's `setContent(fileId, text)`.
    */
   onAnalysed?: (fileId: string, searchableText: string) => Promise<void> | void;
+  /**
+   * People (issue 17), where it is on for a file's space: descriptors are computed with the faces and handed over in
+   * the transaction that saves the insights; turning faces off drops the workspace's people.
+   */
+  people?: {
+    enabledForFile(file: StoredFile): Promise<boolean>;
+    saveFaces(trx: Db, file: StoredFile, found: NonNullable<Result['people']>): Promise<void>;
+    dropSpace(trx: Db, spaceKey: string): Promise<string[]>;
+    refreshSearch(fileIds: string[]): Promise<void>;
+  };
   /** Queue tuning (tests). */
   queue?: { pollMs?: number; leaseMs?: number; backoffMs?: number; maxAttempts?: number };
 }
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 const parse = <T>(value: string | null): T | undefined => (value === null ? undefined : (JSON.parse(value) as T));
+
+/** The words a search should find a file by, from its saved insights ('' without any). */
+export async function insightsText(db: Db, fileId: string): Promise<string> {
+  const row = await db
+    .selectFrom('file_insights')
+    .select(['caption', 'tags', 'text', 'transcript'])
+    .where('file_id', '=', fileId)
+    .executeTakeFirst();
+  if (!row) return '';
+  return searchableText({
+    engine: '',
+    caption: row.caption ?? undefined,
+    tags: parse<string[]>(row.tags),
+    text: row.text ?? undefined,
+    transcript: parse(row.transcript),
+  });
+}
 
 /** The words a search should find the file by. */
 export const searchableText = (result: Result): string =>
@@ -141,6 +168,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
             open: () => deps.files.read(file),
             contentType: file.contentType,
             faces: setting === 'on',
+            people: setting === 'on' && ((await deps.people?.enabledForFile(file)) ?? false),
             signal,
             progress,
           });
@@ -162,6 +190,8 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
               model_version: ANALYSIS_VERSION,
               analysed_at: iso(clock.now()),
             });
+            if (deps.people && (result.people || now !== 'on'))
+              await deps.people.saveFaces(trx, file, now === 'on' ? (result.people ?? []) : []);
             const tell = deps.onAnalysed;
             return tell && (() => tell(file.id, searchableText(result)));
           };
@@ -291,7 +321,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     ): Promise<{ analysis: AnalysisSetting }> {
       await deps.workspaces.authorize(actor, workspaceId, 'manage');
       const updated_at = iso(clock.now());
-      await db.transaction().execute(async (trx) => {
+      const touched = await db.transaction().execute(async (trx) => {
         await trx
           .insertInto('analysis_settings')
           .values({ workspace_id: workspaceId, analysis, updated_at })
@@ -308,7 +338,14 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
           await trx.deleteFrom('file_insights').where('file_id', 'in', files).execute();
           await trx.deleteFrom('analysis_jobs').where('file_id', 'in', files).execute();
         }
+        // No faces, no people: the workspace's descriptors and people go, and People is off.
+        if (analysis !== 'on' && deps.people) {
+          await trx.deleteFrom('people_settings').where('space_key', '=', workspaceId).execute();
+          return deps.people.dropSpace(trx, workspaceId);
+        }
+        return [];
       });
+      await deps.people?.refreshSearch(touched);
       return { analysis };
     },
 

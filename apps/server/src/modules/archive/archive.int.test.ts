@@ -1,37 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FileRecord, Folder, Workspace } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromBuffer, type Entry } from 'yauzl';
 import { callsAs, dialects, readError, signInPeople, startTestServer, type TestServer } from '../../../test/helpers';
-
-/** Every entry of a zip: path → bytes (empty for directories). */
-async function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error) return reject(error);
-      const entries = new Map<string, Buffer>();
-      zip.on('entry', (entry: Entry) => {
-        if (entry.fileName.endsWith('/')) {
-          entries.set(entry.fileName, Buffer.alloc(0));
-          zip.readEntry();
-          return;
-        }
-        zip.openReadStream(entry, (openError, stream) => {
-          if (openError) return reject(openError);
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(entries));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
+import { unzip } from '../../../test/zip';
 
 /**
  * `POST /api/files/archive` (issue 16) on both databases: chosen files and folders as one streamed zip with the
@@ -47,18 +18,9 @@ describe.each(dialects())('bulk download as zip (%s)', (dialect) => {
   });
   afterAll(async () => server?.close());
 
-  const { call, json } = callsAs(() => server, cookies);
-  const upload = async (who: string, query: string, name: string, bytes: Buffer) => {
-    const form = new FormData();
-    form.append('file', new Blob([bytes]), name);
-    return json<FileRecord>(
-      await server.fetch(`/api/files/upload${query}`, {
-        method: 'POST',
-        headers: { cookie: cookies[who] ?? '', accept: 'application/json' },
-        body: form,
-      }),
-    );
-  };
+  const { call, json, upload: send } = callsAs(() => server, cookies);
+  const upload = async (who: string, query: string, name: string, bytes: Buffer) =>
+    json<FileRecord>(await send(who, query, name, bytes));
   const folder = (who: string, body: { name: string; parentId?: string; workspaceId?: string }) =>
     call(who, 'POST', '/api/folders', body).then((r) => json<Folder>(r, 201));
   const archive = (who: string, body: unknown) => call(who, 'POST', '/api/files/archive', body);

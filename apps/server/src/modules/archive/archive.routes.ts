@@ -1,7 +1,7 @@
 import { ArchiveRequest } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { contentDisposition } from '../../lib/http/content-disposition';
+import { zipHeaders } from '../../lib/http/zip-stream';
 import type { ArchiveService } from './archive.service';
 
 /** `POST /api/files/archive` (issue 16): signed-in users; each item is checked by the file and folder policies. */
@@ -18,13 +18,7 @@ export function registerArchiveRoutes(app: FastifyInstance, deps: { archive: Arc
     },
     async (request, reply) => {
       const zip = await deps.archive.archive(await request.requireUser(), request.body);
-      void reply.headers({
-        'content-type': 'application/zip',
-        'content-disposition': contentDisposition('attachment', zip.fileName),
-        'cache-control': 'no-store',
-        'content-security-policy': "default-src 'none'; sandbox",
-        ...(zip.size >= 0 ? { 'content-length': zip.size } : {}),
-      });
+      void reply.headers(zipHeaders(zip));
       return reply.send(zip.stream);
     },
   );

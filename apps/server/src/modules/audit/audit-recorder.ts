@@ -14,6 +14,11 @@ export interface AuditRecord extends AuditContext {
   actor: string | null;
   /** What was acted on, as `kind:id` (`user:bob`, `file:<id>`, `share:<id>`). */
   target?: string | null | undefined;
+  /**
+   * The file or folder the entry is about, when the target is something else (a share or a link on it): `file:<id>`
+   * or `folder:<id>`. Default: the target when it is a file or folder. A file's activity reads entries by it.
+   */
+  subject?: string | null | undefined;
   details?: Record<string, unknown> | undefined;
 }
 
@@ -31,3 +36,7 @@ export const auditContext = (request: FastifyRequest): AuditContext => ({
   userAgent: request.headers['user-agent'],
   requestId: request.id,
 });
+
+/** The subject an entry gets: the one given, else its target when that is a file or folder. */
+export const subjectOf = (entry: Pick<AuditRecord, 'target' | 'subject'>): string | null =>
+  entry.subject ?? (entry.target && /^(file|folder):/.test(entry.target) ? entry.target : null);

@@ -88,10 +88,29 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
     const file = await ok<FileRecord>(
       server.fetch('/api/files/upload?userId=walker', {
         method: 'POST',
-        headers: { cookie: walker, accept: 'application/json' },
+        headers: { cookie: walker, accept: 'application/json', 'user-agent': UA },
         body: form,
       }),
     );
+    // A file's changes (issue 16, its activity): rename, move, replace as a version, restore a version; a folder's.
+    const shelf = await ok<{ id: string }>(send(walker, 'POST', '/api/folders', { name: 'Shelf' }), 201);
+    const box = await ok<{ id: string }>(send(walker, 'POST', '/api/folders', { name: 'Box' }), 201);
+    await ok(send(walker, 'PATCH', `/api/files/${file.id}`, { fileName: 'renamed.txt' }));
+    await ok(send(walker, 'PATCH', `/api/files/${file.id}`, { folderId: shelf.id }));
+    const again = new FormData();
+    again.append('file', new Blob(['new bytes']), 'renamed.txt');
+    await ok(
+      server.fetch(`/api/files/upload?folderId=${shelf.id}&onConflict=replace`, {
+        method: 'POST',
+        headers: { cookie: walker, accept: 'application/json', 'user-agent': UA },
+        body: again,
+      }),
+    );
+    const versions = await ok<{ versions: { id: string }[] }>(send(walker, 'GET', `/api/files/${file.id}/versions`));
+    await ok(send(walker, 'POST', `/api/files/${file.id}/versions/${versions.versions[0]?.id}/restore`));
+    await ok(send(walker, 'PATCH', `/api/files/${file.id}`, { fileName: 'gone.txt' }));
+    await ok(send(walker, 'PATCH', `/api/folders/${box.id}`, { name: 'Crate' }));
+    await ok(send(walker, 'PATCH', `/api/folders/${box.id}`, { parentId: shelf.id }));
     await ok(send(walker, 'DELETE', `/api/files/user/${file.id}`));
     // From the trash: restored, deleted again, purged (issue 16).
     await ok(send(walker, 'POST', `/api/trash/${file.id}/restore`));
@@ -138,6 +157,13 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
       ['api_key.created', 'admin', `api_key:${key.id}`, { name: 'audit key' }],
       ['api_key.revoked', 'admin', `api_key:${key.id}`],
       ['notification.published', 'admin', `notification:${published.id}`],
+      ['file.uploaded', 'walker', `file:${file.id}`, { name: 'gone.txt', size: 5 }],
+      ['file.renamed', 'walker', `file:${file.id}`, { from: 'renamed.txt', to: 'gone.txt' }],
+      ['file.moved', 'walker', `file:${file.id}`, { to: { id: shelf.id, name: 'Shelf' } }],
+      ['file.version_added', 'walker', `file:${file.id}`, { name: 'renamed.txt', size: 9 }],
+      ['file.version_restored', 'walker', `file:${file.id}`, { name: 'renamed.txt', size: 5 }],
+      ['folder.renamed', 'walker', `folder:${box.id}`, { from: 'Box', to: 'Crate' }],
+      ['folder.moved', 'walker', `folder:${box.id}`, { to: { id: shelf.id, name: 'Shelf' } }],
       ['file.deleted', 'walker', `file:${file.id}`],
       ['file.restored', 'walker', `file:${file.id}`, { name: 'gone.txt' }],
       ['file.purged', 'walker', `file:${file.id}`],

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEntry, AuditPage, AuditQuery } from '@atrium/contracts';
 import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
-import type { AuditRecord, AuditRecorder } from './audit-recorder';
+import { subjectOf, type AuditRecord, type AuditRecorder } from './audit-recorder';
 import type { AuditFilter, AuditRepository, AuditRow } from './audit.repository';
 import { csvLine } from './csv';
 
@@ -84,6 +84,7 @@ export const createAuditService = ({ repo, clock, retentionDays, log }: AuditSer
           user_agent: entry.userAgent?.slice(0, 512) ?? null,
           request_id: entry.requestId ?? null,
           details: entry.details === undefined ? null : JSON.stringify(entry.details),
+          subject: subjectOf(entry),
         });
       } catch (error) {
         log.error({ err: error, action: entry.action }, 'could not write an audit entry');

@@ -235,6 +235,18 @@ export const createFilesRepository = (db: Db) => ({
     return rows.map((row) => row.blob_key);
   },
 
+  /** The owner key of user `id` (who uploaded, for the audit log). */
+  async ownerKeyOfUser(id: string): Promise<string | undefined> {
+    const row = await db.selectFrom('users').select('owner_key').where('id', '=', id).executeTakeFirst();
+    return row?.owner_key;
+  },
+
+  /** The name of folder `id` (the audit log's move entries). */
+  async folderName(id: string): Promise<string | undefined> {
+    const row = await db.selectFrom('folders').select('name').where('id', '=', id).executeTakeFirst();
+    return row?.name;
+  },
+
   async deleteById(id: string): Promise<boolean> {
     const result = await db.deleteFrom('files').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;

@@ -78,7 +78,11 @@ export async function registerFileRoutes(
         const { onConflict, ...place } = request.query;
         const target = await uploadTarget(caller, place);
         return withFilePart(request, async (part) => {
-          const record = await files.ingest(target, { ...part, onConflict });
+          const record = await files.ingest(target, {
+            ...part,
+            onConflict,
+            context: { actor: caller.ownerKey, ...auditContext(request) },
+          });
           if (wantsJson(request)) return record;
           // Text, as the API's first clients read it; the schema above documents the JSON variant.
           return (reply as FastifyReply)
@@ -155,7 +159,8 @@ export async function registerFileRoutes(
         config: user,
         schema: {
           tags: ['files'],
-          summary: 'A WebP thumbnail of an image (made once, then cached)',
+          summary:
+            'A WebP thumbnail of an image, a PDF’s first page or a video’s poster frame (made once, then cached; 404 without its engine)',
           params: FileIdParams,
         },
       },
@@ -205,7 +210,13 @@ export async function registerFileRoutes(
           response: { 200: FileRecord, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
         },
       },
-      async (request) => files.restoreVersion(await request.requireUser(), request.params.id, request.params.versionId),
+      async (request) =>
+        files.restoreVersion(
+          await request.requireUser(),
+          request.params.id,
+          request.params.versionId,
+          auditContext(request),
+        ),
     );
 
     typed.get(
@@ -241,7 +252,8 @@ export async function registerFileRoutes(
           },
         },
       },
-      async (request) => files.update(await request.requireUser(), request.params.id, request.body),
+      async (request) =>
+        files.update(await request.requireUser(), request.params.id, request.body, auditContext(request)),
     );
 
     typed.delete(

@@ -10,7 +10,7 @@ import {
 } from '@atrium/contracts';
 import type { BlobStore } from '../../adapters/blob-store';
 import type { Actor, UserActor } from '../../auth/actor';
-import { requireActsFor, requireFile } from '../../auth/policies/file';
+import { fileRole, requireActsFor, requireFile } from '../../auth/policies/file';
 import type { ResourceAction } from '../../auth/policies/roles';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
@@ -26,7 +26,8 @@ import type { FileRow, FilesRepository } from './files.repository';
 import { sweepOrphans } from './maintenance';
 import { fileBlobKey, thumbnailKey, toStoredFile, type StoredFile, type UploadTarget } from './stored-file';
 import { createThumbnails } from './thumbnails';
-import type { AccessResolver } from '../spaces/access';
+import type { AccessFacts, AccessResolver } from '../spaces/access';
+import type { AuditContext, AuditRecorder } from '../audit/audit-recorder';
 
 /** Attempts to find a free name when simultaneous uploads keep taking the one chosen. */
 const NAME_ATTEMPTS = 10;
@@ -57,6 +58,16 @@ export interface FilesServiceDeps {
    * is answered; it must not throw.
    */
   onStored?: (file: StoredFile) => Promise<void>;
+  /**
+   * The audit log: uploads (`file.uploaded`, `file.version_added` for a replace), renames, moves and version
+   * restores are recorded here, where the service knows what changed (a file's activity in its details reads them).
+   */
+  audit?: AuditRecorder;
+}
+
+/** Who acted and from where, for the audit entry of a change; `actor` is an owner key (null: a file-drop link). */
+export interface ChangeContext extends AuditContext {
+  actor?: string | null;
 }
 
 /** The 404 of an unknown version of a file. */
@@ -72,7 +83,13 @@ export interface UploadInput {
   stream: Readable;
   /** When the name is taken in the target folder: `rename` (default), `replace` (a new version) or `fail` (409). */
   onConflict?: UploadConflict | undefined;
+  /** For the audit entry; without one the uploader (`UploadTarget.uploadedBy`) is the actor. */
+  context?: ChangeContext | undefined;
 }
+
+/** Whether `target` is in another space than `file` (another workspace, or another person's personal space). */
+const leftSpace = (file: StoredFile, target: UploadTarget): boolean =>
+  target.workspaceId !== file.workspaceId || (target.workspaceId === null && target.ownerKey !== file.ownerKey);
 
 /** The content a file gets from an upload or an older version. */
 type Content = Pick<FileRow, 'blob_key' | 'size' | 'sha256' | 'content_type' | 'upload_date' | 'uploaded_by'>;
@@ -94,8 +111,27 @@ export const createFilesService = ({
   versionsKept,
   log,
   onStored,
+  audit,
 }: FilesServiceDeps) => {
-  const thumbnails = createThumbnails(blobs);
+  const thumbnails = createThumbnails(blobs, log ? { log } : {});
+  /** Records one audit entry about file `id` (the recorder never throws). */
+  async function recordChange(
+    action: 'file.uploaded' | 'file.version_added' | 'file.renamed' | 'file.moved' | 'file.version_restored',
+    id: string,
+    context: ChangeContext | undefined,
+    fallbackActorId: string | null,
+    details: Record<string, unknown>,
+  ): Promise<void> {
+    if (!audit) return;
+    const { actor, ...where } = context ?? {};
+    const who =
+      actor !== undefined
+        ? actor
+        : fallbackActorId === null
+          ? null
+          : ((await repo.ownerKeyOfUser(fallbackActorId).catch(() => undefined)) ?? null);
+    await audit.record({ action, actor: who, target: `file:${id}`, details, ...where });
+  }
   /** File `id` with what the file policy needs to know of the actor: membership and shares (see `spaces/access.ts`). */
   const find = async (actor: Actor, id: string) => {
     const row = await repo.findById(id);
@@ -205,8 +241,11 @@ export const createFilesService = ({
       throw new AppError('CONFLICT', 'The file changed while its new content was being stored. Try again.');
     }
     const pruned = await repo.pruneVersions(current.id, versionsKept);
-    await Promise.all([blobs.delete(thumbnailKey(current.id)), ...pruned.map((key) => blobs.delete(key))]).catch(
-      (error: unknown) => log?.warn({ err: error, id: current.id }, 'could not remove the bytes of old versions'),
+    await Promise.all([
+      blobs.delete(thumbnailKey(current.blob_key)),
+      ...pruned.flatMap((key) => [blobs.delete(key), blobs.delete(thumbnailKey(key))]),
+    ]).catch((error: unknown) =>
+      log?.warn({ err: error, id: current.id }, 'could not remove the bytes of old versions'),
     );
     const stored = toStoredFile({ ...current, ...next });
     await announceStored(stored);
@@ -235,6 +274,7 @@ export const createFilesService = ({
     fileName,
     inspector,
     onConflict,
+    context,
   }: {
     id: string;
     blobKey: string;
@@ -242,6 +282,7 @@ export const createFilesService = ({
     fileName: string;
     inspector: Inspector;
     onConflict?: UploadConflict | undefined;
+    context?: ChangeContext | undefined;
   }): Promise<FileRecord> {
     try {
       if (inspector.size === 0) throw new AppError('BAD_REQUEST', 'The file is empty. Choose a file with content.');
@@ -249,7 +290,7 @@ export const createFilesService = ({
         const existing = await repo.findByName(target.folderId, fileNameKey(fileName));
         if (existing && onConflict === 'fail') throw new AppError('CONFLICT', nameTakenMessage(existing.file_name));
         if (existing) {
-          return await storeNewContent(existing, {
+          const replaced = await storeNewContent(existing, {
             blob_key: blobKey,
             size: inspector.size,
             sha256: inspector.digest(),
@@ -257,6 +298,11 @@ export const createFilesService = ({
             upload_date: iso(clock.now()),
             uploaded_by: target.uploadedBy,
           });
+          await recordChange('file.version_added', existing.id, context, target.uploadedBy, {
+            name: replaced.fileName,
+            size: replaced.size,
+          });
+          return replaced;
         }
       }
       const row: FileRow & { folder_id: string } = {
@@ -286,6 +332,11 @@ export const createFilesService = ({
       }
       const stored = toStoredFile(row);
       await announceStored(stored);
+      await recordChange('file.uploaded', id, context, target.uploadedBy, {
+        name: row.file_name,
+        size: row.size,
+        ...(target.uploadedBy === null ? { via: 'link' } : {}),
+      });
       return presentFile(stored);
     } catch (error) {
       await blobs.delete(blobKey).catch(() => undefined);
@@ -360,7 +411,7 @@ export const createFilesService = ({
         if (sourceError) throw clientFailure(sourceError, error);
         throw error;
       }
-      return commit({ id, blobKey, target, fileName, inspector, onConflict: input.onConflict });
+      return commit({ id, blobKey, target, fileName, inspector, onConflict: input.onConflict, context: input.context });
     },
 
     /**
@@ -383,11 +434,21 @@ export const createFilesService = ({
      */
     async ingestFile(
       target: UploadTarget,
-      input: { fileName: string | undefined; file: string; onConflict?: UploadConflict | undefined },
+      input: {
+        fileName: string | undefined;
+        file: string;
+        onConflict?: UploadConflict | undefined;
+        context?: ChangeContext | undefined;
+      },
     ): Promise<FileRecord> {
       if (!blobs.adoptFile) {
         const stream = createReadStream(input.file, { highWaterMark: 1024 * 1024 });
-        return service.ingest(target, { fileName: input.fileName, stream, onConflict: input.onConflict });
+        return service.ingest(target, {
+          fileName: input.fileName,
+          stream,
+          onConflict: input.onConflict,
+          context: input.context,
+        });
       }
       const fileName = sanitizeFileName(input.fileName);
       await failIfTaken(target.folderId, fileName, input.onConflict);
@@ -399,7 +460,7 @@ export const createFilesService = ({
       const id = randomUUID();
       const blobKey = fileBlobKey(id);
       await blobs.adoptFile(blobKey, input.file);
-      return commit({ id, blobKey, target, fileName, inspector, onConflict: input.onConflict });
+      return commit({ id, blobKey, target, fileName, inspector, onConflict: input.onConflict, context: input.context });
     },
 
     async list(actor: Actor, ownerKey: string, page: { limit?: number | undefined; cursor?: string | undefined }) {
@@ -423,6 +484,15 @@ export const createFilesService = ({
     /** A file the actor may read. */
     get: (actor: Actor, id: string): Promise<StoredFile> => authorized(actor, id, 'read'),
 
+    /**
+     * A file the actor may read, with what the file policy read of the actor (membership role, share role) and the
+     * role it gives them (the details panel shows more to who may share).
+     */
+    async readableWithRole(actor: UserActor, id: string) {
+      const file: StoredFile & Partial<AccessFacts> = await requireFile(actor, 'read', () => find(actor, id));
+      return { file, role: fileRole(actor, file) ?? 'viewer' };
+    },
+
     /** File `id` if the actor may do `action` to it: 404 `FILE_NOT_FOUND` when hidden, 403 when view-only. */
     authorize: authorized,
 
@@ -444,6 +514,7 @@ export const createFilesService = ({
       actor: UserActor,
       id: string,
       change: { fileName?: string | undefined; folderId?: string | undefined },
+      context?: AuditContext,
     ): Promise<FileRecord> {
       const file = await authorized(actor, id, 'write');
       let target: UploadTarget | undefined;
@@ -451,9 +522,7 @@ export const createFilesService = ({
         const folder = await placement.authorize(actor, change.folderId, 'write');
         target = await placement.targetOfFolder(folder.id, actor.id);
         if (!target) throw new AppError('FOLDER_NOT_FOUND');
-        const leavesSpace =
-          target.workspaceId !== file.workspaceId || (target.workspaceId === null && target.ownerKey !== file.ownerKey);
-        if (leavesSpace) {
+        if (leftSpace(file, target)) {
           await authorized(actor, id, 'delete');
           if ((await service.remainingQuota(target)) < file.size) throw await service.quotaErrorOf(target);
         } else {
@@ -477,6 +546,22 @@ export const createFilesService = ({
           }),
         id,
       );
+      const changeContext = { actor: actor.ownerKey, ...context };
+      if (name !== file.fileName) {
+        await recordChange('file.renamed', id, changeContext, null, { from: file.fileName, to: name });
+      }
+      if (target && file.folderId !== folderId) {
+        // Between spaces the old folder's name stays out: readers of the new space need not learn it.
+        const [fromName, toName] = await Promise.all([
+          leftSpace(file, target) || file.folderId === null ? undefined : repo.folderName(file.folderId),
+          repo.folderName(folderId),
+        ]);
+        await recordChange('file.moved', id, changeContext, null, {
+          name,
+          from: leftSpace(file, target) ? { otherSpace: true } : { id: file.folderId, name: fromName ?? null },
+          to: { id: folderId, name: toName ?? null },
+        });
+      }
       return presentFile({ ...file, fileName: name });
     },
 
@@ -520,7 +605,7 @@ export const createFilesService = ({
       if (!(await repo.deleteById(id))) return false;
       await Promise.all([
         blobs.delete(row.blob_key),
-        blobs.delete(thumbnailKey(id)),
+        blobs.delete(thumbnailKey(row.blob_key)),
         ...versionKeys.map((key) => blobs.delete(key)),
       ]).catch((error: unknown) => log?.warn({ err: error, id }, 'could not remove the bytes of a purged file'));
       return true;
@@ -564,12 +649,12 @@ export const createFilesService = ({
     },
 
     /** Makes version `versionId` the file's content; the current content becomes a version (`write` needed). */
-    async restoreVersion(actor: Actor, id: string, versionId: string): Promise<FileRecord> {
+    async restoreVersion(actor: Actor, id: string, versionId: string, context?: AuditContext): Promise<FileRecord> {
       await authorized(actor, id, 'write');
       const [row, version] = await Promise.all([repo.findById(id), repo.findVersion(id, versionId)]);
       if (!row) throw new AppError('FILE_NOT_FOUND');
       if (!version) throw new AppError('NOT_FOUND', VERSION_NOT_FOUND);
-      return storeNewContent(
+      const restored = await storeNewContent(
         row,
         {
           blob_key: version.blob_key,
@@ -581,6 +666,14 @@ export const createFilesService = ({
         },
         versionId,
       );
+      await recordChange(
+        'file.version_restored',
+        id,
+        { actor: actor.kind === 'user' ? actor.ownerKey : null, ...context },
+        null,
+        { name: restored.fileName, versionOf: version.created_at, size: restored.size },
+      );
+      return restored;
     },
 
     /** A small WebP of an image the actor may read, made on first request and kept. */
@@ -591,6 +684,14 @@ export const createFilesService = ({
 
     /** The thumbnail of a file with no policy check, for callers whose own policy decided (a public link's bearer). */
     thumbnailUnchecked: (file: StoredFile): Promise<Readable> => thumbnails.open(file),
+
+    /**
+     * Makes the thumbnail of a file's current content unless it exists (the background job after an upload); throws
+     * the thumbnail's AppErrors (404: no thumbnail for its type or its engine is missing; 415: unreadable; 503: busy).
+     */
+    prepareThumbnail: async (file: StoredFile): Promise<void> => {
+      await thumbnails.ensure(file);
+    },
 
     /** See `maintenance.ts`. */
     sweepOrphans: (graceMs: number) => sweepOrphans({ repo, blobs, clock }, graceMs),

@@ -20,7 +20,7 @@ import { handleTusRequest } from './tus-web';
 
 export const TUS_PATH = '/api/files/tus';
 /** Header on the final PATCH answer naming the committed file. */
-export const TUS_FILE_ID_HEADER = 'x-atrium-file-id';
+const TUS_FILE_ID_HEADER = 'x-atrium-file-id';
 const EXPIRY_MS = 24 * 60 * 60 * 1000;
 
 /** Upload ids in URLs: what tus's default naming makes (hex), nothing that could leave the key prefix. */

@@ -24,16 +24,7 @@ describe.each(dialects())('file versions (%s)', (dialect) => {
   });
   afterAll(async () => server?.close());
 
-  const { call, json } = callsAs(() => server, cookies);
-  const upload = (who: string, query: string, name: string, content: string) => {
-    const form = new FormData();
-    form.append('file', new Blob([content]), name);
-    return server.fetch(`/api/files/upload${query}`, {
-      method: 'POST',
-      headers: { cookie: cookies[who] ?? '', accept: 'application/json' },
-      body: form,
-    });
-  };
+  const { call, json, upload } = callsAs(() => server, cookies);
   const text = async (who: string, url: string, headers: Record<string, string> = {}) => {
     const response = await server.fetch(url, { headers: { cookie: cookies[who] ?? '', ...headers } });
     return { status: response.status, body: await response.text() };

@@ -1,7 +1,7 @@
 import type { BlobStore } from '../../adapters/blob-store';
 import type { Clock } from '../../lib/time';
 import type { FilesRepository } from './files.repository';
-import { FILE_BLOB_PREFIX, THUMBNAIL_PREFIX } from './stored-file';
+import { FILE_BLOB_PREFIX, THUMBNAIL_PREFIX, thumbnailSource } from './stored-file';
 
 /**
  * Removes what an interrupted process may have left: incomplete writes and blobs with no metadata row, older than
@@ -23,8 +23,8 @@ export async function sweepOrphans(
   }
   for await (const blob of blobs.list(THUMBNAIL_PREFIX)) {
     if (blob.lastModified >= before) continue;
-    const id = blob.key.slice(THUMBNAIL_PREFIX.length).replace(/\.webp$/, '');
-    if (!(await repo.findAnyById(id))) {
+    // A thumbnail is kept while the content it shows is (a file's, in the trash or not, or a version's).
+    if (!(await repo.blobKeyExists(thumbnailSource(blob.key)))) {
       await blobs.delete(blob.key);
       orphans += 1;
     }

@@ -47,4 +47,12 @@ export interface UploadTarget {
 export const FILE_BLOB_PREFIX = 'files/';
 export const THUMBNAIL_PREFIX = 'thumbnails/';
 export const fileBlobKey = (id: string) => `${FILE_BLOB_PREFIX}${id}`;
-export const thumbnailKey = (id: string) => `${THUMBNAIL_PREFIX}${id}.webp`;
+/**
+ * The thumbnail of the content stored under `blobKey`: keyed by the content, not the file, so a file's new content
+ * (a replace, a version made current) never shows the old picture, even one a late background job writes.
+ */
+export const thumbnailKey = (blobKey: string) =>
+  `${THUMBNAIL_PREFIX}${blobKey.startsWith(FILE_BLOB_PREFIX) ? blobKey.slice(FILE_BLOB_PREFIX.length) : blobKey.replaceAll('/', '_')}.webp`;
+/** The blob key a thumbnail key was made from (the orphan sweep). */
+export const thumbnailSource = (key: string) =>
+  `${FILE_BLOB_PREFIX}${key.slice(THUMBNAIL_PREFIX.length).replace(/\.webp$/, '')}`;

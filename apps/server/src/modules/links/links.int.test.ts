@@ -4,43 +4,14 @@ import path from 'node:path';
 import type { Folder, Link, PublicLink, PublicUploadResponse } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { fromBuffer, type Entry } from 'yauzl';
 import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { unzipText } from '../../../test/zip';
 
 /** A clock the tests move forward (expiry). */
 let offsetMs = 0;
 const clock = { now: () => new Date(Date.now() + offsetMs) };
 
 const MAX_UPLOAD = 64 * 1024;
-
-/** Every entry of a zip: path → content ('' for directories). */
-async function unzip(buffer: Buffer): Promise<Map<string, string>> {
-  return new Promise((resolve, reject) => {
-    fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error) return reject(error);
-      const entries = new Map<string, string>();
-      zip.on('entry', (entry: Entry) => {
-        if (entry.fileName.endsWith('/')) {
-          entries.set(entry.fileName, '');
-          zip.readEntry();
-          return;
-        }
-        zip.openReadStream(entry, (openError, stream) => {
-          if (openError) return reject(openError);
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(entries));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 describe.each(dialects())('public links (%s)', (dialect) => {
   let server: TestServer;
@@ -353,7 +324,7 @@ describe.each(dialects())('public links (%s)', (dialect) => {
     expect(zip.headers.get('content-disposition')).toContain('Project.zip');
     const body = Buffer.from(await zip.arrayBuffer());
     expect(zip.headers.get('content-length')).toBe(String(body.length));
-    const entries = await unzip(body);
+    const entries = await unzipText(body);
     expect(Object.fromEntries(entries)).toEqual({
       'Drafts/': '',
       'Drafts/Old/': '',
@@ -414,7 +385,7 @@ describe.each(dialects())('public links (%s)', (dialect) => {
     const link = await createLink({ folderId: odd.id });
     const zip = await pub(link.token, '/zip');
     expect(zip.status).toBe(200);
-    expect(Object.fromEntries(await unzip(Buffer.from(await zip.arrayBuffer())))).toEqual({ 'C_odd.txt': 'colon' });
+    expect(Object.fromEntries(await unzipText(Buffer.from(await zip.arrayBuffer())))).toEqual({ 'C_odd.txt': 'colon' });
   });
 
   it('takes anonymous uploads through a file drop, named safely, never listing the folder', async () => {

@@ -20,9 +20,9 @@ import {
   UnlockLinkResponse,
 } from '@atrium/contracts';
 import { LINK_TEXTS } from '@atrium/contracts/texts';
-import { contentDisposition } from '../../lib/http/content-disposition';
 import { parseRange } from '../../lib/http/range';
 import { httpDate, isNotModified, sendBlob, sendThumbnail, type BlobRecord } from '../../lib/http/send-blob';
+import { zipHeaders } from '../../lib/http/zip-stream';
 import { withFilePart } from '../../lib/multipart';
 import type { RouteRateLimit } from '../../plugins/rate-limit';
 import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
@@ -103,6 +103,8 @@ export async function registerLinksRoutes(
         action: 'link.created',
         actor: actor.ownerKey,
         target: `link:${link.id}`,
+        subject:
+          link.fileId !== null ? `file:${link.fileId}` : link.folderId !== null ? `folder:${link.folderId}` : null,
         details: {
           fileId: link.fileId,
           folderId: link.folderId,
@@ -269,13 +271,7 @@ export async function registerLinksRoutes(
       },
       async (request, reply) => {
         const zip = await links.zip(request.params.token, request.cookies, { count: request.method === 'GET' });
-        void reply.headers({
-          'content-type': 'application/zip',
-          'content-disposition': contentDisposition('attachment', zip.fileName),
-          'cache-control': 'no-store',
-          'content-security-policy': "default-src 'none'; sandbox",
-          ...(zip.size >= 0 ? { 'content-length': zip.size } : {}),
-        });
+        void reply.headers(zipHeaders(zip));
         if (request.method === 'HEAD') {
           // The headers only: nothing is read (blobs open lazily, as the zip is read).
           zip.stream.destroy();
@@ -333,7 +329,11 @@ export async function registerLinksRoutes(
       async (request, reply) => {
         // Before the body is read: a refused upload costs no bytes.
         const folderId = await links.uploadFolder(request.params.token, request.cookies);
-        return withFilePart(request, async (part) => reply.status(201).send(await links.upload(folderId, part)));
+        return withFilePart(request, async (part) =>
+          reply
+            .status(201)
+            .send(await links.upload(folderId, { ...part, context: { actor: null, ...auditContext(request) } })),
+        );
       },
     );
   });

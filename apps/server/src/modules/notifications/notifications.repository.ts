@@ -4,6 +4,7 @@ import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db, Dialect } from '../../db';
 import type { Database, NotificationsTable } from '../../db/schema';
 import { iso, type Clock } from '../../lib/time';
+import { workspaceMemberIds } from '../spaces/spaces.repository';
 
 export type NotificationRow = Selectable<NotificationsTable>;
 
@@ -189,14 +190,7 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
   },
 
   /** The current members of a workspace (a workspace audience's live streams). */
-  async workspaceMemberIds(workspaceId: string): Promise<string[]> {
-    const rows = await db
-      .selectFrom('workspace_members')
-      .select('user_id')
-      .where('workspace_id', '=', workspaceId)
-      .execute();
-    return rows.map((row) => row.user_id);
-  },
+  workspaceMemberIds: (workspaceId: string): Promise<string[]> => workspaceMemberIds(db, workspaceId),
 
   /** The role of `userId` in workspace `workspaceId` (undefined: not a member), and whether it exists at all. */
   async workspaceFor(workspaceId: string, userId: string) {

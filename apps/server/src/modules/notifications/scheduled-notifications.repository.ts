@@ -1,9 +1,5 @@
-import type { Selectable } from 'kysely';
 import type { Db } from '../../db';
-import type { ScheduledNotificationsTable } from '../../db/schema';
 import type { Audience } from './notifications.repository';
-
-export type ScheduledRow = Selectable<ScheduledNotificationsTable>;
 
 /** Plain queries on scheduled messages. Times are ISO-8601 UTC text, so text order is time order. */
 export const createScheduledNotificationsRepository = (db: Db) => {

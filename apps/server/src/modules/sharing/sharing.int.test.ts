@@ -38,19 +38,10 @@ describe.each(dialects())('sharing with people and workspaces (%s)', (dialect) =
   });
   afterAll(async () => server?.close());
 
-  const { call, json } = callsAs(() => server, cookies);
+  const { call, json, upload } = callsAs(() => server, cookies);
   const failure = async (response: Response) => {
     const error = await readError(response);
     return `${response.status} ${error.code} ${error.message}`;
-  };
-  const upload = (who: string, query: string, name: string, content: string) => {
-    const form = new FormData();
-    form.append('file', new Blob([content]), name);
-    return server.fetch(`/api/files/upload${query}`, {
-      method: 'POST',
-      headers: { cookie: cookies[who] ?? '', accept: 'application/json' },
-      body: form,
-    });
   };
   const feed = async (who: string) =>
     (await json<Notification[]>(await call(who, 'GET', '/public/api/notifications?limit=200'))).map((n) => n.message);

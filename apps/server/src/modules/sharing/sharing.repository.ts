@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db';
 import { isUniqueViolation } from '../../db/errors';
 import type { FilesTable, FoldersTable, SharesTable } from '../../db/schema';
+import { workspaceMemberIds } from '../spaces/spaces.repository';
 
 export type ShareRow = Selectable<SharesTable>;
 
@@ -63,6 +64,27 @@ export function createSharingRepository(db: Db) {
   /** Workspaces `userId` is a member of (a subquery). */
   const workspacesOf = (userId: string) =>
     db.selectFrom('workspace_members').select('workspace_id').where('user_id', '=', userId);
+
+  /** Shares reaching `userId` (granted to them or to a workspace of theirs) made by someone else, newest first. */
+  const sharesReaching = (userId: string) =>
+    db
+      .selectFrom('shares')
+      .leftJoin('users as sharer', 'sharer.id', 'shares.created_by')
+      .select([
+        'shares.role as share_role',
+        'shares.created_at as shared_at',
+        'sharer.name as sharer_name',
+        'sharer.nickname as sharer_nickname',
+        'sharer.owner_key as sharer_owner_key',
+      ])
+      .where((eb) =>
+        eb.or([
+          eb('shares.grantee_user_id', '=', userId),
+          eb('shares.grantee_workspace_id', 'in', workspacesOf(userId)),
+        ]),
+      )
+      .where((eb) => eb.or([eb('shares.created_by', 'is', null), eb('shares.created_by', '<>', userId)]))
+      .orderBy('shares.created_at', 'desc');
 
   const repo = {
     async find(resource: ShareResource, grantee: ShareGrantee): Promise<ShareRow | undefined> {
@@ -134,14 +156,7 @@ export function createSharingRepository(db: Db) {
     },
 
     /** The users who are members of a workspace. */
-    async memberIds(workspaceId: string): Promise<string[]> {
-      const rows = await db
-        .selectFrom('workspace_members')
-        .select('user_id')
-        .where('workspace_id', '=', workspaceId)
-        .execute();
-      return rows.map((row) => row.user_id);
-    },
+    memberIds: (workspaceId: string): Promise<string[]> => workspaceMemberIds(db, workspaceId),
 
     async workspaceName(id: string): Promise<string | undefined> {
       const row = await db.selectFrom('workspaces').select('name').where('id', '=', id).executeTakeFirst();
@@ -153,53 +168,19 @@ export function createSharingRepository(db: Db) {
      * keeps the strongest per file). Shares the user made themselves are left out.
      */
     async filesSharedWith(userId: string): Promise<SharedFileRow[]> {
-      return db
-        .selectFrom('shares')
+      return sharesReaching(userId)
         .innerJoin('files', 'files.id', 'shares.file_id')
-        .leftJoin('users as sharer', 'sharer.id', 'shares.created_by')
         .selectAll('files')
-        .select([
-          'shares.role as share_role',
-          'shares.created_at as shared_at',
-          'sharer.name as sharer_name',
-          'sharer.nickname as sharer_nickname',
-          'sharer.owner_key as sharer_owner_key',
-        ])
-        .where((eb) =>
-          eb.or([
-            eb('shares.grantee_user_id', '=', userId),
-            eb('shares.grantee_workspace_id', 'in', workspacesOf(userId)),
-          ]),
-        )
-        .where((eb) => eb.or([eb('shares.created_by', 'is', null), eb('shares.created_by', '<>', userId)]))
         .where('files.trashed_at', 'is', null)
-        .orderBy('shares.created_at', 'desc')
         .execute();
     },
 
     /** Folders shared with `userId`, as `filesSharedWith`. */
     async foldersSharedWith(userId: string): Promise<SharedFolderRow[]> {
-      return db
-        .selectFrom('shares')
+      return sharesReaching(userId)
         .innerJoin('folders', 'folders.id', 'shares.folder_id')
-        .leftJoin('users as sharer', 'sharer.id', 'shares.created_by')
         .selectAll('folders')
-        .select([
-          'shares.role as share_role',
-          'shares.created_at as shared_at',
-          'sharer.name as sharer_name',
-          'sharer.nickname as sharer_nickname',
-          'sharer.owner_key as sharer_owner_key',
-        ])
-        .where((eb) =>
-          eb.or([
-            eb('shares.grantee_user_id', '=', userId),
-            eb('shares.grantee_workspace_id', 'in', workspacesOf(userId)),
-          ]),
-        )
-        .where((eb) => eb.or([eb('shares.created_by', 'is', null), eb('shares.created_by', '<>', userId)]))
         .where('folders.trashed_at', 'is', null)
-        .orderBy('shares.created_at', 'desc')
         .execute();
     },
   };

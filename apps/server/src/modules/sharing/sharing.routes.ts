@@ -62,6 +62,7 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
             action: 'share.created',
             actor: actor.ownerKey,
             target: `share:${share.id}`,
+            subject: `${kind}:${p.id}`,
             details: { [kind]: p.id, grantee: granteeOf(p), role: share.role, changed: !created },
             ...auditContext(request),
           });
@@ -88,6 +89,7 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
             action: 'share.revoked',
             actor: actor.ownerKey,
             target: `share:${revoked.id}`,
+            subject: `${kind}:${p.id}`,
             details: { [kind]: p.id, grantee: granteeOf(p) },
             ...auditContext(request),
           });

@@ -71,8 +71,6 @@ export function readableScope(actor: Pick<UserActor, 'id' | 'ownerKey'>) {
   };
 }
 
-export type ReadableScope = ReturnType<typeof readableScope>;
-
 /**
  * Finds what a signed-in user is to a file or folder beyond owning its personal space: their membership role in its
  * workspace, and the strongest share that reaches them — on the file, on its folder or on any folder above it,

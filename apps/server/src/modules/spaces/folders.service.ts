@@ -20,6 +20,7 @@ import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
 import { presentFile } from '../files/files.presenter';
 import { thumbnailKey, toStoredFile, type UploadTarget } from '../files/stored-file';
+import type { AuditContext, AuditRecorder } from '../audit/audit-recorder';
 import type { AccessResolver } from './access';
 import { checkFolderName, folderNameKey, numberedFolderName } from './folder-names';
 import type { FolderRow, KeysetAfter, SpacesRepository } from './spaces.repository';
@@ -61,10 +62,12 @@ export interface FoldersServiceDeps {
   blobs: BlobStore;
   clock: Clock;
   log?: FastifyBaseLogger;
+  /** Renames and moves are recorded here (`folder.renamed`, `folder.moved`). */
+  audit?: AuditRecorder;
 }
 
 /** Folders in every space: create, list (paged, sorted, folders first), rename, move, delete recursively. */
-export function createFoldersService({ repo, workspaces, access, blobs, clock, log }: FoldersServiceDeps) {
+export function createFoldersService({ repo, workspaces, access, blobs, clock, log, audit }: FoldersServiceDeps) {
   /**
    * Loads a folder with what the folder policy reads of the actor: membership in its workspace and the strongest
    * share reaching them (`access.ts`).
@@ -348,7 +351,12 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
     pageUnchecked: (id: string, query: FolderListQuery) => page(id, query),
 
     /** Renames and/or moves a folder within its space (no cycles; a taken name becomes `name (1)`). */
-    async update(actor: UserActor, id: string, input: { name?: string | undefined; parentId?: string | undefined }) {
+    async update(
+      actor: UserActor,
+      id: string,
+      input: { name?: string | undefined; parentId?: string | undefined },
+      context?: AuditContext,
+    ) {
       const folder = await authorized(actor, id, 'write');
       if (folder.parent_id === null) throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.rootFixed);
       const name = input.name === undefined ? folder.name : checkFolderName(input.name);
@@ -376,6 +384,22 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
       );
       const updated = await repo.findFolder(id);
       if (!updated) throw new AppError('FOLDER_NOT_FOUND');
+      const entry = { actor: actor.ownerKey, target: `folder:${id}`, ...context };
+      if (updated.name !== folder.name) {
+        await audit?.record({ ...entry, action: 'folder.renamed', details: { from: folder.name, to: updated.name } });
+      }
+      if (updated.parent_id !== folder.parent_id && updated.parent_id !== null) {
+        const [from, to] = await Promise.all([repo.findFolder(folder.parent_id), repo.findFolder(updated.parent_id)]);
+        await audit?.record({
+          ...entry,
+          action: 'folder.moved',
+          details: {
+            name: updated.name,
+            from: { id: folder.parent_id, name: from?.name ?? null },
+            to: { id: updated.parent_id, name: to?.name ?? null },
+          },
+        });
+      }
       return present({ ...folder, ...updated }, actor);
     },
 
@@ -422,7 +446,7 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
       await Promise.all(
         files.flatMap((file) => [
           blobs.delete(file.blob_key),
-          blobs.delete(thumbnailKey(file.id)),
+          blobs.delete(thumbnailKey(file.blob_key)),
           ...file.version_keys.map((key) => blobs.delete(key)),
         ]),
       ).catch((error: unknown) => log?.warn({ err: error, id }, 'could not remove the bytes of a purged folder'));

@@ -42,17 +42,8 @@ describe.each(dialects())('files in folders and workspaces (%s)', (dialect) => {
   });
   afterAll(async () => server?.close());
 
-  const { call, json } = callsAs(() => server, cookies);
+  const { call, json, upload } = callsAs(() => server, cookies);
   const failure = async (response: Response) => `${response.status} ${(await readError(response)).message}`;
-  const upload = (who: string, query: string, name: string, content: string | Buffer) => {
-    const form = new FormData();
-    form.append('file', new Blob([content]), name);
-    return server.fetch(`/api/files/upload${query}`, {
-      method: 'POST',
-      headers: { cookie: cookies[who] ?? '', accept: 'application/json' },
-      body: form,
-    });
-  };
   const names = (listing: FolderListing) => [
     ...listing.folders.map((f) => `${f.name}/`),
     ...listing.files.map((f) => f.fileName),

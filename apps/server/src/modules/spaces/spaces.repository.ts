@@ -23,6 +23,16 @@ export interface KeysetAfter {
 /** Escapes LIKE's wildcards (`escape '\'`). */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
+/** The users who are members of a workspace (a workspace share's recipients, a workspace audience's streams). */
+export async function workspaceMemberIds(db: Db, workspaceId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('workspace_members')
+    .select('user_id')
+    .where('workspace_id', '=', workspaceId)
+    .execute();
+  return rows.map((row) => row.user_id);
+}
+
 /** Plain queries on workspaces, members and folders; no product rules here. */
 export const createSpacesRepository = (db: Db) => {
   const memberCount = sql<number>`(select count(*) from workspace_members m where m.workspace_id = workspaces.id)`;

@@ -251,7 +251,8 @@ export function registerSpacesRoutes(
         response: { 200: Folder, 409: ErrorResponse, ...errors },
       },
     },
-    async (request) => folders.update(await request.requireUser(), request.params.id, request.body),
+    async (request) =>
+      folders.update(await request.requireUser(), request.params.id, request.body, auditContext(request)),
   );
 
   typed.delete(

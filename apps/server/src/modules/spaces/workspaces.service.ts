@@ -197,7 +197,7 @@ export function createWorkspacesService({ repo, blobs, clock, quotaBytes, log }:
       await authorized(actor, id, 'manage');
       const files = await repo.deleteWorkspace(id);
       await Promise.all(
-        files.flatMap((file) => [blobs.delete(file.blob_key), blobs.delete(thumbnailKey(file.id))]),
+        files.flatMap((file) => [blobs.delete(file.blob_key), blobs.delete(thumbnailKey(file.blob_key))]),
       ).catch((error: unknown) => log?.warn({ err: error, id }, 'could not remove the bytes of a deleted workspace'));
       return { id, deleted: true };
     },

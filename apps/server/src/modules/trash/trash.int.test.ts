@@ -36,17 +36,9 @@ describe.each(dialects())('trash (%s)', (dialect) => {
   });
   afterAll(async () => server?.close());
 
-  const { call, json } = callsAs(() => server, cookies);
-  const upload = async (who: string, query: string, name: string, content: string) => {
-    const form = new FormData();
-    form.append('file', new Blob([content]), name);
-    const response = await server.fetch(`/api/files/upload${query}`, {
-      method: 'POST',
-      headers: { cookie: cookies[who] ?? '', accept: 'application/json' },
-      body: form,
-    });
-    return json<FileRecord>(response);
-  };
+  const { call, json, upload: send } = callsAs(() => server, cookies);
+  const upload = async (who: string, query: string, name: string, content: string) =>
+    json<FileRecord>(await send(who, query, name, content));
   const trashOf = async (who: string) => json<TrashList>(await call(who, 'GET', '/api/trash'));
   const namesIn = async (who: string, folderId: string) => {
     const listing = await json<FolderListing>(await call(who, 'GET', `/api/folders/${folderId}`));

@@ -12,14 +12,18 @@ export interface DialogProps {
   footer?: ReactNode;
   /** `lg` suits content of any length (e.g. the share dialog). */
   size?: 'sm' | 'md' | 'lg';
-  /** `sheet`: a bottom sheet, full width, on phones; centred from the `sm` breakpoint up. */
-  variant?: 'centered' | 'sheet';
+  /**
+   * `sheet`: a bottom sheet, full width, on phones; centred from the `sm` breakpoint up. `side`: a full-height panel
+   * at the right edge from the `sm` breakpoint up (its width from `size`), the whole screen on phones.
+   */
+  variant?: 'centered' | 'sheet' | 'side';
 }
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 const SIZES = { sm: 'max-w-sm', md: 'max-w-lg', lg: 'max-w-2xl' } as const;
+const SIDE_SIZES = { sm: 'sm:max-w-sm', md: 'sm:max-w-md', lg: 'sm:max-w-xl' } as const;
 
 /**
  * A modal dialog (UI kit): focus moves to its `[data-autofocus]` element, else its first field, else its first
@@ -82,13 +86,20 @@ export function Dialog({
     }
   };
 
-  const sheet = variant === 'sheet';
+  const side = variant === 'side';
+  const sheet = variant === 'sheet' || side;
+  const overlay = side
+    ? 'justify-end items-stretch'
+    : sheet
+      ? 'justify-center items-end sm:items-center sm:p-4'
+      : 'justify-center items-center p-4';
+  const frame = side
+    ? 'h-full sm:border-l sm:border-slate-200'
+    : sheet
+      ? 'max-h-[92vh] rounded-t-2xl sm:rounded-2xl'
+      : 'max-h-[90vh] rounded-xl';
   return (
-    <div
-      className={`fixed inset-0 z-50 flex justify-center bg-slate-900/50 ${
-        sheet ? 'items-end sm:items-center sm:p-4' : 'items-center p-4'
-      }`}
-    >
+    <div className={`fixed inset-0 z-50 flex bg-slate-900/50 ${overlay}`}>
       <div
         ref={panelRef}
         role="dialog"
@@ -96,9 +107,7 @@ export function Dialog({
         aria-labelledby={titleId}
         aria-describedby={description ? descriptionId : undefined}
         onKeyDown={onKeyDown}
-        className={`flex w-full min-w-0 flex-col bg-white shadow-xl ${SIZES[size]} ${
-          sheet ? 'max-h-[92vh] rounded-t-2xl sm:rounded-2xl' : 'max-h-[90vh] rounded-xl'
-        }`}
+        className={`flex w-full min-w-0 flex-col bg-white shadow-xl ${side ? SIDE_SIZES[size] : SIZES[size]} ${frame}`}
       >
         <div
           className={`flex items-start justify-between gap-3 ${

@@ -30,5 +30,3 @@ export const PAGE_META = {
       'Contact the Atrium team: questions about plans, self-hosting or Enterprise terms. Messages are stored for the administrators.',
   },
 } as const;
-
-export type PublicPath = keyof typeof PAGE_META;

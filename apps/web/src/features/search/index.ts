@@ -1,3 +1,2 @@
 // The search feature's public face: the box the file screens show, and the search page (a route).
 export { SearchBox } from './components/search-box';
-export { searchPagePath } from './lib/result-link';

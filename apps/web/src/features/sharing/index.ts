@@ -1,6 +1,4 @@
 // The sharing feature's public face. Other features open the dialog through lib/share-action.ts
 // (`useShareAction()`), which the app layer provides by mounting `ShareHost`.
-export { ShareDialog, type ShareDialogProps } from './components/share-dialog';
+export { ShareDialog } from './components/share-dialog';
 export { ShareHost } from './components/share-host';
-export type { ShareTarget } from './api/sharing-api';
-export { folderRoute } from './routes-config';

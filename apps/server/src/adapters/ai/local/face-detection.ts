@@ -6,7 +6,7 @@ import { poolLimits, WorkerPool, type EngineState, type PoolLimits } from './poo
 import type { AzureFace } from './face-types.js';
 import type { FaceJob, FaceWorkerData } from './face-detection.worker.js';
 
-export type { AzureFace, AzureEmotion } from './face-types.js';
+export type { AzureFace } from './face-types.js';
 
 export interface FaceDetectionOptions extends PoolLimits {
   /** Largest accepted file. Default 6 MB (Azure's limit). */
@@ -22,7 +22,8 @@ export interface FaceDetectionOptions extends PoolLimits {
 }
 
 export interface FaceDetectionEngine {
-  detectFaces(image: Buffer | Uint8Array): Promise<AzureFace[]>;
+  /** `descriptors`: each face also gets its 128-number recognition descriptor (People; slower, asked per call). */
+  detectFaces(image: Buffer | Uint8Array, options?: { descriptors?: boolean }): Promise<AzureFace[]>;
   warmUp(): Promise<void>;
   state(): EngineState;
   close(): Promise<void>;
@@ -45,10 +46,12 @@ export function createFaceDetection(options: FaceDetectionOptions = {}): FaceDet
     ...poolLimits(options),
   });
   return {
-    async detectFaces(image: Buffer | Uint8Array): Promise<AzureFace[]> {
+    async detectFaces(image: Buffer | Uint8Array, options: { descriptors?: boolean } = {}): Promise<AzureFace[]> {
       const info = await inspectImage(image, ACCEPTED, limits, 'Face detection');
       const copy = new Uint8Array(image);
-      return pool.run({ image: copy, width: info.width, height: info.height }, { transfer: [copy.buffer] });
+      const job: FaceJob = { image: copy, width: info.width, height: info.height };
+      if (options.descriptors) job.descriptors = true;
+      return pool.run(job, { transfer: [copy.buffer] });
     },
     warmUp: () => pool.warmUp(),
     state: () => pool.state(),

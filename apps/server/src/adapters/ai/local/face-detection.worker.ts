@@ -25,6 +25,8 @@ export interface FaceJob {
   image: Uint8Array;
   width: number;
   height: number;
+  /** Also compute each face's recognition descriptor (People); plain detection leaves it off. */
+  descriptors?: boolean;
 }
 
 type FaceApi = typeof FaceApiNamespace;
@@ -39,10 +41,10 @@ serveWorker<FaceJob, AzureFace[], FaceWorkerData>(async (data) => {
     maxFaces: data.maxFaces,
   });
 
-  const detect = async (pixels: Uint8Array | Int32Array, width: number, height: number) => {
+  const detect = async (pixels: Uint8Array | Int32Array, width: number, height: number, descriptors: boolean) => {
     const input = tf.tensor3d(pixels, [height, width, 3], 'int32');
     try {
-      return await pipeline.detect(input);
+      return await pipeline.detect(input, { descriptors });
     } finally {
       input.dispose();
     }
@@ -52,7 +54,7 @@ serveWorker<FaceJob, AzureFace[], FaceWorkerData>(async (data) => {
 
   return async (job) => {
     const rgb = await decodeRgb(job.image, data.inferenceMaxSide, data.maxPixels);
-    const results = await detect(rgb.data, rgb.width, rgb.height);
+    const results = await detect(rgb.data, rgb.width, rgb.height, job.descriptors === true);
     const sx = job.width / rgb.width;
     const sy = job.height / rgb.height;
     const faces: AzureFace[] = results.map((r) => {
@@ -69,6 +71,7 @@ serveWorker<FaceJob, AzureFace[], FaceWorkerData>(async (data) => {
           gender: r.gender,
           emotion: toAzureEmotion(r.expressions),
         },
+        ...(r.descriptor ? { descriptor: r.descriptor } : {}),
       };
     });
     // Azure lists faces by rectangle size, largest first.

@@ -84,6 +84,36 @@ describe('face pipeline (fused SSD, batched per-face networks)', () => {
     },
   );
 
+  it('adds 128-number descriptors only when asked, the same faces either way', { timeout: 60_000 }, async () => {
+    const photo = await sharp(path.join(faceApiDir, 'demo', 'sample1.jpg'))
+      .resize(1024)
+      .jpeg()
+      .toBuffer();
+    const rgb = await decodeRgb(photo, 1024, 36_000_000);
+    const input = tf.tensor3d(rgb.data, [rgb.height, rgb.width, 3], 'int32');
+    try {
+      const plain = await pipeline.detect(input);
+      expect(plain.every((face) => face.descriptor === undefined)).toBe(true);
+      await pipeline.detect(input, { descriptors: true }); // loads the recognition network
+      const tensorsBefore = tf.memory().numTensors;
+      const described = await pipeline.detect(input, { descriptors: true });
+      expect(tf.memory().numTensors).toBe(tensorsBefore);
+      expect(described.map((face) => face.box)).toEqual(plain.map((face) => face.box));
+      for (const face of described) {
+        expect(face.descriptor).toHaveLength(128);
+        expect(face.descriptor?.every(Number.isFinite)).toBe(true);
+      }
+      // Three different people: their descriptors are far apart.
+      const [a, b] = described;
+      const distance = Math.sqrt(
+        (a?.descriptor ?? []).reduce((s, v, i) => s + (v - (b?.descriptor?.[i] ?? 0)) ** 2, 0),
+      );
+      expect(distance).toBeGreaterThan(0.5);
+    } finally {
+      input.dispose();
+    }
+  });
+
   it('finds no face in a blank image and leaves no tensors behind', async () => {
     const blank = tf.zeros([300, 400, 3], 'int32') as Parameters<FacePipeline['detect']>[0];
     const before = tf.memory().numTensors;

@@ -28,6 +28,8 @@ export interface PipelineFace {
   gender: 'male' | 'female';
   /** face-api expression name → probability. */
   expressions: Record<string, number>;
+  /** The face-recognition network's 128 numbers (only when asked: `detect(input, { descriptors: true })`). */
+  descriptor?: number[];
 }
 
 export interface FacePipelineOptions {
@@ -36,8 +38,11 @@ export interface FacePipelineOptions {
 }
 
 export interface FacePipeline {
-  /** Faces of an RGB image tensor [height, width, 3] (int32 0–255); the tensor is not disposed. */
-  detect(input: TfNamespace.Tensor3D): Promise<PipelineFace[]>;
+  /**
+   * Faces of an RGB image tensor [height, width, 3] (int32 0–255); the tensor is not disposed. `descriptors`: also
+   * each face's recognition descriptor (People), from the same aligned crops; the network loads on first use.
+   */
+  detect(input: TfNamespace.Tensor3D, options?: { descriptors?: boolean }): Promise<PipelineFace[]>;
   /** Runs every network once (the first run of each sets up its kernels). */
   warmUp(): Promise<void>;
   dispose(): void;
@@ -70,7 +75,20 @@ export async function createFacePipeline(
     maxResults: options.maxFaces,
   });
 
-  const detect = async (tensor: TfNamespace.Tensor3D): Promise<PipelineFace[]> => {
+  let recognitionNet: Promise<FaceApiNamespace.FaceRecognitionNet> | undefined;
+  const recognition = () => {
+    recognitionNet ??= (async () => {
+      const net = new faceapi.FaceRecognitionNet();
+      await net.loadFromDisk(modelDir);
+      return net;
+    })();
+    return recognitionNet;
+  };
+
+  const detect = async (
+    tensor: TfNamespace.Tensor3D,
+    { descriptors = false }: { descriptors?: boolean } = {},
+  ): Promise<PipelineFace[]> => {
     const input = tensor as unknown as FaceApiTensor;
     const [height = 0, width = 0] = tensor.shape;
     // extractFaceTensors() drops boxes that are empty once clipped to the image, which would
@@ -100,9 +118,11 @@ export async function createFacePipeline(
     );
     let expressions: FaceApiNamespace.FaceExpressions[];
     let ageGender: FaceApiNamespace.AgeAndGenderPrediction[];
+    let described: Float32Array[] | undefined;
     try {
       expressions = asArray(await expressionNet.predictExpressions(aligned));
       ageGender = asArray(await ageGenderNet.predictAgeAndGender(aligned));
+      if (descriptors) described = asArray(await (await recognition()).computeFaceDescriptor(aligned));
     } finally {
       for (const crop of aligned) crop.dispose();
     }
@@ -114,6 +134,7 @@ export async function createFacePipeline(
         age: at(ageGender, i).age,
         gender: at(ageGender, i).gender === 'male' ? 'male' : 'female',
         expressions: { ...(at(expressions, i) as unknown as Record<string, number>) },
+        ...(described ? { descriptor: Array.from(at(described, i)) } : {}),
       };
     });
   };
@@ -135,6 +156,7 @@ export async function createFacePipeline(
     dispose() {
       fused.dispose();
       for (const net of [ssd, landmarkNet, expressionNet, ageGenderNet]) net.dispose();
+      void recognitionNet?.then((net) => net.dispose());
     },
   };
 }

@@ -18,6 +18,8 @@ export interface AzureFace {
     gender: 'male' | 'female';
     emotion: AzureEmotion;
   };
+  /** Not Azure's: the 128-number face-recognition descriptor, only when asked for (People). */
+  descriptor?: number[];
 }
 
 /** face-api expression → Azure emotion. Azure's "contempt" has no counterpart and stays 0. */

@@ -10,15 +10,11 @@ import { createSpeechToText, type AzureSttResult, type SpeechToTextOptions } fro
 import { createTextToSpeech, type SynthesizeInput, type TextToSpeechOptions } from './text-to-speech.js';
 
 export * from './errors.js';
-export type { EngineState, EngineStatus, PoolLimits } from './pool.js';
-export type { AzureSttResult, RecognitionStatus, SpeechToTextOptions } from './speech-to-text.js';
+export type { EngineState } from './pool.js';
+export type { AzureSttResult, SpeechToTextOptions } from './speech-to-text.js';
 export type { SynthesizeInput, TextToSpeechOptions } from './text-to-speech.js';
-export type { AzureFace, AzureEmotion, FaceDetectionOptions } from './face-detection.js';
+export type { AzureFace, FaceDetectionOptions } from './face-detection.js';
 export type { AnalyzeV32, ImageAnalysisOptions } from './image-analysis.js';
-export { createSpeechToText } from './speech-to-text.js';
-export { createTextToSpeech } from './text-to-speech.js';
-export { createFaceDetection } from './face-detection.js';
-export { createImageAnalysis } from './image-analysis.js';
 
 export type EngineName = 'speechToText' | 'textToSpeech' | 'faceDetection' | 'imageAnalysis';
 
@@ -33,7 +29,7 @@ export interface LocalAiOptions {
 export interface LocalAiEngines {
   transcribe(wav: Buffer | Uint8Array): Promise<AzureSttResult>;
   synthesize(input: SynthesizeInput): Promise<Buffer>;
-  detectFaces(image: Buffer | Uint8Array): Promise<AzureFace[]>;
+  detectFaces(image: Buffer | Uint8Array, options?: { descriptors?: boolean }): Promise<AzureFace[]>;
   analyzeImage(image: Buffer | Uint8Array): Promise<AnalyzeV32>;
   /** Starts every enabled engine and loads its models; never rejects — failures show in state(). */
   warmUp(): Promise<Record<EngineName, EngineState>>;
@@ -79,7 +75,7 @@ export function createLocalAiEngines(options: LocalAiOptions = {}): LocalAiEngin
   return {
     transcribe: async (wav) => (stt ?? disabled('speechToText')).transcribe(wav),
     synthesize: async (input) => (tts ?? disabled('textToSpeech')).synthesize(input),
-    detectFaces: async (image) => (faces ?? disabled('faceDetection')).detectFaces(image),
+    detectFaces: async (image, options) => (faces ?? disabled('faceDetection')).detectFaces(image, options),
     analyzeImage: async (image) => (vision ?? disabled('imageAnalysis')).analyzeImage(image),
     async warmUp() {
       await Promise.allSettled(names.map((name) => engines[name]?.warmUp()));

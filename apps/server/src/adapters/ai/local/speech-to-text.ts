@@ -8,7 +8,7 @@ import type { SttJob, SttWorkerData } from './speech-to-text.worker.js';
 import type { AzureSttResult } from './stt-format.js';
 import { parseWav, type WavInfo } from './wav.js';
 
-export type { AzureSttResult, RecognitionStatus } from './stt-format.js';
+export type { AzureSttResult } from './stt-format.js';
 
 export interface SpeechToTextOptions extends PoolLimits {
   /** pocketsphinx-en-us model folder. Default /usr/share/pocketsphinx/model/en-us. */

@@ -51,11 +51,6 @@ export interface SsdNetInput {
   toBatchTensor(inputSize: number, isCenterInputs?: boolean): T4;
 }
 
-export interface SsdOutput {
-  boxes: TfNamespace.Tensor2D[];
-  scores: T1;
-}
-
 const EPSILON = 0.0010000000474974513;
 
 interface Fused {

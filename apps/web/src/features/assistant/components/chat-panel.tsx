@@ -1,7 +1,10 @@
-import { QUICK_COMMANDS } from '@atrium/assistant';
-import { Bot, ChevronDown, ChevronUp, SendHorizontal, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { QUICK_COMMANDS, respond, type FileCommand } from '@atrium/assistant';
+import { Bot, ChevronDown, ChevronUp, ExternalLink, FileText, Search, SendHorizontal, X } from 'lucide-react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import type { ChatLink } from '../api/file-commands';
 import { useChat } from '../hooks/use-chat';
+import { knownSignedIn, runFileCommandLazily, useOptionalQueryClient } from '../lib/file-commands';
 
 export interface ChatPanelProps {
   onNavigate: (path: string) => void;
@@ -13,7 +16,10 @@ export interface ChatPanelProps {
 
 /** The chat: six quick commands, typed text, a typing indicator, and a minimisable panel. */
 export function ChatPanel({ onNavigate, onClose, variant = 'overlay' }: ChatPanelProps) {
-  const { messages, pending, send } = useChat(onNavigate);
+  const client = useOptionalQueryClient();
+  const answer = useCallback((text: string) => respond(text, { signedIn: knownSignedIn(client) === true }), [client]);
+  const runFile = useCallback((command: FileCommand) => runFileCommandLazily(command, knownSignedIn(client)), [client]);
+  const { messages, pending, send } = useChat(onNavigate, answer, runFile);
   const [draft, setDraft] = useState('');
   const [minimised, setMinimised] = useState(false);
   const bodyId = useId();
@@ -93,6 +99,7 @@ export function ChatPanel({ onNavigate, onClose, variant = 'overlay' }: ChatPane
             >
               <span className="sr-only">{message.sender === 'user' ? 'You: ' : 'Assistant: '}</span>
               {message.text}
+              {message.links && <AnswerLinks links={message.links} />}
             </li>
           ))}
           {pending && (
@@ -158,5 +165,42 @@ export function ChatPanel({ onNavigate, onClose, variant = 'overlay' }: ChatPane
         </div>
       </div>
     </section>
+  );
+}
+
+const linkClass =
+  'flex min-w-0 items-start gap-2 rounded-lg px-2 py-1.5 text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600';
+
+/** The files (and the search page) an answer links to; a link opens the file's folder, or a new tab. */
+function AnswerLinks({ links }: { links: readonly ChatLink[] }) {
+  return (
+    <ul aria-label="Files in this answer" className="mt-2 flex flex-col gap-1 border-t border-slate-100 pt-2">
+      {links.map((link) => {
+        const Icon = link.href.startsWith('/dashboard/search') ? Search : link.external ? ExternalLink : FileText;
+        const body = (
+          <>
+            <Icon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            <span className="min-w-0">
+              <span className="block break-words font-medium">{link.label}</span>
+              {link.detail && <span className="block break-words text-xs text-slate-500">{link.detail}</span>}
+            </span>
+          </>
+        );
+        return (
+          <li key={`${link.href}|${link.label}`}>
+            {link.external ? (
+              <a href={link.href} target="_blank" rel="noopener noreferrer" className={linkClass}>
+                {body}
+                <span className="sr-only"> (opens in a new tab)</span>
+              </a>
+            ) : (
+              <Link to={link.href} className={linkClass}>
+                {body}
+              </Link>
+            )}
+          </li>
+        );
+      })}
+    </ul>
   );
 }

@@ -1,6 +1,8 @@
+import { respondToSpeech } from '@atrium/assistant';
 import { Loader2, MessageCircle, Mic, MicOff } from 'lucide-react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { knownSignedIn, runFileCommandLazily, useOptionalQueryClient } from '../lib/file-commands';
 import type { VoiceSession, VoiceState, VoiceTone } from '../voice/voice-session';
 
 const ChatOverlay = lazy(() => import('./chat-overlay'));
@@ -30,6 +32,7 @@ export function FloatingAssistant({ chat }: { chat: 'overlay' | 'link' }) {
     () => false,
   );
   const navigate = useNavigate();
+  const client = useOptionalQueryClient();
   const [chatOpen, setChatOpen] = useState(false);
   const [voiceState, setVoiceState] = useState<VoiceState>('idle');
   const [voiceMessage, setVoiceMessage] = useState<{ text: string; tone: VoiceTone } | null>(null);
@@ -43,15 +46,19 @@ export function FloatingAssistant({ chat }: { chat: 'overlay' | 'link' }) {
       if (loading.current) return;
       loading.current = true;
       const { createVoiceSession } = await import('../voice/voice-session');
-      session.current = createVoiceSession({
-        onState: setVoiceState,
-        onMessage: (text, tone) => setVoiceMessage({ text, tone }),
-        onNavigate: (path) => void navigate(path),
-      });
+      session.current = createVoiceSession(
+        {
+          onState: setVoiceState,
+          onMessage: (text, tone) => setVoiceMessage({ text, tone }),
+          onNavigate: (path) => void navigate(path),
+          onFileCommand: (command) => runFileCommandLazily(command, knownSignedIn(client)),
+        },
+        (text) => respondToSpeech(text, { signedIn: knownSignedIn(client) === true }),
+      );
       loading.current = false;
     }
     session.current.toggle();
-  }, [navigate]);
+  }, [client, navigate]);
 
   const active = voiceState !== 'idle';
   if (!inBrowser) return null;

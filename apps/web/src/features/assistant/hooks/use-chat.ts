@@ -1,6 +1,7 @@
-import { respond, type AssistantReply } from '@atrium/assistant';
+import { respond, type AssistantReply, type FileCommand } from '@atrium/assistant';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { showToast } from '../../../lib/toast';
+import type { ChatLink, FileAnswer } from '../api/file-commands';
 
 /** Canned reply delays (docs/PRODUCT.md#chat-assistant). */
 export const QUICK_REPLY_DELAY_MS = 600;
@@ -10,7 +11,12 @@ export interface ChatMessage {
   id: string;
   text: string;
   sender: 'bot' | 'user';
+  /** Files (and the search page) an answer to a file command links to. */
+  links?: ChatLink[];
 }
+
+/** Runs a file command (search, open, what is in) for the chat; see api/file-commands.ts. */
+export type FileCommandRunner = (command: FileCommand) => Promise<FileAnswer>;
 
 const WELCOME: ChatMessage = {
   id: 'welcome',
@@ -25,18 +31,31 @@ const newId = () => `m${Date.now().toString(36)}-${(nextId++).toString(36)}`;
  * The chat conversation: user messages, a pending flag while the canned reply
  * is "typed" (600 ms for quick commands, 800 ms for typed text), then the
  * bot's reply. Navigation replies call `onNavigate` after they are shown.
+ * A file command stays pending until `runFile` answers (with links to the files).
  */
-export function useChat(onNavigate: (path: string) => void, answer: (text: string) => AssistantReply = respond) {
+export function useChat(
+  onNavigate: (path: string) => void,
+  answer: (text: string) => AssistantReply = respond,
+  runFile?: FileCommandRunner,
+) {
   const [messages, setMessages] = useState<ChatMessage[]>([WELCOME]);
   const [pending, setPending] = useState(false);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  const mounted = useRef(true);
 
   useEffect(() => {
     const active = timers.current;
+    mounted.current = true;
     return () => {
+      mounted.current = false;
       for (const timer of active) clearTimeout(timer);
       active.clear();
     };
+  }, []);
+
+  const reply = useCallback((text: string, links?: ChatLink[]) => {
+    setMessages((list) => [...list, { id: newId(), text, sender: 'bot', ...(links?.length ? { links } : {}) }]);
+    showToast('success', 'Response received!');
   }, []);
 
   const send = useCallback(
@@ -48,22 +67,38 @@ export function useChat(onNavigate: (path: string) => void, answer: (text: strin
       const timer = setTimeout(
         () => {
           timers.current.delete(timer);
+          let result: AssistantReply;
           try {
-            const reply = answer(trimmed);
-            setMessages((list) => [...list, { id: newId(), text: reply.text, sender: 'bot' }]);
-            showToast('success', 'Response received!');
-            if (reply.navigateTo) onNavigate(reply.navigateTo);
+            result = answer(trimmed);
           } catch {
             showToast('error', 'Failed to get response');
-          } finally {
             setPending(false);
+            return;
           }
+          if (result.fileCommand && runFile) {
+            runFile(result.fileCommand)
+              .then((found) => {
+                if (!mounted.current) return;
+                reply(found.text, found.links);
+                if (found.navigateTo) onNavigate(found.navigateTo);
+              })
+              .catch(() => {
+                if (mounted.current) showToast('error', 'Failed to get response');
+              })
+              .finally(() => {
+                if (mounted.current) setPending(false);
+              });
+            return;
+          }
+          reply(result.text);
+          setPending(false);
+          if (result.navigateTo) onNavigate(result.navigateTo);
         },
         source === 'quick' ? QUICK_REPLY_DELAY_MS : TYPED_REPLY_DELAY_MS,
       );
       timers.current.add(timer);
     },
-    [answer, onNavigate],
+    [answer, onNavigate, reply, runFile],
   );
 
   return { messages, pending, send };

@@ -79,3 +79,51 @@ describe('voice session: a missing or blocked microphone', () => {
     voice.dispose();
   });
 });
+
+/** A browser whose SpeechRecognition hears `transcript`. */
+function recognitionHearing(transcript: string) {
+  class Recognition {
+    onerror = null;
+    onresult: ((event: { results: { transcript: string }[][] }) => void) | null = null;
+    onend = null;
+    start() {
+      queueMicrotask(() => this.onresult?.({ results: [[{ transcript }]] }));
+    }
+    stop() {}
+    abort() {}
+  }
+  return { SpeechRecognition: Recognition, MediaRecorder: undefined };
+}
+
+describe('voice session: file commands', () => {
+  it('runs a spoken file command, says the short answer and opens where it leads', async () => {
+    for (const [name, value] of Object.entries(recognitionHearing('search files for zebrafish'))) {
+      vi.stubGlobal(name, value);
+    }
+    const messages: { text: string; tone: VoiceTone }[] = [];
+    const navigations: string[] = [];
+    const commands: unknown[] = [];
+    const voice = createVoiceSession({
+      onState: () => {},
+      onMessage: (text, tone) => messages.push({ text, tone }),
+      onNavigate: (path) => navigations.push(path),
+      onFileCommand: async (command) => {
+        commands.push(command);
+        return {
+          spoken: 'I found 2 files for “zebrafish”. The first is notes.txt.',
+          voiceNavigateTo: '/dashboard/search?q=zebrafish',
+        };
+      },
+    });
+    voice.toggle();
+    await vi.waitFor(() => expect(navigations).toEqual(['/dashboard/search?q=zebrafish']));
+    expect(commands).toEqual([{ kind: 'search', query: 'zebrafish' }]);
+    expect(messages.map((message) => [message.tone, message.text])).toEqual([
+      ['info', 'Listening… say a command, for example "open files".'],
+      ['heard', 'You said: "search files for zebrafish"'],
+      ['info', 'Searching your files for “zebrafish”…'],
+      ['reply', 'I found 2 files for “zebrafish”. The first is notes.txt.'],
+    ]);
+    voice.dispose();
+  });
+});

@@ -7,6 +7,7 @@ import {
   respondToSpeech,
   voiceErrorMessage,
   type AssistantReply,
+  type FileCommand,
 } from '@atrium/assistant';
 import { toSpeechWav } from '../../../lib/audio/wav';
 import { isApiError } from '../../../lib/api-error';
@@ -40,6 +41,11 @@ export interface VoiceCallbacks {
   onState(state: VoiceState): void;
   onMessage(text: string, tone: VoiceTone): void;
   onNavigate(path: string): void;
+  /**
+   * Runs a file command heard ("search files for …", "open …", "what is in …") as the signed-in user: what to say,
+   * and where to go. Without it, the command's progress line is all that is said.
+   */
+  onFileCommand?(command: FileCommand): Promise<{ spoken: string; voiceNavigateTo?: string }>;
 }
 
 /**
@@ -187,10 +193,31 @@ export function createVoiceSession(
   const handleTranscript = (transcript: string) => {
     callbacks.onMessage(`You said: "${transcript}"`, 'heard');
     const reply = answer(transcript);
+    if (reply.fileCommand && callbacks.onFileCommand) return void answerFileCommand(reply.fileCommand, reply.text);
     say(reply.text, 'reply');
     if (reply.navigateTo) callbacks.onNavigate(reply.navigateTo);
     closeAfter(VOICE_SETTINGS.closeAfterResultMs);
   };
+
+  /** A file command: looked up as the signed-in user, then the short answer is said (and its page opened). */
+  async function answerFileCommand(command: FileCommand, progress: string) {
+    const current = generation;
+    const run = callbacks.onFileCommand;
+    if (!run) return;
+    setState('transcribing');
+    callbacks.onMessage(progress, 'info');
+    let found: { spoken: string; voiceNavigateTo?: string };
+    try {
+      found = await run(command);
+    } catch {
+      if (current === generation) fail('server');
+      return;
+    }
+    if (current !== generation) return;
+    say(found.spoken, 'reply');
+    if (found.voiceNavigateTo) callbacks.onNavigate(found.voiceNavigateTo);
+    closeAfter(VOICE_SETTINGS.closeAfterResultMs);
+  }
 
   /** 5 s with nothing heard: say so and wait 5 s more; then end the session. */
   const startIdleTimers = (onGiveUp: () => void) => {

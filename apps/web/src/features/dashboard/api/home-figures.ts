@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { send } from '../../../lib/http';
 
 /** The user's file statistics: the one query shared with the files screens. */
-export { fileStatsQueryOptions, useFileStats } from '../../../lib/queries/file-stats';
+export { useFileStats } from '../../../lib/queries/file-stats';
 
 /** The AI services the readiness endpoint reports. */
 export const AI_CHECKS = ['ai.speechToText', 'ai.textToSpeech', 'ai.faceDetection', 'ai.imageAnalysis'] as const;

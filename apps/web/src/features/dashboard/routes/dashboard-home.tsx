@@ -124,7 +124,3 @@ export function DashboardHome({ unreadCount, now }: DashboardHomeProps) {
     </section>
   );
 }
-
-export default function DashboardHomePage() {
-  return <DashboardHome unreadCount={0} />;
-}

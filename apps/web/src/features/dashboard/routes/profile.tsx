@@ -87,7 +87,3 @@ export function Profile({ greeting }: { greeting: string | null }) {
     </section>
   );
 }
-
-export default function ProfilePage() {
-  return <Profile greeting={null} />;
-}

@@ -1,7 +1,6 @@
-import { DeleteFileResponse, FileInsights, FileList, FileRecord, UploadFileResponse } from '@atrium/contracts';
+import { DeleteFileResponse, FileInsights, FileList, FileRecord } from '@atrium/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { postWithProgress, type UploadProgress } from '../../../lib/http';
 import { fileStatsKey } from '../../../lib/queries/file-stats';
 
 const enc = encodeURIComponent;
@@ -18,7 +17,7 @@ export const filesQueryOptions = (userId: string) =>
     queryFn: () => api.get(FileList, `/api/files/user/${enc(userId)}`),
   });
 
-export { fileStatsQueryOptions, useFileStats } from '../../../lib/queries/file-stats';
+export { useFileStats } from '../../../lib/queries/file-stats';
 
 export const useFiles = (userId: string | undefined) =>
   useQuery({ ...filesQueryOptions(userId ?? ''), enabled: Boolean(userId) });
@@ -42,28 +41,8 @@ export const thumbnailUrl = (id: string) => `/api/files/${enc(id)}/thumbnail`;
 
 export type { UploadProgress } from '../../../lib/http';
 
-export interface UploadOptions {
-  onProgress?: (progress: UploadProgress) => void;
-  signal?: AbortSignal;
-}
-
 /** The upload's cancel button was pressed. */
 export { RequestCancelledError as UploadCancelledError } from '../../../lib/http';
-
-/**
- * POST /api/files/upload as multipart, with progress (lib/http.ts `postWithProgress`). Resolves with the stored
- * record.
- */
-export async function uploadFile(file: File, userId: string, options: UploadOptions = {}): Promise<FileRecord> {
-  const body = new FormData();
-  body.append('file', file, file.name);
-  const text = await postWithProgress(`/api/files/upload?userId=${enc(userId)}`, body, {
-    totalBytes: file.size,
-    onProgress: options.onProgress,
-    signal: options.signal,
-  });
-  return UploadFileResponse.parse(JSON.parse(text));
-}
 
 /** GET /api/files/{id}/insights: what background analysis found; polled while the analysis is pending or running. */
 export const useFileInsights = (id: string) =>

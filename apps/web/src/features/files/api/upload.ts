@@ -1,6 +1,5 @@
 import type { FileRecord } from '@atrium/contracts';
-import { uploadTo } from '../../../lib/upload';
-import type { UploadOptions } from './files-api';
+import { uploadTo, type UploadOptions } from '../../../lib/upload';
 
 /**
  * Uploads a file into `userId`'s personal space: multipart with progress below the threshold, resumable (tus)

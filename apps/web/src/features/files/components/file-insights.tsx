@@ -1,8 +1,7 @@
 import type { FileInsights } from '@atrium/contracts';
-import { Check, Copy, Sparkles } from 'lucide-react';
-import { useId, useRef, useState, type RefObject } from 'react';
-import { buttonClass } from '../../../components/ui/button';
-import { copyText } from '../../../lib/copy-text';
+import { Sparkles } from 'lucide-react';
+import { useId, useRef, type RefObject } from 'react';
+import { CopyButton } from '../../../components/ui/copy-button';
 import { useFileInsights } from '../api/files-api';
 
 /** "1:05" from seconds. */
@@ -16,30 +15,14 @@ export const timestamp = (seconds: number) => {
 
 function CopyableText({ text, label }: { text: string; label: string }) {
   const field = useRef<HTMLTextAreaElement>(null);
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const id = useId();
   return (
     <div className="space-y-2">
-      <div className="flex items-center justify-between gap-2">
+      <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 id={id} className="text-sm font-medium text-slate-700">
           {label}
         </h3>
-        <button
-          type="button"
-          onClick={() => {
-            copyText(text, field.current)
-              .then(() => setState('copied'))
-              .catch(() => setState('failed'));
-          }}
-          className={buttonClass('secondary')}
-        >
-          {state === 'copied' ? (
-            <Check aria-hidden="true" className="size-4" />
-          ) : (
-            <Copy aria-hidden="true" className="size-4" />
-          )}
-          {state === 'copied' ? 'Copied' : 'Copy'}
-        </button>
+        <CopyButton text={text} field={field} statusClassName="basis-full text-sm text-red-700" />
       </div>
       <textarea
         ref={field}
@@ -49,13 +32,6 @@ function CopyableText({ text, label }: { text: string; label: string }) {
         rows={Math.min(10, Math.max(2, text.split('\n').length))}
         className="w-full resize-y rounded-lg border border-slate-200 bg-slate-50 p-3 font-mono text-xs text-slate-800"
       />
-      <span role="status" className={state === 'failed' ? 'text-sm text-red-700' : 'sr-only'}>
-        {state === 'copied'
-          ? 'Text copied to the clipboard.'
-          : state === 'failed'
-            ? 'Could not copy: select the text and copy it.'
-            : ''}
-      </span>
     </div>
   );
 }

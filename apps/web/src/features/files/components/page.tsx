@@ -1,6 +1,5 @@
 import { useId, type ReactNode } from 'react';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { buttonClass } from '../../../components/ui/button';
 
 export function FilesPageShell({ title, intro, children }: { title: string; intro?: string; children: ReactNode }) {
   useDocumentTitle(title);
@@ -17,8 +16,6 @@ export function FilesPageShell({ title, intro, children }: { title: string; intr
 
 export const inputClass =
   'w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-brand-600';
-export const primaryButtonClass = buttonClass('primary');
-export const dangerButtonClass = buttonClass('danger');
 
 /** The "File ID" field of the download and delete screens (labelled, required, no autocomplete). */
 export function FileIdField({ value, onChange }: { value: string; onChange: (value: string) => void }) {

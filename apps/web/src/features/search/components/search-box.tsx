@@ -1,11 +1,11 @@
 import type { SearchResult } from '@atrium/contracts';
-import { Search } from 'lucide-react';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { errorText } from '../../../lib/api-error';
 import { useDebounced, useSearch } from '../api/search-api';
 import { resultTarget, searchPagePath } from '../lib/result-link';
 import { ResultSummary } from './result-row';
+import { SearchLabel } from './search-label';
 
 /** Results shown under the box (the search page shows the rest). */
 const SHOWN = 8;
@@ -67,13 +67,7 @@ export function SearchBox({ className = '' }: { className?: string }) {
 
   return (
     <div className={`relative ${className}`}>
-      <label htmlFor={id} className="sr-only">
-        Search files and folders
-      </label>
-      <Search
-        className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-500"
-        aria-hidden="true"
-      />
+      <SearchLabel inputId={id} />
       <input
         id={id}
         type="search"

@@ -1,7 +1,6 @@
 import { FileKind, type Space } from '@atrium/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Search } from 'lucide-react';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
@@ -11,6 +10,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { SpaceList } from '@atrium/contracts';
 import { useDebounced, useSearch, type SearchParams } from '../api/search-api';
 import { ResultSummary } from '../components/result-row';
+import { SearchLabel } from '../components/search-label';
 import { resultTarget } from '../lib/result-link';
 
 const KIND_LABELS: Record<FileKind, string> = {
@@ -23,6 +23,18 @@ const KIND_LABELS: Record<FileKind, string> = {
 
 const fieldClass =
   'w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus-visible:outline-2 focus-visible:outline-brand-600';
+
+/** A filter: its small label above the control. */
+function FilterField({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-xs font-medium text-slate-600">
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
 
 /**
  * `/dashboard/search?q=&type=&spaceId=&from=&to=`: every result of a search, best first, with the filters (kind,
@@ -67,13 +79,7 @@ export default function SearchPage() {
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl">Search</h1>
       <form role="search" className="space-y-3" onSubmit={(event) => event.preventDefault()}>
         <div className="relative">
-          <label htmlFor={ids.q} className="sr-only">
-            Search files and folders
-          </label>
-          <Search
-            className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-500"
-            aria-hidden="true"
-          />
+          <SearchLabel inputId={ids.q} />
           <input
             id={ids.q}
             type="search"
@@ -86,10 +92,7 @@ export default function SearchPage() {
           />
         </div>
         <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-          <div>
-            <label htmlFor={ids.type} className="mb-1 block text-xs font-medium text-slate-600">
-              Type
-            </label>
+          <FilterField id={ids.type} label="Type">
             <select
               id={ids.type}
               value={filters.type}
@@ -103,11 +106,8 @@ export default function SearchPage() {
                 </option>
               ))}
             </select>
-          </div>
-          <div>
-            <label htmlFor={ids.space} className="mb-1 block text-xs font-medium text-slate-600">
-              Space
-            </label>
+          </FilterField>
+          <FilterField id={ids.space} label="Space">
             <select
               id={ids.space}
               value={filters.spaceId}
@@ -122,11 +122,8 @@ export default function SearchPage() {
               ))}
               <option value="shared">Shared with me</option>
             </select>
-          </div>
-          <div>
-            <label htmlFor={ids.from} className="mb-1 block text-xs font-medium text-slate-600">
-              Modified from
-            </label>
+          </FilterField>
+          <FilterField id={ids.from} label="Modified from">
             <input
               id={ids.from}
               type="date"
@@ -134,11 +131,8 @@ export default function SearchPage() {
               onChange={(event) => set('from', event.target.value)}
               className={fieldClass}
             />
-          </div>
-          <div>
-            <label htmlFor={ids.to} className="mb-1 block text-xs font-medium text-slate-600">
-              Modified to
-            </label>
+          </FilterField>
+          <FilterField id={ids.to} label="Modified to">
             <input
               id={ids.to}
               type="date"
@@ -146,7 +140,7 @@ export default function SearchPage() {
               onChange={(event) => set('to', event.target.value)}
               className={fieldClass}
             />
-          </div>
+          </FilterField>
         </div>
       </form>
 

@@ -1,12 +1,12 @@
 import type { CreateLinkRequest, Link } from '@atrium/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Check, Copy, Link2 } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { Link2 } from 'lucide-react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { linkAddress, linksQueryOptions, useLinkMutations, type ShareTarget } from '../api/sharing-api';
 import { errorText } from './sharing-texts';
-import { copyText } from '../../../lib/copy-text';
+import { CopyButton } from '../../../components/ui/copy-button';
 
 const fieldClass =
   'w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus-visible:outline-2 focus-visible:outline-brand-600';
@@ -37,42 +37,6 @@ export const downloadsText = (link: Pick<Link, 'downloads' | 'maxDownloads'>) =>
   link.maxDownloads === null
     ? `${link.downloads} ${link.downloads === 1 ? 'download' : 'downloads'}`
     : `${link.downloads} of ${link.maxDownloads} downloads`;
-
-function CopyButton({ address, field }: { address: string; field: RefObject<HTMLInputElement | null> }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  useEffect(() => {
-    if (state === 'idle') return;
-    const timer = setTimeout(() => setState('idle'), 2000);
-    return () => clearTimeout(timer);
-  }, [state]);
-  return (
-    <>
-      <button
-        type="button"
-        onClick={() => {
-          copyText(address, field.current)
-            .then(() => setState('copied'))
-            .catch(() => setState('failed'));
-        }}
-        className={buttonClass('secondary')}
-      >
-        {state === 'copied' ? (
-          <Check aria-hidden="true" className="size-4" />
-        ) : (
-          <Copy aria-hidden="true" className="size-4" />
-        )}
-        {state === 'copied' ? 'Copied' : 'Copy link'}
-      </button>
-      <span role="status" className={state === 'failed' ? 'basis-full text-sm text-red-700' : 'sr-only'}>
-        {state === 'copied'
-          ? 'Link copied to the clipboard.'
-          : state === 'failed'
-            ? 'Could not copy: select the address and copy it.'
-            : ''}
-      </span>
-    </>
-  );
-}
 
 function LinkForm({ target }: { target: ShareTarget }) {
   const ids = { expiry: useId(), password: useId(), limit: useId(), upload: useId() };
@@ -196,7 +160,14 @@ function LinkRow({ link, onRevoke }: { link: Link; onRevoke: (link: Link) => voi
       />
       <div className="flex flex-wrap items-center gap-2">
         <p className="min-w-0 flex-1 basis-48 text-sm text-slate-600">{facts.join(' · ')}</p>
-        <CopyButton address={address} field={field} />
+        <CopyButton
+          text={address}
+          field={field}
+          label="Copy link"
+          what="Link"
+          selectWhat="address"
+          statusClassName="basis-full text-sm text-red-700"
+        />
         <button type="button" onClick={() => onRevoke(link)} className={buttonClass('secondary')}>
           Revoke
         </button>

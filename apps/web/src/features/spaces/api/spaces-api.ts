@@ -228,6 +228,8 @@ export function useRestoreVersion(id: string) {
   });
 }
 export const openUrl = (id: string) => `/api/files/download/${enc(id)}?inline=1`;
+/** A file's thumbnail (images, PDFs, videos); `version` (its upload date) makes new content a new URL for the cache. */
+export const thumbnailUrl = (id: string, version: string) => `/api/files/${enc(id)}/thumbnail?v=${enc(version)}`;
 
 /** Reloads the open folder's listings (after uploads). */
 export const useRefreshFolders = useFoldersInvalidation;

@@ -1,6 +1,17 @@
 import type { FileRecord, FolderEntry } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
-import { Download, ExternalLink, FileText, Folder, FolderInput, History, Pencil, Share2, Trash2 } from 'lucide-react';
+import {
+  Download,
+  ExternalLink,
+  FileText,
+  Folder,
+  FolderInput,
+  History,
+  Info,
+  Pencil,
+  Share2,
+  Trash2,
+} from 'lucide-react';
 import { Link } from 'react-router';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
 import { useWideScreen } from '../../../lib/use-wide-screen';
@@ -23,6 +34,8 @@ export interface EntryActions {
   onDelete: (target: EntryTarget) => void;
   /** A file's versions (every reader may see them). */
   onVersions?: (target: EntryTarget) => void;
+  /** A file's details panel (every reader may open it). */
+  onDetails?: (target: EntryTarget) => void;
 }
 
 /** Checkboxes per row (bulk actions): which rows are chosen, and what a click does (Shift: a range). */
@@ -32,7 +45,7 @@ export interface EntrySelection {
   onToggleAll: () => void;
 }
 
-interface EntryListProps {
+export interface EntryListProps {
   space: SpaceRef;
   folders: FolderEntry[];
   files: FileRecord[];
@@ -43,7 +56,7 @@ interface EntryListProps {
 /** A row's selection key. */
 export const entryKey = (target: EntryTarget) => `${target.kind}:${target.id}`;
 
-function RowCheckbox({ row, selection }: { row: Row; selection: EntrySelection }) {
+export function RowCheckbox({ row, selection }: { row: Row; selection: EntrySelection }) {
   const key = entryKey(row.target);
   return (
     <input
@@ -65,6 +78,8 @@ function menuItems(target: EntryTarget, actions: EntryActions, open: MenuItem): 
     items.push({ label: 'Download', icon: Download, href: downloadUrl(target.id), download: target.name });
     const { onVersions } = actions;
     if (onVersions) items.push({ label: 'Versions', icon: History, onSelect: () => onVersions(target) });
+    const { onDetails } = actions;
+    if (onDetails) items.push({ label: 'Details', icon: Info, onSelect: () => onDetails(target) });
   }
   if (actions.canWrite) {
     items.push({ label: 'Rename', icon: Pencil, onSelect: () => actions.onRename(target) });
@@ -77,8 +92,11 @@ function menuItems(target: EntryTarget, actions: EntryActions, open: MenuItem): 
   return items;
 }
 
-interface Row {
+/** One entry as both views show it. */
+export interface Row {
   target: EntryTarget;
+  /** A file's content type and upload date (the grid's thumbnail); absent for folders. */
+  file?: { contentType: string; uploadDate: string };
   href: string;
   newTab: boolean;
   size: string;
@@ -87,7 +105,7 @@ interface Row {
   items: MenuItem[];
 }
 
-function rowsOf({ space, folders, files, actions }: EntryListProps): Row[] {
+export function rowsOf({ space, folders, files, actions }: Omit<EntryListProps, 'selection'>): Row[] {
   return [
     ...folders.map((folder): Row => {
       const target: EntryTarget = { kind: 'folder', id: folder.id, name: folder.name };
@@ -107,6 +125,7 @@ function rowsOf({ space, folders, files, actions }: EntryListProps): Row[] {
       const href = openUrl(file.id);
       return {
         target,
+        file: { contentType: file.contentType, uploadDate: file.uploadDate },
         href,
         newTab: true,
         size: formatBytes(file.size),
@@ -144,7 +163,7 @@ function EntryName({ row }: { row: Row }) {
   );
 }
 
-const menuLabel = (row: Row) => `Actions for ${row.target.name}`;
+export const menuLabel = (row: Row) => `Actions for ${row.target.name}`;
 
 /** The folder's entries: a table from 640 px, one card per entry below (nothing scrolls sideways). */
 export function EntryList(props: EntryListProps) {

@@ -159,7 +159,9 @@ describe('FileBrowser', () => {
     await screen.findByRole('link', { name: 'brief.pdf' });
     await userEvent.selectOptions(screen.getByLabelText('Sort by'), 'size');
     await userEvent.click(screen.getByRole('button', { name: /Ascending order/ }));
-    expect(calls.map((call) => new URL(call.url, 'http://x').searchParams.toString())).toEqual([
+    // The folder's listings (the view preference is asked for once beside them).
+    const listings = calls.filter((call) => call.url.startsWith('/api/folders/'));
+    expect(listings.map((call) => new URL(call.url, 'http://x').searchParams.toString())).toEqual([
       'sort=name&order=asc&limit=50',
       'sort=size&order=asc&limit=50',
       'sort=size&order=desc&limit=50',
@@ -197,7 +199,7 @@ describe('FileBrowser', () => {
     renderBrowser({ role: 'viewer', shareDialog: () => null });
     await userEvent.click(await screen.findByRole('button', { name: 'Actions for brief.pdf' }));
     const items = within(screen.getByRole('menu')).getAllByRole('menuitem');
-    expect(items.map((item) => item.textContent?.trim())).toEqual(['Open', 'Download', 'Versions']);
+    expect(items.map((item) => item.textContent?.trim())).toEqual(['Open', 'Download', 'Versions', 'Details']);
     expect(screen.queryByRole('button', { name: /Upload/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /New folder/ })).toBeNull();
     expect(screen.queryByText(/Drop files here/)).toBeNull();

@@ -8,6 +8,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
+import { usePreferences, useUpdatePreferences } from '../../../lib/queries/preferences';
 import { useUndoToast } from '../../../lib/trash';
 import {
   useCreateFolder,
@@ -22,13 +23,16 @@ import { folderPath, mergePages, permissionsFor, roleForListing, spaceRefOf } fr
 import { droppedFiles, pickedFiles, type PickedFile } from '../lib/dropped-files';
 import { emptySelection, keepListed, toggleAll, toggleRow } from '../lib/selection';
 import { BulkBar } from './bulk-bar';
+import { EntryGrid } from './entry-grid';
 import { EntryList, entryKey, type EntryTarget } from './entry-list';
 import { MoveDialog } from './move-dialog';
 import { NameDialog } from './name-dialog';
 import { ConflictDialog } from './conflict-dialog';
 import { UploadList } from './upload-list';
 import { VersionsDialog } from './versions-dialog';
+import { FileDetailsPanel } from './file-details-panel';
 import { useUploadQueue } from './use-upload-queue';
+import { ViewToggle } from './view-toggle';
 
 /** The share dialog another feature provides (the app layer passes it in). */
 export type ShareDialogSlot = (target: EntryTarget, onClose: () => void) => ReactNode;
@@ -48,7 +52,7 @@ export interface FileBrowserProps {
 
 type Dialog =
   | { kind: 'new-folder' }
-  | { kind: 'rename' | 'move' | 'share' | 'delete' | 'versions'; target: EntryTarget }
+  | { kind: 'rename' | 'move' | 'share' | 'delete' | 'versions' | 'details'; target: EntryTarget }
   | { kind: 'move-many'; targets: EntryTarget[] }
   | { kind: 'conflict'; picked: PickedFile[]; names: string[] }
   | null;
@@ -97,6 +101,9 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
   const undoToast = useUndoToast();
   const queue = useUploadQueue(openId, () => void refresh());
   const folderInputRef = useRef<HTMLInputElement>(null);
+  // List or grid, remembered per user on the server (every browser shows the same).
+  const { fileView } = usePreferences();
+  const updatePreferences = useUpdatePreferences();
 
   const first = listing.data?.pages[0];
   const { canWrite } = permissionsFor(first ? roleForListing(space, first) : 'viewer');
@@ -150,6 +157,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
   const path = page.path;
   const title = path.length <= 1 ? space.name : page.name;
   const deleting = dialog?.kind === 'delete' ? dialog.target : null;
+  const EntryView = fileView === 'grid' ? EntryGrid : EntryList;
 
   return (
     <div
@@ -188,6 +196,15 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
           {title}
         </h1>
         <div className="flex flex-wrap items-center gap-2">
+          <ViewToggle
+            view={fileView}
+            onChange={(next) =>
+              updatePreferences.mutate(
+                { fileView: next },
+                { onError: (error) => showToast('error', `Could not save the view: ${error.message}`) },
+              )
+            }
+          />
           <label htmlFor={sortId} className="sr-only">
             Sort by
           </label>
@@ -307,7 +324,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
             {canWrite && <p className="mt-1 text-sm text-slate-600">Drop files here, or use Upload or New folder.</p>}
           </div>
         ) : (
-          <EntryList
+          <EntryView
             space={ref}
             folders={folders}
             files={files}
@@ -324,6 +341,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
               onShare: (target) => setDialog({ kind: 'share', target }),
               onDelete: (target) => setDialog({ kind: 'delete', target }),
               onVersions: (target) => setDialog({ kind: 'versions', target }),
+              onDetails: (target) => setDialog({ kind: 'details', target }),
             }}
           />
         )}
@@ -390,6 +408,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
       )}
       {dialog?.kind === 'share' && shareDialog?.(dialog.target, close)}
       {dialog?.kind === 'versions' && <VersionsDialog target={dialog.target} canWrite={canWrite} onClose={close} />}
+      {dialog?.kind === 'details' && <FileDetailsPanel target={dialog.target} onClose={close} />}
       {dialog?.kind === 'conflict' && (
         <ConflictDialog
           names={dialog.names}

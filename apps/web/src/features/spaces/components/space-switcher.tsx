@@ -1,8 +1,8 @@
-import { Building2, Plus, UserRound, Users } from 'lucide-react';
+import { Building2, Plus, ScanFace, UserRound, Users } from 'lucide-react';
 import { useState } from 'react';
 import { NavLink } from 'react-router';
 import { useSpaces } from '../api/spaces-api';
-import { folderPath, membersPath, spaceRefOf } from '../lib/browser-logic';
+import { folderPath, membersPath, peoplePath, spaceRefOf } from '../lib/browser-logic';
 import { NewWorkspaceDialog } from './new-workspace-dialog';
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -11,7 +11,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
   }`;
 
 /**
- * The sidebar's space switcher: the personal space, then each workspace (with a link to its members), and
+ * The sidebar's space switcher: the personal space, then each workspace (with links to its people and members), and
  * "New workspace". Selecting a space opens its file browser.
  */
 export function SpaceSwitcher({ collapsed = false, onNavigate }: { collapsed?: boolean; onNavigate?: () => void }) {
@@ -40,6 +40,17 @@ export function SpaceSwitcher({ collapsed = false, onNavigate }: { collapsed?: b
                 <Icon className="size-5 shrink-0" aria-hidden="true" />
                 <span className={collapsed ? 'sr-only' : 'truncate'}>{space.name}</span>
               </NavLink>
+              {!collapsed && (
+                <NavLink
+                  to={peoplePath(ref)}
+                  onClick={onNavigate}
+                  aria-label={`People in ${space.name}`}
+                  title="People"
+                  className="shrink-0 rounded-lg p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600"
+                >
+                  <ScanFace className="size-4" aria-hidden="true" />
+                </NavLink>
+              )}
               {space.kind === 'workspace' && !collapsed && (
                 <NavLink
                   to={membersPath(space.id)}

@@ -9,6 +9,10 @@ export function folderPath(space: SpaceRef, folderId?: string | null): string {
   return folderId ? `${base}/${encodeURIComponent(folderId)}` : base;
 }
 
+/** The People screen of a space (issue 17). */
+export const peoplePath = (space: SpaceRef) =>
+  `/dashboard/spaces/${space.kind === 'personal' ? 'personal' : encodeURIComponent(space.id)}/people`;
+
 export const membersPath = (workspaceId: string) => `/dashboard/spaces/${encodeURIComponent(workspaceId)}/members`;
 
 export const spaceRefOf = (space: Space): SpaceRef =>

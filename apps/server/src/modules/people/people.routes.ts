@@ -1,0 +1,153 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ErrorResponse,
+  MergePeopleRequest,
+  PeopleList,
+  PeopleSettings,
+  PeopleSpaceParams,
+  PersonFaceParams,
+  PersonParams,
+  PersonPhotos,
+  PersonSummary,
+  RenamePersonRequest,
+  SplitPersonRequest,
+} from '@atrium/contracts';
+import { z } from 'zod';
+import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { PeopleService } from './people.service';
+
+const errors = { 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+
+/**
+ * People in photos (issue 17) under `/api/spaces/{spaceId}/people` (`personal` or a workspace id): members read,
+ * editors and owners name, merge and split, owners turn People on or off (an audit entry). Access is decided by
+ * the people policy (`auth/policies/people.ts`).
+ */
+export function registerPeopleRoutes(
+  app: FastifyInstance,
+  { people, audit }: { people: PeopleService; audit: AuditRecorder },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/api/spaces/:spaceId/people',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['people'],
+        summary: 'The people of a space, with face counts and cover faces (members)',
+        params: PeopleSpaceParams,
+        response: { 200: PeopleList, 404: ErrorResponse },
+      },
+    },
+    async (request) => people.list(await request.requireUser(), request.params.spaceId),
+  );
+  r.put(
+    '/api/spaces/:spaceId/people/settings',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['people'],
+        summary: 'Turn People on (photos are analysed for faces again) or off (descriptors and people deleted)',
+        params: PeopleSpaceParams,
+        body: PeopleSettings,
+        response: { 200: PeopleSettings, 409: ErrorResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const actor = await request.requireUser();
+      const changed = await people.setSetting(actor, request.params.spaceId, request.body.enabled);
+      await audit.record({
+        action: 'settings.changed',
+        actor: actor.ownerKey,
+        target:
+          request.params.spaceId === 'personal' ? `user:${actor.ownerKey}` : `workspace:${request.params.spaceId}`,
+        details: { setting: 'people', to: changed.enabled ? 'on' : 'off' },
+        ...auditContext(request),
+      });
+      return changed;
+    },
+  );
+  r.get(
+    '/api/spaces/:spaceId/people/:personId',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['people'],
+        summary: "A person's photos, with the person's face boxes in each (members)",
+        params: PersonParams,
+        response: { 200: PersonPhotos, 404: ErrorResponse },
+      },
+    },
+    async (request) => people.photos(await request.requireUser(), request.params.spaceId, request.params.personId),
+  );
+  r.patch(
+    '/api/spaces/:spaceId/people/:personId',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['people'],
+        summary: 'Name a person (editors and owners); their photos become findable by the name',
+        params: PersonParams,
+        body: RenamePersonRequest,
+        response: { 200: PersonSummary, ...errors },
+      },
+    },
+    async (request) =>
+      people.rename(await request.requireUser(), request.params.spaceId, request.params.personId, request.body.name),
+  );
+  r.post(
+    '/api/spaces/:spaceId/people/:personId/merge',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['people'],
+        summary: 'Merge another person into this one (editors and owners)',
+        params: PersonParams,
+        body: MergePeopleRequest,
+        response: { 200: PersonSummary, ...errors },
+      },
+    },
+    async (request) =>
+      people.merge(await request.requireUser(), request.params.spaceId, request.params.personId, request.body.personId),
+  );
+  r.post(
+    '/api/spaces/:spaceId/people/:personId/split',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['people'],
+        summary: "Move some of a person's faces to a new person (editors and owners)",
+        params: PersonParams,
+        body: SplitPersonRequest,
+        response: { 201: PersonSummary, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const created = await people.split(
+        await request.requireUser(),
+        request.params.spaceId,
+        request.params.personId,
+        request.body.faceIds,
+      );
+      return reply.code(201).send(created);
+    },
+  );
+  r.delete(
+    '/api/spaces/:spaceId/people/:personId/faces/:faceId',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['people'],
+        summary: 'Remove a face from a person: it is not this person (editors and owners)',
+        params: PersonFaceParams,
+        response: { 200: z.object({ removed: z.literal(true) }), ...errors },
+      },
+    },
+    async (request) => {
+      const { spaceId, personId, faceId } = request.params;
+      await people.removeFace(await request.requireUser(), spaceId, personId, faceId);
+      return { removed: true as const };
+    },
+  );
+}

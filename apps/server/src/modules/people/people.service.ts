@@ -1,0 +1,420 @@
+import { randomUUID } from 'node:crypto';
+import type { PeopleList, PersonFace, PersonPhotos, PersonSummary } from '@atrium/contracts';
+import type { UserActor } from '../../auth/actor';
+import { requirePeopleSpace, spaceKeyOf, type PeopleSpace } from '../../auth/policies/people';
+import type { ResourceAction, ResourceRole } from '../../auth/policies/roles';
+import type { Db } from '../../db';
+import type { FacesTable } from '../../db/schema';
+import { AppError } from '../../errors';
+import { iso, type Clock } from '../../lib/time';
+import { DESCRIPTOR_LENGTH, nearestPerson, type PlacedFace } from './clustering';
+
+export const PEOPLE_MESSAGES = {
+  personNotFound: 'Person not found.',
+  faceNotFound: 'That face is not one of this person’s.',
+  mergeSelf: 'Choose another person to merge with.',
+  facesOff: 'Face analysis is turned off for this workspace. Turn analysis on (with faces) first.',
+} as const;
+
+/** A face found in a photo, as the analysis hands it over: box as fractions of the image, 128-number descriptor. */
+export interface FoundFace {
+  box: { left: number; top: number; width: number; height: number };
+  descriptor: number[];
+}
+
+export interface PeopleServiceDeps {
+  db: Db;
+  clock: Clock;
+  /** The workspace policy (`workspaces.authorize`): the caller's membership role, 404/403 otherwise. */
+  workspaces: {
+    authorize(actor: UserActor, id: string, action: ResourceAction): Promise<{ memberRole: ResourceRole }>;
+  };
+  /** Sets a file's searchable content (the search module's `setContent`). */
+  setContent(fileId: string, text: string | null): Promise<unknown>;
+  /** The searchable text analysis found in a file (its insights), without people's names. */
+  analysedText(fileId: string): Promise<string>;
+  /** Analyses the files again (People turned on: the space's photos get their descriptors). */
+  reanalyse(fileIds: string[]): Promise<void>;
+}
+
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif', 'image/avif', 'image/tiff'];
+
+/**
+ * People in photos (issue 17), opt-in per space: the faces the background analysis finds in a space's photos are
+ * clustered into people as they arrive (`saveFaces`, inside the analysis's own transaction); members list people
+ * and their photos, editors and owners name, merge and split them, owners turn the feature on or off (off deletes
+ * every descriptor and person of the space). A person's name becomes part of their photos' searchable content, so
+ * search finds them with search's own visibility rule. Faces of trashed photos are hidden; purged photos take their
+ * faces with them (ON DELETE CASCADE).
+ */
+export function createPeopleService(deps: PeopleServiceDeps) {
+  const { db, clock } = deps;
+  const space = (actor: UserActor, spaceId: string, action: ResourceAction) =>
+    requirePeopleSpace(actor, spaceId, action, deps.workspaces.authorize);
+
+  const enabledFor = async (spaceKey: string, executor: Db = db) =>
+    (await executor
+      .selectFrom('people_settings')
+      .select('space_key')
+      .where('space_key', '=', spaceKey)
+      .executeTakeFirst()) !== undefined;
+
+  /** Deletes people left without a face in the space. */
+  const dropEmpty = (executor: Db, spaceKey: string) =>
+    executor
+      .deleteFrom('people')
+      .where('space_key', '=', spaceKey)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('faces').select('faces.id').whereRef('faces.person_id', '=', 'people.id'))),
+      )
+      .execute();
+
+  /** Visible faces (their photo not in the trash) of the space, optionally of one person. */
+  const visibleFaces = (spaceKey: string, personId?: string) => {
+    let query = db
+      .selectFrom('faces')
+      .innerJoin('files', 'files.id', 'faces.file_id')
+      .select([
+        'faces.id',
+        'faces.file_id',
+        'faces.person_id',
+        'faces.box_left',
+        'faces.box_top',
+        'faces.box_width',
+        'faces.box_height',
+        'files.file_name',
+        'files.content_type',
+      ])
+      .where('faces.space_key', '=', spaceKey)
+      .where('faces.person_id', 'is not', null)
+      .where('files.trashed_at', 'is', null);
+    if (personId !== undefined) query = query.where('faces.person_id', '=', personId);
+    return query.orderBy('faces.created_at').orderBy('faces.id').execute();
+  };
+  type FaceRow = Awaited<ReturnType<typeof visibleFaces>>[number];
+  const presentFace = (row: FaceRow): PersonFace => ({
+    id: row.id,
+    fileId: row.file_id,
+    box: { left: row.box_left, top: row.box_top, width: row.box_width, height: row.box_height },
+  });
+
+  async function summaries(spaceKey: string, personId?: string): Promise<PersonSummary[]> {
+    let query = db.selectFrom('people').selectAll().where('space_key', '=', spaceKey);
+    if (personId !== undefined) query = query.where('id', '=', personId);
+    const people = await query.execute();
+    const faces = await visibleFaces(spaceKey, personId);
+    const byPerson = new Map<string, FaceRow[]>();
+    for (const face of faces) byPerson.set(face.person_id ?? '', [...(byPerson.get(face.person_id ?? '') ?? []), face]);
+    return people
+      .flatMap((person): PersonSummary[] => {
+        const own = byPerson.get(person.id) ?? [];
+        if (own.length === 0) return [];
+        const cover = own.find((face) => face.id === person.cover_face_id) ?? own[0];
+        return [
+          {
+            id: person.id,
+            name: person.name,
+            faceCount: own.length,
+            photoCount: new Set(own.map((face) => face.file_id)).size,
+            cover: cover ? presentFace(cover) : null,
+          },
+        ];
+      })
+      .sort(
+        (a, b) =>
+          Number(b.name !== null) - Number(a.name !== null) ||
+          (a.name ?? '').localeCompare(b.name ?? '') ||
+          b.faceCount - a.faceCount ||
+          a.id.localeCompare(b.id),
+      );
+  }
+
+  async function personOf(where: PeopleSpace, personId: string) {
+    const person = await db
+      .selectFrom('people')
+      .selectAll()
+      .where('id', '=', personId)
+      .where('space_key', '=', where.key)
+      .executeTakeFirst();
+    if (!person) throw new AppError('NOT_FOUND', PEOPLE_MESSAGES.personNotFound);
+    return person;
+  }
+
+  /** Files showing any of `personIds` (before a change, so files that lose a name are refreshed too). */
+  const filesOf = async (personIds: string[]) =>
+    personIds.length === 0
+      ? []
+      : (await db.selectFrom('faces').select('file_id').distinct().where('person_id', 'in', personIds).execute()).map(
+          (row) => row.file_id,
+        );
+
+  /** The names of the people in a file, for its searchable content. */
+  const namesIn = async (fileId: string) =>
+    (
+      await db
+        .selectFrom('faces')
+        .innerJoin('people', 'people.id', 'faces.person_id')
+        .select('people.name')
+        .distinct()
+        .where('faces.file_id', '=', fileId)
+        .where('people.name', 'is not', null)
+        .execute()
+    ).flatMap((row) => (row.name ? [row.name] : []));
+
+  const service = {
+    /** Whether People is on for the space of `file` (the analysis asks before computing descriptors). */
+    enabledForFile: (file: { workspaceId: string | null; ownerKey: string }, executor: Db = db) =>
+      enabledFor(spaceKeyOf(file), executor),
+
+    /**
+     * The faces analysis found in `file` (in the transaction that saves its insights): replaces the file's faces,
+     * each joining the nearest person of the space or starting one. Nothing is kept where People is off.
+     */
+    async saveFaces(trx: Db, file: { id: string; workspaceId: string | null; ownerKey: string }, found: FoundFace[]) {
+      const spaceKey = spaceKeyOf(file);
+      await trx.deleteFrom('faces').where('file_id', '=', file.id).execute();
+      if (!(await enabledFor(spaceKey, trx))) return;
+      const valid = found.filter((face) => face.descriptor.length === DESCRIPTOR_LENGTH);
+      if (valid.length > 0) {
+        const placed: PlacedFace[] = (
+          await trx
+            .selectFrom('faces')
+            .select(['person_id', 'descriptor'])
+            .where('space_key', '=', spaceKey)
+            .where('person_id', 'is not', null)
+            .execute()
+        ).map((row) => ({ personId: row.person_id ?? '', descriptor: JSON.parse(row.descriptor) as number[] }));
+        const now = iso(clock.now());
+        for (const face of valid) {
+          const id = randomUUID();
+          let personId = nearestPerson(face.descriptor, placed);
+          if (personId === undefined) {
+            personId = randomUUID();
+            await trx
+              .insertInto('people')
+              .values({
+                id: personId,
+                space_key: spaceKey,
+                workspace_id: file.workspaceId,
+                name: null,
+                cover_face_id: id,
+                created_at: now,
+                updated_at: now,
+              })
+              .execute();
+          }
+          const row: FacesTable = {
+            id,
+            file_id: file.id,
+            space_key: spaceKey,
+            person_id: personId,
+            box_left: face.box.left,
+            box_top: face.box.top,
+            box_width: face.box.width,
+            box_height: face.box.height,
+            descriptor: JSON.stringify(face.descriptor.map((v) => Math.round(v * 1e6) / 1e6)),
+            created_at: now,
+          };
+          await trx.insertInto('faces').values(row).execute();
+          placed.push({ personId, descriptor: face.descriptor });
+        }
+      }
+      await dropEmpty(trx, spaceKey);
+    },
+
+    /** A file's searchable text with the names of the people in it (what search should find it by). */
+    async withNames(fileId: string, text: string): Promise<string> {
+      const names = await namesIn(fileId);
+      return [text, ...names].filter(Boolean).join('\n');
+    },
+
+    /** Sets the searchable content of `fileIds` again (a name changed, people merged or removed). */
+    async refreshSearch(fileIds: string[]) {
+      for (const fileId of new Set(fileIds)) {
+        await deps.setContent(fileId, await service.withNames(fileId, await deps.analysedText(fileId)));
+      }
+    },
+
+    /** Drops every face and person of a space (People or face analysis turned off); answers the files touched. */
+    async dropSpace(executor: Db, spaceKey: string): Promise<string[]> {
+      const files = await executor
+        .selectFrom('faces')
+        .select('file_id')
+        .distinct()
+        .where('space_key', '=', spaceKey)
+        .execute();
+      await executor.deleteFrom('faces').where('space_key', '=', spaceKey).execute();
+      await executor.deleteFrom('people').where('space_key', '=', spaceKey).execute();
+      return files.map((row) => row.file_id);
+    },
+
+    async list(actor: UserActor, spaceId: string): Promise<PeopleList> {
+      const where = await space(actor, spaceId, 'read');
+      const enabled = await enabledFor(where.key);
+      return {
+        enabled,
+        canEdit: where.role !== 'viewer',
+        canManage: where.role === 'owner',
+        people: enabled ? await summaries(where.key) : [],
+      };
+    },
+
+    async photos(actor: UserActor, spaceId: string, personId: string): Promise<PersonPhotos> {
+      const where = await space(actor, spaceId, 'read');
+      await personOf(where, personId);
+      const [summary] = await summaries(where.key, personId);
+      if (!summary) throw new AppError('NOT_FOUND', PEOPLE_MESSAGES.personNotFound);
+      const photos = new Map<string, PersonPhotos['photos'][number]>();
+      for (const face of await visibleFaces(where.key, personId)) {
+        const photo = photos.get(face.file_id) ?? {
+          fileId: face.file_id,
+          fileName: face.file_name,
+          contentType: face.content_type,
+          faces: [],
+        };
+        photo.faces.push(presentFace(face));
+        photos.set(face.file_id, photo);
+      }
+      return { person: summary, photos: [...photos.values()] };
+    },
+
+    async rename(actor: UserActor, spaceId: string, personId: string, name: string | null): Promise<PersonSummary> {
+      const where = await space(actor, spaceId, 'write');
+      await personOf(where, personId);
+      const trimmed = name?.trim() ? name.trim() : null;
+      await db
+        .updateTable('people')
+        .set({ name: trimmed, updated_at: iso(clock.now()) })
+        .where('id', '=', personId)
+        .execute();
+      await service.refreshSearch(await filesOf([personId]));
+      return (await summaries(where.key, personId))[0] ?? notFound();
+    },
+
+    /** Moves every face of `fromId` to `personId` (which keeps its name, or takes the other's if it has none). */
+    async merge(actor: UserActor, spaceId: string, personId: string, fromId: string): Promise<PersonSummary> {
+      const where = await space(actor, spaceId, 'write');
+      if (personId === fromId) throw new AppError('BAD_REQUEST', PEOPLE_MESSAGES.mergeSelf);
+      const target = await personOf(where, personId);
+      const source = await personOf(where, fromId);
+      const files = await filesOf([fromId]);
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('faces').set({ person_id: personId }).where('person_id', '=', fromId).execute();
+        if (target.name === null && source.name !== null)
+          await trx
+            .updateTable('people')
+            .set({ name: source.name, updated_at: iso(clock.now()) })
+            .where('id', '=', personId)
+            .execute();
+        await trx.deleteFrom('people').where('id', '=', fromId).execute();
+      });
+      await service.refreshSearch(files);
+      return (await summaries(where.key, personId))[0] ?? notFound();
+    },
+
+    /** Moves some of a person's faces to a new, unnamed person (201). */
+    async split(actor: UserActor, spaceId: string, personId: string, faceIds: string[]): Promise<PersonSummary> {
+      const where = await space(actor, spaceId, 'write');
+      await personOf(where, personId);
+      const ids = [...new Set(faceIds)];
+      const own = await db
+        .selectFrom('faces')
+        .select(['id', 'file_id'])
+        .where('person_id', '=', personId)
+        .where('id', 'in', ids)
+        .execute();
+      if (own.length !== ids.length) throw new AppError('BAD_REQUEST', PEOPLE_MESSAGES.faceNotFound);
+      const newId = randomUUID();
+      const now = iso(clock.now());
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('people')
+          .values({
+            id: newId,
+            space_key: where.key,
+            workspace_id: where.workspaceId,
+            name: null,
+            cover_face_id: ids[0] ?? null,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        await trx.updateTable('faces').set({ person_id: newId }).where('id', 'in', ids).execute();
+        await dropEmpty(trx, where.key);
+      });
+      await service.refreshSearch(own.map((face) => face.file_id));
+      return (await summaries(where.key, newId))[0] ?? notFound();
+    },
+
+    /** Takes a face away from a person: it belongs to nobody and is never clustered again. */
+    async removeFace(actor: UserActor, spaceId: string, personId: string, faceId: string): Promise<void> {
+      const where = await space(actor, spaceId, 'write');
+      await personOf(where, personId);
+      const face = await db
+        .selectFrom('faces')
+        .select(['id', 'file_id'])
+        .where('id', '=', faceId)
+        .where('person_id', '=', personId)
+        .executeTakeFirst();
+      if (!face) throw new AppError('NOT_FOUND', PEOPLE_MESSAGES.faceNotFound);
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('faces').set({ person_id: null }).where('id', '=', faceId).execute();
+        await dropEmpty(trx, where.key);
+      });
+      await service.refreshSearch([face.file_id]);
+    },
+
+    async setting(actor: UserActor, spaceId: string): Promise<{ enabled: boolean }> {
+      const where = await space(actor, spaceId, 'read');
+      return { enabled: await enabledFor(where.key) };
+    },
+
+    /**
+     * Turns People on (the space's photos are analysed again for their descriptors) or off (every descriptor and
+     * person of the space is deleted, and names leave the search index).
+     */
+    async setSetting(actor: UserActor, spaceId: string, enabled: boolean): Promise<{ enabled: boolean }> {
+      const where = await space(actor, spaceId, 'manage');
+      if (enabled) {
+        if (where.workspaceId !== null) {
+          const analysis = await db
+            .selectFrom('analysis_settings')
+            .select('analysis')
+            .where('workspace_id', '=', where.workspaceId)
+            .executeTakeFirst();
+          if (analysis && analysis.analysis !== 'on') throw new AppError('CONFLICT', PEOPLE_MESSAGES.facesOff);
+        }
+        if (await enabledFor(where.key)) return { enabled };
+        await db
+          .insertInto('people_settings')
+          .values({ space_key: where.key, workspace_id: where.workspaceId, updated_at: iso(clock.now()) })
+          .onConflict((oc) => oc.column('space_key').doNothing())
+          .execute();
+        let photos = db
+          .selectFrom('files')
+          .select('id')
+          .where('content_type', 'in', IMAGE_TYPES)
+          .where('trashed_at', 'is', null);
+        photos =
+          where.workspaceId === null
+            ? photos.where('workspace_id', 'is', null).where('owner_key', '=', actor.ownerKey)
+            : photos.where('workspace_id', '=', where.workspaceId);
+        await deps.reanalyse((await photos.execute()).map((row) => row.id));
+        return { enabled };
+      }
+      const touched = await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('people_settings').where('space_key', '=', where.key).execute();
+        return service.dropSpace(trx, where.key);
+      });
+      await service.refreshSearch(touched);
+      return { enabled };
+    },
+  };
+  return service;
+}
+
+const notFound = (): never => {
+  throw new AppError('NOT_FOUND', PEOPLE_MESSAGES.personNotFound);
+};
+
+export type PeopleService = ReturnType<typeof createPeopleService>;

@@ -1,0 +1,209 @@
+import type { FileInsights, SearchResult } from '@atrium/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { me, stubFetch } from '../../../test/render';
+import { ChatPanel } from './chat-panel';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const result = (over: Partial<SearchResult> & Pick<SearchResult, 'id' | 'name'>): SearchResult => ({
+  kind: 'file',
+  matchedIn: 'name',
+  snippet: over.name,
+  highlights: [],
+  location: {
+    spaceKind: 'personal',
+    spaceId: null,
+    spaceName: 'Personal',
+    folderId: 'f-reports',
+    path: [
+      { id: 'root', name: 'Personal' },
+      { id: 'f-reports', name: 'Reports' },
+    ],
+  },
+  size: 2048,
+  mimeType: 'text/plain',
+  modifiedAt: '2026-11-01T10:00:00.000Z',
+  ...over,
+});
+
+const ZEBRA = result({ id: 'z1', name: 'zebrafish notes.txt', matchedIn: 'content', snippet: '…the zebrafish…' });
+const PLAN = result({ id: 'p1', name: 'plan.txt' });
+const PLAN_MD = result({ id: 'p2', name: 'plan.md' });
+const SHARED_ALONE = result({
+  id: 's1',
+  name: 'budget.xlsx',
+  location: { spaceKind: 'shared', spaceId: null, spaceName: 'Shared with me', folderId: null, path: [] },
+});
+
+/** The server: search answers from `files` by name or content word; insights per file id. */
+function server(files: SearchResult[], insights: Record<string, FileInsights> = {}) {
+  return stubFetch((url) => {
+    const parsed = new URL(url, 'http://x');
+    if (parsed.pathname === '/api/search') {
+      const q = (parsed.searchParams.get('q') ?? '').toLowerCase();
+      const items = files.flatMap((file) =>
+        file.name.toLowerCase().includes(q)
+          ? [{ ...file, matchedIn: 'name' as const, snippet: file.name }]
+          : file.matchedIn === 'content' && file.snippet.includes(q)
+            ? [file]
+            : [],
+      );
+      return { status: 200, body: { items, nextCursor: null } };
+    }
+    const id = /^\/api\/files\/([^/]+)\/insights$/.exec(parsed.pathname)?.[1];
+    if (id && insights[id]) return { status: 200, body: insights[id] };
+    return undefined;
+  });
+}
+
+function Where() {
+  const location = useLocation();
+  return <p data-testid="where">{location.pathname + location.search}</p>;
+}
+
+function renderChat({ signedIn }: { signedIn: boolean | undefined }) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  if (signedIn !== undefined) client.setQueryData(['me'], signedIn ? me() : null);
+  const onNavigate = vi.fn();
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={['/dashboard/chatbot']}>
+        <Routes>
+          <Route
+            path="*"
+            element={
+              <>
+                <ChatPanel variant="page" onNavigate={onNavigate} />
+                <Where />
+              </>
+            }
+          />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return { onNavigate };
+}
+
+async function ask(text: string) {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText('Message'), `${text}{Enter}`);
+  return user;
+}
+
+/** The bot's latest answer, once the typing indicator is gone. */
+async function lastAnswer(containing: string | RegExp) {
+  const log = screen.getByRole('list', { name: 'Conversation' });
+  const found = await within(log).findByText(containing, {}, { timeout: 4000 });
+  const item = found.closest('li');
+  if (!item) throw new Error('no message');
+  return item;
+}
+
+describe('chat file commands', { timeout: 30_000 }, () => {
+  it('"search files for …" answers with the files found, each opening its folder, and the search page', async () => {
+    const calls = server([ZEBRA, PLAN]);
+    renderChat({ signedIn: true });
+    const user = await ask('Search files for "zebrafish"');
+    const answer = await lastAnswer('I found 1 file for “zebrafish”.');
+    const links = within(answer).getAllByRole('link');
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      '/dashboard/spaces/personal/folders/f-reports',
+      '/dashboard/search?q=zebrafish',
+    ]);
+    expect(links[0]?.textContent).toContain('zebrafish notes.txt');
+    expect(links[0]?.textContent).toContain('Personal › Reports');
+    expect(calls.find((call) => call.url.startsWith('/api/search'))?.url).toContain('q=zebrafish');
+    await user.click(links[0] as HTMLElement);
+    expect(screen.getByTestId('where').textContent).toBe('/dashboard/spaces/personal/folders/f-reports');
+  });
+
+  it('says when no file matches', async () => {
+    server([PLAN]);
+    renderChat({ signedIn: true });
+    await ask('find files about narwhals');
+    const answer = await lastAnswer('No files match “narwhals”.');
+    expect(
+      within(answer)
+        .getByRole('link', { name: /See all results/ })
+        .getAttribute('href'),
+    ).toBe('/dashboard/search?q=narwhals');
+  });
+
+  it('"open <name>" opens the one file it means, or lists the candidates, or says there is none', async () => {
+    server([PLAN, PLAN_MD, SHARED_ALONE]);
+    const { onNavigate } = renderChat({ signedIn: true });
+    await ask('open plan.txt');
+    await lastAnswer('Opening “plan.txt”.');
+    expect(onNavigate).toHaveBeenCalledWith('/dashboard/spaces/personal/folders/f-reports');
+
+    await ask('open plan');
+    const choices = await lastAnswer('I found 2 files that could be “plan”. Which one do you mean?');
+    expect(
+      within(choices)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['plan.txtPersonal › Reports', 'plan.mdPersonal › Reports']);
+
+    await ask('open the door');
+    await lastAnswer('I could not find a file named “door”.');
+
+    await ask('open budget.xlsx');
+    const alone = await lastAnswer(/shared with you on its own/);
+    expect(
+      within(alone)
+        .getByRole('link', { name: /budget\.xlsx/ })
+        .getAttribute('href'),
+    ).toBe('/api/files/download/s1');
+    expect(onNavigate).toHaveBeenCalledTimes(1);
+  });
+
+  it('"what is in <name>" answers from the insights, with a link to open the file', async () => {
+    server([PLAN, ZEBRA], {
+      p1: { status: 'done', text: 'Plant the zebrafish garden in spring.', engine: 'local', analysedAt: null },
+      z1: { status: 'running', progress: 0.5, engine: null, analysedAt: null },
+    });
+    renderChat({ signedIn: true });
+    await ask("what's in plan.txt?");
+    const answer = await lastAnswer('“plan.txt” reads: “Plant the zebrafish garden in spring.”');
+    expect(
+      within(answer)
+        .getByRole('link', { name: /Open plan\.txt/ })
+        .getAttribute('href'),
+    ).toBe('/dashboard/spaces/personal/folders/f-reports');
+    await ask('what is in zebrafish notes.txt');
+    await lastAnswer('“zebrafish notes.txt” is still being analysed (50% done). Ask me again in a moment.');
+  });
+
+  it('a visitor is asked to sign in: known signed out, nothing is asked of the server', async () => {
+    const calls = server([ZEBRA]);
+    renderChat({ signedIn: false });
+    await ask('search files for zebrafish');
+    const answer = await lastAnswer(/Please sign in first/);
+    expect(within(answer).getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
+    expect(calls).toEqual([]);
+    // "open <anything>" is not a file command for a visitor.
+    await ask('open the door');
+    await lastAnswer(/Sorry, I did not understand that command/);
+  });
+
+  it('a visitor on a public page (not known yet): the server says 401, and the chat asks to sign in', async () => {
+    stubFetch(() => ({ status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'Sign in first.' } } }));
+    renderChat({ signedIn: undefined });
+    await ask('what is in plan.txt');
+    const answer = await lastAnswer(/Please sign in first/);
+    expect(answer.textContent).not.toContain('plan.txt”');
+  });
+
+  it('keeps the other replies', async () => {
+    server([]);
+    const { onNavigate } = renderChat({ signedIn: true });
+    await ask('open file upload');
+    await lastAnswer('Opening File Upload.');
+    expect(onNavigate).toHaveBeenCalledWith('/dashboard/file-upload');
+  });
+});

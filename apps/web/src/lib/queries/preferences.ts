@@ -1,0 +1,37 @@
+import { DEFAULT_PREFERENCES, UserPreferences, type UserPreferencesPatch } from '@atrium/contracts';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../api-client';
+
+/**
+ * GET/PUT /api/me/preferences: the signed-in user's own settings (the file browsers' list or grid view), kept on the
+ * server so they follow the user to every browser. A change shows at once and is undone if the server refuses it.
+ */
+export const preferencesKey = ['me', 'preferences'] as const;
+
+export const preferencesQueryOptions = () =>
+  queryOptions({
+    queryKey: preferencesKey,
+    queryFn: () => api.get(UserPreferences, '/api/me/preferences'),
+    staleTime: 5 * 60_000,
+  });
+
+/** The preferences, or the defaults while they load (or when they cannot be read). */
+export function usePreferences(): UserPreferences {
+  const query = useQuery(preferencesQueryOptions());
+  return query.data ?? DEFAULT_PREFERENCES;
+}
+
+export function useUpdatePreferences() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: UserPreferencesPatch) => api.put(UserPreferences, '/api/me/preferences', patch),
+    onMutate: async (patch) => {
+      await client.cancelQueries({ queryKey: preferencesKey });
+      const before = client.getQueryData<UserPreferences>(preferencesKey);
+      client.setQueryData<UserPreferences>(preferencesKey, { ...DEFAULT_PREFERENCES, ...before, ...patch });
+      return { before };
+    },
+    onError: (_error, _patch, context) => client.setQueryData(preferencesKey, context?.before),
+    onSuccess: (saved) => client.setQueryData(preferencesKey, saved),
+  });
+}

@@ -1,0 +1,30 @@
+import type { SearchResult } from '@atrium/contracts';
+
+// Where search results open: shared by the search screens and the assistant (issue 17), which answers with them.
+
+/** The search page, with its text. */
+export const searchPagePath = (q: string) => `/dashboard/search?q=${encodeURIComponent(q.trim())}`;
+
+const folderRoute = (result: SearchResult, folderId: string) =>
+  result.location.spaceKind === 'workspace' && result.location.spaceId
+    ? `/dashboard/spaces/${encodeURIComponent(result.location.spaceId)}/folders/${encodeURIComponent(folderId)}`
+    : // Personal folders, and folders of others reached through a share (the browser reads them through it).
+      `/dashboard/spaces/personal/folders/${encodeURIComponent(folderId)}`;
+
+/**
+ * Where a result opens: a folder opens itself; a file opens the folder that holds it; a file shared on its own
+ * (no folder the caller may open) opens its bytes in a new tab (the private download route, which shares pass).
+ */
+export function resultTarget(result: SearchResult): { href: string; external: boolean } {
+  if (result.kind === 'folder') return { href: folderRoute(result, result.id), external: false };
+  if (result.location.folderId) return { href: folderRoute(result, result.location.folderId), external: false };
+  return { href: `/api/files/download/${encodeURIComponent(result.id)}`, external: true };
+}
+
+/** "Personal › Reports › 2026": the space and the folders down to the result's. */
+export function locationText(result: SearchResult): string {
+  const { spaceName, spaceKind, path } = result.location;
+  // The first crumb of an own space is its root, named after the space.
+  const folders = spaceKind === 'shared' ? path : path.slice(1);
+  return [spaceName, ...folders.map((crumb) => crumb.name)].join(' › ');
+}
