@@ -165,12 +165,24 @@ export type FolderListing = z.infer<typeof FolderListing>;
 export const FolderSort = z.enum(['name', 'date', 'size', 'type']);
 export type FolderSort = z.infer<typeof FolderSort>;
 
+/** Most names one folder listing filters by (`names`). */
+export const MAX_LISTED_NAMES = 200;
+
 export const FolderListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   cursor: z.string().max(2000).optional(),
   sort: FolderSort.default('name'),
   order: z.enum(['asc', 'desc']).default('asc'),
   type: FileKind.optional().describe('Only files of this kind (the folders are listed all the same)'),
+  names: z
+    .string()
+    .max(MAX_LISTED_NAMES * 300)
+    .refine((value) => value.split('/').length <= MAX_LISTED_NAMES, `At most ${MAX_LISTED_NAMES} names at once.`)
+    .optional()
+    .describe(
+      'Only the folders and files with one of these names (case-insensitive), separated by "/" (which no name ' +
+        'contains): how an upload asks which of its names are taken',
+    ),
 });
 export type FolderListQuery = z.infer<typeof FolderListQuery>;
 

@@ -22,7 +22,7 @@ import { presentFile } from '../files/files.presenter';
 import { thumbnailKey, toStoredFile, type UploadTarget } from '../files/stored-file';
 import type { AuditContext, AuditRecorder } from '../audit/audit-recorder';
 import type { AccessResolver } from './access';
-import { checkFolderName, folderNameKey, numberedFolderName } from './folder-names';
+import { checkFolderName, folderNameKey, listedNameKeys, numberedFolderName } from './folder-names';
 import type { FolderRow, KeysetAfter, SpacesRepository } from './spaces.repository';
 import type { WorkspacesService } from './workspaces.service';
 
@@ -195,11 +195,14 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
     query: FolderListQuery,
   ): Promise<Pick<FolderListing, 'folders' | 'files' | 'nextCursor'>> {
     const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query);
+    const nameKeys = query.names === undefined ? undefined : listedNameKeys(query.names);
+    if (nameKeys?.length === 0) return { folders: [], files: [], nextCursor: null };
+    const filter = { kind: query.type, nameKeys };
     const desc = query.order === 'desc';
     const folderColumn = FOLDER_SORT_COLUMN[query.sort];
     const fileColumn = FILE_SORT_COLUMN[query.sort];
     const folders =
-      cursor?.phase === 1 ? [] : await repo.listChildFolders(id, folderColumn, desc, query.limit + 1, cursor);
+      cursor?.phase === 1 ? [] : await repo.listChildFolders(id, folderColumn, desc, query.limit + 1, cursor, nameKeys);
     let nextCursor: string | null = null;
     let files: Awaited<ReturnType<SpacesRepository['listFolderFiles']>> = [];
     /** The cursor after the last folder of this page. */
@@ -219,7 +222,7 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
           desc,
           room + 1,
           cursor?.phase === 1 ? cursor : undefined,
-          query.type,
+          filter,
         );
         if (files.length > room) {
           files.length = room;
@@ -234,7 +237,7 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
             nextCursor = encodeCursor({ phase: 1, value, id: last.id }, query);
           }
         }
-      } else if ((await repo.listFolderFiles(id, fileColumn, desc, 1, undefined, query.type)).length > 0) {
+      } else if ((await repo.listFolderFiles(id, fileColumn, desc, 1, undefined, filter)).length > 0) {
         // The page ended exactly with the last folder and files follow.
         nextCursor = afterFolders();
       }

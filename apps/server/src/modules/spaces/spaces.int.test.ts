@@ -475,6 +475,15 @@ describe.each(dialects())('workspaces, members and folders (%s)', (dialect) => {
       expect((await walk('sort=date&order=desc', limit)).slice(3)).toEqual(['b.txt', 'c.pdf', 'A.png']);
       expect((await walk('sort=type', limit)).slice(3)).toEqual(['c.pdf', 'A.png', 'b.txt']);
     }
+    // Only the entries with one of these names ("/" between them), case-insensitively, paged like the rest.
+    for (const limit of [1, 100]) {
+      expect(await walk(`names=${encodeURIComponent('a.PNG/BETA/missing.txt')}`, limit)).toEqual(['beta/', 'A.png']);
+      expect(await walk(`names=${encodeURIComponent('/ /')}`, limit)).toEqual([]);
+    }
+    const tooMany = Array.from({ length: 201 }, (_, i) => `n${i}.txt`).join('/');
+    expect(
+      await failure(await call('nora', 'GET', `/api/folders/${parent.id}?names=${encodeURIComponent(tooMany)}`)),
+    ).toBe('400 The request is not valid: querystring.names: At most 200 names at once.');
     // A cursor of another sort, or garbage: 400 with a way out.
     const first = await json<FolderListing>(await call('nora', 'GET', `/api/folders/${parent.id}?sort=name&limit=2`));
     expect(

@@ -443,13 +443,17 @@ export const createSpacesRepository = (db: Db) => {
       });
     },
 
-    /** One page of the folders in `parentId`, ordered by `sortExpr` then id; `after` continues a page. */
+    /**
+     * One page of the folders in `parentId`, ordered by `sortExpr` then id; `after` continues a page; `nameKeys`
+     * keeps only the folders with one of these name keys.
+     */
     async listChildFolders(
       parentId: string,
       sort: 'name_key' | 'created_at',
       desc: boolean,
       limit: number,
       after?: KeysetAfter,
+      nameKeys?: string[],
     ): Promise<FolderRow[]> {
       const op = desc ? '<' : '>';
       let query = db
@@ -457,6 +461,7 @@ export const createSpacesRepository = (db: Db) => {
         .selectAll()
         .where('parent_id', '=', parentId)
         .where('trashed_at', 'is', null);
+      if (nameKeys) query = query.where('name_key', 'in', nameKeys);
       if (after) {
         query = query.where((eb) =>
           eb.or([
@@ -469,20 +474,24 @@ export const createSpacesRepository = (db: Db) => {
       return query.orderBy(sort, direction).orderBy('id', direction).limit(limit).execute();
     },
 
-    /** One page of the files in `folderId`, ordered by `sort` then id; `after` continues a page. */
+    /**
+     * One page of the files in `folderId`, ordered by `sort` then id; `after` continues a page. `filter.kind` keeps
+     * one kind of file, `filter.nameKeys` the files with one of these name keys.
+     */
     async listFolderFiles(
       folderId: string,
       sort: 'name' | 'upload_date' | 'size' | 'content_type',
       desc: boolean,
       limit: number,
       after?: KeysetAfter,
-      kind?: FileKind,
+      filter: { kind?: FileKind | undefined; nameKeys?: string[] | undefined } = {},
     ): Promise<ListedFileRow[]> {
       const op = desc ? '<' : '>';
       // Names sort by their key (case-insensitive); files stored with equal names before 0009 have none.
       const key = sort === 'name' ? sql<string>`coalesce(name_key, file_name)` : sql.ref<string | number>(sort);
       let query = db.selectFrom('files').selectAll().where('folder_id', '=', folderId).where('trashed_at', 'is', null);
-      if (kind) query = query.where(fileKindCondition(kind, sql.ref('content_type')));
+      if (filter.kind) query = query.where(fileKindCondition(filter.kind, sql.ref('content_type')));
+      if (filter.nameKeys) query = query.where('name_key', 'in', filter.nameKeys);
       if (after) {
         query = query.where((eb) =>
           eb.or([eb(key, op, after.value), eb.and([eb(key, '=', after.value), eb('id', op, after.id)])]),

@@ -7,6 +7,7 @@ import {
   FileVersionList,
   Folder,
   FolderListing,
+  MAX_LISTED_NAMES,
   Member,
   MemberList,
   Notification,
@@ -154,6 +155,26 @@ export const useFolder = (
   limit?: number,
   type: FileKind | '' = '',
 ) => useInfiniteQuery(folderQueryOptions(id, sort, order, limit, type));
+
+/**
+ * Which of `names` the folder already has as files (lower-cased), asked of the server (`names` filter, in batches):
+ * for an upload into a folder whose listing is not all loaded, or shows one type only.
+ */
+export async function takenFileNames(folderId: string, names: string[]): Promise<Set<string>> {
+  const taken = new Set<string>();
+  for (let start = 0; start < names.length; start += MAX_LISTED_NAMES) {
+    const batch = names.slice(start, start + MAX_LISTED_NAMES).join('/');
+    let cursor: string | null = null;
+    do {
+      const query = new URLSearchParams({ names: batch, limit: String(MAX_LISTED_NAMES) });
+      if (cursor) query.set('cursor', cursor);
+      const page = await api.get(FolderListing, `/api/folders/${enc(folderId)}?${query}`);
+      for (const file of page.files) taken.add(file.fileName.toLowerCase());
+      cursor = page.nextCursor;
+    } while (cursor);
+  }
+  return taken;
+}
 
 /** One page of a folder's subfolders, for the move dialog's picker. */
 export const useFolderChoices = (id: string | null) => useQuery(folderChoicesQueryOptions(id));

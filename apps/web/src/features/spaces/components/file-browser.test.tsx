@@ -364,4 +364,31 @@ describe('FileBrowser', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Keep both' }));
     expect(uploadTo.mock.calls.at(-1)?.[1]).toEqual({ folderId: 'root', onConflict: 'rename' });
   });
+
+  it('asks the server which names are taken when the folder is not all loaded', async () => {
+    // Page 1 holds brief.pdf; later.pdf is on page 2, which was never loaded.
+    serve((call) =>
+      call.url.includes('names=')
+        ? json(200, listing({ files: call.url.toLowerCase().includes('later.pdf') ? [file('f2', 'later.pdf')] : [] }))
+        : defaultHandler(call),
+    );
+    uploadTo.mockReset();
+    uploadTo.mockResolvedValue(undefined);
+    renderBrowser({ folderId: 'root' });
+    await screen.findByRole('link', { name: 'brief.pdf' });
+
+    await userEvent.upload(screen.getByTestId('upload-input'), [new File(['new'], 'LATER.pdf')]);
+    const dialog = await screen.findByRole('dialog', { name: 'Replace the existing file?' });
+    expect(dialog.textContent).toContain('A file named “LATER.pdf” is already in this folder.');
+    expect(calls.at(-1)?.url).toBe('/api/folders/root?names=LATER.pdf&limit=200');
+    expect(uploadTo).not.toHaveBeenCalled();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    // A free name goes straight to the queue, as Keep both.
+    await userEvent.upload(screen.getByTestId('upload-input'), [new File(['new'], 'fresh.pdf')]);
+    await vi.waitFor(() => expect(uploadTo).toHaveBeenCalledTimes(1));
+    expect(calls.some((call) => call.url === '/api/folders/root?names=fresh.pdf&limit=200')).toBe(true);
+    expect(screen.queryByRole('dialog', { name: 'Replace the existing file?' })).toBeNull();
+    expect(uploadTo.mock.calls[0]?.[1]).toEqual({ folderId: 'root', onConflict: 'rename' });
+  });
 });

@@ -11,6 +11,7 @@ import { showToast } from '../../../lib/toast';
 import { usePreferences, useUpdatePreferences } from '../../../lib/queries/preferences';
 import { useUndoToast } from '../../../lib/trash';
 import {
+  takenFileNames,
   useCreateFolder,
   useDeleteFile,
   useDeleteFolder,
@@ -109,12 +110,20 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
   const { canWrite } = permissionsFor(first ? roleForListing(space, first) : 'viewer');
   const close = () => setDialog(null);
 
-  /** Names at the top of an upload that the folder (as loaded) already has: ask Replace or Keep both first. */
-  const upload = (picked: PickedFile[]) => {
+  /**
+   * Names at the top of an upload that the folder already has: ask Replace or Keep both first. The loaded pages
+   * answer when they hold the whole folder; otherwise the server does (a failed check uploads as Keep both).
+   */
+  const upload = async (picked: PickedFile[]) => {
     if (!canWrite || picked.length === 0) return;
-    const taken = new Set(listing.data?.pages.flatMap((p) => p.files.map((f) => f.fileName.toLowerCase())) ?? []);
-    const names = picked.filter((entry) => !entry.path.includes('/') && taken.has(entry.path.toLowerCase()));
-    if (names.length > 0) setDialog({ kind: 'conflict', picked, names: names.map((entry) => entry.path) });
+    const top = picked.filter((entry) => !entry.path.includes('/')).map((entry) => entry.path);
+    const loaded = () =>
+      new Set(listing.data?.pages.flatMap((p) => p.files.map((f) => f.fileName.toLowerCase())) ?? []);
+    const complete = !listing.hasNextPage && kind === '';
+    const taken =
+      complete || top.length === 0 ? loaded() : await takenFileNames(openId, top).catch(() => new Set<string>());
+    const names = top.filter((name) => taken.has(name.toLowerCase()));
+    if (names.length > 0) setDialog({ kind: 'conflict', picked, names });
     else void queue.add(picked);
   };
 
@@ -269,7 +278,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
                 aria-label="Files to upload"
                 data-testid="upload-input"
                 onChange={(event) => {
-                  upload(pickedFiles(event.target.files ?? []));
+                  void upload(pickedFiles(event.target.files ?? []));
                   event.target.value = '';
                 }}
               />
@@ -290,7 +299,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
                 // A whole folder: every file with its path below it (the folders are created first).
                 {...{ webkitdirectory: '' }}
                 onChange={(event) => {
-                  upload(pickedFiles(event.target.files ?? []));
+                  void upload(pickedFiles(event.target.files ?? []));
                   event.target.value = '';
                 }}
               />
