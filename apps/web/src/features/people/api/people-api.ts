@@ -43,6 +43,12 @@ export const useMergePeople = (spaceId: string) =>
     api.post(PersonSummary, `${base(spaceId)}/${encodeURIComponent(personId)}/merge`, { personId: fromId }),
   );
 
+/** Moves some of a person's faces to a new, unnamed person (`split`), whom it answers with. */
+export const useSplitPerson = (spaceId: string) =>
+  usePeopleChange(spaceId, ({ personId, faceIds }: { personId: string; faceIds: string[] }) =>
+    api.post(PersonSummary, `${base(spaceId)}/${encodeURIComponent(personId)}/split`, { faceIds }),
+  );
+
 export const useRemoveFace = (spaceId: string) =>
   usePeopleChange(spaceId, ({ personId, faceId }: { personId: string; faceId: string }) =>
     api.delete(

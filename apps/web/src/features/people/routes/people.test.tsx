@@ -127,4 +127,57 @@ describe('People page', () => {
       ),
     );
   });
+  it('splits the chosen faces off into a new person, who opens next', async () => {
+    const split = { id: 'p3', name: null, faceCount: 1, photoCount: 1, cover: { id: 'f2', fileId: 'file2', box } };
+    let people = [ana, unnamed];
+    const photo = (fileId: string, fileName: string, faceId: string) => ({
+      fileId,
+      fileName,
+      contentType: 'image/jpeg',
+      faces: [{ id: faceId, fileId, box }],
+    });
+    const calls = stubFetch((url, init) => {
+      const method = init?.method ?? 'GET';
+      if (url === '/api/spaces') return { status: 200, body: spaces };
+      if (url === '/api/spaces/personal/people')
+        return { status: 200, body: { enabled: true, canEdit: true, canManage: true, people } };
+      if (url === '/api/spaces/personal/people/p1' && method === 'GET')
+        return {
+          status: 200,
+          body: { person: ana, photos: [photo('file1', 'beach.jpg', 'f1'), photo('file2', 'party.jpg', 'f2')] },
+        };
+      if (url === '/api/spaces/personal/people/p3' && method === 'GET')
+        return { status: 200, body: { person: split, photos: [photo('file2', 'party.jpg', 'f2')] } };
+      if (url === '/api/spaces/personal/people/p1/split') {
+        people = [{ ...ana, faceCount: 1, photoCount: 1 }, unnamed, split];
+        return { status: 201, body: split };
+      }
+      return undefined;
+    });
+    renderAt(PATH, <PeoplePage />);
+    await userEvent.click(
+      within(await screen.findByRole('list', { name: 'People' })).getByRole('button', { name: /Ana/ }),
+    );
+    await screen.findByRole('img', { name: 'party.jpg' });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Split…' }));
+    const bar = screen.getByRole('group', { name: 'Split' });
+    expect(within(bar).getByRole('button', { name: 'Move to a new person' })).toHaveProperty('disabled', true);
+    // While splitting, the faces are chosen instead of removed.
+    expect(screen.queryByRole('button', { name: /^Not Ana/ })).toBeNull();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Choose the face in party.jpg' }));
+    expect(within(bar).getByText('1 face chosen.')).toBeTruthy();
+    await userEvent.click(within(bar).getByRole('button', { name: 'Move to a new person' }));
+    await waitFor(() =>
+      expect(calls).toContainEqual({
+        url: '/api/spaces/personal/people/p1/split',
+        method: 'POST',
+        body: { faceIds: ['f2'] },
+      }),
+    );
+    // The new person opens, unnamed, ready to be named.
+    expect(await screen.findByRole('heading', { name: 'Unnamed person' })).toBeTruthy();
+    expect(await screen.findByRole('list', { name: 'Photos of Unnamed person' })).toBeTruthy();
+    expect(screen.queryByRole('group', { name: 'Split' })).toBeNull();
+  });
 });

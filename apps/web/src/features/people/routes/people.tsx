@@ -11,7 +11,15 @@ import { errorText } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { spacesQueryOptions } from '../../../lib/queries/spaces';
-import { useMergePeople, usePeople, usePerson, useRemoveFace, useRenamePerson, useSetPeople } from '../api/people-api';
+import {
+  useMergePeople,
+  usePeople,
+  usePerson,
+  useRemoveFace,
+  useRenamePerson,
+  useSetPeople,
+  useSplitPerson,
+} from '../api/people-api';
 import { FaceCrop, thumbnailUrl } from '../components/face-crop';
 
 const nameOf = (person: Pick<PersonSummary, 'name'>) => person.name ?? 'Unnamed person';
@@ -137,26 +145,38 @@ function MergeDialog({
   );
 }
 
-/** One person: inline rename, merge, and their photos with the face boxes ("Not this person" per face). */
+const faces = (n: number) => `${n} ${n === 1 ? 'face' : 'faces'}`;
+
+/**
+ * One person: inline rename, merge, split (choose the faces that are someone else: they become a new person, who
+ * opens next), and their photos with the face boxes ("Not this person" per face).
+ */
 function PersonDetail({
   spaceId,
   person,
   people,
   canEdit,
   onBack,
+  onOpen,
 }: {
   spaceId: string;
   person: PersonSummary;
   people: PersonSummary[];
   canEdit: boolean;
   onBack: () => void;
+  onOpen: (personId: string) => void;
 }) {
   const detail = usePerson(spaceId, person.id);
   const rename = useRenamePerson(spaceId);
   const remove = useRemoveFace(spaceId);
+  const split = useSplitPerson(spaceId);
   const [name, setName] = useState(person.name ?? '');
   const [merging, setMerging] = useState(false);
+  /** The faces chosen to split off, or null when not splitting. */
+  const [chosen, setChosen] = useState<string[] | null>(null);
   const data: PersonPhotos | undefined = detail.data;
+  const toggle = (faceId: string) =>
+    setChosen((now) => (now?.includes(faceId) ? now.filter((id) => id !== faceId) : [...(now ?? []), faceId]));
   return (
     <section aria-labelledby="person-heading" className="space-y-4">
       <button type="button" onClick={onBack} className="inline-flex items-center gap-1 text-sm text-brand-700">
@@ -198,6 +218,54 @@ function PersonDetail({
           <button type="button" className={buttonClass('secondary')} onClick={() => setMerging(true)}>
             Merge…
           </button>
+          <button
+            type="button"
+            className={buttonClass('secondary')}
+            aria-pressed={chosen !== null}
+            onClick={() => setChosen((now) => (now === null ? [] : null))}
+          >
+            Split…
+          </button>
+        </div>
+      )}
+      {canEdit && chosen !== null && (
+        <div
+          role="group"
+          aria-label="Split"
+          className="flex flex-wrap items-center gap-2 rounded-lg border border-brand-200 bg-brand-50 p-3 text-sm text-slate-800"
+        >
+          <p className="min-w-0 flex-1 basis-48" aria-live="polite">
+            {chosen.length === 0
+              ? 'Choose the faces that are someone else: they become a new person.'
+              : `${faces(chosen.length)} chosen.`}
+          </p>
+          <button
+            type="button"
+            className={buttonClass('primary')}
+            disabled={chosen.length === 0 || split.isPending}
+            onClick={() =>
+              split.mutate(
+                { personId: person.id, faceIds: chosen },
+                {
+                  onSuccess: (created) => {
+                    showToast('success', `Moved ${faces(chosen.length)} to a new person.`);
+                    setChosen(null);
+                    onOpen(created.id);
+                  },
+                },
+              )
+            }
+          >
+            Move to a new person
+          </button>
+          <button type="button" className={buttonClass('secondary')} onClick={() => setChosen(null)}>
+            Cancel
+          </button>
+          {split.isError && (
+            <p role="alert" className="w-full text-red-700">
+              {errorText(split.error)}
+            </p>
+          )}
         </div>
       )}
       {detail.isPending && <Spinner label="Loading photos…" />}
@@ -231,6 +299,24 @@ function PersonDetail({
                   {photo.fileName}
                 </span>
                 {canEdit &&
+                  chosen !== null &&
+                  photo.faces.map((face, index) => (
+                    <label key={face.id} className="flex shrink-0 items-center gap-1 text-xs text-slate-700">
+                      <input
+                        type="checkbox"
+                        className="size-4 accent-brand-600"
+                        checked={chosen.includes(face.id)}
+                        onChange={() => toggle(face.id)}
+                      />
+                      <span className="sr-only">
+                        {photo.faces.length === 1
+                          ? `Choose the face in ${photo.fileName}`
+                          : `Choose face ${index + 1} in ${photo.fileName}`}
+                      </span>
+                    </label>
+                  ))}
+                {canEdit &&
+                  chosen === null &&
                   photo.faces.map((face) => (
                     <button
                       key={face.id}
@@ -271,7 +357,7 @@ function PersonDetail({
 
 /**
  * /dashboard/spaces/{personal | workspaceId}/people: the people found in a space's photos (issue 17). A grid of
- * person cards (face, name, number of photos); a card opens the person's photos with inline rename, merge and
+ * person cards (face, name, number of photos); a card opens the person's photos with inline rename, merge, split and
  * "Not this person". Off by default: the empty state says what People does with face data and how to turn it on.
  */
 export default function PeoplePage() {
@@ -342,6 +428,7 @@ export default function PeoplePage() {
           people={list}
           canEdit={people.data.canEdit}
           onBack={() => setSelected(null)}
+          onOpen={setSelected}
         />
       )}
       {people.data?.enabled && !person && list.length > 0 && (
