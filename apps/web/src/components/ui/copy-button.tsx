@@ -18,6 +18,8 @@ export interface CopyButtonProps {
   selectWhat?: string;
   /** Classes of the failure message (shown; the success message is for screen readers only). */
   statusClassName?: string;
+  /** Focused first when its dialog opens (`data-autofocus`). */
+  autoFocus?: boolean;
 }
 
 /**
@@ -32,6 +34,7 @@ export function CopyButton({
   what = 'Text',
   selectWhat = what.toLowerCase(),
   statusClassName = 'text-sm text-red-700',
+  autoFocus = false,
 }: CopyButtonProps) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
@@ -44,6 +47,7 @@ export function CopyButton({
       <button
         type="button"
         aria-label={state === 'copied' ? undefined : ariaLabel}
+        data-autofocus={autoFocus || undefined}
         onClick={() => {
           copyText(text, field.current)
             .then(() => setState('copied'))

@@ -78,6 +78,8 @@ describe('admin API keys page', () => {
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Copy this key now: you will not see it again.')).toBeTruthy();
     expect((within(dialog).getByLabelText('API key') as HTMLInputElement).value).toBe('atr_secret-value-shown-once');
+    // Copy is focused first: Enter copies the key straight away.
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Copy' })));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Copy' }));
     expect(writeText).toHaveBeenCalledWith('atr_secret-value-shown-once');
     expect(await within(dialog).findByRole('button', { name: 'Copied' })).toBeTruthy();

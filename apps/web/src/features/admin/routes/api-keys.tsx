@@ -1,15 +1,15 @@
 import { API_KEY_TEXTS, type ApiKeyRecord, type CreatedApiKey } from '@atrium/contracts';
-import { Check, Copy, KeyRound } from 'lucide-react';
+import { KeyRound } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { showToast } from '../../../lib/toast';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/admin-api';
-import { copyText } from '../../../lib/copy-text';
 
 const errorText = (error: unknown) => (isApiError(error) ? error.message : 'Something went wrong. Please try again.');
 const when = (iso: string | null, none = 'never') => (iso ? new Date(iso).toLocaleString() : none);
@@ -96,19 +96,14 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
 function NewKeyDialog({ created, onClose }: { created: CreatedApiKey | null; onClose: () => void }) {
   const field = useRef<HTMLInputElement>(null);
   const fieldId = useId();
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const close = () => {
-    setState('idle');
-    onClose();
-  };
   return (
     <Dialog
       open={created !== null}
       title={`Key “${created?.name ?? ''}” created`}
       description={API_KEY_TEXTS.shownOnce}
-      onClose={close}
+      onClose={onClose}
       footer={
-        <button type="button" className={buttonClass('primary')} onClick={close}>
+        <button type="button" className={buttonClass('primary')} onClick={onClose}>
           Done
         </button>
       }
@@ -125,33 +120,14 @@ function NewKeyDialog({ created, onClose }: { created: CreatedApiKey | null; onC
           onFocus={(event) => event.target.select()}
           className="min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
         />
-        <button
-          type="button"
-          data-autofocus
-          className={buttonClass('secondary')}
-          onClick={() => {
-            if (!created) return;
-            copyText(created.key, field.current).then(
-              () => setState('copied'),
-              () => setState('failed'),
-            );
-          }}
-        >
-          {state === 'copied' ? (
-            <Check className="size-4" aria-hidden="true" />
-          ) : (
-            <Copy className="size-4" aria-hidden="true" />
-          )}
-          {state === 'copied' ? 'Copied' : 'Copy'}
-        </button>
+        <CopyButton
+          text={created?.key ?? ''}
+          field={field}
+          what="Key"
+          autoFocus
+          statusClassName="w-full text-sm text-red-700"
+        />
       </div>
-      <p role="status" className={state === 'failed' ? 'mt-2 text-sm text-red-700' : 'sr-only'}>
-        {state === 'copied'
-          ? 'Key copied to the clipboard.'
-          : state === 'failed'
-            ? 'Could not copy: select the key and copy it.'
-            : ''}
-      </p>
       {created?.expiresAt && (
         <p className="mt-3 text-sm text-slate-600">It stops working on {when(created.expiresAt)}.</p>
       )}
