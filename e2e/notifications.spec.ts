@@ -83,12 +83,11 @@ test('a published notification reaches another signed-in browser: toast, badge, 
     await expect(items.first()).toContainText(second);
     await expect(items.nth(1)).toContainText(first);
     // The toast that comes with the banner does not cover the banner's dismiss button (a click on a
-    // covered button would wait for the toast to go, after 3 s).
-    const secondToast = page.getByRole('alert').filter({ hasText: second });
-    await expect(secondToast).toBeVisible();
+    // covered button would wait for the toast to go, after 3 s). Whether the toast is still there after the
+    // click depends on the machine's speed, so it is not asserted (polish.spec.ts compares their boxes).
+    await expect(page.getByRole('alert').filter({ hasText: second })).toBeVisible();
     await page.getByRole('button', { name: 'Dismiss banner' }).click({ timeout: 1500 });
     await expect(banner).toBeHidden();
-    await expect(secondToast).toBeVisible();
 
     // The list survives a reload, read state included.
     await openWithStream(page, '/dashboard/notifications');
