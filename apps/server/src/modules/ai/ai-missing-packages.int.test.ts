@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeWav } from '../../../test/fake-ai';
-import { readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { readError, readJson } from '../../../test/helpers';
+import { serverWithoutPackages } from '../../../test/without-packages';
 
 /**
  * A machine without the Debian programs (flite, lame, ffmpeg): the server
@@ -11,25 +9,12 @@ import { readError, readJson, startTestServer, type TestServer } from '../../../
  * (This file runs in its own process, so changing PATH here affects no other suite.)
  */
 describe('local engines without their Debian packages', () => {
-  let server: TestServer;
-  let cookie: string;
-  const savedPath = process.env.PATH;
-  const emptyBin = mkdtempSync(path.join(tmpdir(), 'atrium-no-bin-'));
-  beforeAll(async () => {
-    process.env.PATH = emptyBin;
-    server = await startTestServer();
-    cookie = await server.signInAs({ owner_key: 'alice' });
-  });
-  afterAll(async () => {
-    await server?.close();
-    process.env.PATH = savedPath;
-    rmSync(emptyBin, { recursive: true, force: true });
-  });
+  const ctx = serverWithoutPackages();
 
   it('text-to-speech answers 503 naming flite', async () => {
-    const response = await server.fetch('/api/ai/text-to-speech', {
+    const response = await ctx.server.fetch('/api/ai/text-to-speech', {
       method: 'POST',
-      headers: { cookie, 'content-type': 'application/json' },
+      headers: { cookie: ctx.cookie, 'content-type': 'application/json' },
       body: JSON.stringify({ text: 'hello' }),
     });
     expect(response.status).toBe(503);
@@ -39,9 +24,9 @@ describe('local engines without their Debian packages', () => {
   });
 
   it('speech-to-text answers 503 naming the missing package', async () => {
-    const response = await server.fetch('/api/ai/speech-to-text', {
+    const response = await ctx.server.fetch('/api/ai/speech-to-text', {
       method: 'POST',
-      headers: { cookie, 'content-type': 'audio/wav' },
+      headers: { cookie: ctx.cookie, 'content-type': 'audio/wav' },
       body: makeWav(1),
     });
     expect(response.status).toBe(503);
@@ -49,8 +34,8 @@ describe('local engines without their Debian packages', () => {
   });
 
   it('readiness stays green and reports those services as disabled (naming the package to admins)', async () => {
-    const admin = await server.signInAs({ owner_key: 'root-admin', role: 'admin' });
-    const ready = await server.fetch('/readyz', { headers: { cookie: admin } });
+    const admin = await ctx.server.signInAs({ owner_key: 'root-admin', role: 'admin' });
+    const ready = await ctx.server.fetch('/readyz', { headers: { cookie: admin } });
     expect(ready.status).toBe(200);
     const body = await readJson<{ checks: Record<string, { status: string; message?: string }> }>(ready);
     expect(body.checks['ai.textToSpeech']).toMatchObject({

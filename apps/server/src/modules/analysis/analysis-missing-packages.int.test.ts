@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { FileInsights, type FileRecord } from '@atrium/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeWav } from '../../../test/fake-ai';
-import { readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { readJson } from '../../../test/helpers';
+import { serverWithoutPackages } from '../../../test/without-packages';
 import { pdfWithText } from '../../../test/analysis-fixtures';
 
 /**
@@ -12,34 +10,21 @@ import { pdfWithText } from '../../../test/analysis-fixtures';
  * Debian package; nothing crashes. (This file runs in its own process, so changing PATH affects no other suite.)
  */
 describe('background analysis without its Debian packages', () => {
-  let server: TestServer;
-  let cookie: string;
-  const savedPath = process.env.PATH;
-  const emptyBin = mkdtempSync(path.join(tmpdir(), 'atrium-no-bin-'));
-  beforeAll(async () => {
-    process.env.PATH = emptyBin;
-    server = await startTestServer({ env: { ANALYSIS_ENABLED: 'true' } });
-    cookie = await server.signInAs({ owner_key: 'alice' });
-  });
-  afterAll(async () => {
-    await server?.close();
-    process.env.PATH = savedPath;
-    rmSync(emptyBin, { recursive: true, force: true });
-  });
+  const ctx = serverWithoutPackages({ ANALYSIS_ENABLED: 'true' });
 
   async function analysed(name: string, bytes: Buffer): Promise<FileInsights> {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(bytes)]), name);
     const file = await readJson<FileRecord>(
-      await server.fetch('/api/files/upload?userId=alice', {
+      await ctx.server.fetch('/api/files/upload?userId=alice', {
         method: 'POST',
-        headers: { cookie, accept: 'application/json' },
+        headers: { cookie: ctx.cookie, accept: 'application/json' },
         body: form,
       }),
     );
     for (let i = 0; i < 300; i += 1) {
       const insights = FileInsights.parse(
-        await readJson(await server.fetch(`/api/files/${file.id}/insights`, { headers: { cookie } })),
+        await readJson(await ctx.server.fetch(`/api/files/${file.id}/insights`, { headers: { cookie: ctx.cookie } })),
       );
       if (!['pending', 'running'].includes(insights.status)) return insights;
       await new Promise((resolve) => setTimeout(resolve, 100));

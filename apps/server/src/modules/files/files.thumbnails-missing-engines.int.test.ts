@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { FileRecord } from '@atrium/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pdfWithText } from '../../../test/analysis-fixtures';
-import { readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { readError, readJson } from '../../../test/helpers';
+import { serverWithoutPackages } from '../../../test/without-packages';
 
 /**
  * A machine without poppler-utils and ffmpeg: a PDF's or a video's thumbnail is the 404 of a kind of file without
@@ -12,28 +10,15 @@ import { readError, readJson, startTestServer, type TestServer } from '../../../
  * suite.)
  */
 describe('thumbnails without their Debian packages', () => {
-  let server: TestServer;
-  let cookie: string;
-  const savedPath = process.env.PATH;
-  const emptyBin = mkdtempSync(path.join(tmpdir(), 'atrium-no-bin-'));
-  beforeAll(async () => {
-    process.env.PATH = emptyBin;
-    server = await startTestServer({ env: { THUMBNAILS_IN_BACKGROUND: 'true' } });
-    cookie = await server.signInAs({ owner_key: 'alice' });
-  });
-  afterAll(async () => {
-    await server?.close();
-    process.env.PATH = savedPath;
-    rmSync(emptyBin, { recursive: true, force: true });
-  });
+  const ctx = serverWithoutPackages({ THUMBNAILS_IN_BACKGROUND: 'true' });
 
   const upload = async (name: string, bytes: Buffer) => {
     const body = new FormData();
     body.append('file', new Blob([new Uint8Array(bytes)]), name);
     return readJson<FileRecord>(
-      await server.fetch('/api/files/upload?userId=alice', {
+      await ctx.server.fetch('/api/files/upload?userId=alice', {
         method: 'POST',
-        headers: { cookie, accept: 'application/json' },
+        headers: { cookie: ctx.cookie, accept: 'application/json' },
         body,
       }),
     );
@@ -44,7 +29,7 @@ describe('thumbnails without their Debian packages', () => {
     const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(64, 1)]);
     for (const file of [await upload('report.pdf', pdfWithText('hello')), await upload('clip.mp4', mp4)]) {
       expect(['application/pdf', 'video/mp4']).toContain(file.contentType);
-      const response = await server.fetch(`/api/files/${file.id}/thumbnail`, { headers: { cookie } });
+      const response = await ctx.server.fetch(`/api/files/${file.id}/thumbnail`, { headers: { cookie: ctx.cookie } });
       expect(response.status).toBe(404);
       expect((await readError(response)).message).toBe('There is no thumbnail for this kind of file.');
     }

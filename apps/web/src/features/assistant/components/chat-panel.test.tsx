@@ -5,35 +5,15 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { me, stubFetch } from '../../../test/render';
+import { searchResult } from '../../../test/search-results';
 import { ChatPanel } from './chat-panel';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const result = (over: Partial<SearchResult> & Pick<SearchResult, 'id' | 'name'>): SearchResult => ({
-  kind: 'file',
-  matchedIn: 'name',
-  snippet: over.name,
-  highlights: [],
-  location: {
-    spaceKind: 'personal',
-    spaceId: null,
-    spaceName: 'Personal',
-    folderId: 'f-reports',
-    path: [
-      { id: 'root', name: 'Personal' },
-      { id: 'f-reports', name: 'Reports' },
-    ],
-  },
-  size: 2048,
-  mimeType: 'text/plain',
-  modifiedAt: '2026-11-01T10:00:00.000Z',
-  ...over,
-});
-
-const ZEBRA = result({ id: 'z1', name: 'zebrafish notes.txt', matchedIn: 'content', snippet: '…the zebrafish…' });
-const PLAN = result({ id: 'p1', name: 'plan.txt' });
-const PLAN_MD = result({ id: 'p2', name: 'plan.md' });
-const SHARED_ALONE = result({
+const ZEBRA = searchResult({ id: 'z1', name: 'zebrafish notes.txt', matchedIn: 'content', snippet: '…the zebrafish…' });
+const PLAN = searchResult({ id: 'p1', name: 'plan.txt' });
+const PLAN_MD = searchResult({ id: 'p2', name: 'plan.md' });
+const SHARED_ALONE = searchResult({
   id: 's1',
   name: 'budget.xlsx',
   location: { spaceKind: 'shared', spaceId: null, spaceName: 'Shared with me', folderId: null, path: [] },

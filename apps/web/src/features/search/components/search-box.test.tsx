@@ -4,31 +4,15 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { searchResult } from '../../../test/search-results';
 import SearchPage from '../routes/search-page';
 import { SearchBox } from './search-box';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const result = (over: Partial<SearchResult> & Pick<SearchResult, 'id' | 'name'>): SearchResult => ({
-  kind: 'file',
-  matchedIn: 'name',
-  snippet: over.name,
-  highlights: [],
-  location: {
-    spaceKind: 'personal',
-    spaceId: null,
-    spaceName: 'Personal',
-    folderId: 'f-reports',
-    path: [
-      { id: 'root', name: 'Personal' },
-      { id: 'f-reports', name: 'Reports' },
-    ],
-  },
-  size: 2048,
-  mimeType: 'application/pdf',
-  modifiedAt: '2026-11-01T10:00:00.000Z',
-  ...over,
-});
+/** The results here are PDFs unless said otherwise. */
+const result = (over: Partial<SearchResult> & Pick<SearchResult, 'id' | 'name'>): SearchResult =>
+  searchResult({ mimeType: 'application/pdf', ...over });
 
 const RESULTS: SearchResult[] = [
   result({ id: 'a', name: 'report.pdf', highlights: [{ start: 0, end: 3 }] }),

@@ -1,42 +1,19 @@
-import type { FileRecord, FolderListing, Space, UserPreferences } from '@atrium/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import type { UserPreferences } from '@atrium/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FileBrowser } from './file-browser';
+import { fileRecord, folderListing, json, renderFileBrowser, stubDesktopScreen } from '../test/file-browser-fixtures';
 
 vi.mock('../../../lib/upload', () => ({ uploadTo: vi.fn() }));
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-const file = (id: string, fileName: string, contentType: string): FileRecord => ({
-  id,
-  fileId: id,
-  fileName,
-  size: 2048,
-  contentType,
-  uploadDate: '2026-11-24T10:00:00.000Z',
-});
-
-const ROOT: FolderListing = {
-  id: 'root',
-  name: '',
-  parentId: null,
-  workspaceId: 'w1',
-  path: [{ id: 'root', name: '' }],
-  createdAt: '2026-11-24T10:00:00.000Z',
+const ROOT = folderListing({
   folders: [{ id: 'd1', name: 'Drafts', createdAt: '2026-11-24', updatedAt: '2026-11-24T10:00:00.000Z' }],
   files: [
-    file('f1', 'photo.jpg', 'image/jpeg'),
-    file('f2', 'report.pdf', 'application/pdf'),
-    file('f3', 'notes.txt', 'text/plain'),
+    fileRecord('f1', 'photo.jpg', 'image/jpeg'),
+    fileRecord('f2', 'report.pdf', 'application/pdf'),
+    fileRecord('f3', 'notes.txt', 'text/plain'),
   ],
-  nextCursor: null,
-};
-
-const space: Space = { kind: 'workspace', id: 'w1', name: 'Design team', role: 'editor', rootFolderId: 'root' };
+});
 
 let calls: { method: string; url: string; body: unknown }[] = [];
 /** A stubbed server holding the user's preferences; `refusePut` makes the PUT fail. */
@@ -60,29 +37,7 @@ function serve(initial: UserPreferences, { refusePut = false } = {}) {
   );
 }
 
-function renderBrowser() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <FileBrowser space={space} spaces={[space]} />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
-
-beforeEach(() => {
-  vi.stubGlobal(
-    'matchMedia',
-    (query: string) =>
-      ({
-        matches: 1366 >= Number(/(\d+)px/.exec(query)?.[1] ?? 0),
-        media: query,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-      }) as unknown as MediaQueryList,
-  );
-});
+beforeEach(stubDesktopScreen);
 afterEach(() => vi.unstubAllGlobals());
 
 const viewButton = (name: 'List' | 'Grid') =>
@@ -91,7 +46,7 @@ const viewButton = (name: 'List' | 'Grid') =>
 describe('FileBrowser grid view', () => {
   it('switches from the list to the grid, saves the choice on the server, and shows thumbnails or icons', async () => {
     serve({ fileView: 'list' });
-    renderBrowser();
+    renderFileBrowser();
     await screen.findByRole('table');
     expect(viewButton('List').getAttribute('aria-pressed')).toBe('true');
     expect(viewButton('Grid').getAttribute('aria-pressed')).toBe('false');
@@ -130,7 +85,7 @@ describe('FileBrowser grid view', () => {
 
   it('opens in the grid the server remembers; checkboxes, Space, arrow keys and the row menu work on cards', async () => {
     serve({ fileView: 'grid' });
-    renderBrowser();
+    renderFileBrowser();
     const grid = await screen.findByRole('list', { name: 'Folder contents' });
     const links = within(grid).getAllByRole('link');
     expect(links[1]?.getAttribute('href')).toBe('/api/files/download/f1?inline=1');
@@ -158,7 +113,7 @@ describe('FileBrowser grid view', () => {
 
   it('goes back to the list when the server refuses to save the grid', async () => {
     serve({ fileView: 'list' }, { refusePut: true });
-    renderBrowser();
+    renderFileBrowser();
     await screen.findByRole('table');
     await userEvent.click(viewButton('Grid'));
     await waitFor(() => expect(viewButton('List').getAttribute('aria-pressed')).toBe('true'));

@@ -1,46 +1,10 @@
-import type { FileRecord, FolderListing, Space } from '@atrium/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FileBrowser, type FileBrowserProps } from './file-browser';
+import { fileRecord, folderListing, json, renderFileBrowser, stubDesktopScreen } from '../test/file-browser-fixtures';
 
 const uploadTo = vi.hoisted(() => vi.fn());
 vi.mock('../../../lib/upload', () => ({ uploadTo }));
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-const file = (id: string, fileName: string): FileRecord => ({
-  id,
-  fileId: id,
-  fileName,
-  size: 2048,
-  contentType: 'application/pdf',
-  uploadDate: '2026-11-24T10:00:00.000Z',
-});
-
-const listing = (over: Partial<FolderListing>): FolderListing => ({
-  id: 'root',
-  name: '',
-  parentId: null,
-  workspaceId: 'w1',
-  path: [{ id: 'root', name: '' }],
-  createdAt: '2026-11-24T10:00:00.000Z',
-  folders: [],
-  files: [],
-  nextCursor: null,
-  ...over,
-});
-
-const space = (role: 'owner' | 'editor' | 'viewer'): Space => ({
-  kind: 'workspace',
-  id: 'w1',
-  name: 'Design team',
-  role,
-  rootFolderId: 'root',
-});
 
 interface Call {
   method: string;
@@ -66,46 +30,22 @@ function serve(handler: (call: Call) => Response) {
   );
 }
 
-function renderBrowser(props: Partial<FileBrowserProps> & { role?: 'owner' | 'editor' | 'viewer' } = {}) {
-  const { role = 'editor', ...rest } = props;
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const current = space(role);
-  return render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <FileBrowser space={current} spaces={[current]} {...rest} />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
-
-beforeEach(() => {
-  vi.stubGlobal(
-    'matchMedia',
-    (query: string) =>
-      ({
-        matches: 1366 >= Number(/(\d+)px/.exec(query)?.[1] ?? 0),
-        media: query,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-      }) as unknown as MediaQueryList,
-  );
-});
+beforeEach(stubDesktopScreen);
 afterEach(() => vi.unstubAllGlobals());
 
-const ROOT = listing({
+const ROOT = folderListing({
   folders: [{ id: 'd1', name: 'Drafts', createdAt: '2026-11-24', updatedAt: '2026-11-24T10:00:00.000Z' }],
-  files: [file('f1', 'brief.pdf')],
+  files: [fileRecord('f1', 'brief.pdf')],
   nextCursor: 'c1',
 });
-const PAGE_2 = listing({ files: [file('f2', 'later.pdf')] });
+const PAGE_2 = folderListing({ files: [fileRecord('f2', 'later.pdf')] });
 
 const defaultHandler = (call: Call) => (call.url.includes('cursor=c1') ? json(200, PAGE_2) : json(200, ROOT));
 
 describe('FileBrowser', () => {
   it('lists folders first with links into them, asks for the page size, and loads the next page', async () => {
     serve(defaultHandler);
-    renderBrowser({ pageSize: 2 });
+    renderFileBrowser({ pageSize: 2 });
     const rows = await screen.findAllByRole('row');
     // The first cell holds the row's checkbox (bulk actions), the second its name.
     expect(rows.slice(1).map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual([
@@ -132,7 +72,7 @@ describe('FileBrowser', () => {
         : defaultHandler(call),
     );
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:zip', revokeObjectURL: () => undefined }));
-    renderBrowser({ pageSize: 2 });
+    renderFileBrowser({ pageSize: 2 });
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Select Drafts' }));
     expect(screen.getByRole('region', { name: 'Selected items' }).textContent).toContain('1 item selected');
     await userEvent.keyboard('{Shift>}');
@@ -155,7 +95,7 @@ describe('FileBrowser', () => {
 
   it('asks the server again when the sort or the order changes', async () => {
     serve(defaultHandler);
-    renderBrowser();
+    renderFileBrowser();
     await screen.findByRole('link', { name: 'brief.pdf' });
     await userEvent.selectOptions(screen.getByLabelText('Sort by'), 'size');
     await userEvent.click(screen.getByRole('button', { name: /Ascending order/ }));
@@ -175,7 +115,7 @@ describe('FileBrowser', () => {
     serve(() =>
       json(
         200,
-        listing({
+        folderListing({
           id: 'd2',
           name: 'Final',
           path: [
@@ -186,7 +126,7 @@ describe('FileBrowser', () => {
         }),
       ),
     );
-    renderBrowser({ folderId: 'd2' });
+    renderFileBrowser({ folderId: 'd2' });
     const crumbs = within(await screen.findByRole('navigation', { name: 'Breadcrumbs' }));
     expect(crumbs.getByRole('link', { name: 'Design team' }).getAttribute('href')).toBe('/dashboard/spaces/w1/folders');
     expect(crumbs.getByRole('link', { name: 'Drafts' }).getAttribute('href')).toBe('/dashboard/spaces/w1/folders/d1');
@@ -196,7 +136,7 @@ describe('FileBrowser', () => {
 
   it('offers a viewer open and download only: no upload, new folder, rename, move, share or delete', async () => {
     serve(defaultHandler);
-    renderBrowser({ role: 'viewer', shareDialog: () => null });
+    renderFileBrowser({ role: 'viewer', shareDialog: () => null });
     await userEvent.click(await screen.findByRole('button', { name: 'Actions for brief.pdf' }));
     const items = within(screen.getByRole('menu')).getAllByRole('menuitem');
     expect(items.map((item) => item.textContent?.trim())).toEqual(['Open', 'Download', 'Versions', 'Details']);
@@ -207,13 +147,13 @@ describe('FileBrowser', () => {
 
   it('shows Share to editors only when a share dialog is plugged in, and hands it the target', async () => {
     serve(defaultHandler);
-    const { unmount } = renderBrowser({ role: 'editor' });
+    const { unmount } = renderFileBrowser({ role: 'editor' });
     await userEvent.click(await screen.findByRole('button', { name: 'Actions for brief.pdf' }));
     expect(within(screen.getByRole('menu')).queryByRole('menuitem', { name: 'Share' })).toBeNull();
     unmount();
 
     const shareDialog = vi.fn((target: { name: string }) => <p>Sharing {target.name}</p>);
-    renderBrowser({ role: 'editor', shareDialog });
+    renderFileBrowser({ role: 'editor', shareDialog });
     await userEvent.click(await screen.findByRole('button', { name: 'Actions for Drafts' }));
     await userEvent.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Share' }));
     expect(screen.getByText('Sharing Drafts')).toBeTruthy();
@@ -226,7 +166,7 @@ describe('FileBrowser', () => {
         ? json(409, { error: { code: 'CONFLICT', message: 'A file with that name is already here.' } })
         : defaultHandler(call),
     );
-    renderBrowser();
+    renderFileBrowser();
     await userEvent.click(await screen.findByRole('button', { name: 'Actions for brief.pdf' }));
     await userEvent.click(screen.getByRole('menuitem', { name: 'Rename' }));
     const dialog = screen.getByRole('dialog', { name: 'Rename file' });
@@ -250,7 +190,7 @@ describe('FileBrowser', () => {
       if (call.method === 'DELETE') return json(200, { id: 'd1', deleted: true, folders: 1, files: 0 });
       return defaultHandler(call);
     });
-    renderBrowser();
+    renderFileBrowser();
     await userEvent.click(await screen.findByRole('button', { name: /New folder/ }));
     await userEvent.type(screen.getByLabelText('Folder name'), 'Specs{Enter}');
     await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -266,11 +206,11 @@ describe('FileBrowser', () => {
 
   it('traps Tab inside the move dialog and moves a file into the folder picked', async () => {
     serve((call) => {
-      if (call.method === 'PATCH') return json(200, file('f1', 'brief.pdf'));
+      if (call.method === 'PATCH') return json(200, fileRecord('f1', 'brief.pdf'));
       if (call.url.startsWith('/api/folders/d1')) {
         return json(
           200,
-          listing({
+          folderListing({
             id: 'd1',
             name: 'Drafts',
             path: [
@@ -282,7 +222,7 @@ describe('FileBrowser', () => {
       }
       return defaultHandler(call);
     });
-    renderBrowser();
+    renderFileBrowser();
     await userEvent.click(await screen.findByRole('button', { name: 'Actions for brief.pdf' }));
     await userEvent.click(screen.getByRole('menuitem', { name: 'Move' }));
     const dialog = screen.getByRole('dialog', { name: 'Move “brief.pdf”' });
@@ -307,7 +247,7 @@ describe('FileBrowser', () => {
 
   it('says so when the folder does not exist or is not the caller’s to see', async () => {
     serve(() => json(404, { error: { code: 'NOT_FOUND', message: 'Folder not found.' } }));
-    renderBrowser({ folderId: 'nope' });
+    renderFileBrowser({ folderId: 'nope' });
     expect((await screen.findByRole('alert')).textContent).toBe(
       'This folder does not exist or you have no access to it.',
     );
@@ -327,7 +267,7 @@ describe('FileBrowser', () => {
         return Promise.reject(new Error('The workspace is out of space.'));
       },
     );
-    renderBrowser({ folderId: 'root' });
+    renderFileBrowser({ folderId: 'root' });
     await screen.findByRole('link', { name: 'brief.pdf' });
     await userEvent.upload(screen.getByTestId('upload-input'), [
       new File(['0123456789'], 'big.bin'),
@@ -350,7 +290,7 @@ describe('FileBrowser', () => {
     serve(defaultHandler);
     uploadTo.mockReset();
     uploadTo.mockResolvedValue(undefined);
-    renderBrowser({ folderId: 'root' });
+    renderFileBrowser({ folderId: 'root' });
     await screen.findByRole('link', { name: 'brief.pdf' });
     await userEvent.upload(screen.getByTestId('upload-input'), [new File(['new'], 'Brief.pdf')]);
     const dialog = await screen.findByRole('dialog', { name: 'Replace the existing file?' });
@@ -369,12 +309,17 @@ describe('FileBrowser', () => {
     // Page 1 holds brief.pdf; later.pdf is on page 2, which was never loaded.
     serve((call) =>
       call.url.includes('names=')
-        ? json(200, listing({ files: call.url.toLowerCase().includes('later.pdf') ? [file('f2', 'later.pdf')] : [] }))
+        ? json(
+            200,
+            folderListing({
+              files: call.url.toLowerCase().includes('later.pdf') ? [fileRecord('f2', 'later.pdf')] : [],
+            }),
+          )
         : defaultHandler(call),
     );
     uploadTo.mockReset();
     uploadTo.mockResolvedValue(undefined);
-    renderBrowser({ folderId: 'root' });
+    renderFileBrowser({ folderId: 'root' });
     await screen.findByRole('link', { name: 'brief.pdf' });
 
     await userEvent.upload(screen.getByTestId('upload-input'), [new File(['new'], 'LATER.pdf')]);
