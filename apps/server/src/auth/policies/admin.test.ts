@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_TEXTS } from '@atrium/contracts';
 import { userActor, type Actor } from '../actor';
-import { ADMIN_CAPABILITIES, adminOnly, canSeeSystemDetails, requireAdmin } from './admin';
+import { ADMIN_CAPABILITIES, adminOnly, canSeeSystemDetails, isActiveAdminAccount, requireAdmin } from './admin';
 
 const person = (role: 'user' | 'admin') =>
   userActor({ id: role, owner_key: role, role, name: null, nickname: null, email: null, picture: null });
@@ -31,5 +31,14 @@ describe('admin policy', () => {
       canSeeSystemDetails(person('user')),
       canSeeSystemDetails(null),
     ]).toEqual([true, false, false]);
+  });
+
+  it('lets a stored account act as an admin later only while it is an admin and not disabled', () => {
+    expect([
+      isActiveAdminAccount({ role: 'admin', disabledAt: null }),
+      isActiveAdminAccount({ role: 'admin', disabledAt: '2026-11-01T00:00:00.000Z' }),
+      isActiveAdminAccount({ role: 'user', disabledAt: null }),
+      isActiveAdminAccount({ role: '', disabledAt: null }),
+    ]).toEqual([true, false, false, false]);
   });
 });

@@ -28,5 +28,12 @@ export function requireAdmin(actor: Actor, capability: AdminCapability): void {
   if (!isAdmin(actor)) throw new AppError('FORBIDDEN', ADMIN_CAPABILITIES[capability]);
 }
 
+/**
+ * Whether a stored account may still act as an admin (admin role, not disabled): for work done later on its behalf,
+ * such as a scheduled notification falling due, when no request (and so no session check) is in between.
+ */
+export const isActiveAdminAccount = (account: { role: string; disabledAt: string | null }): boolean =>
+  account.role === 'admin' && account.disabledAt === null;
+
 /** Whether `/readyz` shows each dependency's details (admins) or only the overall state. */
 export const canSeeSystemDetails = (actor: Actor | null): boolean => actor !== null && isAdmin(actor);

@@ -6,7 +6,7 @@ import {
   outcomeOf,
   person,
 } from '../../../test/actors';
-import { canFile, fileRole, requireActsFor, requireFile } from './file';
+import { canFile, fileRole, reachesInOwnSpaces, requireActsFor, requireFile } from './file';
 
 const alice = person('alice');
 const bob = person('bob');
@@ -40,5 +40,17 @@ describe('file policy', () => {
       expect.objectContaining({ statusCode: 403, message: 'You can only access your own files.' }),
     );
     expect(() => requireActsFor(apiKey, 'alice', 'read')).toThrow(expect.objectContaining({ statusCode: 403 }));
+  });
+
+  it('tells a file reached in one’s own spaces from one reached only through a share', () => {
+    const inWorkspace = { ownerKey: 'alice', workspaceId: 'w1' };
+    expect(reachesInOwnSpaces(alice, file)).toBe(true);
+    expect(reachesInOwnSpaces(admin, file)).toBe(true);
+    expect(reachesInOwnSpaces(bob, { ...file, shareRole: 'editor' })).toBe(false);
+    expect(reachesInOwnSpaces(bob, { ...inWorkspace, memberRole: 'viewer' })).toBe(true);
+    expect(reachesInOwnSpaces(bob, { ...inWorkspace, memberRole: null, shareRole: 'viewer' })).toBe(false);
+    // An admin has no role in a workspace they are not a member of.
+    expect(reachesInOwnSpaces(admin, inWorkspace)).toBe(false);
+    expect(reachesInOwnSpaces(link, file)).toBe(false);
   });
 });

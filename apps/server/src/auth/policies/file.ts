@@ -39,6 +39,13 @@ export function fileRole(actor: Actor, file: FileSubject): ResourceRole | null {
   return strongerRole(own, file.shareRole ?? null);
 }
 
+/**
+ * Whether the actor reaches the file through their own spaces — their personal space (an admin: anyone's) or a
+ * workspace they are a member of — and not only through a share (which shows it under "Shared with me").
+ */
+export const reachesInOwnSpaces = (actor: Actor, file: FileSubject): boolean =>
+  fileRole(actor, { ...file, shareRole: null }) !== null;
+
 /** Whether the actor may do `action` to the file. */
 export const canFile = (actor: Actor, action: ResourceAction, file: FileSubject): boolean =>
   allows(fileRole(actor, file), action);

@@ -7,7 +7,7 @@ import {
   type SearchLocation,
 } from '@atrium/contracts';
 import type { UserActor } from '../../auth/actor';
-import { fileDetailsView } from '../../auth/policies/file';
+import { fileDetailsView, reachesInOwnSpaces } from '../../auth/policies/file';
 import { linkState } from '../../auth/policies/link';
 import type { Clock } from '../../lib/time';
 import type { FilesService } from '../files/files.service';
@@ -47,11 +47,7 @@ export function createFileDetailsService({ repo, files, links, access, clock }: 
     file: StoredFile & Partial<AccessFacts>,
     path: { id: string; name: string }[],
   ): Promise<SearchLocation> {
-    const inOwnSpace =
-      file.workspaceId === null
-        ? file.ownerKey === actor.ownerKey || actor.role === 'admin'
-        : (file.memberRole ?? null) !== null;
-    if (inOwnSpace) {
+    if (reachesInOwnSpaces(actor, file)) {
       return {
         spaceKind: file.workspaceId === null ? 'personal' : 'workspace',
         spaceId: file.workspaceId,

@@ -6,6 +6,7 @@ import {
   type ScheduledNotification,
   type ScheduleNotificationRequest,
 } from '@atrium/contracts';
+import { isActiveAdminAccount } from '../../auth/policies/admin';
 import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
 import type { AuditRecorder } from '../audit/audit-recorder';
@@ -103,7 +104,10 @@ export const createScheduledNotificationsService = ({
         try {
           // Scheduling is for admins: an author who is no longer one (or is disabled, or gone) does not publish.
           const author = await repo.findView(id);
-          if (author?.creator_role !== 'admin' || author.creator_disabled_at !== null) {
+          if (
+            !author ||
+            !isActiveAdminAccount({ role: author.creator_role ?? '', disabledAt: author.creator_disabled_at })
+          ) {
             await repo.withdraw(id, iso(clock.now()));
             await audit.record({
               action: 'notification.schedule_cancelled',
