@@ -21,6 +21,7 @@ import { m0019NotificationHistory } from './0019-notification-history';
 import { m0020People } from './0020-people';
 import { m0021UserPreferences } from './0021-user-preferences';
 import { m0022AuditSubject } from './0022-audit-subject';
+import { m0023SearchRecent } from './0023-search-recent';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0020-people': m0020People,
   '0021-user-preferences': m0021UserPreferences,
   '0022-audit-subject': m0022AuditSubject,
+  '0023-search-recent': m0023SearchRecent,
 };

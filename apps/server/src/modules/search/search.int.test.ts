@@ -224,6 +224,31 @@ describe.each(dialects())('search (%s)', (dialect) => {
     expect(await server.app.searchIndex.setContent('no-such-file', 'x')).toBe(false);
   });
 
+  it('pages through name matches, then content matches, without repeating or skipping one', async () => {
+    const named: FileRecord[] = [];
+    for (const n of [1, 2, 3]) named.push(await upload('cleo', '', `okapi-${n}.txt`));
+    const inside: FileRecord[] = [];
+    for (const n of [1, 2, 3]) {
+      const file = await upload('cleo', '', `photo-${n}.png`, MAGIC.png);
+      expect(await server.app.searchIndex.setContent(file.id, `An okapi in the zoo, number ${n}.`)).toBe(true);
+      inside.push(file);
+    }
+    const seen: [string, string][] = [];
+    let cursor: string | null = '';
+    for (let page = 0; cursor !== null && page < 5; page += 1) {
+      const result: SearchResponse = await search('cleo', { q: 'okapi', limit: '2', ...(cursor ? { cursor } : {}) });
+      seen.push(...result.items.map((i): [string, string] => [i.id, i.matchedIn]));
+      cursor = result.nextCursor;
+    }
+    expect(cursor).toBeNull();
+    // The third page starts past the last name match (the repository counts them to know where content begins).
+    expect(seen.slice(0, 3).map(([, where]) => where)).toEqual(['name', 'name', 'name']);
+    expect(new Set(seen.slice(0, 3).map(([id]) => id))).toEqual(new Set(named.map((f) => f.id)));
+    expect(seen.slice(3).map(([, where]) => where)).toEqual(['content', 'content', 'content']);
+    expect(new Set(seen.slice(3).map(([id]) => id))).toEqual(new Set(inside.map((f) => f.id)));
+    expect(seen).toHaveLength(6);
+  });
+
   it('filters by type, modified range and space; pages with a cursor', async () => {
     for (const [extension, bytes] of Object.entries(MAGIC)) await upload('dan', '', `gecko.${extension}`, bytes);
     await folder('dan', { name: 'gecko folder' });

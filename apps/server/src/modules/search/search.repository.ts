@@ -53,33 +53,127 @@ export interface ChainRow {
  * are one SQL, over the documents alone (no per-row join with `files` or `folders`).
  */
 export function createSearchRepository(db: Db, dialect: Dialect) {
-  /** `matched`: every document whose name or content has all `terms` (a prefix each), with `name_hit`. */
-  function matched(terms: string[]): RawBuilder<unknown> {
+  /**
+   * The documents matching `terms` (a prefix each) in one of two phases, which is what keeps a common word fast:
+   * - `name`: every term in the name. Names are short, so even a common prefix matches few enough to order them all
+   *   (names starting with the first term first, then the most recently modified).
+   * - `content`: every term in the name or content, but not all in the name (those came in the first phase). A common
+   *   content word matches nearly every file, so these are taken in the engine's own order and the page stops the
+   *   scan: SQLite walks FTS5 by descending rowid (the document's `doc_id`, so the most recently indexed first);
+   *   PostgreSQL takes them newest first.
+   */
+  function matched(terms: string[], phase: 'name' | 'content'): RawBuilder<unknown> {
     const columns = sql`d.kind, d.item_id, d.name, d.workspace_id, d.owner_key, d.place_id, d.modified_at, d.size,
       d.content_type, d.trashed_at`;
     if (dialect === 'sqlite') {
       // Terms hold only letters, digits and marks (`searchTerms`), so quoting them cannot inject FTS5 syntax.
       const expression = terms.map((term) => `"${term}"*`).join(' ');
+      const inName = `name : (${expression})`;
+      const match = phase === 'name' ? inName : `(${expression}) NOT (${inName})`;
       return sql`matched as (
-        select ${columns}, case when search_fts.rowid in (
-            select rowid from search_fts where search_fts match ${`name : (${expression})`}
-          ) then 1 else 0 end as name_hit
+        select ${columns}, search_fts.rowid as engine_order
         from search_fts join search_documents d on d.doc_id = search_fts.rowid
-        where search_fts match ${expression}
+        where search_fts match ${match}
       )`;
     }
     const query = terms.map((term) => `'${term}':*`).join(' & ');
+    const match = phase === 'name' ? sql`d.name_tsv @@ q.q` : sql`d.content_tsv @@ q.q and not (d.name_tsv @@ q.q)`;
     return sql`matched as (
-      select ${columns}, case when d.name_tsv @@ q.q then 1 else 0 end as name_hit
+      select ${columns}, 0 as engine_order
       from search_documents d, (select to_tsquery('simple', ${query}) as q) q
-      where d.name_tsv @@ q.q or d.content_tsv @@ q.q
+      where ${match}
     )`;
+  }
+
+  /** What `actor` may see of one phase's matches (`matched m`), with the filters: the `with` list and the condition. */
+  function visibleMatches(actor: UserActor, terms: string[], filters: SearchFilters, which: 'name' | 'content') {
+    const scope = readableScope(actor);
+    const conditions: RawBuilder<unknown>[] = [
+      // Who may see a document: the ONE place. Never a space's root folder, never what is in the trash (trashing
+      // a folder marks everything inside it, and the triggers copy `trashed_at`).
+      scope.document('m'),
+      sql`not (m.kind = 'folder' and m.place_id is null)`,
+      sql`m.trashed_at is null`,
+    ];
+    if (filters.type !== undefined) {
+      conditions.push(sql`m.kind = 'file'`, fileKindCondition(filters.type, sql.ref('m.content_type')));
+    }
+    if (filters.from !== undefined) conditions.push(sql`m.modified_at >= ${filters.from}`);
+    if (filters.toExclusive !== undefined) conditions.push(sql`m.modified_at < ${filters.toExclusive}`);
+    if (filters.space === 'personal') {
+      conditions.push(sql`m.workspace_id is null and m.owner_key = ${actor.ownerKey}`);
+    } else if (filters.space === 'shared') {
+      conditions.push(sql`not ${scope.inOwnSpaces('m')}`);
+    } else if (filters.space !== undefined) {
+      conditions.push(sql`m.workspace_id = ${filters.space}`);
+    }
+    return {
+      with: sql`with recursive ${scope.ctes}, ${matched(terms, which)}`,
+      where: sql.join(conditions, sql` and `),
+      inOwnSpaces: scope.inOwnSpaces('m'),
+    };
+  }
+
+  /** The order of a phase's results, on the rows of `alias`. */
+  function phaseOrder(terms: string[], which: 'name' | 'content', alias: string): RawBuilder<unknown> {
+    const ref = (column: string) => sql.ref(`${alias}.${column}`);
+    if (which === 'name') {
+      const first = `${terms[0] ?? ''}%`;
+      return sql`case when lower(${ref('name')}) like ${first} then 1 else 0 end desc, ${ref('modified_at')} desc,
+        ${ref('item_id')}`;
+    }
+    return dialect === 'sqlite' ? sql`${ref('engine_order')} desc` : sql`${ref('modified_at')} desc, ${ref('item_id')}`;
+  }
+
+  /** One page of a phase. */
+  async function phasePage(
+    actor: UserActor,
+    terms: string[],
+    filters: SearchFilters,
+    which: 'name' | 'content',
+    page: { offset: number; limit: number },
+  ): Promise<SearchHitRow[]> {
+    if (page.limit <= 0) return [];
+    const visible = visibleMatches(actor, terms, filters, which);
+    const { rows } = await sql<Omit<SearchHitRow, 'name_hit'>>`
+      ${visible.with},
+      hits as (
+        select m.*, case when ${visible.inOwnSpaces} then 1 else 0 end as in_own_spaces
+        from matched m
+        where ${visible.where}
+        order by ${phaseOrder(terms, which, 'm')}
+        limit ${page.limit} offset ${page.offset}
+      )
+      select hits.kind, hits.item_id as id, hits.name, hits.modified_at, hits.size, hits.content_type,
+        hits.workspace_id, w.name as workspace_name, hits.owner_key, hits.place_id, hits.in_own_spaces,
+        ${which === 'name' ? sql`null` : sql`c.content`} as content
+      from hits
+      left join workspaces w on w.id = hits.workspace_id
+      ${which === 'name' ? sql`` : sql`left join search_documents c on c.item_id = hits.item_id`}
+      order by ${phaseOrder(terms, which, 'hits')}
+    `.execute(db);
+    return rows.map((row) => ({
+      ...row,
+      name_hit: which === 'name' ? 1 : 0,
+      in_own_spaces: Number(row.in_own_spaces),
+      size: row.size === null ? null : Number(row.size),
+    }));
+  }
+
+  /** How many name matches `actor` may see (for a page that starts past their end). */
+  async function nameCount(actor: UserActor, terms: string[], filters: SearchFilters): Promise<number> {
+    const visible = visibleMatches(actor, terms, filters, 'name');
+    const { rows } = await sql<{ n: number | string }>`
+      ${visible.with}
+      select count(*) as n from matched m where ${visible.where}
+    `.execute(db);
+    return Number(rows[0]?.n ?? 0);
   }
 
   return {
     /**
-     * One page of what `actor` may see among the documents matching `terms`: name matches first, then names that
-     * start with the first term, then the most recently modified.
+     * One page of what `actor` may see among the documents matching `terms`: name matches first (names that start
+     * with the first term, then the most recently modified), then content matches in the engine's order.
      */
     async search(
       actor: UserActor,
@@ -87,53 +181,16 @@ export function createSearchRepository(db: Db, dialect: Dialect) {
       filters: SearchFilters,
       page: { offset: number; limit: number },
     ): Promise<SearchHitRow[]> {
-      const scope = readableScope(actor);
-      const conditions: RawBuilder<unknown>[] = [
-        // Who may see a document: the ONE place. Never a space's root folder, never what is in the trash (trashing
-        // a folder marks everything inside it, and the triggers copy `trashed_at`).
-        scope.document('m'),
-        sql`not (m.kind = 'folder' and m.place_id is null)`,
-        sql`m.trashed_at is null`,
-      ];
-      if (filters.type !== undefined) {
-        conditions.push(sql`m.kind = 'file'`, fileKindCondition(filters.type, sql.ref('m.content_type')));
-      }
-      if (filters.from !== undefined) conditions.push(sql`m.modified_at >= ${filters.from}`);
-      if (filters.toExclusive !== undefined) conditions.push(sql`m.modified_at < ${filters.toExclusive}`);
-      if (filters.space === 'personal') {
-        conditions.push(sql`m.workspace_id is null and m.owner_key = ${actor.ownerKey}`);
-      } else if (filters.space === 'shared') {
-        conditions.push(sql`not ${scope.inOwnSpaces('m')}`);
-      } else if (filters.space !== undefined) {
-        conditions.push(sql`m.workspace_id = ${filters.space}`);
-      }
-      const first = `${terms[0] ?? ''}%`;
-
-      const { rows } = await sql<SearchHitRow>`
-        with recursive ${scope.ctes}, ${matched(terms)},
-        hits as (
-          select m.*, case when ${scope.inOwnSpaces('m')} then 1 else 0 end as in_own_spaces
-          from matched m
-          where ${sql.join(conditions, sql` and `)}
-          order by m.name_hit desc, case when lower(m.name) like ${first} then 1 else 0 end desc,
-            m.modified_at desc, m.item_id
-          limit ${page.limit} offset ${page.offset}
-        )
-        select hits.kind, hits.item_id as id, hits.name, hits.name_hit, hits.modified_at, hits.size,
-          hits.content_type, hits.workspace_id, w.name as workspace_name, hits.owner_key, hits.place_id,
-          hits.in_own_spaces, case when hits.name_hit = 1 then null else c.content end as content
-        from hits
-        left join workspaces w on w.id = hits.workspace_id
-        left join search_documents c on c.item_id = hits.item_id
-        order by hits.name_hit desc, case when lower(hits.name) like ${first} then 1 else 0 end desc,
-          hits.modified_at desc, hits.item_id
-      `.execute(db);
-      return rows.map((row) => ({
-        ...row,
-        name_hit: Number(row.name_hit),
-        in_own_spaces: Number(row.in_own_spaces),
-        size: row.size === null ? null : Number(row.size),
-      }));
+      const names = await phasePage(actor, terms, filters, 'name', page);
+      if (names.length >= page.limit) return names;
+      // How many name matches come before the content ones: known from this page unless it starts past their end.
+      const before =
+        names.length > 0 || page.offset === 0 ? page.offset + names.length : await nameCount(actor, terms, filters);
+      const content = await phasePage(actor, terms, filters, 'content', {
+        offset: Math.max(0, page.offset - before),
+        limit: page.limit - names.length,
+      });
+      return [...names, ...content];
     },
 
     /** The folders from each of `folderIds` up to its space's root (depth 0: the folder itself). */
