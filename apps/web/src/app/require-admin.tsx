@@ -1,3 +1,4 @@
+import { PAGES } from '@atrium/contracts/pages';
 import type { ReactNode } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { Spinner } from '../components/ui/spinner';
@@ -11,6 +12,6 @@ import { useMe } from '../lib/me';
 export function RequireAdmin({ children }: { children?: ReactNode }) {
   const me = useMe();
   if (me.isPending) return <Spinner label="Checking your permissions…" />;
-  if (!me.data?.isAdmin) return <Navigate to="/dashboard" replace />;
+  if (!me.data?.isAdmin) return <Navigate to={PAGES.dashboard.path} replace />;
   return children ?? <Outlet />;
 }

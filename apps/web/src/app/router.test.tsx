@@ -2,6 +2,7 @@ import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { routePatterns, routes } from './router';
+import { PAGES, pagePattern } from '@atrium/contracts/pages';
 
 describe('route table', () => {
   it('lists every path pattern for the server (which answers 404 outside them), without catch-alls', () => {
@@ -28,6 +29,8 @@ describe('route table', () => {
       ]),
     );
     expect(patterns.filter((pattern) => pattern.includes('*'))).toEqual([]);
+    // The router registers exactly the pages of the one page table.
+    expect([...patterns].sort()).toEqual(Object.values(PAGES).map(pagePattern).sort());
     expect(new Set(patterns).size).toBe(patterns.length);
   });
 

@@ -1,8 +1,13 @@
+import { PAGES, pagePatternBelow, type Page } from '@atrium/contracts/pages';
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { PublicLayout } from './layouts/public-layout';
 import { RouteErrorBoundary } from './routes/route-error-boundary';
 import NotFoundPage from './routes/not-found';
+
+/** A page's route pattern below the root, or below the dashboard (the page table: `@atrium/contracts/pages`). */
+const atRoot = (page: Page) => pagePatternBelow(page, PAGES.home.path);
+const inDashboard = (page: Page) => pagePatternBelow(page, PAGES.dashboard.path);
 
 /** A route whose page is loaded on demand, so every page is its own chunk. */
 const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
@@ -10,7 +15,8 @@ const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject
 });
 
 /**
- * The route table of docs/PRODUCT.md#web-routes. Public pages share the site header;
+ * The route table of docs/PRODUCT.md#web-routes: every page of `PAGES`, each with its component. Public pages share
+ * the site header;
  * /login and /dashboard/* do not.
  */
 export const routes: RouteObject[] = [
@@ -21,58 +27,64 @@ export const routes: RouteObject[] = [
         element: <PublicLayout />,
         children: [
           { index: true, ...page(() => import('../features/marketing/routes/home')) },
-          { path: 'about', ...page(() => import('../features/marketing/routes/about')) },
-          { path: 'features', ...page(() => import('../features/marketing/routes/features')) },
-          { path: 'pricing', ...page(() => import('../features/marketing/routes/pricing')) },
-          { path: 'contact', ...page(() => import('../features/marketing/routes/contact')) },
-          { path: 'testimonials', ...page(() => import('../features/marketing/routes/testimonials')) },
+          { path: atRoot(PAGES.about), ...page(() => import('../features/marketing/routes/about')) },
+          { path: atRoot(PAGES.features), ...page(() => import('../features/marketing/routes/features')) },
+          { path: atRoot(PAGES.pricing), ...page(() => import('../features/marketing/routes/pricing')) },
+          { path: atRoot(PAGES.contact), ...page(() => import('../features/marketing/routes/contact')) },
+          { path: atRoot(PAGES.testimonials), ...page(() => import('../features/marketing/routes/testimonials')) },
           { path: '*', Component: NotFoundPage },
         ],
       },
-      { path: 'login', ...page(() => import('./routes/login')) },
+      { path: atRoot(PAGES.login), ...page(() => import('./routes/login')) },
       // A public link's page: no site header, no sign-in (features/sharing/routes/public-link.tsx).
-      { path: 's/:token', ...page(() => import('../features/sharing/routes/public-link')) },
+      { path: atRoot(PAGES.publicLink), ...page(() => import('../features/sharing/routes/public-link')) },
       {
-        path: 'dashboard',
+        path: atRoot(PAGES.dashboard),
         // The whole signed-in area is its own chunk: public pages never download it.
         lazy: async () => ({ Component: (await import('./layouts/dashboard-layout')).DashboardLayout }),
         children: [
           { index: true, ...page(() => import('./routes/dashboard-home')) },
-          { path: 'profile', ...page(() => import('./routes/profile')) },
-          { path: 'notifications', ...page(() => import('../features/notifications/routes/notifications')) },
-          { path: 'shared', ...page(() => import('../features/sharing/routes/shared-with-me')) },
-          { path: 'trash', ...page(() => import('../features/trash/routes/trash')) },
-          { path: 'search', ...page(() => import('../features/search/routes/search-page')) },
-          { path: 'spaces/personal/folders/:folderId?', ...page(() => import('./routes/space-folder')) },
-          { path: 'spaces/:workspaceId/folders/:folderId?', ...page(() => import('./routes/space-folder')) },
-          { path: 'spaces/:workspaceId/members', ...page(() => import('../features/spaces/routes/members')) },
-          { path: 'spaces/personal/people', ...page(() => import('../features/people/routes/people')) },
-          { path: 'spaces/:workspaceId/people', ...page(() => import('../features/people/routes/people')) },
-          { path: 'files', ...page(() => import('../features/files/routes/files')) },
-          { path: 'file-upload', ...page(() => import('../features/files/routes/file-upload')) },
-          { path: 'file-list', ...page(() => import('../features/files/routes/file-list')) },
-          { path: 'file-download/:fileId?', ...page(() => import('../features/files/routes/file-download')) },
-          { path: 'file-delete/:fileId?', ...page(() => import('../features/files/routes/file-delete')) },
-          { path: 'file-stats', ...page(() => import('../features/files/routes/file-stats')) },
-          { path: 'file-preview', ...page(() => import('../features/files/routes/file-preview')) },
-          { path: 'speech-to-text', ...page(() => import('../features/ai/routes/speech-to-text')) },
-          { path: 'text-to-speech', ...page(() => import('../features/ai/routes/text-to-speech')) },
-          { path: 'face-detection', ...page(() => import('../features/ai/routes/face-detection')) },
-          { path: 'image-analysis', ...page(() => import('../features/ai/routes/image-analysis')) },
+          { path: inDashboard(PAGES.profile), ...page(() => import('./routes/profile')) },
+          {
+            path: inDashboard(PAGES.notifications),
+            ...page(() => import('../features/notifications/routes/notifications')),
+          },
+          { path: inDashboard(PAGES.shared), ...page(() => import('../features/sharing/routes/shared-with-me')) },
+          { path: inDashboard(PAGES.trash), ...page(() => import('../features/trash/routes/trash')) },
+          { path: inDashboard(PAGES.search), ...page(() => import('../features/search/routes/search-page')) },
+          { path: inDashboard(PAGES.personalFolder), ...page(() => import('./routes/space-folder')) },
+          { path: inDashboard(PAGES.workspaceFolder), ...page(() => import('./routes/space-folder')) },
+          { path: inDashboard(PAGES.members), ...page(() => import('../features/spaces/routes/members')) },
+          { path: inDashboard(PAGES.personalPeople), ...page(() => import('../features/people/routes/people')) },
+          { path: inDashboard(PAGES.workspacePeople), ...page(() => import('../features/people/routes/people')) },
+          { path: inDashboard(PAGES.files), ...page(() => import('../features/files/routes/files')) },
+          { path: inDashboard(PAGES.fileUpload), ...page(() => import('../features/files/routes/file-upload')) },
+          { path: inDashboard(PAGES.fileList), ...page(() => import('../features/files/routes/file-list')) },
+          { path: inDashboard(PAGES.fileDownload), ...page(() => import('../features/files/routes/file-download')) },
+          { path: inDashboard(PAGES.fileDelete), ...page(() => import('../features/files/routes/file-delete')) },
+          { path: inDashboard(PAGES.fileStats), ...page(() => import('../features/files/routes/file-stats')) },
+          { path: inDashboard(PAGES.filePreview), ...page(() => import('../features/files/routes/file-preview')) },
+          { path: inDashboard(PAGES.speechToText), ...page(() => import('../features/ai/routes/speech-to-text')) },
+          { path: inDashboard(PAGES.textToSpeech), ...page(() => import('../features/ai/routes/text-to-speech')) },
+          { path: inDashboard(PAGES.faceDetection), ...page(() => import('../features/ai/routes/face-detection')) },
+          { path: inDashboard(PAGES.imageAnalysis), ...page(() => import('../features/ai/routes/image-analysis')) },
           {
             // Non-admins go to /dashboard (loaded on demand: public pages never ship it).
             lazy: async () => ({ Component: (await import('./require-admin')).RequireAdmin }),
             children: [
-              { path: 'admin/push-message', ...page(() => import('../features/notifications/routes/push-message')) },
-              { path: 'admin/users', ...page(() => import('../features/admin/routes/users')) },
-              { path: 'admin/audit', ...page(() => import('../features/admin/routes/audit')) },
-              { path: 'admin/api-keys', ...page(() => import('../features/admin/routes/api-keys')) },
-              { path: 'admin/messages', ...page(() => import('../features/admin/routes/messages')) },
-              { path: 'admin/system', ...page(() => import('../features/admin/routes/system')) },
+              {
+                path: inDashboard(PAGES.pushMessage),
+                ...page(() => import('../features/notifications/routes/push-message')),
+              },
+              { path: inDashboard(PAGES.users), ...page(() => import('../features/admin/routes/users')) },
+              { path: inDashboard(PAGES.audit), ...page(() => import('../features/admin/routes/audit')) },
+              { path: inDashboard(PAGES.apiKeys), ...page(() => import('../features/admin/routes/api-keys')) },
+              { path: inDashboard(PAGES.messages), ...page(() => import('../features/admin/routes/messages')) },
+              { path: inDashboard(PAGES.system), ...page(() => import('../features/admin/routes/system')) },
             ],
           },
-          { path: 'chatbot', ...page(() => import('../features/assistant/routes/chatbot')) },
-          { path: '*', element: <NotFoundPage backTo="/dashboard" /> },
+          { path: inDashboard(PAGES.chatbot), ...page(() => import('../features/assistant/routes/chatbot')) },
+          { path: '*', element: <NotFoundPage backTo={PAGES.dashboard.path} /> },
         ],
       },
     ],

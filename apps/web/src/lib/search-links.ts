@@ -1,15 +1,14 @@
 import type { SearchResult } from '@atrium/contracts';
+import { folderHref, PAGES } from '@atrium/contracts/pages';
 
 // Where search results open: shared by the search screens and the assistant (issue 17), which answers with them.
 
 /** The search page, with its text. */
-export const searchPagePath = (q: string) => `/dashboard/search?q=${encodeURIComponent(q.trim())}`;
+export const searchPagePath = (q: string) => `${PAGES.search.path}?q=${encodeURIComponent(q.trim())}`;
 
+// Personal folders, and folders of others reached through a share, open on the personal route (which reads shares).
 const folderRoute = (result: SearchResult, folderId: string) =>
-  result.location.spaceKind === 'workspace' && result.location.spaceId
-    ? `/dashboard/spaces/${encodeURIComponent(result.location.spaceId)}/folders/${encodeURIComponent(folderId)}`
-    : // Personal folders, and folders of others reached through a share (the browser reads them through it).
-      `/dashboard/spaces/personal/folders/${encodeURIComponent(folderId)}`;
+  folderHref(result.location.spaceKind === 'workspace' ? result.location.spaceId : null, folderId);
 
 /**
  * Where a result opens: a folder opens itself; a file opens the folder that holds it; a file shared on its own

@@ -1,3 +1,4 @@
+import { PAGES } from '@atrium/contracts/pages';
 import { Menu, X } from 'lucide-react';
 import { Suspense, useEffect, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
@@ -18,7 +19,7 @@ export function DashboardLayout() {
   const location = useLocation();
   const unreadCount = useUnreadCount();
   const contactUnread = useContactUnreadCount(me.data?.isAdmin === true);
-  const itemBadges = { '/dashboard/admin/messages': contactUnread.data ?? 0 };
+  const itemBadges = { [PAGES.messages.path]: contactUnread.data ?? 0 };
   const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === 'true');
   // The drawer belongs to the page it was opened on: navigating closes it.
   const [drawerOpenOn, setDrawerOpenOn] = useState<string | null>(null);
@@ -119,7 +120,7 @@ export function DashboardLayout() {
           >
             <Menu className="size-5" aria-hidden="true" />
           </button>
-          <Link to="/dashboard" className="rounded-md text-lg font-bold tracking-tight text-brand-700">
+          <Link to={PAGES.dashboard.path} className="rounded-md text-lg font-bold tracking-tight text-brand-700">
             Atrium
           </Link>
         </header>

@@ -1,5 +1,6 @@
 import type { FileRecord, MemberRole, Space } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
+import { folderHref } from '@atrium/contracts/pages';
 import { useQuery } from '@tanstack/react-query';
 import { Building2, ChevronRight, FileIcon, Folder, Share2, User } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
@@ -71,14 +72,11 @@ interface Row {
 }
 
 const TOP: Location = { place: null, trail: [], role: 'viewer' };
-const enc = encodeURIComponent;
 const iconClass = 'size-4 shrink-0';
 
 /** The file browser's route for a folder: a workspace's own, else the personal route (which reads shares too). */
-const folderHref = (place: Place | null, folderId: string) =>
-  place?.kind === 'space' && place.space.kind === 'workspace'
-    ? `/dashboard/spaces/${enc(place.space.id)}/folders/${enc(folderId)}`
-    : `/dashboard/spaces/personal/folders/${enc(folderId)}`;
+const browserHref = (place: Place | null, folderId: string) =>
+  folderHref(place?.kind === 'space' && place.space.kind === 'workspace' ? place.space.id : null, folderId);
 
 const placeName = (place: Place) => (place.kind === 'shared' ? 'Shared with me' : place.space.name);
 
@@ -282,7 +280,7 @@ export function StoredFilePicker(props: StoredFilePickerProps) {
                   location.trail.length === 1 && location.place.kind === 'space'
                     ? placeName(location.place)
                     : here.name,
-                href: folderHref(location.place, here.id),
+                href: browserHref(location.place, here.id),
               });
           }}
           className={buttonClass('primary')}

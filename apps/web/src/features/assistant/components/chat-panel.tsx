@@ -1,3 +1,4 @@
+import { PAGES } from '@atrium/contracts/pages';
 import { QUICK_COMMANDS, respond, type FileCommand } from '@atrium/assistant';
 import { Bot, ChevronDown, ChevronUp, ExternalLink, FileText, Search, SendHorizontal, X } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
@@ -176,7 +177,7 @@ function AnswerLinks({ links }: { links: readonly ChatLink[] }) {
   return (
     <ul aria-label="Files in this answer" className="mt-2 flex flex-col gap-1 border-t border-slate-100 pt-2">
       {links.map((link) => {
-        const Icon = link.href.startsWith('/dashboard/search') ? Search : link.external ? ExternalLink : FileText;
+        const Icon = link.href.startsWith(PAGES.search.path) ? Search : link.external ? ExternalLink : FileText;
         const body = (
           <>
             <Icon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />

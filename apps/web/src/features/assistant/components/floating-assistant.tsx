@@ -1,3 +1,4 @@
+import { PAGES } from '@atrium/contracts/pages';
 import { respondToSpeech } from '@atrium/assistant';
 import { Loader2, MessageCircle, Mic, MicOff } from 'lucide-react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
@@ -101,7 +102,7 @@ export function FloatingAssistant({ chat }: { chat: 'overlay' | 'link' }) {
           </button>
           {chat === 'link' ? (
             <Link
-              to="/dashboard/chatbot"
+              to={PAGES.chatbot.path}
               aria-label="Open the chat assistant"
               className={`${roundButton} bg-brand-600 text-white`}
             >

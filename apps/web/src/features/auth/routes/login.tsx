@@ -1,3 +1,4 @@
+import { PAGES } from '@atrium/contracts/pages';
 import { ACCOUNT_DISABLED_MESSAGE, invalidCredentialsMessage } from '@atrium/contracts/texts';
 import type { MeResponse } from '@atrium/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -48,7 +49,7 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
   const here = window.location.origin;
   const publicUrl = config.data?.publicUrl;
   const misplaced = publicUrl !== undefined && publicUrl !== here ? wrongAddress(here, publicUrl) : null;
-  const from = safePath((location.state as { from?: unknown } | null)?.from) ?? '/dashboard';
+  const from = safePath((location.state as { from?: unknown } | null)?.from) ?? PAGES.dashboard.path;
   const queryError = dismissedQueryError ? null : searchParams.get('error');
   const shown =
     message ??

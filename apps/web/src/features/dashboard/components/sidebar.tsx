@@ -1,4 +1,5 @@
 import type { MeResponse } from '@atrium/contracts';
+import { navLabel, PAGES, type Page } from '@atrium/contracts/pages';
 import {
   AudioLines,
   Bell,
@@ -47,12 +48,15 @@ interface Group {
   items: Item[];
 }
 
+/** A sidebar entry for a page of the page table. */
+const item = (page: Page, icon: LucideIcon): Item => ({ to: page.path, label: navLabel(page), icon });
+
 /** The filterable top-level entries (docs/PRODUCT.md#sidebar). */
 export const MAIN_ITEMS: Item[] = [
-  { to: '/dashboard', label: 'Home', icon: House },
-  { to: '/dashboard/profile', label: 'Profile', icon: UserRound },
-  { to: '/dashboard/notifications', label: 'Notifications', icon: Bell },
-  { to: '/dashboard/chatbot', label: 'AI Assistant', icon: Bot },
+  item(PAGES.dashboard, House),
+  item(PAGES.profile, UserRound),
+  item(PAGES.notifications, Bell),
+  item(PAGES.chatbot, Bot),
 ];
 
 export const GROUPS: Group[] = [
@@ -62,13 +66,13 @@ export const GROUPS: Group[] = [
     icon: FolderOpen,
     items: [
       // The combined page (upload, list with row menus, stats, delete), then the spec's four entries.
-      { to: '/dashboard/files', label: 'All files', icon: Files },
-      { to: '/dashboard/shared', label: 'Shared with me', icon: Share2 },
-      { to: '/dashboard/file-upload', label: 'Upload', icon: FileUp },
-      { to: '/dashboard/file-list', label: 'List', icon: List },
-      { to: '/dashboard/file-preview', label: 'Preview', icon: Eye },
-      { to: '/dashboard/file-stats', label: 'File Stats', icon: BarChart3 },
-      { to: '/dashboard/trash', label: 'Trash', icon: Trash2 },
+      item(PAGES.files, Files),
+      item(PAGES.shared, Share2),
+      item(PAGES.fileUpload, FileUp),
+      item(PAGES.fileList, List),
+      item(PAGES.filePreview, Eye),
+      item(PAGES.fileStats, BarChart3),
+      item(PAGES.trash, Trash2),
     ],
   },
   {
@@ -76,12 +80,12 @@ export const GROUPS: Group[] = [
     label: 'Admin',
     icon: ShieldCheck,
     items: [
-      { to: '/dashboard/admin/push-message', label: 'Send Push Message', icon: Send },
-      { to: '/dashboard/admin/users', label: 'Users', icon: UserCog },
-      { to: '/dashboard/admin/audit', label: 'Audit log', icon: ScrollText },
-      { to: '/dashboard/admin/api-keys', label: 'API keys', icon: KeyRound },
-      { to: '/dashboard/admin/messages', label: 'Messages', icon: Inbox },
-      { to: '/dashboard/admin/system', label: 'System', icon: Activity },
+      item(PAGES.pushMessage, Send),
+      item(PAGES.users, UserCog),
+      item(PAGES.audit, ScrollText),
+      item(PAGES.apiKeys, KeyRound),
+      item(PAGES.messages, Inbox),
+      item(PAGES.system, Activity),
     ],
   },
   {
@@ -89,10 +93,10 @@ export const GROUPS: Group[] = [
     label: 'AI Services',
     icon: Sparkles,
     items: [
-      { to: '/dashboard/speech-to-text', label: 'Speech to Text', icon: AudioLines },
-      { to: '/dashboard/text-to-speech', label: 'Text to Speech', icon: Volume2 },
-      { to: '/dashboard/face-detection', label: 'Face Detection', icon: ScanFace },
-      { to: '/dashboard/image-analysis', label: 'Image Analysis', icon: ScanSearch },
+      item(PAGES.speechToText, AudioLines),
+      item(PAGES.textToSpeech, Volume2),
+      item(PAGES.faceDetection, ScanFace),
+      item(PAGES.imageAnalysis, ScanSearch),
     ],
   },
 ];
@@ -143,7 +147,7 @@ export function Sidebar({
   const needle = query.trim().toLowerCase();
   const navigate = useNavigate();
   // The sidebar's search also finds files: the search page (features/search) with the same text.
-  const filesSearchPath = `/dashboard/search?q=${encodeURIComponent(query.trim())}`;
+  const filesSearchPath = `${PAGES.search.path}?q=${encodeURIComponent(query.trim())}`;
   const matches = (item: Item) => item.label.toLowerCase().includes(needle);
   const mainItems = MAIN_ITEMS.filter(matches);
   // A search also finds the groups' pages: groups without a match hide, and the first group with one opens
@@ -165,7 +169,7 @@ export function Sidebar({
       <div className={`flex items-center gap-2 ${collapsed ? 'justify-center' : 'justify-between'}`}>
         {!collapsed && (
           <Link
-            to="/dashboard"
+            to={PAGES.dashboard.path}
             onClick={onNavigate}
             className="rounded-md px-2 text-lg font-bold tracking-tight text-brand-700"
           >

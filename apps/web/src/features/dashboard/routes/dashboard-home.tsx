@@ -1,3 +1,4 @@
+import { PAGES } from '@atrium/contracts/pages';
 import { greetingFor } from '@atrium/assistant';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { Bell, FolderOpen, ShieldCheck, Sparkles, type LucideIcon } from 'lucide-react';
@@ -72,7 +73,7 @@ export function DashboardHome({ unreadCount, now }: DashboardHomeProps) {
       title="Files"
       value={`${stats.data.fileCount} ${stats.data.fileCount === 1 ? 'file' : 'files'}`}
       detail={`${formatBytes(stats.data.sizeInBytes)} used`}
-      to="/dashboard/files"
+      to={PAGES.files.path}
     />
   );
 
@@ -110,7 +111,7 @@ export function DashboardHome({ unreadCount, now }: DashboardHomeProps) {
           title="Notifications"
           value={`${unreadCount} unread`}
           detail={unreadCount === 0 ? 'You are all caught up.' : 'New messages are waiting.'}
-          to="/dashboard/notifications"
+          to={PAGES.notifications.path}
         />
         {aiCard}
         <InfoCard
@@ -118,7 +119,7 @@ export function DashboardHome({ unreadCount, now }: DashboardHomeProps) {
           title="Account"
           value={user.isAdmin ? 'Admin' : 'Member'}
           detail={`Signed in as ${user.ownerKey}`}
-          to="/dashboard/profile"
+          to={PAGES.profile.path}
         />
       </ul>
     </section>

@@ -1,3 +1,4 @@
+import { PAGES } from '@atrium/contracts/pages';
 import { NOTIFICATION_MESSAGE_MAX, NOTIFICATION_TEXTS, type SubscriberCount } from '@atrium/contracts';
 import { BellRing, CalendarClock, Radio, Send, Users, type LucideIcon } from 'lucide-react';
 import { useDeferredValue, useId, useState, type FormEvent } from 'react';
@@ -167,7 +168,7 @@ export default function PushMessagePage() {
   const busy = publish.isPending || schedule.isPending;
 
   if (me.isPending) return <Spinner />;
-  if (!isAdmin) return <Navigate to="/dashboard" replace />;
+  if (!isAdmin) return <Navigate to={PAGES.dashboard.path} replace />;
 
   const send = (event: FormEvent) => {
     event.preventDefault();

@@ -1,4 +1,5 @@
 import type { PersonPhotos, PersonSummary } from '@atrium/contracts';
+import { pageHref, PAGES } from '@atrium/contracts/pages';
 import { ArrowLeft, ScanFace, UserX } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -405,10 +406,7 @@ export default function PeoplePage() {
           </p>
           {workspaceId && (
             <p className="mt-2">
-              <Link
-                className="text-brand-700 underline"
-                to={`/dashboard/spaces/${encodeURIComponent(workspaceId)}/members`}
-              >
+              <Link className="text-brand-700 underline" to={pageHref(PAGES.members, { workspaceId })}>
                 Workspace settings
               </Link>
             </p>

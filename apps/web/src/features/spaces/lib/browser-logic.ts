@@ -1,19 +1,20 @@
 import type { FileRecord, FolderEntry, FolderListing, MemberRole, Space } from '@atrium/contracts';
+import { folderHref, pageHref, PAGES } from '@atrium/contracts/pages';
 
 /** The space a browser route names: the personal space, or a workspace by id. */
 export type SpaceRef = { kind: 'personal' } | { kind: 'workspace'; id: string };
 
-/** `/dashboard/spaces/personal/folders/:folderId?` or `/dashboard/spaces/:workspaceId/folders/:folderId?`. */
-export function folderPath(space: SpaceRef, folderId?: string | null): string {
-  const base = `/dashboard/spaces/${space.kind === 'personal' ? 'personal' : encodeURIComponent(space.id)}/folders`;
-  return folderId ? `${base}/${encodeURIComponent(folderId)}` : base;
-}
+/** A folder of the space (its root without `folderId`). */
+export const folderPath = (space: SpaceRef, folderId?: string | null): string =>
+  folderHref(space.kind === 'personal' ? null : space.id, folderId);
 
 /** The People screen of a space (issue 17). */
 export const peoplePath = (space: SpaceRef) =>
-  `/dashboard/spaces/${space.kind === 'personal' ? 'personal' : encodeURIComponent(space.id)}/people`;
+  space.kind === 'personal'
+    ? pageHref(PAGES.personalPeople)
+    : pageHref(PAGES.workspacePeople, { workspaceId: space.id });
 
-export const membersPath = (workspaceId: string) => `/dashboard/spaces/${encodeURIComponent(workspaceId)}/members`;
+export const membersPath = (workspaceId: string) => pageHref(PAGES.members, { workspaceId });
 
 export const spaceRefOf = (space: Space): SpaceRef =>
   space.kind === 'personal' ? { kind: 'personal' } : { kind: 'workspace', id: space.id };
