@@ -1,4 +1,5 @@
 import type { AppError } from '../../errors';
+import { allows, type ResourceAction, type ResourceRole } from './roles';
 
 /**
  * Loads a resource and checks the actor against it in one call, the shape every `require…` of the policies
@@ -16,4 +17,26 @@ export async function loadAuthorized<T>(
   const decision = decide(resource);
   if (decision === 'allowed') return resource;
   throw decision === 'hidden' ? hidden() : decision;
+}
+
+/**
+ * `loadAuthorized` for a resource reached through a role (files, folders, workspaces): allowed when the actor's role
+ * on it allows `action`; a role that only reads gets `refused(action)` (403); no role at all, the `hidden` error.
+ */
+export function loadWithRole<T>(
+  load: () => Promise<T | undefined>,
+  roleOf: (resource: T) => ResourceRole | null,
+  action: ResourceAction,
+  refused: (action: ResourceAction) => AppError,
+  hidden: () => AppError,
+): Promise<T> {
+  return loadAuthorized(
+    load,
+    (resource) => {
+      const role = roleOf(resource);
+      if (allows(role, action)) return 'allowed';
+      return allows(role, 'read') ? refused(action) : 'hidden';
+    },
+    hidden,
+  );
 }

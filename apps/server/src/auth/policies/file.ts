@@ -1,6 +1,6 @@
 import { AppError } from '../../errors';
 import { isAdmin, type Actor } from '../actor';
-import { loadAuthorized } from './authorize';
+import { loadWithRole } from './authorize';
 import { LINK_MANAGE_ACTION } from './link';
 import { allows, strongerRole, type ResourceAction, type ResourceRole } from './roles';
 
@@ -68,13 +68,11 @@ export function requireFile<T extends FileSubject>(
   action: ResourceAction,
   load: () => Promise<T | undefined>,
 ): Promise<T> {
-  return loadAuthorized(
+  return loadWithRole(
     load,
-    (file) => {
-      const role = fileRole(actor, file);
-      if (allows(role, action)) return 'allowed';
-      return allows(role, 'read') ? new AppError('FORBIDDEN', 'You can only view this file.') : 'hidden';
-    },
+    (file) => fileRole(actor, file),
+    action,
+    () => new AppError('FORBIDDEN', 'You can only view this file.'),
     () => new AppError('FILE_NOT_FOUND'),
   );
 }

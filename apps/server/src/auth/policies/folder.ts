@@ -1,6 +1,6 @@
 import { AppError } from '../../errors';
 import type { Actor } from '../actor';
-import { loadAuthorized } from './authorize';
+import { loadWithRole } from './authorize';
 import { allows, strongerRole, type ResourceAction, type ResourceRole } from './roles';
 import { workspaceRole } from './workspace';
 
@@ -42,13 +42,11 @@ export function requireFolder<T extends FolderSubject>(
   action: ResourceAction,
   load: (id: string) => Promise<T | undefined>,
 ): Promise<T> {
-  return loadAuthorized(
+  return loadWithRole(
     () => load(id),
-    (folder) => {
-      const role = folderRole(actor, folder);
-      if (allows(role, action)) return 'allowed';
-      return allows(role, 'read') ? new AppError('FORBIDDEN', FOLDER_VIEW_ONLY) : 'hidden';
-    },
+    (folder) => folderRole(actor, folder),
+    action,
+    () => new AppError('FORBIDDEN', FOLDER_VIEW_ONLY),
     () => new AppError('FOLDER_NOT_FOUND'),
   );
 }

@@ -1,6 +1,6 @@
 import { AppError } from '../../errors';
 import { isAdmin, type Actor } from '../actor';
-import { loadAuthorized } from './authorize';
+import { loadWithRole } from './authorize';
 import { allows, type ResourceAction, type ResourceRole } from './roles';
 
 /** What the workspace policy reads of a workspace: the acting user's membership role in it (null: not a member). */
@@ -41,13 +41,11 @@ export function requireWorkspace<T extends WorkspaceSubject>(
   action: ResourceAction,
   load: (id: string) => Promise<T | undefined>,
 ): Promise<T> {
-  return loadAuthorized(
+  return loadWithRole(
     () => load(id),
-    (workspace) => {
-      const role = workspaceRole(actor, workspace);
-      if (allows(role, action)) return 'allowed';
-      return allows(role, 'read') ? refusal(action) : 'hidden';
-    },
+    (workspace) => workspaceRole(actor, workspace),
+    action,
+    refusal,
     () => new AppError('WORKSPACE_NOT_FOUND'),
   );
 }
