@@ -16,3 +16,5 @@ export * from './file-kinds';
 export * from './search';
 export * from './preferences';
 export * from './file-details';
+export * from './endpoint';
+export * from './endpoints';

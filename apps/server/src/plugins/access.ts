@@ -17,6 +17,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   access: Access | undefined;
+  /** The schemas the route was registered with (the endpoint-table test compares them with the declared ones). */
+  schema?: { params?: unknown; querystring?: unknown; body?: unknown; response?: Record<number, unknown> } | undefined;
 }
 
 declare module 'fastify' {
@@ -38,7 +40,8 @@ export function collectRoutes(app: FastifyInstance) {
   app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
     const config = route.config as { access?: Access } | undefined;
-    for (const method of [route.method].flat()) table.push({ method, url: route.url, access: config?.access });
+    const schema = route.schema as RouteEntry['schema'];
+    for (const method of [route.method].flat()) table.push({ method, url: route.url, access: config?.access, schema });
   });
 }
 

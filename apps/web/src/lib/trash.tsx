@@ -1,16 +1,14 @@
-import { RestoreTrashResponse } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify/unstyled';
-import { api } from './api-client';
+import { call } from './api-client';
 import { errorText } from './api-error';
 import { showToast } from './toast';
 
 /** Query keys of the trash (`GET /api/trash`); every screen that deletes refreshes it. */
 export const trashKey = ['trash'] as const;
 
-/** POST /api/trash/{id}/restore */
-export const restoreFromTrash = (id: string) =>
-  api.post(RestoreTrashResponse, `/api/trash/${encodeURIComponent(id)}/restore`);
+export const restoreFromTrash = (id: string) => call(ENDPOINTS.trash.restore, { params: { id } });
 
 /**
  * Reloads whatever a delete or a restore changes: the file lists and stats (`['files']`), folder listings

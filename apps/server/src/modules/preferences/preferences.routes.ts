@@ -1,32 +1,33 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorResponse, UserPreferences, UserPreferencesPatch } from '@atrium/contracts';
+import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import type { PreferencesService } from './preferences.service';
 
 /** `GET/PUT /api/me/preferences`: the signed-in user's own settings (the file view), in every browser. */
 export function registerPreferencesRoutes(app: FastifyInstance, { preferences }: { preferences: PreferencesService }) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  const { get, update } = ENDPOINTS.preferences;
   typed.get(
-    '/api/me/preferences',
+    get.path,
     {
       config: { access: 'user' },
       schema: {
         tags: ['auth'],
         summary: "The signed-in user's preferences (the file browsers' list or grid view)",
-        response: { 200: UserPreferences, 401: ErrorResponse },
+        response: { 200: get.response, 401: ErrorResponse },
       },
     },
     async (request) => preferences.get(await request.requireUser()),
   );
   typed.put(
-    '/api/me/preferences',
+    update.path,
     {
       config: { access: 'user' },
       schema: {
         tags: ['auth'],
         summary: "Change the signed-in user's preferences (only those named)",
-        body: UserPreferencesPatch,
-        response: { 200: UserPreferences, 400: ErrorResponse, 401: ErrorResponse },
+        body: update.body,
+        response: { 200: update.response, 400: ErrorResponse, 401: ErrorResponse },
       },
     },
     async (request) => preferences.update(await request.requireUser(), request.body),

@@ -1,4 +1,4 @@
-import { ErrorResponse, SearchQuery, SearchResponse } from '@atrium/contracts';
+import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SearchService } from './search.service';
@@ -8,16 +8,17 @@ import type { SearchService } from './search.service';
  * (`readableScope`, `spaces/access.ts`), so nothing is loaded that the caller may not read.
  */
 export function registerSearchRoutes(app: FastifyInstance, deps: { search: SearchService }) {
+  const { search } = ENDPOINTS.search;
   app.withTypeProvider<ZodTypeProvider>().get(
-    '/api/search',
+    search.path,
     {
       config: { access: 'user' },
       schema: {
         tags: ['search'],
         summary:
           'Search the names (and content text) of the files and folders the caller can read: name prefixes as typed, best first',
-        querystring: SearchQuery,
-        response: { 200: SearchResponse, 400: ErrorResponse, 401: ErrorResponse },
+        querystring: search.query,
+        response: { 200: search.response, 400: ErrorResponse, 401: ErrorResponse },
       },
     },
     async (request) => deps.search.search(await request.requireUser(), request.query),

@@ -1,18 +1,11 @@
-import {
-  EmptyTrashQuery,
-  EmptyTrashResponse,
-  ErrorResponse,
-  PurgeTrashItemResponse,
-  RestoreTrashResponse,
-  TrashIdParams,
-  TrashList,
-} from '@atrium/contracts';
+import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import type { TrashService } from './trash.service';
 
 const USER = { access: 'user' } as const;
+const { list, restore, purge, empty } = ENDPOINTS.trash;
 
 /** The trash (issue 16): list, restore, purge one, empty. Who may is the trash policy's. */
 export function registerTrashRoutes(
@@ -22,29 +15,29 @@ export function registerTrashRoutes(
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.get(
-    '/api/trash',
+    list.path,
     {
       config: USER,
       schema: {
         tags: ['trash'],
         summary:
           'Your personal trash and that of every workspace where you are an editor or owner, newest first (who deleted each item, when it is purged)',
-        response: { 200: TrashList },
+        response: { 200: list.response },
       },
     },
     async (request) => trash.list(await request.requireUser()),
   );
 
   typed.post(
-    '/api/trash/:id/restore',
+    restore.path,
     {
       config: USER,
       schema: {
         tags: ['trash'],
         summary:
           'Put a trashed file or folder back where it was (or at the root of its space when that folder is gone); a taken name becomes "name (1)"',
-        params: TrashIdParams,
-        response: { 200: RestoreTrashResponse, 404: ErrorResponse, 409: ErrorResponse },
+        params: restore.params,
+        response: { 200: restore.response, 404: ErrorResponse, 409: ErrorResponse },
       },
     },
     async (request) => {
@@ -62,14 +55,14 @@ export function registerTrashRoutes(
   );
 
   typed.delete(
-    '/api/trash/:id',
+    purge.path,
     {
       config: USER,
       schema: {
         tags: ['trash'],
         summary: 'Delete a trashed file or folder for good (its bytes and versions too)',
-        params: TrashIdParams,
-        response: { 200: PurgeTrashItemResponse, 404: ErrorResponse },
+        params: purge.params,
+        response: { 200: purge.response, 404: ErrorResponse },
       },
     },
     async (request) => {
@@ -86,14 +79,14 @@ export function registerTrashRoutes(
   );
 
   typed.delete(
-    '/api/trash',
+    empty.path,
     {
       config: USER,
       schema: {
         tags: ['trash'],
         summary: "Empty your personal trash, or with ?workspaceId= that workspace's (editors and owners)",
-        querystring: EmptyTrashQuery,
-        response: { 200: EmptyTrashResponse, 403: ErrorResponse, 404: ErrorResponse },
+        querystring: empty.query,
+        response: { 200: empty.response, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
     async (request) => {

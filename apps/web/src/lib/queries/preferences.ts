@@ -1,6 +1,6 @@
-import { DEFAULT_PREFERENCES, UserPreferences, type UserPreferencesPatch } from '@atrium/contracts';
+import { DEFAULT_PREFERENCES, ENDPOINTS, type UserPreferences, type UserPreferencesPatch } from '@atrium/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../api-client';
+import { call } from '../api-client';
 
 /**
  * GET/PUT /api/me/preferences: the signed-in user's own settings (the file browsers' list or grid view), kept on the
@@ -11,7 +11,7 @@ export const preferencesKey = ['me', 'preferences'] as const;
 export const preferencesQueryOptions = () =>
   queryOptions({
     queryKey: preferencesKey,
-    queryFn: () => api.get(UserPreferences, '/api/me/preferences'),
+    queryFn: () => call(ENDPOINTS.preferences.get),
     staleTime: 5 * 60_000,
   });
 
@@ -24,7 +24,7 @@ export function usePreferences(): UserPreferences {
 export function useUpdatePreferences() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (patch: UserPreferencesPatch) => api.put(UserPreferences, '/api/me/preferences', patch),
+    mutationFn: (patch: UserPreferencesPatch) => call(ENDPOINTS.preferences.update, { body: patch }),
     onMutate: async (patch) => {
       await client.cancelQueries({ queryKey: preferencesKey });
       const before = client.getQueryData<UserPreferences>(preferencesKey);

@@ -7,8 +7,8 @@ import {
   searchFilesSpoken,
   type FileCommand,
 } from '@atrium/assistant';
-import { FileInsights, SEARCH_PAGE_MAX, SearchResponse, type SearchResult } from '@atrium/contracts';
-import { api, isApiError } from '../../../lib/api-client';
+import { ENDPOINTS, FileInsights, SEARCH_PAGE_MAX, type SearchResult } from '@atrium/contracts';
+import { api, call, isApiError } from '../../../lib/api-client';
 import { locationText, resultTarget, searchPagePath } from '../../../lib/search-links';
 
 /** A link in an answer: a file to open, or the search page. */
@@ -46,8 +46,7 @@ const fileLink = (result: SearchResult): ChatLink => ({
 
 /** Files (not folders) the caller may read that match `q`, best first: the server decides what they may read. */
 async function searchFiles(q: string, signal?: AbortSignal) {
-  const query = new URLSearchParams({ q, limit: String(SEARCH_PAGE_MAX) });
-  const page = await api.get(SearchResponse, `/api/search?${query.toString()}`, { signal });
+  const page = await call(ENDPOINTS.search.search, { query: { q, limit: SEARCH_PAGE_MAX } }, { signal });
   return { files: page.items.filter((item) => item.kind === 'file'), more: page.nextCursor !== null };
 }
 

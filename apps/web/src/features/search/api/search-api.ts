@@ -1,7 +1,7 @@
-import { SearchResponse, type FileKind } from '@atrium/contracts';
+import { ENDPOINTS, type FileKind } from '@atrium/contracts';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { api } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
 /** What a search asks for (GET /api/search). Empty strings mean "not set". */
 export interface SearchParams {
@@ -18,24 +18,13 @@ export const searchKeys = {
   query: (params: SearchParams) => ['search', params] as const,
 };
 
-/** The query string of a search (page `cursor` optional); empty filters are left out. */
-export function searchQueryString(params: SearchParams, cursor?: string): string {
-  const query = new URLSearchParams({ q: params.q.trim() });
-  if (params.type) query.set('type', params.type);
-  if (params.spaceId) query.set('spaceId', params.spaceId);
-  if (params.from) query.set('from', params.from);
-  if (params.to) query.set('to', params.to);
-  if (params.limit) query.set('limit', String(params.limit));
-  if (cursor) query.set('cursor', cursor);
-  return query.toString();
-}
-
 /** Search results as pages ("Load more" fetches the next); nothing is asked while `q` is blank. */
 export const useSearch = (params: SearchParams) =>
   useInfiniteQuery({
     queryKey: searchKeys.query({ ...params, q: params.q.trim() }),
     queryFn: ({ pageParam, signal }) =>
-      api.get(SearchResponse, `/api/search?${searchQueryString(params, pageParam)}`, { signal }),
+      // Empty filters are left out of the query (`endpointPath`).
+      call(ENDPOINTS.search.search, { query: { ...params, q: params.q.trim(), cursor: pageParam } }, { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     enabled: params.q.trim() !== '',

@@ -1,12 +1,10 @@
-import { EmptyTrashResponse, PurgeTrashItemResponse, TrashList } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 import { restoreFromTrash, trashKey, useTrashInvalidation } from '../../../lib/trash';
 
-const enc = encodeURIComponent;
-
-/** GET /api/trash: the caller's trash and that of the workspaces they may delete in. */
-export const useTrash = () => useQuery({ queryKey: trashKey, queryFn: () => api.get(TrashList, '/api/trash') });
+/** The caller's trash and that of the workspaces they may delete in. */
+export const useTrash = () => useQuery({ queryKey: trashKey, queryFn: () => call(ENDPOINTS.trash.list) });
 
 export function useRestore() {
   const invalidate = useTrashInvalidation();
@@ -16,7 +14,7 @@ export function useRestore() {
 export function usePurge() {
   const invalidate = useTrashInvalidation();
   return useMutation({
-    mutationFn: (id: string) => api.delete(PurgeTrashItemResponse, `/api/trash/${enc(id)}`),
+    mutationFn: (id: string) => call(ENDPOINTS.trash.purge, { params: { id } }),
     onSettled: invalidate,
   });
 }
@@ -25,8 +23,7 @@ export function usePurge() {
 export function useEmptyTrash() {
   const invalidate = useTrashInvalidation();
   return useMutation({
-    mutationFn: (workspaceId: string | null) =>
-      api.delete(EmptyTrashResponse, `/api/trash${workspaceId === null ? '' : `?workspaceId=${enc(workspaceId)}`}`),
+    mutationFn: (workspaceId: string | null) => call(ENDPOINTS.trash.empty, { query: { workspaceId } }),
     onSettled: invalidate,
   });
 }

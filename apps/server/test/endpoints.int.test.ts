@@ -1,0 +1,37 @@
+import { ENDPOINTS, type Endpoint } from '@atrium/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers';
+
+/**
+ * The endpoint table (`ENDPOINTS` in contracts) is what the web calls: every endpoint in it must be served with its
+ * declared method and path, and validated with its declared schemas (the same objects), or the two sides drift.
+ */
+describe('the endpoint table', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server?.close());
+
+  const declared = Object.entries(ENDPOINTS).flatMap(([group, endpoints]) =>
+    Object.entries(endpoints as Record<string, Endpoint>).map(([name, endpoint]) => ({
+      name: `${group}.${name}`,
+      endpoint,
+    })),
+  );
+
+  it('lists endpoints at all, each once', () => {
+    expect(declared.length).toBeGreaterThan(5);
+    const keys = declared.map(({ endpoint }) => `${endpoint.method} ${endpoint.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it.each(declared)('serves $name with its declared method, path and schemas', ({ endpoint }) => {
+    const route = server.app.routeTable.find((r) => r.method === endpoint.method && r.url === endpoint.path);
+    expect(route, `${endpoint.method} ${endpoint.path} is not registered`).toBeDefined();
+    expect(route?.schema?.params).toBe(endpoint.params);
+    expect(route?.schema?.querystring).toBe(endpoint.query);
+    expect(route?.schema?.body).toBe(endpoint.body);
+    expect(route?.schema?.response?.[200]).toBe(endpoint.response);
+  });
+});

@@ -1,0 +1,44 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * One HTTP endpoint, declared once: the server registers its method and path with these schemas (a test checks
+ * that every declared endpoint is registered as declared), the web calls it with `call(endpoint, …)`, which fills
+ * in the path and validates the answer with `response`.
+ */
+export interface Endpoint {
+  method: HttpMethod;
+  /** The path, with `:name` parameters (Fastify's syntax), e.g. `/api/trash/:id/restore`. */
+  path: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** The answer of a success. */
+  response: z.ZodType;
+}
+
+/** Declares an endpoint, keeping its exact schema types. */
+export const endpoint = <const E extends Endpoint>(declared: E): E => declared;
+
+/** A query's values as a URL carries them (undefined, null and '' are left out). */
+export type QueryValues = Record<string, string | number | boolean | null | undefined>;
+
+/** The path of `declared` with its parameters filled in (each encoded) and `query` appended. */
+export function endpointPath(
+  declared: Pick<Endpoint, 'path'>,
+  params: Record<string, string> = {},
+  query: QueryValues = {},
+) {
+  const path = declared.path.replace(/:(\w+)/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${declared.path} needs ${name}`);
+    return encodeURIComponent(value);
+  });
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}

@@ -1,0 +1,46 @@
+import { endpoint } from './endpoint';
+import { UserPreferences, UserPreferencesPatch } from './preferences';
+import { SearchQuery, SearchResponse } from './search';
+import {
+  EmptyTrashQuery,
+  EmptyTrashResponse,
+  PurgeTrashItemResponse,
+  RestoreTrashResponse,
+  TrashIdParams,
+  TrashList,
+} from './trash';
+
+/**
+ * The endpoint table (docs/ARCHITECTURE.md, "Endpoints"): each endpoint's method, path and schemas, once, for the
+ * server's routes and the web's calls. Modules move here one at a time; these are in it so far.
+ */
+export const ENDPOINTS = {
+  preferences: {
+    get: endpoint({ method: 'GET', path: '/api/me/preferences', response: UserPreferences }),
+    update: endpoint({
+      method: 'PUT',
+      path: '/api/me/preferences',
+      body: UserPreferencesPatch,
+      response: UserPreferences,
+    }),
+  },
+  search: {
+    search: endpoint({ method: 'GET', path: '/api/search', query: SearchQuery, response: SearchResponse }),
+  },
+  trash: {
+    list: endpoint({ method: 'GET', path: '/api/trash', response: TrashList }),
+    restore: endpoint({
+      method: 'POST',
+      path: '/api/trash/:id/restore',
+      params: TrashIdParams,
+      response: RestoreTrashResponse,
+    }),
+    purge: endpoint({
+      method: 'DELETE',
+      path: '/api/trash/:id',
+      params: TrashIdParams,
+      response: PurgeTrashItemResponse,
+    }),
+    empty: endpoint({ method: 'DELETE', path: '/api/trash', query: EmptyTrashQuery, response: EmptyTrashResponse }),
+  },
+} as const;
