@@ -32,6 +32,6 @@ describe('the endpoint table', () => {
     expect(route?.schema?.params).toBe(endpoint.params);
     expect(route?.schema?.querystring).toBe(endpoint.query);
     expect(route?.schema?.body).toBe(endpoint.body);
-    expect(route?.schema?.response?.[200]).toBe(endpoint.response);
+    expect(route?.schema?.response?.[endpoint.status ?? 200]).toBe(endpoint.response);
   });
 });

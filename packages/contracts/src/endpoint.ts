@@ -16,6 +16,8 @@ export interface Endpoint {
   body?: z.ZodType;
   /** The answer of a success. */
   response: z.ZodType;
+  /** Its status, when not 200. */
+  status?: 201;
 }
 
 /** Declares an endpoint, keeping its exact schema types. */

@@ -1,4 +1,17 @@
 import { endpoint } from './endpoint';
+import {
+  MergePeopleRequest,
+  PeopleList,
+  PeopleSettings,
+  PeopleSpaceParams,
+  PersonFaceParams,
+  PersonParams,
+  PersonPhotos,
+  PersonSummary,
+  RemoveFaceResponse,
+  RenamePersonRequest,
+  SplitPersonRequest,
+} from './people';
 import { UserPreferences, UserPreferencesPatch } from './preferences';
 import { SearchQuery, SearchResponse } from './search';
 import {
@@ -15,6 +28,55 @@ import {
  * server's routes and the web's calls. Modules move here one at a time; these are in it so far.
  */
 export const ENDPOINTS = {
+  people: {
+    list: endpoint({
+      method: 'GET',
+      path: '/api/spaces/:spaceId/people',
+      params: PeopleSpaceParams,
+      response: PeopleList,
+    }),
+    settings: endpoint({
+      method: 'PUT',
+      path: '/api/spaces/:spaceId/people/settings',
+      params: PeopleSpaceParams,
+      body: PeopleSettings,
+      response: PeopleSettings,
+    }),
+    photos: endpoint({
+      method: 'GET',
+      path: '/api/spaces/:spaceId/people/:personId',
+      params: PersonParams,
+      response: PersonPhotos,
+    }),
+    rename: endpoint({
+      method: 'PATCH',
+      path: '/api/spaces/:spaceId/people/:personId',
+      params: PersonParams,
+      body: RenamePersonRequest,
+      response: PersonSummary,
+    }),
+    merge: endpoint({
+      method: 'POST',
+      path: '/api/spaces/:spaceId/people/:personId/merge',
+      params: PersonParams,
+      body: MergePeopleRequest,
+      response: PersonSummary,
+    }),
+    split: endpoint({
+      method: 'POST',
+      path: '/api/spaces/:spaceId/people/:personId/split',
+      params: PersonParams,
+      body: SplitPersonRequest,
+      response: PersonSummary,
+      status: 201,
+    }),
+    removeFace: endpoint({
+      method: 'DELETE',
+      path: '/api/spaces/:spaceId/people/:personId/faces/:faceId',
+      params: PersonFaceParams,
+      response: RemoveFaceResponse,
+    }),
+  },
   preferences: {
     get: endpoint({ method: 'GET', path: '/api/me/preferences', response: UserPreferences }),
     update: endpoint({

@@ -56,3 +56,7 @@ export const RenamePersonRequest = z.object({
 });
 export const MergePeopleRequest = z.object({ personId: z.string().min(1).max(200).describe('merged into this one') });
 export const SplitPersonRequest = z.object({ faceIds: z.array(z.string().min(1).max(200)).min(1).max(500) });
+
+/** DELETE /api/spaces/{spaceId}/people/{personId}/faces/{faceId} */
+export const RemoveFaceResponse = z.object({ removed: z.literal(true) }).meta({ id: 'RemoveFaceResponse' });
+export type RemoveFaceResponse = z.infer<typeof RemoveFaceResponse>;

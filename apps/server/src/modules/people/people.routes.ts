@@ -1,23 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  ErrorResponse,
-  MergePeopleRequest,
-  PeopleList,
-  PeopleSettings,
-  PeopleSpaceParams,
-  PersonFaceParams,
-  PersonParams,
-  PersonPhotos,
-  PersonSummary,
-  RenamePersonRequest,
-  SplitPersonRequest,
-} from '@atrium/contracts';
-import { z } from 'zod';
+import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import type { PeopleService } from './people.service';
 
 const errors = { 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+const { list, settings, photos, rename, merge, split, removeFace } = ENDPOINTS.people;
 
 /**
  * People in photos (issue 17) under `/api/spaces/{spaceId}/people` (`personal` or a workspace id): members read,
@@ -30,28 +18,28 @@ export function registerPeopleRoutes(
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
-    '/api/spaces/:spaceId/people',
+    list.path,
     {
       config: { access: 'user' },
       schema: {
         tags: ['people'],
         summary: 'The people of a space, with face counts and cover faces (members)',
-        params: PeopleSpaceParams,
-        response: { 200: PeopleList, 404: ErrorResponse },
+        params: list.params,
+        response: { 200: list.response, 404: ErrorResponse },
       },
     },
     async (request) => people.list(await request.requireUser(), request.params.spaceId),
   );
   r.put(
-    '/api/spaces/:spaceId/people/settings',
+    settings.path,
     {
       config: { access: 'user' },
       schema: {
         tags: ['people'],
         summary: 'Turn People on (photos are analysed for faces again) or off (descriptors and people deleted)',
-        params: PeopleSpaceParams,
-        body: PeopleSettings,
-        response: { 200: PeopleSettings, 409: ErrorResponse, ...errors },
+        params: settings.params,
+        body: settings.body,
+        response: { 200: settings.response, 409: ErrorResponse, ...errors },
       },
     },
     async (request) => {
@@ -69,58 +57,58 @@ export function registerPeopleRoutes(
     },
   );
   r.get(
-    '/api/spaces/:spaceId/people/:personId',
+    photos.path,
     {
       config: { access: 'user' },
       schema: {
         tags: ['people'],
         summary: "A person's photos, with the person's face boxes in each (members)",
-        params: PersonParams,
-        response: { 200: PersonPhotos, 404: ErrorResponse },
+        params: photos.params,
+        response: { 200: photos.response, 404: ErrorResponse },
       },
     },
     async (request) => people.photos(await request.requireUser(), request.params.spaceId, request.params.personId),
   );
   r.patch(
-    '/api/spaces/:spaceId/people/:personId',
+    rename.path,
     {
       config: { access: 'user' },
       schema: {
         tags: ['people'],
         summary: 'Name a person (editors and owners); their photos become findable by the name',
-        params: PersonParams,
-        body: RenamePersonRequest,
-        response: { 200: PersonSummary, ...errors },
+        params: rename.params,
+        body: rename.body,
+        response: { 200: rename.response, ...errors },
       },
     },
     async (request) =>
       people.rename(await request.requireUser(), request.params.spaceId, request.params.personId, request.body.name),
   );
   r.post(
-    '/api/spaces/:spaceId/people/:personId/merge',
+    merge.path,
     {
       config: { access: 'user' },
       schema: {
         tags: ['people'],
         summary: 'Merge another person into this one (editors and owners)',
-        params: PersonParams,
-        body: MergePeopleRequest,
-        response: { 200: PersonSummary, ...errors },
+        params: merge.params,
+        body: merge.body,
+        response: { 200: merge.response, ...errors },
       },
     },
     async (request) =>
       people.merge(await request.requireUser(), request.params.spaceId, request.params.personId, request.body.personId),
   );
   r.post(
-    '/api/spaces/:spaceId/people/:personId/split',
+    split.path,
     {
       config: { access: 'user' },
       schema: {
         tags: ['people'],
         summary: "Move some of a person's faces to a new person (editors and owners)",
-        params: PersonParams,
-        body: SplitPersonRequest,
-        response: { 201: PersonSummary, ...errors },
+        params: split.params,
+        body: split.body,
+        response: { [split.status]: split.response, ...errors },
       },
     },
     async (request, reply) => {
@@ -130,18 +118,18 @@ export function registerPeopleRoutes(
         request.params.personId,
         request.body.faceIds,
       );
-      return reply.code(201).send(created);
+      return reply.code(split.status).send(created);
     },
   );
   r.delete(
-    '/api/spaces/:spaceId/people/:personId/faces/:faceId',
+    removeFace.path,
     {
       config: { access: 'user' },
       schema: {
         tags: ['people'],
         summary: 'Remove a face from a person: it is not this person (editors and owners)',
-        params: PersonFaceParams,
-        response: { 200: z.object({ removed: z.literal(true) }), ...errors },
+        params: removeFace.params,
+        response: { 200: removeFace.response, ...errors },
       },
     },
     async (request) => {

@@ -1,10 +1,9 @@
-import { PeopleList, PeopleSettings, PersonPhotos, PersonSummary } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
-/** `personal` or a workspace id, as in `/api/spaces/{spaceId}/people`. */
-const base = (spaceId: string) => `/api/spaces/${encodeURIComponent(spaceId)}/people`;
+// `spaceId`: `personal` or a workspace id.
+const { people } = ENDPOINTS;
 
 export const peopleKeys = {
   all: (spaceId: string) => ['people', spaceId] as const,
@@ -12,12 +11,12 @@ export const peopleKeys = {
 };
 
 export const usePeople = (spaceId: string) =>
-  useQuery({ queryKey: peopleKeys.all(spaceId), queryFn: () => api.get(PeopleList, base(spaceId)) });
+  useQuery({ queryKey: peopleKeys.all(spaceId), queryFn: () => call(people.list, { params: { spaceId } }) });
 
 export const usePerson = (spaceId: string, personId: string | null) =>
   useQuery({
     queryKey: peopleKeys.person(spaceId, personId ?? ''),
-    queryFn: () => api.get(PersonPhotos, `${base(spaceId)}/${encodeURIComponent(personId ?? '')}`),
+    queryFn: () => call(people.photos, { params: { spaceId, personId: personId ?? '' } }),
     enabled: personId !== null,
   });
 
@@ -31,28 +30,25 @@ function usePeopleChange<A, R>(spaceId: string, run: (args: A) => Promise<R>) {
 }
 
 export const useSetPeople = (spaceId: string) =>
-  usePeopleChange(spaceId, (enabled: boolean) => api.put(PeopleSettings, `${base(spaceId)}/settings`, { enabled }));
+  usePeopleChange(spaceId, (enabled: boolean) => call(people.settings, { params: { spaceId }, body: { enabled } }));
 
 export const useRenamePerson = (spaceId: string) =>
   usePeopleChange(spaceId, ({ personId, name }: { personId: string; name: string }) =>
-    api.patch(PersonSummary, `${base(spaceId)}/${encodeURIComponent(personId)}`, { name: name.trim() || null }),
+    call(people.rename, { params: { spaceId, personId }, body: { name: name.trim() || null } }),
   );
 
 export const useMergePeople = (spaceId: string) =>
   usePeopleChange(spaceId, ({ personId, fromId }: { personId: string; fromId: string }) =>
-    api.post(PersonSummary, `${base(spaceId)}/${encodeURIComponent(personId)}/merge`, { personId: fromId }),
+    call(people.merge, { params: { spaceId, personId }, body: { personId: fromId } }),
   );
 
 /** Moves some of a person's faces to a new, unnamed person (`split`), whom it answers with. */
 export const useSplitPerson = (spaceId: string) =>
   usePeopleChange(spaceId, ({ personId, faceIds }: { personId: string; faceIds: string[] }) =>
-    api.post(PersonSummary, `${base(spaceId)}/${encodeURIComponent(personId)}/split`, { faceIds }),
+    call(people.split, { params: { spaceId, personId }, body: { faceIds } }),
   );
 
 export const useRemoveFace = (spaceId: string) =>
   usePeopleChange(spaceId, ({ personId, faceId }: { personId: string; faceId: string }) =>
-    api.delete(
-      z.object({ removed: z.literal(true) }),
-      `${base(spaceId)}/${encodeURIComponent(personId)}/faces/${encodeURIComponent(faceId)}`,
-    ),
+    call(people.removeFace, { params: { spaceId, personId, faceId } }),
   );
