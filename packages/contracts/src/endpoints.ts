@@ -1,4 +1,8 @@
 import { endpoint } from './endpoint';
+import { FileDetails } from './file-details';
+import { FileIdParams } from './files';
+import { FileInsights, WorkspaceAnalysisSettings } from './insights';
+import { WorkspaceIdParams } from './workspaces';
 import {
   MergePeopleRequest,
   PeopleList,
@@ -28,6 +32,30 @@ import {
  * server's routes and the web's calls. Modules move here one at a time; these are in it so far.
  */
 export const ENDPOINTS = {
+  analysis: {
+    insights: endpoint({
+      method: 'GET',
+      path: '/api/files/:id/insights',
+      params: FileIdParams,
+      response: FileInsights,
+    }),
+    setting: endpoint({
+      method: 'GET',
+      path: '/api/workspaces/:id/analysis',
+      params: WorkspaceIdParams,
+      response: WorkspaceAnalysisSettings,
+    }),
+    changeSetting: endpoint({
+      method: 'PUT',
+      path: '/api/workspaces/:id/analysis',
+      params: WorkspaceIdParams,
+      body: WorkspaceAnalysisSettings,
+      response: WorkspaceAnalysisSettings,
+    }),
+  },
+  fileDetails: {
+    details: endpoint({ method: 'GET', path: '/api/files/:id/details', params: FileIdParams, response: FileDetails }),
+  },
   people: {
     list: endpoint({
       method: 'GET',

@@ -1,12 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  ErrorResponse,
-  FileIdParams,
-  FileInsights,
-  WorkspaceAnalysisSettings,
-  WorkspaceIdParams,
-} from '@atrium/contracts';
+import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import type { AnalysisService } from './analysis.service';
 
@@ -18,42 +12,43 @@ export function registerAnalysisRoutes(
   app: FastifyInstance,
   { analysis, audit }: { analysis: AnalysisService; audit: AuditRecorder },
 ) {
+  const { insights, setting, changeSetting } = ENDPOINTS.analysis;
   app.withTypeProvider<ZodTypeProvider>().get(
-    '/api/files/:id/insights',
+    insights.path,
     {
       config: { access: 'user' },
       schema: {
         tags: ['files'],
         summary: 'What background analysis found in a file: text (OCR, document), transcript, caption, tags, faces',
-        params: FileIdParams,
-        response: { 200: FileInsights, 404: ErrorResponse },
+        params: insights.params,
+        response: { 200: insights.response, 404: ErrorResponse },
       },
     },
     async (request) => analysis.insights(await request.requireUser(), request.params.id),
   );
   app.withTypeProvider<ZodTypeProvider>().get(
-    '/api/workspaces/:id/analysis',
+    setting.path,
     {
       config: { access: 'user' },
       schema: {
         tags: ['workspaces'],
         summary: "A workspace's background analysis: on, no-faces or off (members)",
-        params: WorkspaceIdParams,
-        response: { 200: WorkspaceAnalysisSettings, 404: ErrorResponse },
+        params: setting.params,
+        response: { 200: setting.response, 404: ErrorResponse },
       },
     },
     async (request) => analysis.setting(await request.requireUser(), request.params.id),
   );
   app.withTypeProvider<ZodTypeProvider>().put(
-    '/api/workspaces/:id/analysis',
+    changeSetting.path,
     {
       config: { access: 'user' },
       schema: {
         tags: ['workspaces'],
         summary: "Change a workspace's background analysis (owners); no-faces drops faces found, off drops insights",
-        params: WorkspaceIdParams,
-        body: WorkspaceAnalysisSettings,
-        response: { 200: WorkspaceAnalysisSettings, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+        params: changeSetting.params,
+        body: changeSetting.body,
+        response: { 200: changeSetting.response, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
     async (request) => {

@@ -7,8 +7,8 @@ import {
   searchFilesSpoken,
   type FileCommand,
 } from '@atrium/assistant';
-import { ENDPOINTS, FileInsights, SEARCH_PAGE_MAX, type SearchResult } from '@atrium/contracts';
-import { api, call, isApiError } from '../../../lib/api-client';
+import { ENDPOINTS, SEARCH_PAGE_MAX, type SearchResult } from '@atrium/contracts';
+import { call, isApiError } from '../../../lib/api-client';
 import { locationText, resultTarget, searchPagePath } from '../../../lib/search-links';
 
 /** A link in an answer: a file to open, or the search page. */
@@ -85,9 +85,7 @@ async function answer(command: FileCommand, signal?: AbortSignal): Promise<FileA
       ? { text: `“${picked.match.name}” was shared with you on its own: open it below.`, spoken: text, links: [link] }
       : { text, spoken: text, links: [link], navigateTo: link.href, voiceNavigateTo: link.href };
   }
-  const insights = await api.get(FileInsights, `/api/files/${encodeURIComponent(picked.match.id)}/insights`, {
-    signal,
-  });
+  const insights = await call(ENDPOINTS.analysis.insights, { params: { id: picked.match.id } }, { signal });
   const described = describeFileAnswer(picked.match.name, insights);
   return { text: described, spoken: described, links: [{ ...link, label: `Open ${picked.match.name}` }] };
 }

@@ -1,6 +1,6 @@
-import { DeleteFileResponse, FileInsights, FileList, FileRecord } from '@atrium/contracts';
+import { DeleteFileResponse, ENDPOINTS, FileList, FileRecord } from '@atrium/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api, call } from '../../../lib/api-client';
 import { fileStatsKey } from '../../../lib/queries/file-stats';
 
 const enc = encodeURIComponent;
@@ -44,11 +44,11 @@ export type { UploadProgress } from '../../../lib/http';
 /** The upload's cancel button was pressed. */
 export { RequestCancelledError as UploadCancelledError } from '../../../lib/http';
 
-/** GET /api/files/{id}/insights: what background analysis found; polled while the analysis is pending or running. */
+/** What background analysis found; polled while the analysis is pending or running. */
 export const useFileInsights = (id: string) =>
   useQuery({
     queryKey: ['files', 'insights', id] as const,
-    queryFn: () => api.get(FileInsights, `/api/files/${enc(id)}/insights`),
+    queryFn: () => call(ENDPOINTS.analysis.insights, { params: { id } }),
     refetchInterval: (query) => {
       const status = query.state.data?.status;
       return status === 'pending' || status === 'running' ? 1500 : false;

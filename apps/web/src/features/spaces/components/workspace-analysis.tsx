@@ -1,7 +1,7 @@
-import { WorkspaceAnalysisSettings, type AnalysisSetting } from '@atrium/contracts';
+import { ENDPOINTS, type AnalysisSetting } from '@atrium/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
-import { api } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 import { errorText } from '../../../lib/api-error';
 
 const OPTIONS: { value: AnalysisSetting; label: string; hint: string }[] = [
@@ -11,7 +11,6 @@ const OPTIONS: { value: AnalysisSetting; label: string; hint: string }[] = [
 ];
 
 const key = (workspaceId: string) => ['workspaces', workspaceId, 'analysis'] as const;
-const url = (workspaceId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}/analysis`;
 
 /**
  * The owner's choice of background analysis for a workspace's files (PUT /api/workspaces/{id}/analysis): radio
@@ -22,10 +21,11 @@ export function WorkspaceAnalysis({ workspaceId }: { workspaceId: string }) {
   const client = useQueryClient();
   const setting = useQuery({
     queryKey: key(workspaceId),
-    queryFn: () => api.get(WorkspaceAnalysisSettings, url(workspaceId)),
+    queryFn: () => call(ENDPOINTS.analysis.setting, { params: { id: workspaceId } }),
   });
   const change = useMutation({
-    mutationFn: (analysis: AnalysisSetting) => api.put(WorkspaceAnalysisSettings, url(workspaceId), { analysis }),
+    mutationFn: (analysis: AnalysisSetting) =>
+      call(ENDPOINTS.analysis.changeSetting, { params: { id: workspaceId }, body: { analysis } }),
     onSuccess: (saved) => client.setQueryData(key(workspaceId), saved),
   });
   const current = change.isPending ? change.variables : setting.data?.analysis;
