@@ -213,6 +213,10 @@ describe.each(dialects())('search (%s)', (dialect) => {
       ['invoice list.txt', 'name'],
       ['scan-0001.png', 'content'],
     ]);
+    // One word in the name, the other in the content: a match in the content (both engines alike).
+    expect((await search('cleo', { q: 'scan invoice' })).items.map((i) => [i.name, i.matchedIn])).toEqual([
+      ['scan-0001.png', 'content'],
+    ]);
     const hit = items[1] as SearchResult;
     expect(hit.snippet).toMatch(/^….*invoice: 420 EUR.*…$/);
     expect(hit.snippet.length).toBeLessThan(170);

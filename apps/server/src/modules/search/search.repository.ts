@@ -76,11 +76,17 @@ export function createSearchRepository(db: Db, dialect: Dialect) {
         where search_fts match ${match}
       )`;
     }
-    const query = terms.map((term) => `'${term}':*`).join(' & ');
-    const match = phase === 'name' ? sql`d.name_tsv @@ q.q` : sql`d.content_tsv @@ q.q and not (d.name_tsv @@ q.q)`;
+    const prefix = (term: string) => sql`to_tsquery('simple', ${`'${term}':*`})`;
+    const inName = sql`d.name_tsv @@ to_tsquery('simple', ${terms.map((term) => `'${term}':*`).join(' & ')})`;
+    // As in FTS5, each word may be in the name or in the content (each condition on its own GIN index).
+    const everyWord = sql.join(
+      terms.map((term) => sql`(d.name_tsv @@ ${prefix(term)} or d.content_tsv @@ ${prefix(term)})`),
+      sql` and `,
+    );
+    const match = phase === 'name' ? inName : sql`${everyWord} and not ${inName}`;
     return sql`matched as (
       select ${columns}, 0 as engine_order
-      from search_documents d, (select to_tsquery('simple', ${query}) as q) q
+      from search_documents d
       where ${match}
     )`;
   }
