@@ -1,3 +1,13 @@
+import {
+  AdminUser,
+  AdminUserList,
+  AdminUserParams,
+  AdminUserPatch,
+  AdminUsersQuery,
+  AuditPage,
+  AuditQuery,
+  SessionsRevoked,
+} from './admin';
 import { endpoint } from './endpoint';
 import { FileDetails } from './file-details';
 import { FileIdParams } from './files';
@@ -17,6 +27,7 @@ import {
   SplitPersonRequest,
 } from './people';
 import { UserPreferences, UserPreferencesPatch } from './preferences';
+import { CreateLinkRequest, Link, LinkIdParams, LinkList, LinkListQuery, RevokeLinkResponse } from './sharing';
 import { SearchQuery, SearchResponse } from './search';
 import {
   EmptyTrashQuery,
@@ -32,6 +43,29 @@ import {
  * server's routes and the web's calls. Modules move here one at a time; these are in it so far.
  */
 export const ENDPOINTS = {
+  admin: {
+    /** The next page's cursor is in the `X-Next-Cursor` header. */
+    users: endpoint({ method: 'GET', path: '/api/admin/users', query: AdminUsersQuery, response: AdminUserList }),
+    updateUser: endpoint({
+      method: 'PATCH',
+      path: '/api/admin/users/:userId',
+      params: AdminUserParams,
+      body: AdminUserPatch,
+      response: AdminUser,
+    }),
+    revokeSessions: endpoint({
+      method: 'DELETE',
+      path: '/api/admin/users/:userId/sessions',
+      params: AdminUserParams,
+      response: SessionsRevoked,
+    }),
+    audit: endpoint({ method: 'GET', path: '/api/admin/audit', query: AuditQuery, response: AuditPage }),
+  },
+  links: {
+    create: endpoint({ method: 'POST', path: '/api/links', body: CreateLinkRequest, response: Link, status: 201 }),
+    list: endpoint({ method: 'GET', path: '/api/links', query: LinkListQuery, response: LinkList }),
+    revoke: endpoint({ method: 'DELETE', path: '/api/links/:id', params: LinkIdParams, response: RevokeLinkResponse }),
+  },
   analysis: {
     insights: endpoint({
       method: 'GET',

@@ -1,15 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  AdminUser,
-  AdminUserList,
-  AdminUserParams,
-  AdminUserPatch,
-  AdminUsersQuery,
-  ErrorResponse,
-  NEXT_CURSOR_HEADER,
-  SessionsRevoked,
-} from '@atrium/contracts';
+import { ENDPOINTS, ErrorResponse, NEXT_CURSOR_HEADER } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import { SESSION_COOKIE } from '../../plugins/session';
 import { auditContext } from '../audit/audit-recorder';
@@ -20,16 +11,17 @@ import type { AdminUsersService } from './admin-users.service';
 export function registerAdminRoutes(app: FastifyInstance, { users }: { users: AdminUsersService }) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
+  const { users: list, updateUser, revokeSessions } = ENDPOINTS.admin;
 
   typed.get(
-    '/api/admin/users',
+    list.path,
     {
       config: adminOnly('users'),
       schema: {
         tags,
         summary: 'Everyone who has signed in, by owner key (next page: the `X-Next-Cursor` header)',
-        querystring: AdminUsersQuery,
-        response: { 200: AdminUserList, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
+        querystring: list.query,
+        response: { 200: list.response, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
       },
     },
     async (request, reply) => {
@@ -40,7 +32,7 @@ export function registerAdminRoutes(app: FastifyInstance, { users }: { users: Ad
   );
 
   typed.patch(
-    '/api/admin/users/:userId',
+    updateUser.path,
     {
       config: adminOnly('users'),
       schema: {
@@ -49,10 +41,10 @@ export function registerAdminRoutes(app: FastifyInstance, { users }: { users: Ad
         description:
           'Disabling ends the user’s sessions and live streams at once and refuses their sign-in. The built-in ' +
           'admin and the calling admin cannot be demoted or disabled (409).',
-        params: AdminUserParams,
-        body: AdminUserPatch,
+        params: updateUser.params,
+        body: updateUser.body,
         response: {
-          200: AdminUser,
+          200: updateUser.response,
           400: ErrorResponse,
           401: ErrorResponse,
           403: ErrorResponse,
@@ -66,14 +58,14 @@ export function registerAdminRoutes(app: FastifyInstance, { users }: { users: Ad
   );
 
   typed.delete(
-    '/api/admin/users/:userId/sessions',
+    revokeSessions.path,
     {
       config: adminOnly('users'),
       schema: {
         tags,
         summary: 'Sign a user out everywhere (for yourself: everywhere but this session)',
-        params: AdminUserParams,
-        response: { 200: SessionsRevoked, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+        params: revokeSessions.params,
+        response: { 200: revokeSessions.response, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
     async (request) => {

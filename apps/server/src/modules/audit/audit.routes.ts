@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AuditPage, AuditQuery, ErrorResponse } from '@atrium/contracts';
+import { AuditQuery, ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import type { AuditService } from './audit.service';
 
@@ -10,15 +10,16 @@ export function registerAuditRoutes(app: FastifyInstance, { audit }: { audit: Au
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
 
+  const page = ENDPOINTS.admin.audit;
   typed.get(
-    '/api/admin/audit',
+    page.path,
     {
       config: adminOnly('audit'),
       schema: {
         tags,
         summary: 'The audit log, newest first, filtered by actor, action, target and time',
-        querystring: AuditQuery,
-        response: { 200: AuditPage, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
+        querystring: page.query,
+        response: { 200: page.response, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
       },
     },
     async (request) => audit.page(request.query),

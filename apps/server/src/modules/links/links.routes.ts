@@ -3,19 +3,14 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  CreateLinkRequest,
   DownloadQuery,
+  ENDPOINTS,
   ErrorResponse,
-  Link,
-  LinkIdParams,
-  LinkList,
-  LinkListQuery,
   LinkTokenParams,
   PublicLink,
   PublicLinkFileParams,
   PublicLinkQuery,
   PublicUploadResponse,
-  RevokeLinkResponse,
   UnlockLinkRequest,
   UnlockLinkResponse,
 } from '@atrium/contracts';
@@ -84,16 +79,17 @@ export async function registerLinksRoutes(
   { links, audit, maxUploadBytes, secureCookies }: LinksRouteOptions,
 ) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  const { create, list, revoke } = ENDPOINTS.links;
 
   typed.post(
-    '/api/links',
+    create.path,
     {
       config: user,
       schema: {
         tags: ['links'],
         summary: 'Create a public link to a file or folder (you must be allowed to share it: owner or editor)',
-        body: CreateLinkRequest,
-        response: { 201: Link, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+        body: create.body,
+        response: { [create.status]: create.response, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
     async (request, reply) => {
@@ -115,33 +111,33 @@ export async function registerLinksRoutes(
         },
         ...auditContext(request),
       });
-      return reply.status(201).send(link);
+      return reply.status(create.status).send(link);
     },
   );
 
   typed.get(
-    '/api/links',
+    list.path,
     {
       config: user,
       schema: {
         tags: ['links'],
         summary: "A file's or folder's links not revoked, newest first (with their download counts)",
-        querystring: LinkListQuery,
-        response: { 200: LinkList, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+        querystring: list.query,
+        response: { 200: list.response, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
     async (request) => links.list(await request.requireUser(), request.query),
   );
 
   typed.delete(
-    '/api/links/:id',
+    revoke.path,
     {
       config: user,
       schema: {
         tags: ['links'],
         summary: 'Revoke a link (it answers 404 from then on)',
-        params: LinkIdParams,
-        response: { 200: RevokeLinkResponse, 403: ErrorResponse, 404: ErrorResponse },
+        params: revoke.params,
+        response: { 200: revoke.response, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
     async (request) => {

@@ -1,5 +1,4 @@
 import {
-  AdminUser,
   ApiKeyList,
   ApiKeyRecord,
   ContactMessage,
@@ -9,10 +8,8 @@ import {
   CreatedApiKey,
   type ContactMessagePatch,
   type CreateApiKeyRequest,
-  AdminUserList,
-  AuditPage,
+  ENDPOINTS,
   NEXT_CURSOR_HEADER,
-  SessionsRevoked,
   SystemStatus,
   type AdminUserPatch,
   type AuditAction,
@@ -25,20 +22,18 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { api, request } from '../../../lib/api-client';
+import { endpointPath } from '@atrium/contracts/endpoint';
+import { api, call } from '../../../lib/api-client';
 import { sendOk } from '../../../lib/http';
 
 /** One page of `GET /api/admin/users` and the cursor of the next (from `X-Next-Cursor`). */
 export async function fetchAdminUsers(q: string, cursor: string | undefined) {
-  const params = new URLSearchParams();
-  if (q) params.set('q', q);
-  if (cursor) params.set('cursor', cursor);
-  const response = await sendOk(`/api/admin/users?${params.toString()}`, {
+  const response = await sendOk(endpointPath(ENDPOINTS.admin.users, {}, { q, cursor }), {
     credentials: 'same-origin',
     headers: { accept: 'application/json' },
   });
   return {
-    users: AdminUserList.parse(await response.json()),
+    users: ENDPOINTS.admin.users.response.parse(await response.json()),
     nextCursor: response.headers.get(NEXT_CURSOR_HEADER) ?? undefined,
   };
 }
@@ -57,7 +52,7 @@ export function useUpdateAdminUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ userId, patch }: { userId: string; patch: AdminUserPatch }) =>
-      request(AdminUser, `/api/admin/users/${encodeURIComponent(userId)}`, { method: 'PATCH', body: patch }),
+      call(ENDPOINTS.admin.updateUser, { params: { userId }, body: patch }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] }),
   });
 }
@@ -65,8 +60,7 @@ export function useUpdateAdminUser() {
 export function useRevokeSessions() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) =>
-      api.delete(SessionsRevoked, `/api/admin/users/${encodeURIComponent(userId)}/sessions`),
+    mutationFn: (userId: string) => call(ENDPOINTS.admin.revokeSessions, { params: { userId } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] }),
   });
 }
@@ -102,7 +96,7 @@ export const auditQueryOptions = (filters: AuditFilters) =>
     queryFn: ({ pageParam }) => {
       const params = auditParams(filters);
       if (pageParam) params.set('cursor', pageParam);
-      return api.get(AuditPage, `/api/admin/audit?${params.toString()}`);
+      return call(ENDPOINTS.admin.audit, { query: Object.fromEntries(params) });
     },
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,

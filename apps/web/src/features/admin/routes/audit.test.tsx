@@ -21,7 +21,7 @@ const entry = (id: string, action: string, target: string) => ({
 describe('admin audit page', () => {
   it('shows entries, filters by action and builds the CSV link with the same filters', async () => {
     const calls = stubFetch((url) => {
-      if (url === '/api/admin/audit?')
+      if (url === '/api/admin/audit')
         return { status: 200, body: { entries: [entry('1', 'user.role_changed', 'user:bob')], nextCursor: 'abc' } };
       if (url === '/api/admin/audit?cursor=abc')
         return { status: 200, body: { entries: [entry('2', 'auth.sign_in', 'user:admin')], nextCursor: null } };

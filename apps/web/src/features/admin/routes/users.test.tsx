@@ -28,7 +28,7 @@ describe('admin users page', () => {
   it('lists users in a table, pages with the cursor header, and searches', async () => {
     const calls = stubFetch((url) => {
       if (url === '/api/me') return { status: 200, body: adminMe };
-      if (url === '/api/admin/users?')
+      if (url === '/api/admin/users')
         return {
           status: 200,
           body: [
@@ -62,7 +62,7 @@ describe('admin users page', () => {
   it('makes a user an admin, disables, sets a quota and signs out everywhere; shows refusals', async () => {
     const calls = stubFetch((url, init) => {
       if (url === '/api/me') return { status: 200, body: adminMe };
-      if (url.startsWith('/api/admin/users?')) return { status: 200, body: [user({})] };
+      if (url === '/api/admin/users') return { status: 200, body: [user({})] };
       if (url === '/api/admin/users/bob/sessions') return { status: 200, body: { revoked: 2 } };
       if (url === '/api/admin/users/bob' && init?.method === 'PATCH') {
         const body = JSON.parse(String(init.body)) as { disabled?: boolean };

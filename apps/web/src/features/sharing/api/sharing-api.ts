@@ -1,8 +1,6 @@
 import {
   DirectoryList,
-  Link,
-  LinkList,
-  RevokeLinkResponse,
+  ENDPOINTS,
   RevokeShareResponse,
   ShareList,
   type CreateLinkRequest,
@@ -10,7 +8,7 @@ import {
 } from '@atrium/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api, request } from '../../../lib/api-client';
+import { api, call, request } from '../../../lib/api-client';
 import {
   sharedWithMeKey,
   sharedWithMeQueryOptions,
@@ -79,18 +77,17 @@ export const directoryQueryOptions = (q: string) =>
 /** GET /api/spaces: the caller's spaces; its workspaces are what a share can go to besides people. */
 export const spacesQueryOptions = () => queryOptions({ ...sharedSpacesQueryOptions(), staleTime: 60_000 });
 
-/** GET /api/links?fileId=|folderId= */
+/** The links of a file or folder. */
 export const linksQueryOptions = (target: Pick<ShareTarget, 'kind' | 'id'>) =>
   queryOptions({
     queryKey: sharingKeys.links(target),
-    queryFn: () => api.get(LinkList, `/api/links?${target.kind === 'file' ? 'fileId' : 'folderId'}=${enc(target.id)}`),
+    queryFn: () =>
+      call(ENDPOINTS.links.list, { query: target.kind === 'file' ? { fileId: target.id } : { folderId: target.id } }),
   });
 
-/** POST /api/links answers the new link's id, token and url (`/s/{token}`). */
-const CreatedLink = Link.pick({ id: true, token: true, url: true });
-
-export const createLink = (body: CreateLinkRequest) => api.post(CreatedLink, '/api/links', body);
-export const revokeLink = (id: string) => api.delete(RevokeLinkResponse, `/api/links/${enc(id)}`);
+/** A new link, with its token and url (`/s/{token}`). */
+export const createLink = (body: CreateLinkRequest) => call(ENDPOINTS.links.create, { body });
+export const revokeLink = (id: string) => call(ENDPOINTS.links.revoke, { params: { id } });
 
 export function useLinkMutations(target: Pick<ShareTarget, 'kind' | 'id'>) {
   const client = useQueryClient();
