@@ -19,8 +19,7 @@ const externalDependencies = {
   },
 };
 
-// The local AI engines run in worker threads (and their programs start from the process host,
-// a child process): each worker entry is bundled
+// The local AI engines run in worker threads: each worker entry is bundled
 // beside main.js, where the engines' `new URL('./x.worker.ts', import.meta.url)`
 // finds it as `./x.worker.js` (see adapters/ai/local/pool.ts).
 const localAi = `${here}src/adapters/ai/local/`;

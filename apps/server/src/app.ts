@@ -8,7 +8,6 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from './db';
 import { systemClock, type Clock } from './lib/time';
 import { loadAdminCredentials } from './modules/auth/admin-credentials';
 import { loadLocalEngines } from './adapters/ai/local-engines';
-import { acquireProcessHost } from './adapters/ai/local/process-host';
 import { registerAiModule } from './modules/ai';
 import { registerAnalysisRoutes } from './modules/analysis/analysis.routes';
 import { registerPreferencesRoutes } from './modules/preferences/preferences.routes';
@@ -357,12 +356,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     audit: audit.recorder,
   });
   const tus = await registerTusRoutes(app, { files, uploadTarget: folders.uploadTarget, blobs, bus, config });
-  // Background analysis starts programs (OCR, conversions) by the thousand: from a small process host started now,
-  // before the AI models make this process large (adapters/ai/local/process-host.ts).
-  if (config.analysis.enabled) {
-    const release = acquireProcessHost((message) => app.log.warn(message));
-    app.addHook('onClose', async () => release());
-  }
   const { ai } = await registerAiModule(app, {
     config: config.ai,
     db: database.db,

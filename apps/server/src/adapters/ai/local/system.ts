@@ -65,28 +65,9 @@ export interface PipelineOptions {
 
 /**
  * Runs `a | b | c` without a shell. Resolves with the last stage's stdout when every stage
- * exits with status 0. The programs are started by the process host (`process-host.ts`) once it is running, so the
- * server's main thread never forks its own (large) process; in this process until then.
+ * exits with status 0.
  */
 export function runPipeline(stages: Stage[], options: PipelineOptions): Promise<Buffer> {
-  return processHost.current()?.run(stages, options) ?? runPipelineHere(stages, options);
-}
-
-/** A way to run pipelines elsewhere (the process host), registered by `process-host.ts` while it runs. */
-export interface PipelineRunner {
-  run(stages: Stage[], options: PipelineOptions): Promise<Buffer>;
-}
-
-let hostRunner: PipelineRunner | undefined;
-export const processHost = {
-  current: (): PipelineRunner | undefined => hostRunner,
-  use(runner: PipelineRunner | undefined): void {
-    hostRunner = runner;
-  },
-};
-
-/** `runPipeline` in this process (the process host runs its requests with this). */
-export function runPipelineHere(stages: Stage[], options: PipelineOptions): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const children: ChildProcess[] = [];
     const stderr: string[] = stages.map(() => '');
