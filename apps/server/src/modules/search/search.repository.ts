@@ -76,14 +76,10 @@ export function createSearchRepository(db: Db, dialect: Dialect) {
         where search_fts match ${match}
       )`;
     }
-    const prefix = (term: string) => sql`to_tsquery('simple', ${`'${term}':*`})`;
-    const inName = sql`d.name_tsv @@ to_tsquery('simple', ${terms.map((term) => `'${term}':*`).join(' & ')})`;
-    // As in FTS5, each word may be in the name or in the content (each condition on its own GIN index).
-    const everyWord = sql.join(
-      terms.map((term) => sql`(d.name_tsv @@ ${prefix(term)} or d.content_tsv @@ ${prefix(term)})`),
-      sql` and `,
-    );
-    const match = phase === 'name' ? inName : sql`${everyWord} and not ${inName}`;
+    const query = sql`to_tsquery('simple', ${terms.map((term) => `'${term}':*`).join(' & ')})`;
+    // `all_tsv` (migration 0023) holds the name's words and the content's: as in FTS5, each word may be in either.
+    const match =
+      phase === 'name' ? sql`d.name_tsv @@ ${query}` : sql`d.all_tsv @@ ${query} and not (d.name_tsv @@ ${query})`;
     return sql`matched as (
       select ${columns}, 0 as engine_order
       from search_documents d
