@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { median, root, round, rssOf, startAtrium } from './files-lib.mjs';
+import { TEXT, page, pageLines, wer, words } from './text-lib.mjs';
 
 const require = createRequire(path.join(root, 'apps/server/package.json'));
 const sharp = require('sharp');
@@ -20,28 +21,6 @@ const PHOTOS = 12;
 const PAGES = 3;
 const AUDIO_SECONDS = Number(process.argv[2] ?? 600);
 
-/** @param {string} text */
-const words = (text) =>
-  text
-    .toLowerCase()
-    .replace(/[^a-z0-9 ]/g, ' ')
-    .split(/\s+/)
-    .filter(Boolean);
-/** Word error rate: word-level edit distance over the reference's length. @param {string[]} ref @param {string[]} hyp */
-const wer = (ref, hyp) => {
-  let previous = Array.from({ length: hyp.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= ref.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= hyp.length; j++)
-      row[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (row[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + (ref[i - 1] === hyp[j - 1] ? 0 : 1),
-      );
-    previous = row;
-  }
-  return (previous[hyp.length] ?? 0) / ref.length;
-};
 const load = () => loadavg().map((x) => round(x));
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'atrium-bench-analysis-'));
@@ -124,28 +103,6 @@ async function watch() {
   };
 }
 
-/** An A4 page (1240×1754, 150 dpi) of `lines` in a serif font, as a scan would look. @param {string[]} lines */
-const page = (lines) =>
-  sharp(
-    Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1240" height="1754">
-      <rect width="100%" height="100%" fill="white"/>
-      ${lines.map((line, i) => `<text x="110" y="${160 + i * 46}" font-family="DejaVu Serif" font-size="30">${line}</text>`).join('')}
-    </svg>`),
-  )
-    .greyscale()
-    .png()
-    .toBuffer();
-const TEXT =
-  `It is a truth universally acknowledged that a single man in possession of a good fortune must be in want of a
-wife However little known the feelings or views of such a man may be on his first entering a neighbourhood this
-truth is so well fixed in the minds of the surrounding families that he is considered the rightful property of some
-one or other of their daughters My dear Mr Bennet said his lady to him one day have you heard that Netherfield Park
-is let at last Mr Bennet replied that he had not But it is returned she for Mrs Long has just been here and she told
-me all about it Mr Bennet made no answer Do you not want to know who has taken it cried his wife impatiently You
-want to tell me and I have no objection to hearing it This was invitation enough`
-    .replace(/\n/g, ' ')
-    .split(' ');
-
 try {
   const cookie = server.cookie;
   /** @param {string} name @param {Buffer} bytes */
@@ -208,19 +165,21 @@ try {
   };
   console.log(results);
 
-  // OCR per page: tesseract as the analysis runs it (stdin → stdout), on rendered pages of known text.
+  // OCR per page: tesseract as the analysis runs it (stdin → stdout, one OpenMP thread), on rendered pages of known text.
   /** @type {number[]} */
   const ocrMs = [];
   let correct = 0;
   let total = 0;
   for (let p = 0; p < PAGES; p += 1) {
-    const lines = [];
-    for (let i = 0; i < TEXT.length; i += 9) lines.push(TEXT.slice(i, i + 9).join(' '));
-    const png = await page(lines.slice(0, 30));
+    const lines = pageLines(30);
+    const png = await page(lines);
     const t = performance.now();
-    const out = execFileSync('tesseract', ['-', '-', '-l', 'eng', '--psm', '3'], { input: png }).toString();
+    const out = execFileSync('tesseract', ['-', '-', '-l', 'eng', '--psm', '3'], {
+      input: png,
+      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+    }).toString();
     ocrMs.push(performance.now() - t);
-    const expected = words(lines.slice(0, 30).join(' '));
+    const expected = words(lines.join(' '));
     const got = new Set(words(out));
     correct += expected.filter((w) => got.has(w)).length;
     total += expected.length;

@@ -115,10 +115,18 @@ const cleanText = (text: string) =>
     .trim()
     .slice(0, MAX_TEXT_CHARS);
 
+/**
+ * How the analysis runs tesseract: one OpenMP thread. With its default (a thread per core, spinning while they wait
+ * for each other) a page took 3–5 s on a 2-core machine, with one thread 0.6–0.9 s, as accurately
+ * (docs/BENCHMARKS.md, OCR engines) — and it leaves the other core to the server and the other engines.
+ */
+const TESSERACT_ENV = { OMP_THREAD_LIMIT: '1' };
+
 /** Text in an image: Debian's tesseract (stdin → stdout, no shell, time-limited). */
 export async function ocr(png: Buffer, timeoutMs = 60_000): Promise<string> {
   const tesseract = requireExecutable('tesseract', 'tesseract-ocr tesseract-ocr-eng', 'Text recognition (OCR)');
-  const out = await runPipeline([{ command: tesseract, args: ['-', '-', '-l', 'eng', '--psm', '3'] }], {
+  const args = ['-', '-', '-l', 'eng', '--psm', '3'];
+  const out = await runPipeline([{ command: tesseract, args, env: TESSERACT_ENV }], {
     input: png,
     timeoutMs,
     maxOutputBytes: 4 * 1024 * 1024,

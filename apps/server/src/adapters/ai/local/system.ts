@@ -50,6 +50,8 @@ export function requireFile(file: string, debianPackage: string, feature: string
 export interface Stage {
   command: string;
   args: string[];
+  /** Added to the program's environment (the rest is the server's). */
+  env?: Record<string, string>;
 }
 
 export interface PipelineOptions {
@@ -96,7 +98,10 @@ export function runPipeline(stages: Stage[], options: PipelineOptions): Promise<
     stages.forEach((stage, i) => {
       let child: ChildProcess;
       try {
-        child = spawn(stage.command, stage.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+        child = spawn(stage.command, stage.args, {
+          stdio: ['pipe', 'pipe', 'pipe'],
+          ...(stage.env ? { env: { ...process.env, ...stage.env } } : {}),
+        });
       } catch (error) {
         fail(new EngineFailedError(`${options.label}: could not start ${stage.command}: ${(error as Error).message}`));
         return;
