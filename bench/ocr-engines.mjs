@@ -79,8 +79,10 @@ const KINDS = {
 /** Print at half the size: a 7.5 pt font at 150 dpi. */
 const SMALL = 0.5;
 
+/** @param {Buffer} png */
 const debian = (png) => execFileSync('tesseract', ['-', '-', '-l', 'eng', '--psm', '3'], { input: png }).toString();
 /** The same with one OpenMP thread (tesseract otherwise starts one per core, which contend on a busy machine). */
+/** @param {Buffer} png */
 const debianOneThread = (png) =>
   execFileSync('tesseract', ['-', '-', '-l', 'eng', '--psm', '3'], {
     input: png,
@@ -95,6 +97,7 @@ const worker = await createWorker('eng', OEM.LSTM_ONLY, {
   cachePath: path.join(scratch, 'cache'),
 });
 const jsStartSeconds = round((performance.now() - startedAt) / 1000, 2);
+/** @param {Buffer} png */
 const js = async (png) => (await worker.recognize(png)).data.text;
 
 const loadAtStart = loadavg().map((x) => round(x));

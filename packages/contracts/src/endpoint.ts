@@ -37,10 +37,9 @@ export function endpointPath(
     if (value === undefined) throw new Error(`${declared.path} needs ${name}`);
     return encodeURIComponent(value);
   });
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
-  }
-  const text = search.toString();
+  const text = Object.entries(query)
+    .filter(([, value]) => value !== undefined && value !== null && value !== '')
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
+    .join('&');
   return text ? `${path}?${text}` : path;
 }

@@ -38,7 +38,7 @@ describe('call (an endpoint of the endpoint table)', () => {
 
     requests = stubFetch(200, { items: [], nextCursor: null });
     await call(ENDPOINTS.search.search, { query: { q: 'budget 2026', type: '', limit: 5, cursor: undefined } });
-    expect(requests.map((r) => r.url)).toEqual(['/api/search?q=budget+2026&limit=5']);
+    expect(requests.map((r) => r.url)).toEqual(['/api/search?q=budget%202026&limit=5']);
   });
 
   it('refuses an answer that does not match the response schema, and reads a failure as an ApiError', async () => {
