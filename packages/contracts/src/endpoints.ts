@@ -12,7 +12,30 @@ import { endpoint } from './endpoint';
 import { FileDetails } from './file-details';
 import { FileIdParams } from './files';
 import { FileInsights, WorkspaceAnalysisSettings } from './insights';
-import { WorkspaceIdParams } from './workspaces';
+import {
+  CreateFolderRequest,
+  CreateWorkspaceRequest,
+  DeleteFolderResponse,
+  DeleteWorkspaceResponse,
+  DirectoryList,
+  DirectoryQuery,
+  Folder,
+  FolderIdParams,
+  FolderListing,
+  FolderListQuery,
+  Member,
+  MemberList,
+  MemberParams,
+  RemoveMemberResponse,
+  SetMemberRequest,
+  SpaceList,
+  UpdateFolderRequest,
+  UpdateWorkspaceRequest,
+  Workspace,
+  WorkspaceDetails,
+  WorkspaceIdParams,
+  WorkspaceList,
+} from './workspaces';
 import {
   MergePeopleRequest,
   PeopleList,
@@ -43,6 +66,83 @@ import {
  * server's routes and the web's calls. Modules move here one at a time; these are in it so far.
  */
 export const ENDPOINTS = {
+  spaces: {
+    spaces: endpoint({ method: 'GET', path: '/api/spaces', response: SpaceList }),
+    directory: endpoint({ method: 'GET', path: '/api/users', query: DirectoryQuery, response: DirectoryList }),
+    createWorkspace: endpoint({
+      method: 'POST',
+      path: '/api/workspaces',
+      body: CreateWorkspaceRequest,
+      response: Workspace,
+      status: 201,
+    }),
+    workspaces: endpoint({ method: 'GET', path: '/api/workspaces', response: WorkspaceList }),
+    workspace: endpoint({
+      method: 'GET',
+      path: '/api/workspaces/:id',
+      params: WorkspaceIdParams,
+      response: WorkspaceDetails,
+    }),
+    renameWorkspace: endpoint({
+      method: 'PATCH',
+      path: '/api/workspaces/:id',
+      params: WorkspaceIdParams,
+      body: UpdateWorkspaceRequest,
+      response: WorkspaceDetails,
+    }),
+    deleteWorkspace: endpoint({
+      method: 'DELETE',
+      path: '/api/workspaces/:id',
+      params: WorkspaceIdParams,
+      response: DeleteWorkspaceResponse,
+    }),
+    members: endpoint({
+      method: 'GET',
+      path: '/api/workspaces/:id/members',
+      params: WorkspaceIdParams,
+      response: MemberList,
+    }),
+    setMember: endpoint({
+      method: 'PUT',
+      path: '/api/workspaces/:id/members/:userId',
+      params: MemberParams,
+      body: SetMemberRequest,
+      response: Member,
+    }),
+    removeMember: endpoint({
+      method: 'DELETE',
+      path: '/api/workspaces/:id/members/:userId',
+      params: MemberParams,
+      response: RemoveMemberResponse,
+    }),
+    createFolder: endpoint({
+      method: 'POST',
+      path: '/api/folders',
+      body: CreateFolderRequest,
+      response: Folder,
+      status: 201,
+    }),
+    folder: endpoint({
+      method: 'GET',
+      path: '/api/folders/:id',
+      params: FolderIdParams,
+      query: FolderListQuery,
+      response: FolderListing,
+    }),
+    updateFolder: endpoint({
+      method: 'PATCH',
+      path: '/api/folders/:id',
+      params: FolderIdParams,
+      body: UpdateFolderRequest,
+      response: Folder,
+    }),
+    deleteFolder: endpoint({
+      method: 'DELETE',
+      path: '/api/folders/:id',
+      params: FolderIdParams,
+      response: DeleteFolderResponse,
+    }),
+  },
   admin: {
     /** The next page's cursor is in the `X-Next-Cursor` header. */
     users: endpoint({ method: 'GET', path: '/api/admin/users', query: AdminUsersQuery, response: AdminUserList }),

@@ -49,8 +49,8 @@ export interface ChainRow {
 
 /**
  * The queries of search, one layer over both engines: SQLite FTS5 (`search_fts`) and PostgreSQL `tsvector` (GIN),
- * on the documents of migration 0017. Only the matching step differs; who may see a row, the filters and the order
- * are one SQL, over the documents alone (no per-row join with `files` or `folders`).
+ * on the documents of migration 0017 (and 0023). Only the matching step and the content phase's order differ; who may
+ * see a row and the filters are one SQL, over the documents alone (no per-row join with `files` or `folders`).
  */
 export function createSearchRepository(db: Db, dialect: Dialect) {
   /**

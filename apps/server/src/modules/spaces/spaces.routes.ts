@@ -1,28 +1,4 @@
-import {
-  CreateFolderRequest,
-  CreateWorkspaceRequest,
-  DeleteFolderResponse,
-  DeleteWorkspaceResponse,
-  DirectoryList,
-  DirectoryQuery,
-  ErrorResponse,
-  Folder,
-  FolderIdParams,
-  FolderListing,
-  FolderListQuery,
-  Member,
-  MemberList,
-  MemberParams,
-  RemoveMemberResponse,
-  SetMemberRequest,
-  SpaceList,
-  UpdateFolderRequest,
-  UpdateWorkspaceRequest,
-  Workspace,
-  WorkspaceDetails,
-  WorkspaceIdParams,
-  WorkspaceList,
-} from '@atrium/contracts';
+import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
@@ -31,6 +7,7 @@ import type { WorkspacesService } from './workspaces.service';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse } as const;
 const USER = { access: 'user' } as const;
+const E = ENDPOINTS.spaces;
 
 /**
  * Spaces (issue 15): the space switcher, workspaces and their members, the directory of people, folders.
@@ -44,127 +21,129 @@ export function registerSpacesRoutes(
   const { workspaces, folders, audit } = deps;
 
   typed.get(
-    '/api/spaces',
+    E.spaces.path,
     {
       config: USER,
       schema: {
         tags: ['spaces'],
         summary: "The caller's spaces: the personal space, then each workspace (the sidebar's switcher)",
-        response: { 200: SpaceList, 401: ErrorResponse },
+        response: { 200: E.spaces.response, 401: ErrorResponse },
       },
     },
     async (request) => workspaces.spaces(await request.requireUser()),
   );
 
   typed.get(
-    '/api/users',
+    E.directory.path,
     {
       config: USER,
       schema: {
         tags: ['spaces'],
         summary: 'People who have signed in, searched by name, nickname or email (at most 20)',
-        querystring: DirectoryQuery,
-        response: { 200: DirectoryList, 400: ErrorResponse, 401: ErrorResponse },
+        querystring: E.directory.query,
+        response: { 200: E.directory.response, 400: ErrorResponse, 401: ErrorResponse },
       },
     },
     async (request) => workspaces.directory(request.query.q),
   );
 
   typed.post(
-    '/api/workspaces',
+    E.createWorkspace.path,
     {
       config: USER,
       schema: {
         tags: ['workspaces'],
         summary: 'Create a workspace; the caller becomes its owner',
-        body: CreateWorkspaceRequest,
-        response: { 201: Workspace, ...errors },
+        body: E.createWorkspace.body,
+        response: { [E.createWorkspace.status]: E.createWorkspace.response, ...errors },
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await workspaces.create(await request.requireUser(), request.body.name)),
+      reply
+        .status(E.createWorkspace.status)
+        .send(await workspaces.create(await request.requireUser(), request.body.name)),
   );
 
   typed.get(
-    '/api/workspaces',
+    E.workspaces.path,
     {
       config: USER,
       schema: {
         tags: ['workspaces'],
         summary: "The workspaces the caller is a member of, with the caller's role",
-        response: { 200: WorkspaceList, 401: ErrorResponse },
+        response: { 200: E.workspaces.response, 401: ErrorResponse },
       },
     },
     async (request) => workspaces.list(await request.requireUser()),
   );
 
   typed.get(
-    '/api/workspaces/:id',
+    E.workspace.path,
     {
       config: USER,
       schema: {
         tags: ['workspaces'],
         summary: 'A workspace the caller is a member of, with its storage',
-        params: WorkspaceIdParams,
-        response: { 200: WorkspaceDetails, ...errors },
+        params: E.workspace.params,
+        response: { 200: E.workspace.response, ...errors },
       },
     },
     async (request) => workspaces.get(await request.requireUser(), request.params.id),
   );
 
   typed.patch(
-    '/api/workspaces/:id',
+    E.renameWorkspace.path,
     {
       config: USER,
       schema: {
         tags: ['workspaces'],
         summary: 'Rename a workspace (owners)',
-        params: WorkspaceIdParams,
-        body: UpdateWorkspaceRequest,
-        response: { 200: WorkspaceDetails, ...errors },
+        params: E.renameWorkspace.params,
+        body: E.renameWorkspace.body,
+        response: { 200: E.renameWorkspace.response, ...errors },
       },
     },
     async (request) => workspaces.rename(await request.requireUser(), request.params.id, request.body.name),
   );
 
   typed.delete(
-    '/api/workspaces/:id',
+    E.deleteWorkspace.path,
     {
       config: USER,
       schema: {
         tags: ['workspaces'],
         summary: 'Delete a workspace with its folders and files (owners)',
-        params: WorkspaceIdParams,
-        response: { 200: DeleteWorkspaceResponse, ...errors },
+        params: E.deleteWorkspace.params,
+        response: { 200: E.deleteWorkspace.response, ...errors },
       },
     },
     async (request) => workspaces.remove(await request.requireUser(), request.params.id),
   );
 
   typed.get(
-    '/api/workspaces/:id/members',
+    E.members.path,
     {
       config: USER,
       schema: {
         tags: ['workspaces'],
         summary: "A workspace's members (members see the list)",
-        params: WorkspaceIdParams,
-        response: { 200: MemberList, ...errors },
+        params: E.members.params,
+        response: { 200: E.members.response, ...errors },
       },
     },
     async (request) => workspaces.members(await request.requireUser(), request.params.id),
   );
 
   typed.put(
-    '/api/workspaces/:id/members/:userId',
+    E.setMember.path,
     {
       config: USER,
       schema: {
         tags: ['workspaces'],
         summary: "Add a member or change a member's role (owners); userId is the person's owner key",
-        params: MemberParams,
-        body: SetMemberRequest,
-        response: { 200: Member, 409: ErrorResponse, ...errors },
+        params: E.setMember.params,
+        body: E.setMember.body,
+        response: { 200: E.setMember.response, 409: ErrorResponse, ...errors },
       },
     },
     async (request) => {
@@ -185,14 +164,14 @@ export function registerSpacesRoutes(
   );
 
   typed.delete(
-    '/api/workspaces/:id/members/:userId',
+    E.removeMember.path,
     {
       config: USER,
       schema: {
         tags: ['workspaces'],
         summary: 'Remove a member (owners), or leave (your own owner key); the last owner cannot',
-        params: MemberParams,
-        response: { 200: RemoveMemberResponse, 409: ErrorResponse, ...errors },
+        params: E.removeMember.params,
+        response: { 200: E.removeMember.response, 409: ErrorResponse, ...errors },
       },
     },
     async (request) => {
@@ -211,44 +190,45 @@ export function registerSpacesRoutes(
   );
 
   typed.post(
-    '/api/folders',
+    E.createFolder.path,
     {
       config: USER,
       schema: {
         tags: ['folders'],
         summary: 'Create a folder (in parentId, or at the root of workspaceId or of the personal space)',
-        body: CreateFolderRequest,
-        response: { 201: Folder, 409: ErrorResponse, ...errors },
+        body: E.createFolder.body,
+        response: { [E.createFolder.status]: E.createFolder.response, 409: ErrorResponse, ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await folders.create(await request.requireUser(), request.body)),
+    async (request, reply) =>
+      reply.status(E.createFolder.status).send(await folders.create(await request.requireUser(), request.body)),
   );
 
   typed.get(
-    '/api/folders/:id',
+    E.folder.path,
     {
       config: USER,
       schema: {
         tags: ['folders'],
         summary: "A folder's content, folders first, paged and sorted, with breadcrumbs",
-        params: FolderIdParams,
-        querystring: FolderListQuery,
-        response: { 200: FolderListing, ...errors },
+        params: E.folder.params,
+        querystring: E.folder.query,
+        response: { 200: E.folder.response, ...errors },
       },
     },
     async (request) => folders.list(await request.requireUser(), request.params.id, request.query),
   );
 
   typed.patch(
-    '/api/folders/:id',
+    E.updateFolder.path,
     {
       config: USER,
       schema: {
         tags: ['folders'],
         summary: 'Rename a folder and/or move it within its space',
-        params: FolderIdParams,
-        body: UpdateFolderRequest,
-        response: { 200: Folder, 409: ErrorResponse, ...errors },
+        params: E.updateFolder.params,
+        body: E.updateFolder.body,
+        response: { 200: E.updateFolder.response, 409: ErrorResponse, ...errors },
       },
     },
     async (request) =>
@@ -256,14 +236,14 @@ export function registerSpacesRoutes(
   );
 
   typed.delete(
-    '/api/folders/:id',
+    E.deleteFolder.path,
     {
       config: USER,
       schema: {
         tags: ['folders'],
         summary: 'Move a folder with its subfolders and files to the trash of its space',
-        params: FolderIdParams,
-        response: { 200: DeleteFolderResponse, ...errors },
+        params: E.deleteFolder.params,
+        response: { 200: E.deleteFolder.response, ...errors },
       },
     },
     async (request) => {

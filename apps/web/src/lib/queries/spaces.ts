@@ -1,6 +1,6 @@
-import { FolderListing, SharedWithMe, SpaceList } from '@atrium/contracts';
+import { ENDPOINTS, SharedWithMe } from '@atrium/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../api-client';
+import { api, call } from '../api-client';
 
 /**
  * The queries several features read (the spaces browser, the share dialog, the stored-file picker of the AI
@@ -13,7 +13,7 @@ export const folderChoicesKey = (id: string | null) => ['folders', id, 'choices'
 
 /** GET /api/spaces: the personal space, then each workspace with the caller's role. */
 export const spacesQueryOptions = () =>
-  queryOptions({ queryKey: spacesKey, queryFn: () => api.get(SpaceList, '/api/spaces') });
+  queryOptions({ queryKey: spacesKey, queryFn: () => call(ENDPOINTS.spaces.spaces) });
 
 /** The most entries one listing of a picker shows (the server's page limit). */
 export const FOLDER_CHOICES_LIMIT = 1000;
@@ -23,7 +23,7 @@ export const folderChoicesQueryOptions = (id: string | null) =>
   queryOptions({
     queryKey: folderChoicesKey(id),
     queryFn: () =>
-      api.get(FolderListing, `/api/folders/${encodeURIComponent(id ?? '')}?sort=name&limit=${FOLDER_CHOICES_LIMIT}`),
+      call(ENDPOINTS.spaces.folder, { params: { id: id ?? '' }, query: { sort: 'name', limit: FOLDER_CHOICES_LIMIT } }),
     enabled: Boolean(id),
   });
 

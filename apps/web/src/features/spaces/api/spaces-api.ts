@@ -1,30 +1,23 @@
 import {
   DeleteFileResponse,
-  DeleteFolderResponse,
-  DeleteWorkspaceResponse,
-  DirectoryList,
+  ENDPOINTS,
   FileRecord,
   FileVersionList,
-  Folder,
-  FolderListing,
   MAX_LISTED_NAMES,
-  Member,
-  MemberList,
   Notification,
-  RemoveMemberResponse,
-  Workspace,
-  WorkspaceDetails,
   type FileKind,
+  type FolderListing,
   type FolderSort,
   type MemberRole,
   type PublishRequest,
 } from '@atrium/contracts';
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api, call } from '../../../lib/api-client';
 import { folderChoicesQueryOptions, spacesKey, spacesQueryOptions } from '../../../lib/queries/spaces';
 import { sendOk } from '../../../lib/http';
 
 const enc = encodeURIComponent;
+const E = ENDPOINTS.spaces;
 
 export const spacesKeys = {
   spaces: spacesKey,
@@ -44,26 +37,26 @@ export const useSpaces = () => useQuery(spacesQueryOptions());
 export const useWorkspace = (id: string) =>
   useQuery({
     queryKey: spacesKeys.workspace(id),
-    queryFn: () => api.get(WorkspaceDetails, `/api/workspaces/${enc(id)}`),
+    queryFn: () => call(E.workspace, { params: { id } }),
   });
 
 export const useMembers = (id: string) =>
   useQuery({
     queryKey: spacesKeys.members(id),
-    queryFn: () => api.get(MemberList, `/api/workspaces/${enc(id)}/members`),
+    queryFn: () => call(E.members, { params: { id } }),
   });
 
 export const useDirectory = (q: string) =>
   useQuery({
     queryKey: spacesKeys.directory(q),
-    queryFn: () => api.get(DirectoryList, `/api/users?q=${enc(q)}`),
+    queryFn: () => call(E.directory, { query: { q } }),
     enabled: q.trim() !== '',
   });
 
 export function useCreateWorkspace() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) => api.post(Workspace, '/api/workspaces', { name }),
+    mutationFn: (name: string) => call(E.createWorkspace, { body: { name } }),
     onSuccess: () => client.invalidateQueries({ queryKey: spacesKeys.spaces }),
   });
 }
@@ -81,7 +74,7 @@ function useWorkspaceInvalidation(id: string) {
 export function useRenameWorkspace(id: string) {
   const invalidate = useWorkspaceInvalidation(id);
   return useMutation({
-    mutationFn: (name: string) => api.patch(WorkspaceDetails, `/api/workspaces/${enc(id)}`, { name }),
+    mutationFn: (name: string) => call(E.renameWorkspace, { params: { id }, body: { name } }),
     onSuccess: invalidate,
   });
 }
@@ -102,7 +95,7 @@ export function useMessageMembers(id: string) {
 export function useDeleteWorkspace(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.delete(DeleteWorkspaceResponse, `/api/workspaces/${enc(id)}`),
+    mutationFn: () => call(E.deleteWorkspace, { params: { id } }),
     onSuccess: () => client.invalidateQueries({ queryKey: spacesKeys.spaces }),
   });
 }
@@ -111,7 +104,7 @@ export function useSetMember(id: string) {
   const invalidate = useWorkspaceInvalidation(id);
   return useMutation({
     mutationFn: ({ userId, role }: { userId: string; role: MemberRole }) =>
-      api.put(Member, `/api/workspaces/${enc(id)}/members/${enc(userId)}`, { role }),
+      call(E.setMember, { params: { id, userId }, body: { role } }),
     onSuccess: invalidate,
   });
 }
@@ -119,8 +112,7 @@ export function useSetMember(id: string) {
 export function useRemoveMember(id: string) {
   const invalidate = useWorkspaceInvalidation(id);
   return useMutation({
-    mutationFn: (userId: string) =>
-      api.delete(RemoveMemberResponse, `/api/workspaces/${enc(id)}/members/${enc(userId)}`),
+    mutationFn: (userId: string) => call(E.removeMember, { params: { id, userId } }),
     onSuccess: invalidate,
   });
 }
@@ -138,12 +130,8 @@ export const folderQueryOptions = (
 ) =>
   infiniteQueryOptions({
     queryKey: spacesKeys.folder(id, sort, order, limit, type),
-    queryFn: ({ pageParam }) => {
-      const query = new URLSearchParams({ sort, order, limit: String(limit) });
-      if (type) query.set('type', type);
-      if (pageParam) query.set('cursor', pageParam);
-      return api.get(FolderListing, `/api/folders/${enc(id)}?${query}`);
-    },
+    queryFn: ({ pageParam }) =>
+      call(E.folder, { params: { id }, query: { sort, order, limit, type, cursor: pageParam } }),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.nextCursor,
   });
@@ -166,9 +154,10 @@ export async function takenFileNames(folderId: string, names: string[]): Promise
     const batch = names.slice(start, start + MAX_LISTED_NAMES).join('/');
     let cursor: string | null = null;
     do {
-      const query = new URLSearchParams({ names: batch, limit: String(MAX_LISTED_NAMES) });
-      if (cursor) query.set('cursor', cursor);
-      const page = await api.get(FolderListing, `/api/folders/${enc(folderId)}?${query}`);
+      const page: FolderListing = await call(E.folder, {
+        params: { id: folderId },
+        query: { names: batch, limit: MAX_LISTED_NAMES, cursor },
+      });
       for (const file of page.files) taken.add(file.fileName.toLowerCase());
       cursor = page.nextCursor;
     } while (cursor);
@@ -187,7 +176,7 @@ function useFoldersInvalidation() {
 export function useCreateFolder() {
   const invalidate = useFoldersInvalidation();
   return useMutation({
-    mutationFn: (input: { name: string; parentId: string }) => api.post(Folder, '/api/folders', input),
+    mutationFn: (input: { name: string; parentId: string }) => call(E.createFolder, { body: input }),
     onSuccess: invalidate,
   });
 }
@@ -196,7 +185,7 @@ export function useUpdateFolder() {
   const invalidate = useFoldersInvalidation();
   return useMutation({
     mutationFn: ({ id, ...body }: { id: string; name?: string; parentId?: string }) =>
-      api.patch(Folder, `/api/folders/${enc(id)}`, body),
+      call(E.updateFolder, { params: { id }, body }),
     onSuccess: invalidate,
   });
 }
@@ -204,7 +193,7 @@ export function useUpdateFolder() {
 export function useDeleteFolder() {
   const invalidate = useFoldersInvalidation();
   return useMutation({
-    mutationFn: (id: string) => api.delete(DeleteFolderResponse, `/api/folders/${enc(id)}`),
+    mutationFn: (id: string) => call(E.deleteFolder, { params: { id } }),
     onSuccess: invalidate,
   });
 }

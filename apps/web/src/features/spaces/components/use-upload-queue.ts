@@ -1,6 +1,6 @@
-import { Folder, type UploadConflict } from '@atrium/contracts';
+import { ENDPOINTS, type UploadConflict } from '@atrium/contracts';
 import { useReducer, useRef } from 'react';
-import { api } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 import { errorText } from '../../../lib/api-error';
 import { RequestCancelledError } from '../../../lib/http';
 import { uploadTo } from '../../../lib/upload';
@@ -83,7 +83,9 @@ export function useUploadQueue(folderId: string, onUploaded: () => void) {
         const parentId = folderOf.get(parent);
         if (!parentId) continue;
         try {
-          const created = await api.post(Folder, '/api/folders', { name: path.split('/').at(-1), parentId });
+          const created = await call(ENDPOINTS.spaces.createFolder, {
+            body: { name: path.split('/').at(-1) ?? path, parentId },
+          });
           folderOf.set(path, created.id);
         } catch (error) {
           failedFolders.set(path, errorText(error) ?? 'The folder could not be created.');
