@@ -1,5 +1,11 @@
 import {
   AdminUser,
+  NotificationHistoryPage,
+  NotificationHistoryQuery,
+  ScheduledNotification,
+  ScheduledNotificationList,
+  ScheduledNotificationParams,
+  ScheduleNotificationRequest,
   AdminUserList,
   AdminUserParams,
   AdminUserPatch,
@@ -9,6 +15,17 @@ import {
   SessionsRevoked,
 } from './admin';
 import { endpoint } from './endpoint';
+import {
+  Notification,
+  NotificationFeed,
+  NotificationFeedQuery,
+  PublishRequest,
+  SubscribeRequest,
+  SubscribeResponse,
+  SubscriberCount,
+  VapidPublicKey,
+  WelcomeResponse,
+} from './notifications';
 import { FileDetails } from './file-details';
 import { FileIdParams } from './files';
 import { FileInsights, WorkspaceAnalysisSettings } from './insights';
@@ -66,6 +83,61 @@ import {
  * server's routes and the web's calls. Modules move here one at a time; these are in it so far.
  */
 export const ENDPOINTS = {
+  notifications: {
+    subscribe: endpoint({
+      method: 'POST',
+      path: '/public/api/notifications/subscribe',
+      body: SubscribeRequest,
+      response: SubscribeResponse,
+    }),
+    publish: endpoint({
+      method: 'POST',
+      path: '/public/api/notifications',
+      body: PublishRequest,
+      response: Notification,
+    }),
+    feed: endpoint({
+      method: 'GET',
+      path: '/public/api/notifications',
+      query: NotificationFeedQuery,
+      response: NotificationFeed,
+    }),
+    subscriberCount: endpoint({
+      method: 'GET',
+      path: '/public/api/notifications/subscribers/count',
+      response: SubscriberCount,
+    }),
+    welcome: endpoint({ method: 'POST', path: '/public/api/notifications/welcome', response: WelcomeResponse }),
+    vapidPublicKey: endpoint({
+      method: 'GET',
+      path: '/public/api/notifications/vapid-public-key',
+      response: VapidPublicKey,
+    }),
+    history: endpoint({
+      method: 'GET',
+      path: '/api/admin/notifications',
+      query: NotificationHistoryQuery,
+      response: NotificationHistoryPage,
+    }),
+    schedule: endpoint({
+      method: 'POST',
+      path: '/api/admin/notifications/scheduled',
+      body: ScheduleNotificationRequest,
+      response: ScheduledNotification,
+      status: 201,
+    }),
+    scheduled: endpoint({
+      method: 'GET',
+      path: '/api/admin/notifications/scheduled',
+      response: ScheduledNotificationList,
+    }),
+    cancelScheduled: endpoint({
+      method: 'DELETE',
+      path: '/api/admin/notifications/scheduled/:id',
+      params: ScheduledNotificationParams,
+      response: ScheduledNotification,
+    }),
+  },
   spaces: {
     spaces: endpoint({ method: 'GET', path: '/api/spaces', response: SpaceList }),
     directory: endpoint({ method: 'GET', path: '/api/users', query: DirectoryQuery, response: DirectoryList }),

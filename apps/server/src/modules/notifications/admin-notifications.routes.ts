@@ -1,14 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  ErrorResponse,
-  NotificationHistoryPage,
-  NotificationHistoryQuery,
-  ScheduledNotification,
-  ScheduledNotificationList,
-  ScheduledNotificationParams,
-  ScheduleNotificationRequest,
-} from '@atrium/contracts';
+import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import type { NotificationsService } from './notifications.service';
@@ -21,10 +13,10 @@ export function registerAdminNotificationRoutes(
 ) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
-  const SCHEDULED = '/api/admin/notifications/scheduled';
+  const E = ENDPOINTS.notifications;
 
   typed.get(
-    '/api/admin/notifications',
+    E.history.path,
     {
       config: adminOnly('notifications'),
       schema: {
@@ -32,23 +24,23 @@ export function registerAdminNotificationRoutes(
         summary: 'Published notifications, newest first, with publisher, audience and delivery counts (admins)',
         description:
           '`deliveredLive` sums the live streams of every instance; the push counts grow while Web Push sends finish.',
-        querystring: NotificationHistoryQuery,
-        response: { 200: NotificationHistoryPage, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
+        querystring: E.history.query,
+        response: { 200: E.history.response, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
       },
     },
     async (request) => deps.notifications.history(request.query.limit, request.query.cursor),
   );
 
   typed.post(
-    SCHEDULED,
+    E.schedule.path,
     {
       config: adminOnly('notifications'),
       schema: {
         tags,
         summary: 'Schedule a notification for later: everyone, a workspace or one person (admins)',
-        body: ScheduleNotificationRequest,
+        body: E.schedule.body,
         response: {
-          201: ScheduledNotification,
+          [E.schedule.status]: E.schedule.response,
           400: ErrorResponse,
           401: ErrorResponse,
           403: ErrorResponse,
@@ -66,32 +58,32 @@ export function registerAdminNotificationRoutes(
         details: { message: scheduled.message, sendAt: scheduled.sendAt },
         ...auditContext(request),
       });
-      return reply.status(201).send(scheduled);
+      return reply.status(E.schedule.status).send(scheduled);
     },
   );
 
   typed.get(
-    SCHEDULED,
+    E.scheduled.path,
     {
       config: adminOnly('notifications'),
       schema: {
         tags,
         summary: 'Scheduled notifications not sent yet, soonest first (admins)',
-        response: { 200: ScheduledNotificationList, 401: ErrorResponse, 403: ErrorResponse },
+        response: { 200: E.scheduled.response, 401: ErrorResponse, 403: ErrorResponse },
       },
     },
     async () => deps.scheduled.listUnsent(),
   );
 
   typed.delete(
-    `${SCHEDULED}/:id`,
+    E.cancelScheduled.path,
     {
       config: adminOnly('notifications'),
       schema: {
         tags,
         summary: 'Cancel a scheduled notification (404 once it was sent or cancelled)',
-        params: ScheduledNotificationParams,
-        response: { 200: ScheduledNotification, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+        params: E.cancelScheduled.params,
+        response: { 200: E.cancelScheduled.response, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
     async (request) => {

@@ -2,26 +2,14 @@ import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  ErrorResponse,
-  Notification,
-  NotificationFeed,
-  NotificationFeedQuery,
-  PublishRequest,
-  StreamQuery,
-  SubscribeRequest,
-  SubscribeResponse,
-  SubscriberCount,
-  VapidPublicKey,
-  WelcomeResponse,
-} from '@atrium/contracts';
+import { ENDPOINTS, ErrorResponse, StreamQuery } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import { SESSION_COOKIE } from '../../plugins/session';
 import { sessionIdOf } from '../auth/sessions.service';
 import { parseLastEventId, type NotificationHub } from './notification-hub';
 import type { NotificationsService } from './notifications.service';
 
-const BASE = '/public/api/notifications';
+const E = ENDPOINTS.notifications;
 
 /** The notification service (docs/PRODUCT.md#api-paths): subscribe, publish, count, stream, the feed, the welcome notification and Web Push's key. */
 export function registerNotificationRoutes(
@@ -32,14 +20,14 @@ export function registerNotificationRoutes(
   const tags = ['notifications'];
 
   typed.post(
-    `${BASE}/subscribe`,
+    E.subscribe.path,
     {
       config: { access: 'user' },
       schema: {
         tags,
         summary: 'Subscribe the signed-in user (idempotent); optionally store this browser’s Web Push subscription',
-        body: SubscribeRequest,
-        response: { 200: SubscribeResponse, 401: ErrorResponse },
+        body: E.subscribe.body,
+        response: { 200: E.subscribe.response, 401: ErrorResponse },
       },
     },
     async (request) => {
@@ -49,7 +37,7 @@ export function registerNotificationRoutes(
   );
 
   typed.post(
-    BASE,
+    E.publish.path,
     {
       // Admins publish to anyone; a workspace's owners to its members: the service decides (403 otherwise).
       config: { access: 'user' },
@@ -57,8 +45,14 @@ export function registerNotificationRoutes(
         tags,
         summary:
           "Publish a notification to everyone or one person (admins), or to one workspace's members (its owners, admins)",
-        body: PublishRequest,
-        response: { 200: Notification, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+        body: E.publish.body,
+        response: {
+          200: E.publish.response,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          403: ErrorResponse,
+          404: ErrorResponse,
+        },
       },
     },
     async (request) => {
@@ -76,56 +70,60 @@ export function registerNotificationRoutes(
   );
 
   typed.get(
-    BASE,
+    E.feed.path,
     {
       config: { access: 'user' },
       schema: {
         tags,
         summary: 'The signed-in user’s notifications, newest first',
-        querystring: NotificationFeedQuery,
-        response: { 200: NotificationFeed, 401: ErrorResponse },
+        querystring: E.feed.query,
+        response: { 200: E.feed.response, 401: ErrorResponse },
       },
     },
     async (request) => deps.notifications.feed(await request.requireUser(), request.query.limit),
   );
 
   typed.get(
-    `${BASE}/subscribers/count`,
+    E.subscriberCount.path,
     {
       config: adminOnly('notifications'),
       schema: {
         tags,
         summary: 'How many users are subscribed, browsers get push, and streams are open now (admins only)',
-        response: { 200: SubscriberCount, 401: ErrorResponse, 403: ErrorResponse },
+        response: { 200: E.subscriberCount.response, 401: ErrorResponse, 403: ErrorResponse },
       },
     },
     async () => ({ ...(await deps.notifications.countSubscribers()), openStreams: deps.hub.size }),
   );
 
   typed.post(
-    `${BASE}/welcome`,
+    E.welcome.path,
     {
       config: { access: 'user' },
       schema: {
         tags,
         summary: 'Create the signed-in user’s welcome notification (once per user)',
-        response: { 200: WelcomeResponse, 401: ErrorResponse },
+        response: { 200: E.welcome.response, 401: ErrorResponse },
       },
     },
     async (request) => deps.notifications.welcome(await request.requireUser()),
   );
 
   typed.get(
-    `${BASE}/vapid-public-key`,
+    E.vapidPublicKey.path,
     {
       config: { access: 'public' },
-      schema: { tags, summary: 'The VAPID public key for PushManager.subscribe', response: { 200: VapidPublicKey } },
+      schema: {
+        tags,
+        summary: 'The VAPID public key for PushManager.subscribe',
+        response: { 200: E.vapidPublicKey.response },
+      },
     },
     async () => ({ publicKey: deps.notifications.vapidPublicKey() }),
   );
 
   typed.get(
-    `${BASE}/stream`,
+    '/public/api/notifications/stream',
     {
       // Many clients reconnect at once (a restart, a network blip): the session may be verified from memory.
       config: { access: 'user', session: 'cached' },

@@ -1,17 +1,8 @@
 import {
-  DirectoryList,
+  ENDPOINTS,
   NOTIFICATION_TEXTS,
-  Notification,
-  NotificationHistoryPage,
-  ScheduledNotification,
-  ScheduledNotificationList,
   type ScheduleNotificationRequest,
   type PushSubscriptionInput,
-  SpaceList,
-  SubscribeResponse,
-  SubscriberCount,
-  VapidPublicKey,
-  WelcomeResponse,
   type PublishRequest,
 } from '@atrium/contracts';
 import {
@@ -22,14 +13,14 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { api, isApiError } from '../../../lib/api-client';
+import { call, isApiError } from '../../../lib/api-client';
 
-const BASE = '/public/api/notifications';
+const E = ENDPOINTS.notifications;
 
 export const subscriberCountQueryOptions = () =>
   queryOptions({
     queryKey: ['notifications', 'subscribers', 'count'],
-    queryFn: () => api.get(SubscriberCount, `${BASE}/subscribers/count`),
+    queryFn: () => call(E.subscriberCount),
     refetchInterval: 15_000,
   });
 
@@ -45,20 +36,22 @@ export const publishNotification = ({
   message: string;
   audience?: Audience;
 }) =>
-  api.post(Notification, BASE, {
-    message,
-    timestamp: new Date().toISOString(),
-    type: 'admin',
-    ...(audience.kind === 'workspace' ? { workspaceId: audience.id } : {}),
-    ...(audience.kind === 'person' ? { userId: audience.ownerKey } : {}),
-  } satisfies PublishRequest);
+  call(E.publish, {
+    body: {
+      message,
+      timestamp: new Date().toISOString(),
+      type: 'admin',
+      ...(audience.kind === 'workspace' ? { workspaceId: audience.id } : {}),
+      ...(audience.kind === 'person' ? { userId: audience.ownerKey } : {}),
+    } satisfies PublishRequest,
+  });
 
 /** The admin's own workspaces (GET /api/spaces), to publish to one of them. */
 export const useWorkspaceChoices = (enabled: boolean) =>
   useQuery({
     queryKey: ['notifications', 'audience', 'workspaces'],
     queryFn: async () =>
-      (await api.get(SpaceList, '/api/spaces')).flatMap((space) => (space.kind === 'workspace' ? [space] : [])),
+      (await call(ENDPOINTS.spaces.spaces)).flatMap((space) => (space.kind === 'workspace' ? [space] : [])),
     enabled,
   });
 
@@ -66,7 +59,7 @@ export const useWorkspaceChoices = (enabled: boolean) =>
 export const usePeopleChoices = (q: string) =>
   useQuery({
     queryKey: ['notifications', 'audience', 'people', q],
-    queryFn: () => api.get(DirectoryList, `/api/users?q=${encodeURIComponent(q)}`),
+    queryFn: () => call(ENDPOINTS.spaces.directory, { query: { q } }),
     enabled: q.trim().length > 0,
   });
 
@@ -77,11 +70,7 @@ export const HISTORY_REFRESH_MS = 15_000;
 export const notificationHistoryQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: ['admin', 'notifications', 'history'],
-    queryFn: ({ pageParam }) =>
-      api.get(
-        NotificationHistoryPage,
-        `/api/admin/notifications${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`,
-      ),
+    queryFn: ({ pageParam }) => call(E.history, { query: { cursor: pageParam } }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval: HISTORY_REFRESH_MS,
@@ -89,13 +78,11 @@ export const notificationHistoryQueryOptions = () =>
 
 export const useNotificationHistory = () => useInfiniteQuery(notificationHistoryQueryOptions());
 
-const SCHEDULED = '/api/admin/notifications/scheduled';
-
 /** GET /api/admin/notifications/scheduled: messages not sent yet, soonest first. */
 export const scheduledNotificationsQueryOptions = () =>
   queryOptions({
     queryKey: ['admin', 'notifications', 'scheduled'],
-    queryFn: () => api.get(ScheduledNotificationList, SCHEDULED),
+    queryFn: () => call(E.scheduled),
     refetchInterval: HISTORY_REFRESH_MS,
   });
 
@@ -106,12 +93,14 @@ export function useScheduleNotification() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ message, audience, sendAt }: { message: string; audience: Audience; sendAt: string }) =>
-      api.post(ScheduledNotification, SCHEDULED, {
-        message,
-        sendAt: new Date(sendAt).toISOString(),
-        ...(audience.kind === 'workspace' ? { workspaceId: audience.id } : {}),
-        ...(audience.kind === 'person' ? { userId: audience.ownerKey } : {}),
-      } satisfies ScheduleNotificationRequest),
+      call(E.schedule, {
+        body: {
+          message,
+          sendAt: new Date(sendAt).toISOString(),
+          ...(audience.kind === 'workspace' ? { workspaceId: audience.id } : {}),
+          ...(audience.kind === 'person' ? { userId: audience.ownerKey } : {}),
+        } satisfies ScheduleNotificationRequest,
+      }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] }),
   });
 }
@@ -119,7 +108,7 @@ export function useScheduleNotification() {
 export function useCancelScheduledNotification() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.delete(ScheduledNotification, `${SCHEDULED}/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => call(E.cancelScheduled, { params: { id } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] }),
   });
 }
@@ -143,9 +132,9 @@ export function publishErrorMessage(error: unknown): string {
   return NOTIFICATION_TEXTS.publishFailed;
 }
 
-export const requestWelcomeNotification = () => api.post(WelcomeResponse, `${BASE}/welcome`);
+export const requestWelcomeNotification = () => call(E.welcome);
 
-export const getVapidPublicKey = () => api.get(VapidPublicKey, `${BASE}/vapid-public-key`);
+export const getVapidPublicKey = () => call(E.vapidPublicKey);
 
 export const postSubscription = (userId: string, subscription: PushSubscriptionInput | undefined) =>
-  api.post(SubscribeResponse, `${BASE}/subscribe`, { userId, ...(subscription ? { subscription } : {}) });
+  call(E.subscribe, { body: { userId, ...(subscription ? { subscription } : {}) } });

@@ -4,7 +4,6 @@ import {
   FileRecord,
   FileVersionList,
   MAX_LISTED_NAMES,
-  Notification,
   type FileKind,
   type FolderListing,
   type FolderSort,
@@ -83,12 +82,9 @@ export function useRenameWorkspace(id: string) {
 export function useMessageMembers(id: string) {
   return useMutation({
     mutationFn: (message: string) =>
-      api.post(Notification, '/public/api/notifications', {
-        message,
-        timestamp: new Date().toISOString(),
-        type: 'admin',
-        workspaceId: id,
-      } satisfies PublishRequest),
+      call(ENDPOINTS.notifications.publish, {
+        body: { message, timestamp: new Date().toISOString(), type: 'admin', workspaceId: id } satisfies PublishRequest,
+      }),
   });
 }
 
