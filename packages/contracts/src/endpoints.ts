@@ -27,7 +27,17 @@ import {
   WelcomeResponse,
 } from './notifications';
 import { FileDetails } from './file-details';
-import { FileIdParams } from './files';
+import {
+  DeleteFileResponse,
+  FileIdParams,
+  FileList,
+  FileListQuery,
+  FileRecord,
+  FileUserParams,
+  FileVersionList,
+  FileVersionParams,
+  UserFileStats,
+} from './files';
 import { FileInsights, WorkspaceAnalysisSettings } from './insights';
 import {
   CreateFolderRequest,
@@ -67,7 +77,15 @@ import {
   SplitPersonRequest,
 } from './people';
 import { UserPreferences, UserPreferencesPatch } from './preferences';
-import { CreateLinkRequest, Link, LinkIdParams, LinkList, LinkListQuery, RevokeLinkResponse } from './sharing';
+import {
+  CreateLinkRequest,
+  Link,
+  LinkIdParams,
+  LinkList,
+  LinkListQuery,
+  RevokeLinkResponse,
+  UpdateFileRequest,
+} from './sharing';
 import { SearchQuery, SearchResponse } from './search';
 import {
   EmptyTrashQuery,
@@ -83,6 +101,47 @@ import {
  * server's routes and the web's calls. Modules move here one at a time; these are in it so far.
  */
 export const ENDPOINTS = {
+  files: {
+    list: endpoint({
+      method: 'GET',
+      path: '/api/files/user/:userId',
+      params: FileUserParams,
+      query: FileListQuery,
+      response: FileList,
+    }),
+    stats: endpoint({
+      method: 'GET',
+      path: '/api/files/user-stats/:userId',
+      params: FileUserParams,
+      response: UserFileStats,
+    }),
+    versions: endpoint({
+      method: 'GET',
+      path: '/api/files/:id/versions',
+      params: FileIdParams,
+      response: FileVersionList,
+    }),
+    restoreVersion: endpoint({
+      method: 'POST',
+      path: '/api/files/:id/versions/:versionId/restore',
+      params: FileVersionParams,
+      response: FileRecord,
+    }),
+    file: endpoint({ method: 'GET', path: '/api/files/:id', params: FileIdParams, response: FileRecord }),
+    update: endpoint({
+      method: 'PATCH',
+      path: '/api/files/:id',
+      params: FileIdParams,
+      body: UpdateFileRequest,
+      response: FileRecord,
+    }),
+    delete: endpoint({
+      method: 'DELETE',
+      path: '/api/files/user/:id',
+      params: FileIdParams,
+      response: DeleteFileResponse,
+    }),
+  },
   notifications: {
     subscribe: endpoint({
       method: 'POST',

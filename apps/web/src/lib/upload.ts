@@ -1,10 +1,11 @@
 import {
-  FileRecord,
+  ENDPOINTS,
   RESUMABLE_UPLOAD_THRESHOLD_BYTES,
+  type FileRecord,
   UploadFileResponse,
   type UploadConflict,
 } from '@atrium/contracts';
-import { api } from './api-client';
+import { call } from './api-client';
 import { postWithProgress, RequestCancelledError, type UploadProgress } from './http';
 
 /** Where an upload goes (`POST /api/files/upload?…`, tus metadata): a folder, a workspace's root, a personal space. */
@@ -71,7 +72,7 @@ export async function uploadResumable(
           reject(new Error('The server did not name the stored file.'));
           return;
         }
-        api.get(FileRecord, `/api/files/${encodeURIComponent(id)}`).then(resolve, reject);
+        call(ENDPOINTS.files.file, { params: { id } }).then(resolve, reject);
       },
       onError: (error) => reject(error),
     });

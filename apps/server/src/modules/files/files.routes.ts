@@ -3,21 +3,14 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  DeleteFileResponse,
   DownloadQuery,
+  ENDPOINTS,
   ErrorResponse,
   FileIdParams,
-  FileList,
-  FileListQuery,
-  FileRecord,
-  FileUserParams,
   NEXT_CURSOR_HEADER,
-  UpdateFileRequest,
   UploadFileResponse,
   type UploadPlacementQuery,
   UploadQuery,
-  UserFileStats,
-  FileVersionList,
   FileVersionParams,
 } from '@atrium/contracts';
 import { sendBlob, sendThumbnail } from '../../lib/http/send-blob';
@@ -28,6 +21,7 @@ import type { UploadTarget } from './stored-file';
 import type { UserActor } from '../../auth/actor';
 
 const user = { access: 'user' } as const;
+const E = ENDPOINTS.files;
 
 const wantsJson = (request: FastifyRequest) => /\bapplication\/json\b/i.test(request.headers.accept ?? '');
 
@@ -93,15 +87,15 @@ export async function registerFileRoutes(
     );
 
     typed.get(
-      '/api/files/user/:userId',
+      E.list.path,
       {
         config: user,
         schema: {
           tags: ['files'],
           summary: `A user's files, newest first. With ?limit= the next page's cursor comes in the ${NEXT_CURSOR_HEADER} header`,
-          params: FileUserParams,
-          querystring: FileListQuery,
-          response: { 200: FileList, 403: ErrorResponse },
+          params: E.list.params,
+          querystring: E.list.query,
+          response: { 200: E.list.response, 403: ErrorResponse },
         },
       },
       async (request, reply) => {
@@ -122,14 +116,14 @@ export async function registerFileRoutes(
     );
 
     typed.get(
-      '/api/files/user-stats/:userId',
+      E.stats.path,
       {
         config: user,
         schema: {
           tags: ['files'],
           summary: "A user's file count and total size",
-          params: FileUserParams,
-          response: { 200: UserFileStats, 403: ErrorResponse },
+          params: E.stats.params,
+          response: { 200: E.stats.response, 403: ErrorResponse },
         },
       },
       async (request) => files.stats(await request.requireUser(), request.params.userId),
@@ -170,14 +164,14 @@ export async function registerFileRoutes(
     );
 
     typed.get(
-      '/api/files/:id/versions',
+      E.versions.path,
       {
         config: user,
         schema: {
           tags: ['files'],
           summary: "A file's older versions, newest first (size, date, who uploaded each)",
-          params: FileIdParams,
-          response: { 200: FileVersionList, 404: ErrorResponse },
+          params: E.versions.params,
+          response: { 200: E.versions.response, 404: ErrorResponse },
         },
       },
       async (request) => files.versions(await request.requireUser(), request.params.id),
@@ -200,14 +194,14 @@ export async function registerFileRoutes(
     );
 
     typed.post(
-      '/api/files/:id/versions/:versionId/restore',
+      E.restoreVersion.path,
       {
         config: user,
         schema: {
           tags: ['files'],
           summary: 'Make an older version the current content (the current one becomes a version); same file id',
-          params: FileVersionParams,
-          response: { 200: FileRecord, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
+          params: E.restoreVersion.params,
+          response: { 200: E.restoreVersion.response, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
         },
       },
       async (request) =>
@@ -220,30 +214,30 @@ export async function registerFileRoutes(
     );
 
     typed.get(
-      '/api/files/:id',
+      E.file.path,
       {
         config: user,
         schema: {
           tags: ['files'],
           summary: 'Existence check and metadata of one file',
-          params: FileIdParams,
-          response: { 200: FileRecord, 404: ErrorResponse },
+          params: E.file.params,
+          response: { 200: E.file.response, 404: ErrorResponse },
         },
       },
       async (request) => presentFile(await files.get(await request.requireUser(), request.params.id)),
     );
 
     typed.patch(
-      '/api/files/:id',
+      E.update.path,
       {
         config: user,
         schema: {
           tags: ['files'],
           summary: 'Rename a file and/or move it into another folder (of any space you may write to)',
-          params: FileIdParams,
-          body: UpdateFileRequest,
+          params: E.update.params,
+          body: E.update.body,
           response: {
-            200: FileRecord,
+            200: E.update.response,
             400: ErrorResponse,
             403: ErrorResponse,
             404: ErrorResponse,
@@ -257,14 +251,14 @@ export async function registerFileRoutes(
     );
 
     typed.delete(
-      '/api/files/user/:id',
+      E.delete.path,
       {
         config: user,
         schema: {
           tags: ['files'],
           summary: 'Delete a file: it moves to the trash of its space (the path carries the file id)',
-          params: FileIdParams,
-          response: { 200: DeleteFileResponse, 404: ErrorResponse },
+          params: E.delete.params,
+          response: { 200: E.delete.response, 404: ErrorResponse },
         },
       },
       async (request) => {

@@ -1,6 +1,6 @@
-import { UserFileStats } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../api-client';
+import { call } from '../api-client';
 
 /**
  * GET /api/files/user-stats/{userId}: one query (one cache entry) for every screen that shows it — the dashboard's
@@ -11,7 +11,7 @@ export const fileStatsKey = (ownerKey: string) => ['files', 'stats', ownerKey] a
 export const fileStatsQueryOptions = (ownerKey: string) =>
   queryOptions({
     queryKey: fileStatsKey(ownerKey),
-    queryFn: () => api.get(UserFileStats, `/api/files/user-stats/${encodeURIComponent(ownerKey)}`),
+    queryFn: () => call(ENDPOINTS.files.stats, { params: { userId: ownerKey } }),
   });
 
 export const useFileStats = (ownerKey: string | undefined) =>

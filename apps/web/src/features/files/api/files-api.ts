@@ -1,6 +1,6 @@
-import { DeleteFileResponse, ENDPOINTS, FileList, FileRecord } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 import { fileStatsKey } from '../../../lib/queries/file-stats';
 
 const enc = encodeURIComponent;
@@ -14,7 +14,7 @@ export const filesKeys = {
 export const filesQueryOptions = (userId: string) =>
   queryOptions({
     queryKey: filesKeys.list(userId),
-    queryFn: () => api.get(FileList, `/api/files/user/${enc(userId)}`),
+    queryFn: () => call(ENDPOINTS.files.list, { params: { userId } }),
   });
 
 export { useFileStats } from '../../../lib/queries/file-stats';
@@ -23,9 +23,9 @@ export const useFiles = (userId: string | undefined) =>
   useQuery({ ...filesQueryOptions(userId ?? ''), enabled: Boolean(userId) });
 
 /** GET /api/files/{id}: existence check and metadata. */
-export const getFile = (id: string) => api.get(FileRecord, `/api/files/${enc(id)}`);
+export const getFile = (id: string) => call(ENDPOINTS.files.file, { params: { id } });
 
-export const deleteFile = (id: string) => api.delete(DeleteFileResponse, `/api/files/user/${enc(id)}`);
+export const deleteFile = (id: string) => call(ENDPOINTS.files.delete, { params: { id } });
 
 /** Deletes a file and reloads every files query (list, stats). */
 export function useDeleteFile() {

@@ -1,8 +1,5 @@
 import {
-  DeleteFileResponse,
   ENDPOINTS,
-  FileRecord,
-  FileVersionList,
   MAX_LISTED_NAMES,
   type FileKind,
   type FolderListing,
@@ -11,7 +8,7 @@ import {
   type PublishRequest,
 } from '@atrium/contracts';
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 import { folderChoicesQueryOptions, spacesKey, spacesQueryOptions } from '../../../lib/queries/spaces';
 import { sendOk } from '../../../lib/http';
 
@@ -198,7 +195,7 @@ export function useUpdateFile() {
   const invalidate = useFoldersInvalidation();
   return useMutation({
     mutationFn: ({ id, ...body }: { id: string; fileName?: string; folderId?: string }) =>
-      api.patch(FileRecord, `/api/files/${enc(id)}`, body),
+      call(ENDPOINTS.files.update, { params: { id }, body }),
     onSuccess: invalidate,
   });
 }
@@ -206,7 +203,7 @@ export function useUpdateFile() {
 export function useDeleteFile() {
   const invalidate = useFoldersInvalidation();
   return useMutation({
-    mutationFn: (id: string) => api.delete(DeleteFileResponse, `/api/files/user/${enc(id)}`),
+    mutationFn: (id: string) => call(ENDPOINTS.files.delete, { params: { id } }),
     onSuccess: invalidate,
   });
 }
@@ -218,14 +215,14 @@ export const versionUrl = (id: string, versionId: string) => `/api/files/${enc(i
 export const useVersions = (id: string) =>
   useQuery({
     queryKey: ['files', 'versions', id],
-    queryFn: () => api.get(FileVersionList, `/api/files/${enc(id)}/versions`),
+    queryFn: () => call(ENDPOINTS.files.versions, { params: { id } }),
   });
 
 /** POST /api/files/{id}/versions/{versionId}/restore; reloads the versions, the folder listings and file lists. */
 export function useRestoreVersion(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (versionId: string) => api.post(FileRecord, `/api/files/${enc(id)}/versions/${enc(versionId)}/restore`),
+    mutationFn: (versionId: string) => call(ENDPOINTS.files.restoreVersion, { params: { id, versionId } }),
     onSettled: () =>
       Promise.all([
         client.invalidateQueries({ queryKey: ['files'] }),
