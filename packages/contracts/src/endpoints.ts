@@ -13,7 +13,20 @@ import {
   AuditPage,
   AuditQuery,
   SessionsRevoked,
+  SystemStatus,
 } from './admin';
+import { AiStatusResponse, ApiKeyIdParams, ApiKeyList, ApiKeyRecord, CreateApiKeyRequest, CreatedApiKey } from './ai';
+import { AuthConfigResponse, LoginRequest, LogoutResponse } from './auth';
+import {
+  ContactCreated,
+  ContactMessage,
+  ContactMessageDeleted,
+  ContactMessageIdParams,
+  ContactMessageList,
+  ContactMessagePatch,
+  ContactRequest,
+  ContactUnreadCount,
+} from './contact';
 import { endpoint } from './endpoint';
 import {
   Notification,
@@ -76,6 +89,7 @@ import {
   RenamePersonRequest,
   SplitPersonRequest,
 } from './people';
+import { MeResponse } from './me';
 import { UserPreferences, UserPreferencesPatch } from './preferences';
 import {
   CreateLinkRequest,
@@ -101,6 +115,52 @@ import {
  * server's routes and the web's calls. Modules move here one at a time; these are in it so far.
  */
 export const ENDPOINTS = {
+  auth: {
+    config: endpoint({ method: 'GET', path: '/api/auth/config', response: AuthConfigResponse }),
+    login: endpoint({ method: 'POST', path: '/api/auth/login', body: LoginRequest, response: MeResponse }),
+    logout: endpoint({ method: 'POST', path: '/api/auth/logout', response: LogoutResponse }),
+    me: endpoint({ method: 'GET', path: '/api/me', response: MeResponse }),
+    firstLogin: endpoint({ method: 'POST', path: '/api/me/first-login', response: MeResponse }),
+  },
+  contact: {
+    submit: endpoint({
+      method: 'POST',
+      path: '/api/contact',
+      body: ContactRequest,
+      response: ContactCreated,
+      status: 201,
+    }),
+    messages: endpoint({ method: 'GET', path: '/api/contact', response: ContactMessageList }),
+    unreadCount: endpoint({ method: 'GET', path: '/api/contact/unread-count', response: ContactUnreadCount }),
+    updateMessage: endpoint({
+      method: 'PATCH',
+      path: '/api/contact/:id',
+      params: ContactMessageIdParams,
+      body: ContactMessagePatch,
+      response: ContactMessage,
+    }),
+    deleteMessage: endpoint({
+      method: 'DELETE',
+      path: '/api/contact/:id',
+      params: ContactMessageIdParams,
+      response: ContactMessageDeleted,
+    }),
+  },
+  ai: {
+    status: endpoint({ method: 'GET', path: '/api/ai/status', response: AiStatusResponse }),
+    createKey: endpoint({
+      method: 'POST',
+      path: '/api/ai/keys',
+      body: CreateApiKeyRequest,
+      response: CreatedApiKey,
+      status: 201,
+    }),
+    keys: endpoint({ method: 'GET', path: '/api/ai/keys', response: ApiKeyList }),
+    revokeKey: endpoint({ method: 'DELETE', path: '/api/ai/keys/:id', params: ApiKeyIdParams, response: ApiKeyRecord }),
+  },
+  system: {
+    status: endpoint({ method: 'GET', path: '/api/admin/system', response: SystemStatus }),
+  },
   files: {
     list: endpoint({
       method: 'GET',

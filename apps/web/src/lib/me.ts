@@ -1,6 +1,6 @@
-import { LogoutResponse, MeResponse } from '@atrium/contracts';
+import { ENDPOINTS, type MeResponse } from '@atrium/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, isApiError } from './api-client';
+import { call, isApiError } from './api-client';
 
 /**
  * The browser flags (docs/PRODUCT.md#browser-flags): `auth`, `isAdmin`, `user` ({ name,
@@ -34,7 +34,7 @@ export function clearBrowserFlags(): void {
 /** The signed-in user, or null when there is no session (401). Refreshes the browser flags. */
 export const getMe = async (): Promise<MeResponse | null> => {
   try {
-    const me = await api.get(MeResponse, '/api/me');
+    const me = await call(ENDPOINTS.auth.me);
     writeBrowserFlags(me);
     return me;
   } catch (error) {
@@ -51,7 +51,7 @@ export const meQueryOptions = () => queryOptions({ queryKey: ['me'], queryFn: ge
 export const useMe = () => useQuery(meQueryOptions());
 
 /** Tells the server the user's first sign-in was greeted; answers the user with `firstLogin: false`. */
-export const completeFirstLogin = (): Promise<MeResponse> => api.post(MeResponse, '/api/me/first-login');
+export const completeFirstLogin = (): Promise<MeResponse> => call(ENDPOINTS.auth.firstLogin);
 
 /**
  * Ends the session on the server, then leaves for where the server says
@@ -60,7 +60,7 @@ export const completeFirstLogin = (): Promise<MeResponse> => api.post(MeResponse
 export async function logout(): Promise<void> {
   let redirectTo = '/';
   try {
-    redirectTo = (await api.post(LogoutResponse, '/api/auth/logout')).redirectTo;
+    redirectTo = (await call(ENDPOINTS.auth.logout)).redirectTo;
   } finally {
     clearBrowserFlags();
     window.location.assign(redirectTo);

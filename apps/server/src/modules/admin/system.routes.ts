@@ -4,12 +4,14 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
-import { ErrorResponse, SystemStatus, type SystemCheck, type SystemConfigEntry } from '@atrium/contracts';
+import { ENDPOINTS, ErrorResponse, type SystemCheck, type SystemConfigEntry } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import type { Config } from '../../config';
 import type { DatabaseHandle } from '../../db';
 import { readBuildInfo } from '../../lib/build-info';
 import { runProbes, type ReadinessProbe } from '../health/health.routes';
+
+const E = ENDPOINTS.system;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -104,14 +106,14 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
   const startedAt = deps.startedAt ?? Date.now();
 
   typed.get(
-    '/api/admin/system',
+    E.status.path,
     {
       config: adminOnly('system'),
       schema: {
         tags: ['admin'],
         summary: 'Version, uptime, dependency checks, database and storage size, streams and configuration',
         description: 'Secrets in the configuration summary are only ever `set` or `unset`.',
-        response: { 200: SystemStatus, 401: ErrorResponse, 403: ErrorResponse },
+        response: { 200: E.status.response, 401: ErrorResponse, 403: ErrorResponse },
       },
     },
     async (request) => {

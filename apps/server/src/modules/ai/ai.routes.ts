@@ -4,12 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   AiFileQuery,
-  AiStatusResponse,
-  ApiKeyIdParams,
-  ApiKeyList,
-  ApiKeyRecord,
-  CreateApiKeyRequest,
-  CreatedApiKey,
+  ENDPOINTS,
   ErrorResponse,
   FaceDetectionResult,
   ImageAnalysisResult,
@@ -24,6 +19,8 @@ import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import type { ApiKeysService } from './api-keys.service';
 import type { FileSource } from './file-source';
 import { readUpload, registerMediaParsers, tooLargeMessage } from './ai.input';
+
+const E = ENDPOINTS.ai;
 
 export interface AiRouteDeps {
   ai: AiService;
@@ -199,10 +196,14 @@ export async function registerAiRoutes(
     }
 
     typed.get(
-      '/api/ai/status',
+      E.status.path,
       {
         config: { access: 'user' },
-        schema: { tags: ['ai'], summary: 'Provider and state of each AI service', response: { 200: AiStatusResponse } },
+        schema: {
+          tags: ['ai'],
+          summary: 'Provider and state of each AI service',
+          response: { 200: E.status.response },
+        },
       },
       async (request) => {
         await request.requireUser();
@@ -211,14 +212,19 @@ export async function registerAiRoutes(
     );
 
     typed.post(
-      '/api/ai/keys',
+      E.createKey.path,
       {
         config: adminOnly('apiKeys'),
         schema: {
           tags: ['ai'],
           summary: 'Create an API key for the compatibility endpoints (the key is shown only in this answer)',
-          body: CreateApiKeyRequest,
-          response: { 201: CreatedApiKey, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
+          body: E.createKey.body,
+          response: {
+            [E.createKey.status]: E.createKey.response,
+            400: ErrorResponse,
+            401: ErrorResponse,
+            403: ErrorResponse,
+          },
         },
       },
       async (request, reply) => {
@@ -231,28 +237,32 @@ export async function registerAiRoutes(
           details: { name: request.body.name, expiresAt: created.expiresAt },
           ...auditContext(request),
         });
-        return reply.status(201).header('cache-control', 'no-store').send(created);
+        return reply.status(E.createKey.status).header('cache-control', 'no-store').send(created);
       },
     );
 
     typed.get(
-      '/api/ai/keys',
+      E.keys.path,
       {
         config: adminOnly('apiKeys'),
-        schema: { tags: ['ai'], summary: 'List API keys (never the keys themselves)', response: { 200: ApiKeyList } },
+        schema: {
+          tags: ['ai'],
+          summary: 'List API keys (never the keys themselves)',
+          response: { 200: E.keys.response },
+        },
       },
       async () => keys.list(),
     );
 
     typed.delete(
-      '/api/ai/keys/:id',
+      E.revokeKey.path,
       {
         config: adminOnly('apiKeys'),
         schema: {
           tags: ['ai'],
           summary: 'Revoke an API key',
-          params: ApiKeyIdParams,
-          response: { 200: ApiKeyRecord, 404: ErrorResponse },
+          params: E.revokeKey.params,
+          response: { 200: E.revokeKey.response, 404: ErrorResponse },
         },
       },
       async (request) => {

@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AuthConfigResponse, ErrorResponse, LoginRequest, LogoutResponse, MeResponse } from '@atrium/contracts';
+import { type AuthConfigResponse, ENDPOINTS, ErrorResponse, type MeResponse } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
 import { AppError } from '../../errors';
 import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import { AccountDisabledError, type AuthService } from './auth.service';
 import { isAdmin } from '../../auth/actor';
 import type { SessionUser } from './sessions.service';
+
+const E = ENDPOINTS.auth;
 
 export const presentMe = (user: SessionUser, firstLogin: boolean): MeResponse => ({
   id: user.id,
@@ -43,24 +45,24 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.get(
-    '/api/auth/config',
+    E.config.path,
     {
       config: { access: 'public' },
-      schema: { tags: ['auth'], summary: 'Sign-in options for the login page', response: { 200: AuthConfigResponse } },
+      schema: { tags: ['auth'], summary: 'Sign-in options for the login page', response: { 200: E.config.response } },
     },
     async () => deps.authConfig,
   );
 
   typed.post(
-    '/api/auth/login',
+    E.login.path,
     {
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
         summary: 'Sign in with the built-in admin credentials',
         description: 'Failed attempts are limited per client IP and per username (429 with Retry-After).',
-        body: LoginRequest,
-        response: { 200: MeResponse, 401: ErrorResponse, 429: ErrorResponse },
+        body: E.login.body,
+        response: { 200: E.login.response, 401: ErrorResponse, 429: ErrorResponse },
       },
       // A client over its per-IP limit is refused before its body is read.
       onRequest: async (request) => {
@@ -104,10 +106,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
   );
 
   typed.post(
-    '/api/auth/logout',
+    E.logout.path,
     {
       config: { access: 'public' },
-      schema: { tags: ['auth'], summary: 'End the session', response: { 200: LogoutResponse } },
+      schema: { tags: ['auth'], summary: 'End the session', response: { 200: E.logout.response } },
     },
     async (request, reply) => {
       const user = await request.currentUser();
@@ -124,10 +126,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
   );
 
   typed.get(
-    '/api/me',
+    E.me.path,
     {
       config: { access: 'user' },
-      schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: MeResponse, 401: ErrorResponse } },
+      schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: E.me.response, 401: ErrorResponse } },
     },
     async (request) => {
       const user = await request.requireUser();
@@ -136,7 +138,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
   );
 
   typed.post(
-    '/api/me/first-login',
+    E.firstLogin.path,
     {
       config: { access: 'user' },
       schema: {
@@ -145,7 +147,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
         description:
           'The client calls this once it has shown the first-login greeting and subscribed to notifications; ' +
           'from then on `GET /api/me` answers `firstLogin: false` in every browser. Repeating it changes nothing.',
-        response: { 200: MeResponse, 401: ErrorResponse },
+        response: { 200: E.firstLogin.response, 401: ErrorResponse },
       },
     },
     async (request) => {

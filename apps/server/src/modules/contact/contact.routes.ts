@@ -1,18 +1,10 @@
 import { adminOnly } from '../../auth/policies/admin';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  ContactCreated,
-  ContactMessage,
-  ContactMessageDeleted,
-  ContactMessageIdParams,
-  ContactMessageList,
-  ContactMessagePatch,
-  ContactRequest,
-  ContactUnreadCount,
-  ErrorResponse,
-} from '@atrium/contracts';
+import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import type { ContactService } from './contact.service';
+
+const E = ENDPOINTS.contact;
 
 /** The contact form's limit: messages accepted per sender address and hour. */
 const CONTACT_WINDOW_MS = 60 * 60 * 1000;
@@ -21,7 +13,7 @@ export function registerContactRoutes(app: FastifyInstance, deps: { contact: Con
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(
-    '/api/contact',
+    E.submit.path,
     {
       // Messages accepted (not attempts) count; a sender at the limit is refused before its body is read.
       config: {
@@ -37,8 +29,8 @@ export function registerContactRoutes(app: FastifyInstance, deps: { contact: Con
       schema: {
         tags: ['contact'],
         summary: 'Send a message through the contact form',
-        body: ContactRequest,
-        response: { 201: ContactCreated, 400: ErrorResponse, 429: ErrorResponse },
+        body: E.submit.body,
+        response: { [E.submit.status]: E.submit.response, 400: ErrorResponse, 429: ErrorResponse },
       },
     },
     async (request, reply) => {
@@ -46,47 +38,47 @@ export function registerContactRoutes(app: FastifyInstance, deps: { contact: Con
         ip: request.ip,
         userAgent: request.headers['user-agent'],
       });
-      return reply.status(201).send(created);
+      return reply.status(E.submit.status).send(created);
     },
   );
 
   typed.get(
-    '/api/contact',
+    E.messages.path,
     {
       config: adminOnly('contactMessages'),
       schema: {
         tags: ['contact'],
         summary: 'Contact messages, newest first (admins)',
-        response: { 200: ContactMessageList, 401: ErrorResponse, 403: ErrorResponse },
+        response: { 200: E.messages.response, 401: ErrorResponse, 403: ErrorResponse },
       },
     },
     async () => deps.contact.list(),
   );
 
   typed.get(
-    '/api/contact/unread-count',
+    E.unreadCount.path,
     {
       config: adminOnly('contactMessages'),
       schema: {
         tags: ['contact'],
         summary: 'How many contact messages no admin has read yet (admins)',
-        response: { 200: ContactUnreadCount, 401: ErrorResponse, 403: ErrorResponse },
+        response: { 200: E.unreadCount.response, 401: ErrorResponse, 403: ErrorResponse },
       },
     },
     async () => ({ unread: await deps.contact.unreadCount() }),
   );
 
   typed.patch(
-    '/api/contact/:id',
+    E.updateMessage.path,
     {
       config: adminOnly('contactMessages'),
       schema: {
         tags: ['contact'],
         summary: 'Mark a contact message read/unread or handled (admins)',
-        params: ContactMessageIdParams,
-        body: ContactMessagePatch,
+        params: E.updateMessage.params,
+        body: E.updateMessage.body,
         response: {
-          200: ContactMessage,
+          200: E.updateMessage.response,
           400: ErrorResponse,
           401: ErrorResponse,
           403: ErrorResponse,
@@ -98,14 +90,14 @@ export function registerContactRoutes(app: FastifyInstance, deps: { contact: Con
   );
 
   typed.delete(
-    '/api/contact/:id',
+    E.deleteMessage.path,
     {
       config: adminOnly('contactMessages'),
       schema: {
         tags: ['contact'],
         summary: 'Delete a contact message (admins)',
-        params: ContactMessageIdParams,
-        response: { 200: ContactMessageDeleted, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
+        params: E.deleteMessage.params,
+        response: { 200: E.deleteMessage.response, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
       },
     },
     async (request) => {

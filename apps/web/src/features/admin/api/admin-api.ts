@@ -1,16 +1,8 @@
 import {
-  ApiKeyList,
-  ApiKeyRecord,
-  ContactMessage,
-  ContactMessageDeleted,
-  ContactMessageList,
-  ContactUnreadCount,
-  CreatedApiKey,
   type ContactMessagePatch,
   type CreateApiKeyRequest,
   ENDPOINTS,
   NEXT_CURSOR_HEADER,
-  SystemStatus,
   type AdminUserPatch,
   type AuditAction,
 } from '@atrium/contracts';
@@ -23,7 +15,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { endpointPath } from '@atrium/contracts/endpoint';
-import { api, call } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 import { sendOk } from '../../../lib/http';
 
 /** One page of `GET /api/admin/users` and the cursor of the next (from `X-Next-Cursor`). */
@@ -107,14 +99,14 @@ export const useAuditLog = (filters: AuditFilters) => useInfiniteQuery(auditQuer
 // --- API keys (the AI compatibility endpoints' keys, /api/ai/keys) ---
 
 export const apiKeysQueryOptions = () =>
-  queryOptions({ queryKey: ['admin', 'api-keys'], queryFn: () => api.get(ApiKeyList, '/api/ai/keys') });
+  queryOptions({ queryKey: ['admin', 'api-keys'], queryFn: () => call(ENDPOINTS.ai.keys) });
 
 export const useApiKeys = () => useQuery(apiKeysQueryOptions());
 
 export function useCreateApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateApiKeyRequest) => api.post(CreatedApiKey, '/api/ai/keys', body),
+    mutationFn: (body: CreateApiKeyRequest) => call(ENDPOINTS.ai.createKey, { body }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'api-keys'] }),
   });
 }
@@ -122,7 +114,7 @@ export function useCreateApiKey() {
 export function useRevokeApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.delete(ApiKeyRecord, `/api/ai/keys/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => call(ENDPOINTS.ai.revokeKey, { params: { id } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'api-keys'] }),
   });
 }
@@ -130,7 +122,7 @@ export function useRevokeApiKey() {
 // --- Contact messages (/api/contact) ---
 
 export const contactMessagesQueryOptions = () =>
-  queryOptions({ queryKey: ['admin', 'contact', 'list'], queryFn: () => api.get(ContactMessageList, '/api/contact') });
+  queryOptions({ queryKey: ['admin', 'contact', 'list'], queryFn: () => call(ENDPOINTS.contact.messages) });
 
 export const useContactMessages = () => useQuery(contactMessagesQueryOptions());
 
@@ -138,7 +130,7 @@ export const useContactMessages = () => useQuery(contactMessagesQueryOptions());
 export const useContactUnreadCount = (enabled: boolean) =>
   useQuery({
     queryKey: ['admin', 'contact', 'unread'],
-    queryFn: () => api.get(ContactUnreadCount, '/api/contact/unread-count'),
+    queryFn: () => call(ENDPOINTS.contact.unreadCount),
     enabled,
     refetchInterval: 60_000,
     select: (data) => data.unread,
@@ -148,7 +140,7 @@ export function useUpdateContactMessage() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, patch }: { id: string; patch: ContactMessagePatch }) =>
-      api.patch(ContactMessage, `/api/contact/${encodeURIComponent(id)}`, patch),
+      call(ENDPOINTS.contact.updateMessage, { params: { id }, body: patch }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'contact'] }),
   });
 }
@@ -156,7 +148,7 @@ export function useUpdateContactMessage() {
 export function useDeleteContactMessage() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.delete(ContactMessageDeleted, `/api/contact/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => call(ENDPOINTS.contact.deleteMessage, { params: { id } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'contact'] }),
   });
 }
@@ -169,7 +161,7 @@ export const SYSTEM_REFRESH_MS = 15_000;
 export const systemStatusQueryOptions = () =>
   queryOptions({
     queryKey: ['admin', 'system'],
-    queryFn: () => api.get(SystemStatus, '/api/admin/system'),
+    queryFn: () => call(ENDPOINTS.system.status),
     refetchInterval: SYSTEM_REFRESH_MS,
   });
 

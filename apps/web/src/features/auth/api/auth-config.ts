@@ -1,6 +1,6 @@
-import { AuthConfigResponse } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 
 export const DEFAULT_PROVIDER_NAME = 'Auth0';
 
@@ -8,7 +8,7 @@ export const DEFAULT_PROVIDER_NAME = 'Auth0';
 export const authConfigQueryOptions = () =>
   queryOptions({
     queryKey: ['auth-config'],
-    queryFn: () => api.get(AuthConfigResponse, '/api/auth/config'),
+    queryFn: () => call(ENDPOINTS.auth.config),
     staleTime: Infinity,
   });
 

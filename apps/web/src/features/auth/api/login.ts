@@ -1,9 +1,9 @@
-import { MeResponse, type LoginRequest } from '@atrium/contracts';
+import { ENDPOINTS, type LoginRequest } from '@atrium/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 import { meQueryOptions, writeBrowserFlags } from '../../../lib/me';
 
-export const loginWithPassword = (body: LoginRequest) => api.post(MeResponse, '/api/auth/login', body);
+export const loginWithPassword = (body: LoginRequest) => call(ENDPOINTS.auth.login, { body });
 
 /** Signs in with the built-in admin credentials and primes the session cache. */
 export function useLogin() {
