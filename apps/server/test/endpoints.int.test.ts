@@ -13,12 +13,15 @@ describe('the endpoint table', () => {
   });
   afterAll(async () => server?.close());
 
-  const declared = Object.entries(ENDPOINTS).flatMap(([group, endpoints]) =>
-    Object.entries(endpoints as Record<string, Endpoint>).map(([name, endpoint]) => ({
-      name: `${group}.${name}`,
-      endpoint,
-    })),
-  );
+  /** Every endpoint of the table, however deep its group, with its dotted name. */
+  const flatten = (group: Record<string, unknown>, prefix: string): { name: string; endpoint: Endpoint }[] =>
+    Object.entries(group).flatMap(([name, value]) => {
+      const item = value as Endpoint | Record<string, unknown>;
+      return 'method' in item && 'path' in item
+        ? [{ name: `${prefix}${name}`, endpoint: item as Endpoint }]
+        : flatten(item as Record<string, unknown>, `${prefix}${name}.`);
+    });
+  const declared = flatten(ENDPOINTS, '');
 
   it('lists endpoints at all, each once', () => {
     expect(declared.length).toBeGreaterThan(5);

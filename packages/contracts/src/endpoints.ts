@@ -98,6 +98,13 @@ import {
   LinkList,
   LinkListQuery,
   RevokeLinkResponse,
+  RevokeShareResponse,
+  SetShareRequest,
+  Share,
+  SharedWithMe,
+  ShareList,
+  ShareUserParams,
+  ShareWorkspaceParams,
   UpdateFileRequest,
 } from './sharing';
 import { SearchQuery, SearchResponse } from './search';
@@ -110,11 +117,50 @@ import {
   TrashList,
 } from './trash';
 
+/** The share endpoints of a file or a folder (`base`: its shares' path): list, and set or revoke one grant. */
+function sharesOf<K extends 'file' | 'folder'>(kind: K, base: string) {
+  const endpoints = {
+    list: endpoint({ method: 'GET', path: base, params: FolderIdParams, response: ShareList }),
+    setUser: endpoint({
+      method: 'PUT',
+      path: `${base}/:userId`,
+      params: ShareUserParams,
+      body: SetShareRequest,
+      response: Share,
+    }),
+    revokeUser: endpoint({
+      method: 'DELETE',
+      path: `${base}/:userId`,
+      params: ShareUserParams,
+      response: RevokeShareResponse,
+    }),
+    setWorkspace: endpoint({
+      method: 'PUT',
+      path: `${base}/workspaces/:workspaceId`,
+      params: ShareWorkspaceParams,
+      body: SetShareRequest,
+      response: Share,
+    }),
+    revokeWorkspace: endpoint({
+      method: 'DELETE',
+      path: `${base}/workspaces/:workspaceId`,
+      params: ShareWorkspaceParams,
+      response: RevokeShareResponse,
+    }),
+  };
+  return { [`${kind}Shares`]: endpoints } as Record<`${K}Shares`, typeof endpoints>;
+}
+
 /**
  * The endpoint table (docs/ARCHITECTURE.md, "Endpoints"): each endpoint's method, path and schemas, once, for the
  * server's routes and the web's calls. Modules move here one at a time; these are in it so far.
  */
 export const ENDPOINTS = {
+  sharing: {
+    ...sharesOf('file', '/api/files/:id/shares'),
+    ...sharesOf('folder', '/api/folders/:id/shares'),
+    sharedWithMe: endpoint({ method: 'GET', path: '/api/shared-with-me', response: SharedWithMe }),
+  },
   auth: {
     config: endpoint({ method: 'GET', path: '/api/auth/config', response: AuthConfigResponse }),
     login: endpoint({ method: 'POST', path: '/api/auth/login', body: LoginRequest, response: MeResponse }),

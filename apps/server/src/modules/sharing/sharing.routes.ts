@@ -1,14 +1,4 @@
-import {
-  ErrorResponse,
-  FolderIdParams,
-  RevokeShareResponse,
-  SetShareRequest,
-  Share,
-  SharedWithMe,
-  ShareList,
-  ShareUserParams,
-  ShareWorkspaceParams,
-} from '@atrium/contracts';
+import { ENDPOINTS, ErrorResponse, Share } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
@@ -29,29 +19,29 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
   const { sharing, audit } = deps;
 
   for (const kind of ['file', 'folder'] as const) {
-    const base = kind === 'file' ? '/api/files/:id/shares' : '/api/folders/:id/shares';
+    const E = kind === 'file' ? ENDPOINTS.sharing.fileShares : ENDPOINTS.sharing.folderShares;
     const label = kind === 'file' ? 'a file' : 'a folder (and everything below it)';
     const resource = (id: string): ShareResource => ({ kind, id });
-    const grantees: [string, typeof ShareUserParams | typeof ShareWorkspaceParams, string][] = [
-      [`${base}/:userId`, ShareUserParams, 'a person (owner key)'],
-      [`${base}/workspaces/:workspaceId`, ShareWorkspaceParams, 'a workspace (its members)'],
+    const grantees = [
+      { set: E.setUser, revoke: E.revokeUser, whom: 'a person (owner key)' },
+      { set: E.setWorkspace, revoke: E.revokeWorkspace, whom: 'a workspace (its members)' },
     ];
-    for (const [url, params, whom] of grantees) {
+    for (const { set, revoke, whom } of grantees) {
       const granteeOf = (p: { userId?: string; workspaceId?: string }): GranteeInput =>
         p.workspaceId !== undefined
           ? { kind: 'workspace', id: p.workspaceId }
           : { kind: 'user', ownerKey: p.userId ?? '' };
 
       typed.put(
-        url,
+        set.path,
         {
           config: USER,
           schema: {
             tags,
             summary: `Share ${label} with ${whom} as viewer or editor, or change the role (owners and editors)`,
-            params,
-            body: SetShareRequest,
-            response: { 200: Share, 201: Share, ...errors },
+            params: set.params,
+            body: set.body,
+            response: { 200: set.response, 201: Share, ...errors },
           },
         },
         async (request, reply) => {
@@ -71,14 +61,14 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
       );
 
       typed.delete(
-        url,
+        revoke.path,
         {
           config: USER,
           schema: {
             tags,
             summary: `Revoke the share of ${label} with ${whom} (those who may share it, or the recipient)`,
-            params,
-            response: { 200: RevokeShareResponse, ...errors },
+            params: revoke.params,
+            response: { 200: revoke.response, ...errors },
           },
         },
         async (request) => {
@@ -99,14 +89,14 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
     }
 
     typed.get(
-      base,
+      E.list.path,
       {
         config: USER,
         schema: {
           tags,
           summary: `Who has access to ${label}: its owner and its shares (owners and editors; viewers 403)`,
-          params: FolderIdParams,
-          response: { 200: ShareList, ...errors },
+          params: E.list.params,
+          response: { 200: E.list.response, ...errors },
         },
       },
       async (request) => sharing.list(await request.requireUser(), resource(request.params.id)),
@@ -114,13 +104,13 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
   }
 
   typed.get(
-    '/api/shared-with-me',
+    ENDPOINTS.sharing.sharedWithMe.path,
     {
       config: USER,
       schema: {
         tags,
         summary: 'Files and folders shared with the caller (directly or with a workspace of theirs), newest first',
-        response: { 200: SharedWithMe, 401: ErrorResponse },
+        response: { 200: ENDPOINTS.sharing.sharedWithMe.response, 401: ErrorResponse },
       },
     },
     async (request) => sharing.sharedWithMe(await request.requireUser()),

@@ -1,6 +1,6 @@
-import { ENDPOINTS, SharedWithMe } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { api, call } from '../api-client';
+import { call } from '../api-client';
 
 /**
  * The queries several features read (the spaces browser, the share dialog, the stored-file picker of the AI
@@ -29,4 +29,4 @@ export const folderChoicesQueryOptions = (id: string | null) =>
 
 /** GET /api/shared-with-me */
 export const sharedWithMeQueryOptions = () =>
-  queryOptions({ queryKey: sharedWithMeKey, queryFn: () => api.get(SharedWithMe, '/api/shared-with-me') });
+  queryOptions({ queryKey: sharedWithMeKey, queryFn: () => call(ENDPOINTS.sharing.sharedWithMe) });

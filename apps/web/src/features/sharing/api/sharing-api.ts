@@ -1,22 +1,12 @@
-import {
-  DirectoryList,
-  ENDPOINTS,
-  RevokeShareResponse,
-  ShareList,
-  type CreateLinkRequest,
-  type ShareRole,
-} from '@atrium/contracts';
+import { ENDPOINTS, type CreateLinkRequest, type ShareRole } from '@atrium/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api, call, request } from '../../../lib/api-client';
+import { call } from '../../../lib/api-client';
 import {
   sharedWithMeKey,
   sharedWithMeQueryOptions,
   spacesKey,
   spacesQueryOptions as sharedSpacesQueryOptions,
 } from '../../../lib/queries/spaces';
-
-const enc = encodeURIComponent;
 
 /** What a share dialog is about: a file or a folder. */
 export interface ShareTarget {
@@ -28,11 +18,9 @@ export interface ShareTarget {
 /** Who a share goes to: a person (by owner key) or a workspace. */
 export type Grantee = { kind: 'user'; id: string } | { kind: 'workspace'; id: string };
 
-const base = (target: Pick<ShareTarget, 'kind' | 'id'>) =>
-  `/api/${target.kind === 'file' ? 'files' : 'folders'}/${enc(target.id)}/shares`;
-
-const granteePath = (target: Pick<ShareTarget, 'kind' | 'id'>, grantee: Grantee) =>
-  grantee.kind === 'user' ? `${base(target)}/${enc(grantee.id)}` : `${base(target)}/workspaces/${enc(grantee.id)}`;
+/** The share endpoints of a file or of a folder. */
+const sharesOf = (target: Pick<ShareTarget, 'kind'>) =>
+  target.kind === 'file' ? ENDPOINTS.sharing.fileShares : ENDPOINTS.sharing.folderShares;
 
 export const sharingKeys = {
   shares: (target: Pick<ShareTarget, 'kind' | 'id'>) => ['shares', target.kind, target.id] as const,
@@ -42,17 +30,28 @@ export const sharingKeys = {
   sharedWithMe: sharedWithMeKey,
 };
 
-/** GET /api/{files|folders}/{id}/shares: the owner and every grant. */
+/** The owner and every grant of a file or folder. */
 export const sharesQueryOptions = (target: Pick<ShareTarget, 'kind' | 'id'>) =>
-  queryOptions({ queryKey: sharingKeys.shares(target), queryFn: () => api.get(ShareList, base(target)) });
+  queryOptions({
+    queryKey: sharingKeys.shares(target),
+    queryFn: () => call(sharesOf(target).list, { params: { id: target.id } }),
+  });
 
-/** PUT …/shares/{userId} or …/shares/workspaces/{workspaceId} `{ role }`: adds a grant or changes its role. */
-export const setShare = (target: Pick<ShareTarget, 'kind' | 'id'>, grantee: Grantee, role: ShareRole) =>
-  request(z.unknown(), granteePath(target, grantee), { method: 'PUT', body: { role } });
+/** Adds a grant to a person or a workspace, or changes its role. */
+export const setShare = (target: Pick<ShareTarget, 'kind' | 'id'>, grantee: Grantee, role: ShareRole) => {
+  const shares = sharesOf(target);
+  return grantee.kind === 'user'
+    ? call(shares.setUser, { params: { id: target.id, userId: grantee.id }, body: { role } })
+    : call(shares.setWorkspace, { params: { id: target.id, workspaceId: grantee.id }, body: { role } });
+};
 
-/** DELETE the same path: revokes the grant. */
-export const revokeShare = (target: Pick<ShareTarget, 'kind' | 'id'>, grantee: Grantee) =>
-  api.delete(RevokeShareResponse, granteePath(target, grantee));
+/** Revokes a grant. */
+export const revokeShare = (target: Pick<ShareTarget, 'kind' | 'id'>, grantee: Grantee) => {
+  const shares = sharesOf(target);
+  return grantee.kind === 'user'
+    ? call(shares.revokeUser, { params: { id: target.id, userId: grantee.id } })
+    : call(shares.revokeWorkspace, { params: { id: target.id, workspaceId: grantee.id } });
+};
 
 /** Changes to the grants of one target, each reloading its list. */
 export function useShareMutations(target: Pick<ShareTarget, 'kind' | 'id'>) {
@@ -70,7 +69,7 @@ export function useShareMutations(target: Pick<ShareTarget, 'kind' | 'id'>) {
 export const directoryQueryOptions = (q: string) =>
   queryOptions({
     queryKey: sharingKeys.directory(q),
-    queryFn: ({ signal }) => api.get(DirectoryList, `/api/users?q=${enc(q)}`, { signal }),
+    queryFn: ({ signal }) => call(ENDPOINTS.spaces.directory, { query: { q } }, { signal }),
     staleTime: 30_000,
   });
 
