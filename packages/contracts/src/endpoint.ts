@@ -14,8 +14,8 @@ export interface Endpoint {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
-  /** The answer of a success. */
-  response: z.ZodType;
+  /** The JSON answer of a success; none for an endpoint that answers bytes (a download, a thumbnail, a zip). */
+  response?: z.ZodType;
   /** Its status, when not 200. */
   status?: 201;
 }

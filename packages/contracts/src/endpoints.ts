@@ -42,6 +42,7 @@ import {
 import { FileDetails } from './file-details';
 import {
   DeleteFileResponse,
+  DownloadQuery,
   FileIdParams,
   FileList,
   FileListQuery,
@@ -49,6 +50,7 @@ import {
   FileUserParams,
   FileVersionList,
   FileVersionParams,
+  UploadFileResponse,
   UserFileStats,
 } from './files';
 import { FileInsights, WorkspaceAnalysisSettings } from './insights';
@@ -106,8 +108,9 @@ import {
   ShareUserParams,
   ShareWorkspaceParams,
   UpdateFileRequest,
+  UploadQuery,
 } from './sharing';
-import { SearchQuery, SearchResponse } from './search';
+import { ArchiveRequest, SearchQuery, SearchResponse } from './search';
 import {
   EmptyTrashQuery,
   EmptyTrashResponse,
@@ -208,6 +211,19 @@ export const ENDPOINTS = {
     status: endpoint({ method: 'GET', path: '/api/admin/system', response: SystemStatus }),
   },
   files: {
+    /** Multipart (field `file`); answers text, or JSON with `Accept: application/json`. */
+    upload: endpoint({ method: 'POST', path: '/api/files/upload', query: UploadQuery, response: UploadFileResponse }),
+    /** The bytes (Range, conditional requests); `?inline=1` for media sources. */
+    download: endpoint({ method: 'GET', path: '/api/files/download/:id', params: FileIdParams, query: DownloadQuery }),
+    /** A WebP thumbnail (the web adds `?v=` of the file's version to bust caches). */
+    thumbnail: endpoint({ method: 'GET', path: '/api/files/:id/thumbnail', params: FileIdParams }),
+    versionContent: endpoint({
+      method: 'GET',
+      path: '/api/files/:id/versions/:versionId/content',
+      params: FileVersionParams,
+    }),
+    /** A zip of files and folders, streamed. */
+    archive: endpoint({ method: 'POST', path: '/api/files/archive', body: ArchiveRequest }),
     list: endpoint({
       method: 'GET',
       path: '/api/files/user/:userId',

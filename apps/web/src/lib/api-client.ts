@@ -56,7 +56,7 @@ export type CallInput<E extends Endpoint> = (E extends { params: z.ZodType }
  * Calls an endpoint of the endpoint table (`ENDPOINTS` in contracts): its method, its path with the parameters
  * filled in and the query appended, the body as JSON; the answer validated with its response schema.
  */
-export function call<E extends Endpoint>(
+export function call<E extends Endpoint & { response: z.ZodType }>(
   declared: E,
   ...[input, options]: E extends { params: z.ZodType } | { body: z.ZodType }
     ? [input: CallInput<E>, options?: Omit<RequestOptions, 'body' | 'method'>]

@@ -1,5 +1,6 @@
 import type { SearchResult } from '@atrium/contracts';
 import { folderHref, PAGES } from '@atrium/contracts/pages';
+import { downloadUrl } from './file-urls';
 
 // Where search results open: shared by the search screens and the assistant (issue 17), which answers with them.
 
@@ -17,7 +18,7 @@ const folderRoute = (result: SearchResult, folderId: string) =>
 export function resultTarget(result: SearchResult): { href: string; external: boolean } {
   if (result.kind === 'folder') return { href: folderRoute(result, result.id), external: false };
   if (result.location.folderId) return { href: folderRoute(result, result.location.folderId), external: false };
-  return { href: `/api/files/download/${encodeURIComponent(result.id)}`, external: true };
+  return { href: downloadUrl(result.id), external: true };
 }
 
 /** "Personal › Reports › 2026": the space and the folders down to the result's. */

@@ -5,6 +5,7 @@ import {
   UploadFileResponse,
   type UploadConflict,
 } from '@atrium/contracts';
+import { endpointPath } from '@atrium/contracts/endpoint';
 import { call } from './api-client';
 import { postWithProgress, RequestCancelledError, type UploadProgress } from './http';
 
@@ -36,8 +37,8 @@ export async function uploadMultipart(
 ): Promise<FileRecord> {
   const body = new FormData();
   body.append('file', file, file.name);
-  const query = new URLSearchParams(placementEntries(place)).toString();
-  const text = await postWithProgress(`/api/files/upload${query ? `?${query}` : ''}`, body, {
+  const url = endpointPath(ENDPOINTS.files.upload, {}, Object.fromEntries(placementEntries(place)));
+  const text = await postWithProgress(url, body, {
     totalBytes: file.size,
     onProgress: options.onProgress,
     signal: options.signal,

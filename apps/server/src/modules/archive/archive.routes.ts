@@ -1,4 +1,4 @@
-import { ArchiveRequest } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { zipHeaders } from '../../lib/http/zip-stream';
@@ -6,14 +6,15 @@ import type { ArchiveService } from './archive.service';
 
 /** `POST /api/files/archive` (issue 16): signed-in users; each item is checked by the file and folder policies. */
 export function registerArchiveRoutes(app: FastifyInstance, deps: { archive: ArchiveService }) {
+  const { archive } = ENDPOINTS.files;
   app.withTypeProvider<ZodTypeProvider>().post(
-    '/api/files/archive',
+    archive.path,
     {
       config: { access: 'user' },
       schema: {
         tags: ['files'],
         summary: 'Download files and folders (with everything in them) as one zip, streamed',
-        body: ArchiveRequest,
+        body: archive.body,
       },
     },
     async (request, reply) => {

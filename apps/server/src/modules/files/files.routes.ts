@@ -2,17 +2,7 @@ import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  DownloadQuery,
-  ENDPOINTS,
-  ErrorResponse,
-  FileIdParams,
-  NEXT_CURSOR_HEADER,
-  UploadFileResponse,
-  type UploadPlacementQuery,
-  UploadQuery,
-  FileVersionParams,
-} from '@atrium/contracts';
+import { ENDPOINTS, ErrorResponse, NEXT_CURSOR_HEADER, type UploadPlacementQuery } from '@atrium/contracts';
 import { sendBlob, sendThumbnail } from '../../lib/http/send-blob';
 import { withFilePart } from '../../lib/multipart';
 import { presentFile } from './files.presenter';
@@ -48,16 +38,16 @@ export async function registerFileRoutes(
     const typed = scope.withTypeProvider<ZodTypeProvider>();
 
     typed.post(
-      '/api/files/upload',
+      E.upload.path,
       {
         config: user,
         schema: {
           tags: ['files'],
           summary:
             'Upload a file (multipart field "file") into folderId, the root of workspaceId, or the personal space of userId (default: your own); a taken name: onConflict=rename (default, "name (1).ext"), replace (a new version of that file, same id) or fail (409); text answer with the id, JSON with Accept: application/json',
-          querystring: UploadQuery,
+          querystring: E.upload.query,
           response: {
-            200: UploadFileResponse,
+            200: E.upload.response,
             400: ErrorResponse,
             403: ErrorResponse,
             404: ErrorResponse,
@@ -130,14 +120,14 @@ export async function registerFileRoutes(
     );
 
     typed.get(
-      '/api/files/download/:id',
+      E.download.path,
       {
         config: user,
         schema: {
           tags: ['files'],
           summary: 'The file bytes (Range, ETag, If-None-Match, If-Modified-Since); ?inline=1 for media sources',
-          params: FileIdParams,
-          querystring: DownloadQuery,
+          params: E.download.params,
+          querystring: E.download.query,
         },
       },
       async (request, reply) => {
@@ -148,14 +138,14 @@ export async function registerFileRoutes(
     );
 
     typed.get(
-      '/api/files/:id/thumbnail',
+      E.thumbnail.path,
       {
         config: user,
         schema: {
           tags: ['files'],
           summary:
             'A WebP thumbnail of an image, a PDF’s first page or a video’s poster frame (made once, then cached; 404 without its engine)',
-          params: FileIdParams,
+          params: E.thumbnail.params,
         },
       },
       async (request, reply) => {
@@ -178,13 +168,13 @@ export async function registerFileRoutes(
     );
 
     typed.get(
-      '/api/files/:id/versions/:versionId/content',
+      E.versionContent.path,
       {
         config: user,
         schema: {
           tags: ['files'],
           summary: 'The bytes of an older version (Range, ETag, If-None-Match, If-Modified-Since), named as the file',
-          params: FileVersionParams,
+          params: E.versionContent.params,
         },
       },
       async (request, reply) => {

@@ -5,6 +5,3 @@ import { folderHref } from '@atrium/contracts/pages';
  * space opens there too (the browser reads it through the share, as a viewer unless the server says more).
  */
 export const folderRoute = (folderId: string) => folderHref(null, folderId);
-
-/** A shared file's download (the private download route: the policies let share recipients through). */
-export const fileDownloadUrl = (fileId: string) => `/api/files/download/${encodeURIComponent(fileId)}`;

@@ -1,4 +1,5 @@
 import type { FileRecord } from '@atrium/contracts';
+import { downloadUrl } from '../../../lib/file-urls';
 import type { AiInput } from '../api/ai-api';
 
 /** The name of an input's file ("team.jpg", "recording.wav"). */
@@ -14,7 +15,7 @@ export const isImageRecord = (file: Pick<FileRecord, 'contentType' | 'fileName'>
   (/^(application\/octet-stream)?$/.test(file.contentType) && /\.(png|jpe?g)$/i.test(file.fileName));
 
 /** A stored file as the browser shows it inline (an image's preview, an audio player's source). */
-export const storedFileUrl = (id: string) => `/api/files/download/${encodeURIComponent(id)}?inline=1`;
+export const storedFileUrl = (id: string) => downloadUrl(id, true);
 
 /** A file name without its extension ("meeting.wav" → "meeting"); `fallback` for a name that is only an extension. */
 export const baseName = (name: string, fallback: string) => {

@@ -3,8 +3,6 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { call } from '../../../lib/api-client';
 import { fileStatsKey } from '../../../lib/queries/file-stats';
 
-const enc = encodeURIComponent;
-
 export const filesKeys = {
   all: ['files'] as const,
   list: (userId: string) => ['files', 'list', userId] as const,
@@ -36,8 +34,7 @@ export function useDeleteFile() {
   });
 }
 
-export const downloadUrl = (id: string, inline = false) => `/api/files/download/${enc(id)}${inline ? '?inline=1' : ''}`;
-export const thumbnailUrl = (id: string) => `/api/files/${enc(id)}/thumbnail`;
+export { downloadUrl, thumbnailUrl } from '../../../lib/file-urls';
 
 export type { UploadProgress } from '../../../lib/http';
 

@@ -17,7 +17,9 @@ export function faceCropStyle(src: string, box: InsightBox, margin = 0.25) {
 }
 
 /** The server-made thumbnail of an image file (its aspect ratio kept, so boxes in fractions still fit). */
-export const thumbnailUrl = (fileId: string) => `/api/files/${encodeURIComponent(fileId)}/thumbnail`;
+import { thumbnailUrl } from '../../../lib/file-urls';
+
+export { thumbnailUrl };
 
 /** A face cut out of its photo's thumbnail (a decorative image: the person's name is next to it). */
 export function FaceCrop({

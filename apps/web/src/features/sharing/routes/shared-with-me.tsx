@@ -7,7 +7,8 @@ import { useShareAction, type ShareRequest } from '../../../lib/share-action';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useSharedWithMe } from '../api/sharing-api';
 import { ROLE_LABELS, errorText } from '../components/sharing-texts';
-import { fileDownloadUrl, folderRoute } from '../routes-config';
+import { downloadUrl } from '../../../lib/file-urls';
+import { folderRoute } from '../routes-config';
 
 const sharedLine = (sharedBy: string | null, sharedAt: string) =>
   `${sharedBy ? `Shared by ${sharedBy}` : 'Shared with you'} · ${new Date(sharedAt).toLocaleDateString()}`;
@@ -130,7 +131,8 @@ export default function SharedWithMePage() {
                   target={{ kind: 'file', id: file.id, name: file.fileName }}
                 >
                   <a
-                    href={fileDownloadUrl(file.id)}
+                    // The private download route: the policies let share recipients through.
+                    href={downloadUrl(file.id)}
                     download={file.fileName}
                     aria-label={`Download ${file.fileName}`}
                     className="inline-flex items-center gap-1 rounded-lg px-2 py-1 text-sm font-medium text-brand-700 hover:bg-brand-50"

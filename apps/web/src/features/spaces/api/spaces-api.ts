@@ -9,10 +9,10 @@ import {
 } from '@atrium/contracts';
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client';
+import { downloadUrl } from '../../../lib/file-urls';
 import { folderChoicesQueryOptions, spacesKey, spacesQueryOptions } from '../../../lib/queries/spaces';
 import { sendOk } from '../../../lib/http';
 
-const enc = encodeURIComponent;
 const E = ENDPOINTS.spaces;
 
 export const spacesKeys = {
@@ -208,8 +208,7 @@ export function useDeleteFile() {
   });
 }
 
-export const downloadUrl = (id: string) => `/api/files/download/${enc(id)}`;
-export const versionUrl = (id: string, versionId: string) => `/api/files/${enc(id)}/versions/${enc(versionId)}/content`;
+export { downloadUrl, thumbnailUrl, versionUrl } from '../../../lib/file-urls';
 
 /** GET /api/files/{id}/versions */
 export const useVersions = (id: string) =>
@@ -230,9 +229,8 @@ export function useRestoreVersion(id: string) {
       ]),
   });
 }
-export const openUrl = (id: string) => `/api/files/download/${enc(id)}?inline=1`;
+export const openUrl = (id: string) => downloadUrl(id, true);
 /** A file's thumbnail (images, PDFs, videos); `version` (its upload date) makes new content a new URL for the cache. */
-export const thumbnailUrl = (id: string, version: string) => `/api/files/${enc(id)}/thumbnail?v=${enc(version)}`;
 
 /** Reloads the open folder's listings (after uploads). */
 export const useRefreshFolders = useFoldersInvalidation;
@@ -255,7 +253,7 @@ function attachmentName(header: string | null, fallback: string): string {
  * as a Blob and saves it under the server's name. Throws the server's error (e.g. 404 for an item gone meanwhile).
  */
 export async function downloadArchive(items: { fileIds: string[]; folderIds: string[] }): Promise<string> {
-  const response = await sendOk('/api/files/archive', {
+  const response = await sendOk(ENDPOINTS.files.archive.path, {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json', accept: 'application/zip, application/json' },
