@@ -262,6 +262,9 @@ describe.each(dialects())('scheduled notifications (%s)', (dialect) => {
   });
 
   it('sends each due message exactly once when two instances run the job at the same time', async () => {
+    // The server's own `notifications.scheduled` job (every 15 s) would race the two instances below for these
+    // messages and send some of them itself: stop it for this test (it is the last one of the server).
+    await server.app.scheduler.stop();
     const db = server.app.database.db;
     const repo = createScheduledNotificationsRepository(db);
     const adminRow = await db
