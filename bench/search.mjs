@@ -2,8 +2,9 @@
 // The server starts on an empty data folder; 100,000 file rows (and 1,100 folders) are then written straight into its
 // database, as uploads would leave them (the bytes are not needed to search names): 60,000 in the admin's personal
 // space across 500 folders, 20,000 in a workspace the admin is a member of, 20,000 in another person's personal space
-// that the admin must never see (the access filter runs over them too). The triggers of migration 0017 index every row
-// as it is inserted. Then 300 sequential requests per query (after 20 warm-up), each with the session cookie.
+// that the admin must never see (the access filter runs over them too) but for one folder of it shared with the admin.
+// The triggers of migrations 0017 and 0024 index every row as it is inserted. Then 300 sequential requests per query
+// (after 20 warm-up), each with the session cookie.
 // Analysed mode (issue 17): every file also gets content text as the background analysis leaves it (OCR, transcript or
 // document text: 200 words drawn from a 5,000-word vocabulary with Zipf's law, so the commonest word is in nearly every
 // file and the rarest in a few hundred), written the way `search.setContent` writes it (SQLite: `search_documents`
@@ -200,6 +201,7 @@ function fill(space, folderCount, fileCount) {
       uploaded_by: null,
     });
   }
+  return ids;
 }
 fill({ workspaceId: null, ownerKey: 'admin', fileOwner: 'admin', rootId: personalRoot }, 500, total * 0.6);
 fill(
@@ -207,7 +209,28 @@ fill(
   300,
   total * 0.2,
 );
-fill({ workspaceId: null, ownerKey: 'stranger', fileOwner: 'stranger', rootId: strangerRootId }, 300, total * 0.2);
+const strangerFolders = fill(
+  { workspaceId: null, ownerKey: 'stranger', fileOwner: 'stranger', rootId: strangerRootId },
+  300,
+  total * 0.2,
+);
+// The stranger shares one of their folders (~1/300 of their files) with the admin: search also looks through shares.
+const me = await api('GET', '/api/me');
+tables.push([
+  'shares',
+  [
+    {
+      id: randomUUID(),
+      file_id: null,
+      folder_id: strangerFolders[0],
+      grantee_user_id: me.id,
+      grantee_workspace_id: null,
+      role: 'viewer',
+      created_by: null,
+      created_at: iso(now),
+    },
+  ],
+]);
 
 const insertStarted = performance.now();
 if (databaseUrl) {

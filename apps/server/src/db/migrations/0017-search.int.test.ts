@@ -45,8 +45,9 @@ describe.each(dialects())('migration 0017-search (%s)', (dialect) => {
       .execute();
 
     await migrateThrough(handle, '0017-search');
-    // Today's search queries also read what migration 0023 adds (PostgreSQL: `all_tsv`, made from the indexed rows).
-    await migrateThrough(handle, '0023-search-recent');
+    // Today's search queries also read what migrations 0023 and 0024 add (PostgreSQL: `all_tsv`; SQLite: the FTS5
+    // `scope` column), made from the rows indexed here.
+    await migrateThrough(handle, '0024-search-scope');
     const repo = createSearchRepository(handle.db, handle.dialect);
     const olga = { kind: 'user', id: 'u-olga', ownerKey: 'olga', role: 'user' } as never;
     const found = async (q: string) =>

@@ -22,6 +22,7 @@ import { m0020People } from './0020-people';
 import { m0021UserPreferences } from './0021-user-preferences';
 import { m0022AuditSubject } from './0022-audit-subject';
 import { m0023SearchRecent } from './0023-search-recent';
+import { m0024SearchScope } from './0024-search-scope';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0021-user-preferences': m0021UserPreferences,
   '0022-audit-subject': m0022AuditSubject,
   '0023-search-recent': m0023SearchRecent,
+  '0024-search-scope': m0024SearchScope,
 };

@@ -1,6 +1,7 @@
 import type { FileRecord, Folder, SearchResponse, SearchResult, Workspace } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callsAs, dialects, readError, signInPeople, startTestServer, type TestServer } from '../../../test/helpers';
+import { createSearchRepository } from './search.repository';
 
 /**
  * Search (issue 16) through HTTP on both engines: what each caller finds (own space, workspaces, shares, never
@@ -251,6 +252,72 @@ describe.each(dialects())('search (%s)', (dialect) => {
     expect(seen.slice(3).map(([, where]) => where)).toEqual(['content', 'content', 'content']);
     expect(new Set(seen.slice(3).map(([id]) => id))).toEqual(new Set(inside.map((f) => f.id)));
     expect(seen).toHaveLength(6);
+  });
+
+  it('finds content in the caller’s spaces and through shares only, follows a move to another space, pages in one order', async () => {
+    // SQLite looks for content in two arms (the caller's own spaces by their FTS5 space token, then what shares
+    // reach) and merges them; PostgreSQL in one. Both must give the same rows, in one order, without repeats.
+    const inside = async (who: string, query: string, name: string) => {
+      const file = await upload(who, query, name);
+      expect(await server.app.searchIndex.setContent(file.id, `Field notes: a quokka was seen today (${name}).`)).toBe(
+        true,
+      );
+      return file;
+    };
+    const ws = await json<Workspace>(await call('ben', 'POST', '/api/workspaces', { name: 'Quokka team' }), 201);
+    await json(await call('ben', 'PUT', `/api/workspaces/${ws.id}/members/dan`, { role: 'viewer' }));
+    const own = await inside('dan', '', 'dan-own.txt');
+    const team = await inside('ben', `?folderId=${ws.rootFolderId}`, 'team-file.txt');
+    const shared = await folder('cleo', { name: 'Cleo shared' });
+    const inShared = await inside('cleo', `?folderId=${shared.id}`, 'cleo-in-folder.txt');
+    const alone = await inside('cleo', '', 'cleo-alone.txt');
+    const hidden = await inside('cleo', '', 'cleo-hidden.txt');
+    const bensOwn = await inside('ben', '', 'ben-personal.txt');
+    await json(await call('cleo', 'PUT', `/api/folders/${shared.id}/shares/dan`, { role: 'viewer' }), 201);
+    await json(await call('cleo', 'PUT', `/api/files/${alone.id}/shares/dan`, { role: 'viewer' }), 201);
+
+    const ids = async (who: string, extra: Record<string, string> = {}) =>
+      (await search(who, { q: 'quokka', ...extra })).items.map((item) => item.id);
+    const visible = [own.id, team.id, inShared.id, alone.id];
+    expect(new Set(await ids('dan'))).toEqual(new Set(visible));
+    expect(await ids('dan')).toHaveLength(4);
+    expect(new Set(await ids('dan', { spaceId: 'shared' }))).toEqual(new Set([inShared.id, alone.id]));
+    expect(await ids('dan', { spaceId: 'personal' })).toEqual([own.id]);
+    expect(await ids('dan', { spaceId: ws.id })).toEqual([team.id]);
+    expect(await ids('ana')).toEqual([]);
+    expect(new Set(await ids('cleo'))).toEqual(new Set([inShared.id, alone.id, hidden.id]));
+
+    // One order across the arms: pages of one never repeat or skip what a single page shows.
+    const all = await ids('dan');
+    const paged: string[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page: SearchResponse = await search('dan', { q: 'quokka', limit: '1', ...(cursor ? { cursor } : {}) });
+      paged.push(...page.items.map((item) => item.id));
+      cursor = page.nextCursor;
+    }
+    expect(paged).toEqual(all);
+
+    // Shares reaching too many folders for one FTS5 query are searched by a walk over everything: the same rows.
+    const danActor = { kind: 'user', ...(await json<{ id: string }>(await call('dan', 'GET', '/api/me'))) } as never;
+    const walking = createSearchRepository(server.app.database.db, dialect, { sharedTokensMax: 0 });
+    const walked = await walking.search(danActor, ['quokka'], {}, { offset: 0, limit: 10 });
+    expect(walked.map((row) => row.id)).toEqual(all);
+
+    // A file moved into the workspace is found by its members by what is inside it, and no longer where it was.
+    expect(await ids('dan', { spaceId: ws.id })).toEqual([team.id]);
+    await json(await call('ben', 'PATCH', `/api/files/${bensOwn.id}`, { folderId: ws.rootFolderId }));
+    expect(new Set(await ids('dan', { spaceId: ws.id }))).toEqual(new Set([team.id, bensOwn.id]));
+    const [bensPersonal] = await json<{ rootFolderId: string }[]>(await call('ben', 'GET', '/api/spaces'));
+    await json(await call('ben', 'PATCH', `/api/files/${bensOwn.id}`, { folderId: bensPersonal?.rootFolderId }));
+    expect(await ids('dan', { spaceId: ws.id })).toEqual([team.id]);
+    expect(await ids('ben', { spaceId: 'personal' })).toEqual([bensOwn.id]);
+    // A file moved out of the shared folder is no longer found through the share; one moved in is.
+    const [cleosPersonal] = await json<{ rootFolderId: string }[]>(await call('cleo', 'GET', '/api/spaces'));
+    await json(await call('cleo', 'PATCH', `/api/files/${inShared.id}`, { folderId: cleosPersonal?.rootFolderId }));
+    expect(await ids('dan', { spaceId: 'shared' })).toEqual([alone.id]);
+    await json(await call('cleo', 'PATCH', `/api/files/${hidden.id}`, { folderId: shared.id }));
+    expect(new Set(await ids('dan', { spaceId: 'shared' }))).toEqual(new Set([hidden.id, alone.id]));
   });
 
   it('filters by type, modified range and space; pages with a cursor', async () => {

@@ -8,6 +8,27 @@ import { readableScope } from '../spaces/access';
 /** Longest content text kept per file, in characters (PostgreSQL's tsvector holds at most 1 MB). */
 export const CONTENT_MAX = 200_000;
 
+/**
+ * An FTS5 `scope` token (migration 0024 writes the same in SQL): `w` a workspace, `o` a personal space (by owner
+ * key), `p` the folder holding a document, `i` the document's own file or folder; then the id in hex, so the
+ * tokenizer keeps it as one word.
+ */
+export const scopeToken = (kind: 'w' | 'o' | 'p' | 'i', id: string): string =>
+  `${kind}${Buffer.from(id, 'utf8').toString('hex')}`;
+
+/** Shares reaching more folders and files than this are searched by a walk over everything instead. */
+export const SHARED_TOKENS_MAX = 1_000;
+
+/**
+ * Where an SQLite content search looks: everywhere (`tokens` null), or only in the documents carrying one of
+ * `tokens` in their FTS5 `scope` column; `shared`: only rows outside the searcher's own spaces count.
+ */
+interface Arm {
+  tokens: string[] | null;
+  shared: boolean;
+}
+const EVERYWHERE: Arm = { tokens: null, shared: false };
+
 /** One matching file or folder the caller may see, before presentation. */
 export interface SearchHitRow {
   kind: 'file' | 'folder';
@@ -26,6 +47,8 @@ export interface SearchHitRow {
   place_id: string | null;
   /** 1: the caller's own or in one of their workspaces; 0: reached only through a share. */
   in_own_spaces: number;
+  /** The engine's order of a content match (SQLite: the FTS5 rowid); 0 otherwise. */
+  engine_order: number;
 }
 
 export interface SearchFilters {
@@ -52,7 +75,11 @@ export interface ChainRow {
  * on the documents of migration 0017 (and 0023). Only the matching step and the content phase's order differ; who may
  * see a row and the filters are one SQL, over the documents alone (no per-row join with `files` or `folders`).
  */
-export function createSearchRepository(db: Db, dialect: Dialect) {
+export function createSearchRepository(
+  db: Db,
+  dialect: Dialect,
+  options: { sharedTokensMax: number } = { sharedTokensMax: SHARED_TOKENS_MAX },
+) {
   /**
    * The documents matching `terms` (a prefix each) in one of two phases, which is what keeps a common word fast:
    * - `name`: every term in the name. Names are short, so even a common prefix matches few enough to order them all
@@ -61,15 +88,19 @@ export function createSearchRepository(db: Db, dialect: Dialect) {
    *   content word matches nearly every file, so these are taken in the engine's own order and the page stops the
    *   scan: SQLite walks FTS5 by descending rowid (the document's `doc_id`, so the most recently indexed first);
    *   PostgreSQL takes them newest first.
+   * On SQLite the content phase runs in two arms (`Arm`), so that FTS5 never walks documents the searcher cannot see:
+   * the searcher's own spaces (the words AND one of their space tokens, migration 0024), then what shares reach.
    */
-  function matched(terms: string[], phase: 'name' | 'content'): RawBuilder<unknown> {
+  function matched(terms: string[], phase: 'name' | 'content', arm: Arm): RawBuilder<unknown> {
     const columns = sql`d.kind, d.item_id, d.name, d.workspace_id, d.owner_key, d.place_id, d.modified_at, d.size,
       d.content_type, d.trashed_at`;
     if (dialect === 'sqlite') {
-      // Terms hold only letters, digits and marks (`searchTerms`), so quoting them cannot inject FTS5 syntax.
+      // Terms hold only letters, digits and marks (`searchTerms`), and scope tokens only a letter and hex digits, so
+      // quoting them cannot inject FTS5 syntax.
       const expression = terms.map((term) => `"${term}"*`).join(' ');
       const inName = `name : (${expression})`;
-      const match = phase === 'name' ? inName : `(${expression}) NOT (${inName})`;
+      let match = phase === 'name' ? inName : `({name content} : (${expression})) NOT (${inName})`;
+      if (arm.tokens !== null) match = `(${match}) AND (scope : (${arm.tokens.map((t) => `"${t}"`).join(' OR ')}))`;
       return sql`matched as (
         select ${columns}, search_fts.rowid as engine_order
         from search_fts join search_documents d on d.doc_id = search_fts.rowid
@@ -87,8 +118,17 @@ export function createSearchRepository(db: Db, dialect: Dialect) {
     )`;
   }
 
-  /** What `actor` may see of one phase's matches (`matched m`), with the filters: the `with` list and the condition. */
-  function visibleMatches(actor: UserActor, terms: string[], filters: SearchFilters, which: 'name' | 'content') {
+  /**
+   * What `actor` may see of one phase's matches (`matched m`), with the filters: the `with` list and the condition.
+   * The condition is the same for every arm: an arm only narrows where the engine looks.
+   */
+  function visibleMatches(
+    actor: UserActor,
+    terms: string[],
+    filters: SearchFilters,
+    which: 'name' | 'content',
+    arm: Arm = EVERYWHERE,
+  ) {
     const scope = readableScope(actor);
     const conditions: RawBuilder<unknown>[] = [
       // Who may see a document: the ONE place. Never a space's root folder, never what is in the trash (trashing
@@ -97,6 +137,8 @@ export function createSearchRepository(db: Db, dialect: Dialect) {
       sql`not (m.kind = 'folder' and m.place_id is null)`,
       sql`m.trashed_at is null`,
     ];
+    // The shared arm leaves the searcher's own spaces to the other arm.
+    if (arm.shared) conditions.push(sql`not ${scope.inOwnSpaces('m')}`);
     if (filters.type !== undefined) {
       conditions.push(sql`m.kind = 'file'`, fileKindCondition(filters.type, sql.ref('m.content_type')));
     }
@@ -110,7 +152,7 @@ export function createSearchRepository(db: Db, dialect: Dialect) {
       conditions.push(sql`m.workspace_id = ${filters.space}`);
     }
     return {
-      with: sql`with recursive ${scope.ctes}, ${matched(terms, which)}`,
+      with: sql`with recursive ${scope.ctes}, ${matched(terms, which, arm)}`,
       where: sql.join(conditions, sql` and `),
       inOwnSpaces: scope.inOwnSpaces('m'),
     };
@@ -127,16 +169,17 @@ export function createSearchRepository(db: Db, dialect: Dialect) {
     return dialect === 'sqlite' ? sql`${ref('engine_order')} desc` : sql`${ref('modified_at')} desc, ${ref('item_id')}`;
   }
 
-  /** One page of a phase. */
+  /** One page of a phase (of one arm). */
   async function phasePage(
     actor: UserActor,
     terms: string[],
     filters: SearchFilters,
     which: 'name' | 'content',
     page: { offset: number; limit: number },
+    arm: Arm = EVERYWHERE,
   ): Promise<SearchHitRow[]> {
     if (page.limit <= 0) return [];
-    const visible = visibleMatches(actor, terms, filters, which);
+    const visible = visibleMatches(actor, terms, filters, which, arm);
     const { rows } = await sql<Omit<SearchHitRow, 'name_hit'>>`
       ${visible.with},
       hits as (
@@ -148,18 +191,65 @@ export function createSearchRepository(db: Db, dialect: Dialect) {
       )
       select hits.kind, hits.item_id as id, hits.name, hits.modified_at, hits.size, hits.content_type,
         hits.workspace_id, w.name as workspace_name, hits.owner_key, hits.place_id, hits.in_own_spaces,
-        ${which === 'name' ? sql`null` : sql`c.content`} as content
+        hits.engine_order, ${which === 'name' ? sql`null` : sql`c.content`} as content
       from hits
       left join workspaces w on w.id = hits.workspace_id
       ${which === 'name' ? sql`` : sql`left join search_documents c on c.item_id = hits.item_id`}
       order by ${phaseOrder(terms, which, 'hits')}
     `.execute(db);
-    return rows.map((row) => ({
+    return rows.map(({ engine_order, ...row }) => ({
       ...row,
+      engine_order: Number(engine_order),
       name_hit: which === 'name' ? 1 : 0,
       in_own_spaces: Number(row.in_own_spaces),
       size: row.size === null ? null : Number(row.size),
     }));
+  }
+
+  /**
+   * One page of the content phase. SQLite: the page of each arm (the searcher's own spaces; what shares reach), each
+   * up to the page's end, merged in the engine's order — the rows, in the order, one walk over everything would give.
+   */
+  async function contentPage(
+    actor: UserActor,
+    terms: string[],
+    filters: SearchFilters,
+    page: { offset: number; limit: number },
+  ): Promise<SearchHitRow[]> {
+    if (dialect !== 'sqlite') return phasePage(actor, terms, filters, 'content', page);
+    const arms = await armsOf(actor, filters);
+    const upToEnd = { offset: 0, limit: page.offset + page.limit };
+    const pages = await Promise.all(arms.map((arm) => phasePage(actor, terms, filters, 'content', upToEnd, arm)));
+    return pages
+      .flat()
+      .sort((a, b) => b.engine_order - a.engine_order)
+      .slice(page.offset, page.offset + page.limit);
+  }
+
+  /**
+   * The arms of an SQLite content search, narrowed by the space filter: the searcher's own spaces (personal,
+   * workspaces) by their space tokens, and what shares reach them by the tokens of the shared folders (their
+   * contents: `p`, themselves: `i`) and files (`i`). Arms without a token are left out.
+   */
+  async function armsOf(actor: UserActor, filters: SearchFilters): Promise<Arm[]> {
+    const [memberships, targets] = await Promise.all([
+      db.selectFrom('workspace_members').select('workspace_id').where('user_id', '=', actor.id).execute(),
+      filters.space === 'personal' ? { rows: [] } : readableScope(actor).sharedTargets.execute(db),
+    ]);
+    const own: string[] = [];
+    if (filters.space === undefined || filters.space === 'personal') own.push(scopeToken('o', actor.ownerKey));
+    for (const { workspace_id: id } of memberships) {
+      if (filters.space === undefined || filters.space === id) own.push(scopeToken('w', id));
+    }
+    const shared = targets.rows.flatMap((row) =>
+      row.kind === 'folder' ? [scopeToken('p', row.id), scopeToken('i', row.id)] : [scopeToken('i', row.id)],
+    );
+    const arms: Arm[] = [];
+    if (own.length > 0 && filters.space !== 'shared') arms.push({ tokens: own, shared: false });
+    if (shared.length > 0) {
+      arms.push({ tokens: shared.length > options.sharedTokensMax ? null : [...new Set(shared)], shared: true });
+    }
+    return arms;
   }
 
   /** How many name matches `actor` may see (for a page that starts past their end). */
@@ -188,7 +278,7 @@ export function createSearchRepository(db: Db, dialect: Dialect) {
       // How many name matches come before the content ones: known from this page unless it starts past their end.
       const before =
         names.length > 0 || page.offset === 0 ? page.offset + names.length : await nameCount(actor, terms, filters);
-      const content = await phasePage(actor, terms, filters, 'content', {
+      const content = await contentPage(actor, terms, filters, {
         offset: Math.max(0, page.offset - before),
         limit: page.limit - names.length,
       });

@@ -38,12 +38,13 @@ export function readableScope(actor: Pick<UserActor, 'id' | 'ownerKey'>) {
   const memberOf = sql`(select workspace_id from workspace_members where user_id = ${actor.id})`;
   const own = (alias: string) =>
     sql`(${sql.ref(`${alias}.workspace_id`)} is null and ${sql.ref(`${alias}.owner_key`)} = ${actor.ownerKey})`;
-  return {
-    ctes: sql`readable_shared_tree(id) as (
+  const ctes = sql`readable_shared_tree(id) as (
       select s.folder_id from shares s where s.folder_id is not null and ${shareReaches(actor.id, 's')}
       union
       select f.id from folders f join readable_shared_tree t on f.parent_id = t.id
-    )`,
+    )`;
+  return {
+    ctes,
     /** Condition on a `files` row. */
     file: (alias: string) => sql<boolean>`(${own(alias)}
       or ${sql.ref(`${alias}.workspace_id`)} in ${memberOf}
@@ -66,8 +67,22 @@ export function readableScope(actor: Pick<UserActor, 'id' | 'ownerKey'>) {
           or ${column('place_id')} in (select id from readable_shared_tree)))
         or (${column('kind')} = 'folder' and ${column('item_id')} in (select id from readable_shared_tree)))`;
     },
-    /** The row is the user's own or in one of their workspaces (not reached only through a share). */
-    inOwnSpaces: (alias: string) => sql<boolean>`(${own(alias)} or ${sql.ref(`${alias}.workspace_id`)} in ${memberOf})`,
+    /**
+     * What shares reach the user with, as rows `(kind, id)`: every folder of a shared tree (`folder`: it and what
+     * is in it) and every file shared alone (`file`). Where a query over shared items may look; it narrows, the
+     * conditions above decide. A whole query: it opens with the `with recursive` list itself.
+     */
+    sharedTargets: sql<{ kind: 'folder' | 'file'; id: string }>`with recursive ${ctes}
+      select 'folder' as kind, id from readable_shared_tree
+      union all
+      select 'file' as kind, s.file_id as id from shares s where s.file_id is not null and ${shareReaches(actor.id, 's')}`,
+    /**
+     * The row is the user's own or in one of their workspaces (not reached only through a share). Never null, so
+     * `not` of it is safe: a personal row's null `workspace_id` is tested apart (`null in (…)` is null, not false).
+     */
+    inOwnSpaces: (alias: string) =>
+      sql<boolean>`(${own(alias)} or (${sql.ref(`${alias}.workspace_id`)} is not null
+        and ${sql.ref(`${alias}.workspace_id`)} in ${memberOf}))`,
   };
 }
 
