@@ -11,9 +11,9 @@ import type { Migration } from 'kysely/migration';
  * searcher cannot see (20,000 of them cost ~45 ms for a word in every file). Who may see a row is still decided by
  * the one SQL condition (`readableScope`). PostgreSQL needs none of it (migration 0023).
  *
- * FTS5 cannot add a column: the table is made again from `search_documents`, which holds the name and content, and
- * the triggers of migration 0017 that write it are replaced by ones that also keep `scope` in step (a file or folder
- * moved to another folder or space).
+ * FTS5 cannot add a column: the table is made again from `search_documents`, which holds the name and content; the
+ * insert triggers of migration 0017 are replaced by ones that also write `scope`, and `scope` triggers keep it in step
+ * (a file or folder moved to another folder or space).
  */
 export const m0024SearchScope: Migration = {
   async up(db: Kysely<unknown>) {
@@ -43,8 +43,9 @@ const SOURCES = [
 
 async function rebuild(db: Kysely<unknown>, withScope: boolean) {
   for (const [table] of SOURCES) {
-    // The `update` triggers of 0017 write only `search_documents` and stay.
-    for (const trigger of ['insert', 'rename', 'delete', 'scope']) {
+    // The other triggers of 0017 stay: `update` writes only `search_documents`, and `rename` and `delete` name
+    // `search_fts` in their bodies, which SQLite resolves when they run (the table made again here).
+    for (const trigger of ['insert', 'scope']) {
       await sql.raw(`drop trigger if exists search_${table}_${trigger}`).execute(db);
     }
   }
@@ -65,7 +66,7 @@ async function rebuild(db: Kysely<unknown>, withScope: boolean) {
     )
     .execute(db);
   for (const [table, kind, name, place, modified, size, type] of SOURCES) {
-    const doc = (row: 'new' | 'old') => `(select doc_id from search_documents where item_id = ${row}.id)`;
+    const doc = '(select doc_id from search_documents where item_id = new.id)';
     const values =
       `'${kind}', new.id, new.${name}, new.workspace_id, new.owner_key, new.${place}, new.${modified}, ` +
       `${size === 'null' ? 'null' : `new.${size}`}, ${type === 'null' ? 'null' : `new.${type}`}, new.trashed_at`;
@@ -76,15 +77,7 @@ async function rebuild(db: Kysely<unknown>, withScope: boolean) {
           insert into search_documents (kind, item_id, name, workspace_id, owner_key, place_id, modified_at, size,
             content_type, trashed_at) values (${values});
           insert into search_fts (rowid, ${columns})
-            values (${doc('new')}, new.${name}, ''${withScope ? `, ${scope('new', place)}` : ''});
-        end`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger search_${table}_rename after update of ${name} on ${table}
-          when new.${name} is not old.${name} begin
-          update search_fts set name = new.${name} where rowid = ${doc('new')};
+            values (${doc}, new.${name}, ''${withScope ? `, ${scope('new', place)}` : ''});
         end`,
       )
       .execute(db);
@@ -94,18 +87,10 @@ async function rebuild(db: Kysely<unknown>, withScope: boolean) {
           `create trigger search_${table}_scope after update of workspace_id, owner_key, ${place} on ${table}
             when new.workspace_id is not old.workspace_id or new.owner_key is not old.owner_key
               or new.${place} is not old.${place} begin
-            update search_fts set scope = ${scope('new', place)} where rowid = ${doc('new')};
+            update search_fts set scope = ${scope('new', place)} where rowid = ${doc};
           end`,
         )
         .execute(db);
     }
-    await sql
-      .raw(
-        `create trigger search_${table}_delete after delete on ${table} begin
-          delete from search_fts where rowid = ${doc('old')};
-          delete from search_documents where item_id = old.id;
-        end`,
-      )
-      .execute(db);
   }
 }
