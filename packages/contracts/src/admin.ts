@@ -142,6 +142,10 @@ export const AuditQuery = z.object({
 });
 export type AuditQuery = z.infer<typeof AuditQuery>;
 
+/** GET /api/admin/audit.csv: the same filters, without paging (every matching entry). */
+export const AuditCsvQuery = AuditQuery.omit({ cursor: true, limit: true });
+export type AuditCsvQuery = z.infer<typeof AuditCsvQuery>;
+
 /** GET /api/admin/audit: a page, newest first; `nextCursor` null on the last page. */
 export const AuditPage = z
   .object({ entries: z.array(AuditEntry), nextCursor: z.string().nullable() })

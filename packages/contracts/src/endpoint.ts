@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { fillPath } from './fill-path';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -32,11 +33,7 @@ export function endpointPath(
   params: Record<string, string> = {},
   query: QueryValues = {},
 ) {
-  const path = declared.path.replace(/:(\w+)/g, (_match, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`${declared.path} needs ${name}`);
-    return encodeURIComponent(value);
-  });
+  const path = fillPath(declared.path, params);
   const text = Object.entries(query)
     .filter(([, value]) => value !== undefined && value !== null && value !== '')
     .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)

@@ -10,13 +10,25 @@ import {
   AdminUserParams,
   AdminUserPatch,
   AdminUsersQuery,
+  AuditCsvQuery,
   AuditPage,
   AuditQuery,
   SessionsRevoked,
   SystemStatus,
 } from './admin';
-import { AiStatusResponse, ApiKeyIdParams, ApiKeyList, ApiKeyRecord, CreateApiKeyRequest, CreatedApiKey } from './ai';
-import { AuthConfigResponse, LoginRequest, LogoutResponse } from './auth';
+import {
+  AiFileQuery,
+  AiStatusResponse,
+  ApiKeyIdParams,
+  ApiKeyList,
+  ApiKeyRecord,
+  CreateApiKeyRequest,
+  CreatedApiKey,
+  FaceDetectionResult,
+  ImageAnalysisResult,
+  SpeechToTextResult,
+} from './ai';
+import { AuthConfigResponse, LoginRequest, LogoutResponse, OidcStartQuery } from './auth';
 import {
   ContactCreated,
   ContactMessage,
@@ -33,6 +45,7 @@ import {
   NotificationFeed,
   NotificationFeedQuery,
   PublishRequest,
+  StreamQuery,
   SubscribeRequest,
   SubscribeResponse,
   SubscriberCount,
@@ -99,6 +112,11 @@ import {
   LinkIdParams,
   LinkList,
   LinkListQuery,
+  LinkTokenParams,
+  PublicLink,
+  PublicLinkFileParams,
+  PublicLinkQuery,
+  PublicUploadResponse,
   RevokeLinkResponse,
   RevokeShareResponse,
   SetShareRequest,
@@ -107,9 +125,12 @@ import {
   ShareList,
   ShareUserParams,
   ShareWorkspaceParams,
+  UnlockLinkRequest,
+  UnlockLinkResponse,
   UpdateFileRequest,
   UploadQuery,
 } from './sharing';
+import { PUBLIC_ENDPOINTS } from './public-endpoints';
 import { ArchiveRequest, SearchQuery, SearchResponse } from './search';
 import {
   EmptyTrashQuery,
@@ -154,9 +175,12 @@ function sharesOf<K extends 'file' | 'folder'>(kind: K, base: string) {
   return { [`${kind}Shares`]: endpoints } as Record<`${K}Shares`, typeof endpoints>;
 }
 
+const { assistant, publicLinks } = PUBLIC_ENDPOINTS;
+
 /**
  * The endpoint table (docs/ARCHITECTURE.md, "Endpoints"): each endpoint's method, path and schemas, once, for the
- * server's routes and the web's calls. Modules move here one at a time; these are in it so far.
+ * server's routes and the web's calls. Not in it: the tus upload protocol (/api/files/tus), the AI compatibility
+ * paths (for outside clients), health, metrics and the API docs, and the development identity provider.
  */
 export const ENDPOINTS = {
   sharing: {
@@ -170,6 +194,10 @@ export const ENDPOINTS = {
     logout: endpoint({ method: 'POST', path: '/api/auth/logout', response: LogoutResponse }),
     me: endpoint({ method: 'GET', path: '/api/me', response: MeResponse }),
     firstLogin: endpoint({ method: 'POST', path: '/api/me/first-login', response: MeResponse }),
+    /** A browser navigation to the identity provider (answered with a redirect). */
+    oidcStart: endpoint({ method: 'GET', path: '/api/auth/oidc/start', query: OidcStartQuery }),
+    /** Where the identity provider sends the browser back (redirects onwards). */
+    oidcCallback: endpoint({ method: 'GET', path: '/api/auth/oidc/callback' }),
   },
   contact: {
     submit: endpoint({
@@ -196,6 +224,32 @@ export const ENDPOINTS = {
     }),
   },
   ai: {
+    /** A WAV file: the body (audio/wav), multipart field `file`, or a stored file (`?fileId=`). */
+    speechToText: endpoint({
+      method: 'POST',
+      path: '/api/ai/speech-to-text',
+      query: AiFileQuery,
+      response: SpeechToTextResult,
+    }),
+    /** An image: the body, multipart field `file`, or a stored file (`?fileId=`). */
+    faceDetection: endpoint({
+      method: 'POST',
+      path: '/api/ai/face-detection',
+      query: AiFileQuery,
+      response: FaceDetectionResult,
+    }),
+    /** An image: the body, multipart field `file`, or a stored file (`?fileId=`). */
+    imageAnalysis: endpoint({
+      method: 'POST',
+      path: '/api/ai/image-analysis',
+      query: AiFileQuery,
+      response: ImageAnalysisResult,
+    }),
+    /**
+     * JSON `{ text }` (`TextToSpeechRequest`) or SSML (application/ssml+xml), read by the handler, which takes both;
+     * answers audio/mpeg.
+     */
+    textToSpeech: endpoint({ method: 'POST', path: '/api/ai/text-to-speech' }),
     status: endpoint({ method: 'GET', path: '/api/ai/status', response: AiStatusResponse }),
     createKey: endpoint({
       method: 'POST',
@@ -206,6 +260,10 @@ export const ENDPOINTS = {
     }),
     keys: endpoint({ method: 'GET', path: '/api/ai/keys', response: ApiKeyList }),
     revokeKey: endpoint({ method: 'DELETE', path: '/api/ai/keys/:id', params: ApiKeyIdParams, response: ApiKeyRecord }),
+  },
+  assistant: {
+    /** A short spoken command (body audio/wav); public, rate-limited per client. */
+    voiceCommand: endpoint({ ...assistant.voiceCommand, response: SpeechToTextResult }),
   },
   system: {
     status: endpoint({ method: 'GET', path: '/api/admin/system', response: SystemStatus }),
@@ -294,6 +352,8 @@ export const ENDPOINTS = {
       path: '/public/api/notifications/vapid-public-key',
       response: VapidPublicKey,
     }),
+    /** Server-Sent Events, one per notification; resumes after `Last-Event-ID` (or `?lastEventId=`). */
+    stream: endpoint({ method: 'GET', path: '/public/api/notifications/stream', query: StreamQuery }),
     history: endpoint({
       method: 'GET',
       path: '/api/admin/notifications',
@@ -413,11 +473,33 @@ export const ENDPOINTS = {
       response: SessionsRevoked,
     }),
     audit: endpoint({ method: 'GET', path: '/api/admin/audit', query: AuditQuery, response: AuditPage }),
+    /** Every matching entry as CSV, streamed (an attachment). */
+    auditCsv: endpoint({ method: 'GET', path: '/api/admin/audit.csv', query: AuditCsvQuery }),
   },
   links: {
     create: endpoint({ method: 'POST', path: '/api/links', body: CreateLinkRequest, response: Link, status: 201 }),
     list: endpoint({ method: 'GET', path: '/api/links', query: LinkListQuery, response: LinkList }),
     revoke: endpoint({ method: 'DELETE', path: '/api/links/:id', params: LinkIdParams, response: RevokeLinkResponse }),
+  },
+  /** A link's bearer's routes (no sign-in; the link's page calls them zod-free, from `PUBLIC_ENDPOINTS`). */
+  publicLinks: {
+    link: endpoint({ ...publicLinks.link, params: LinkTokenParams, query: PublicLinkQuery, response: PublicLink }),
+    /** A file link's bytes (Range, ETag; `?inline=1` for previews). */
+    download: endpoint({ ...publicLinks.download, params: LinkTokenParams, query: DownloadQuery }),
+    /** A file below a folder link's folder. */
+    fileDownload: endpoint({ ...publicLinks.fileDownload, params: PublicLinkFileParams, query: DownloadQuery }),
+    thumbnail: endpoint({ ...publicLinks.thumbnail, params: LinkTokenParams }),
+    fileThumbnail: endpoint({ ...publicLinks.fileThumbnail, params: PublicLinkFileParams }),
+    /** A folder link's whole folder as a zip, streamed. */
+    zip: endpoint({ ...publicLinks.zip, params: LinkTokenParams }),
+    unlock: endpoint({
+      ...publicLinks.unlock,
+      params: LinkTokenParams,
+      body: UnlockLinkRequest,
+      response: UnlockLinkResponse,
+    }),
+    /** Multipart (field `file`), into a file-drop link's folder. */
+    upload: endpoint({ ...publicLinks.upload, params: LinkTokenParams, response: PublicUploadResponse, status: 201 }),
   },
   analysis: {
     insights: endpoint({

@@ -2,6 +2,8 @@
 // point at them, the assistant opens them by name. zod-free (`@atrium/contracts/pages`), so the public pages and the
 // assistant load no schema.
 
+import { fillPath, type PathParams } from './fill-path';
+
 /** A page: where it is, and what people call it. */
 export interface Page {
   /** Its address without parameters (what a link to it is). */
@@ -75,15 +77,10 @@ export const navLabel = (page: Page): string => page.nav ?? page.title;
  * A page's address with its parameters filled in (each encoded); an optional parameter not given is left out, a
  * required one not given is a programming error.
  */
-export function pageHref(page: Page, params: Record<string, string | null | undefined> = {}): string {
-  return pagePattern(page).replace(/\/:(\w+)(\?)?/g, (_match, name: string, optional?: string) => {
-    const value = params[name];
-    if (value === undefined || value === null || value === '') {
-      if (optional) return '';
-      throw new Error(`${page.path} needs ${name}`);
-    }
-    return `/${encodeURIComponent(value)}`;
-  });
+export function pageHref(page: Page, params: PathParams = {}): string {
+  // An empty value counts as not given here (a folder id of '' is the space's root).
+  const given = Object.fromEntries(Object.entries(params).map(([name, value]) => [name, value === '' ? null : value]));
+  return fillPath(pagePattern(page), given);
 }
 
 /**

@@ -30,19 +30,6 @@ export async function request<T extends z.ZodType>(
   return schema.parse(await response.json());
 }
 
-export const api = {
-  get: <T extends z.ZodType>(schema: T, url: string, options?: RequestOptions) =>
-    request(schema, url, { ...options, method: 'GET' }),
-  post: <T extends z.ZodType>(schema: T, url: string, body?: unknown, options?: RequestOptions) =>
-    request(schema, url, { ...options, method: 'POST', body }),
-  put: <T extends z.ZodType>(schema: T, url: string, body?: unknown, options?: RequestOptions) =>
-    request(schema, url, { ...options, method: 'PUT', body }),
-  patch: <T extends z.ZodType>(schema: T, url: string, body?: unknown, options?: RequestOptions) =>
-    request(schema, url, { ...options, method: 'PATCH', body }),
-  delete: <T extends z.ZodType>(schema: T, url: string, options?: RequestOptions) =>
-    request(schema, url, { ...options, method: 'DELETE' }),
-};
-
 /** What a call to an endpoint passes: its path parameters and body where it has them, its query where it takes one. */
 export type CallInput<E extends Endpoint> = (E extends { params: z.ZodType }
   ? { params: z.input<E['params']> }

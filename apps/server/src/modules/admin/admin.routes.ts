@@ -13,62 +13,59 @@ export function registerAdminRoutes(app: FastifyInstance, { users }: { users: Ad
   const tags = ['admin'];
   const { users: list, updateUser, revokeSessions } = ENDPOINTS.admin;
 
-  typed.get(
-    list.path,
-    {
-      config: adminOnly('users'),
-      schema: {
-        tags,
-        summary: 'Everyone who has signed in, by owner key (next page: the `X-Next-Cursor` header)',
-        querystring: list.query,
-        response: { 200: list.response, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
-      },
+  typed.route({
+    method: list.method,
+    url: list.path,
+    config: adminOnly('users'),
+    schema: {
+      tags,
+      summary: 'Everyone who has signed in, by owner key (next page: the `X-Next-Cursor` header)',
+      querystring: list.query,
+      response: { 200: list.response, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const page = await users.list(await request.requireUser(), request.query);
       if (page.nextCursor) void reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
       return page.users;
     },
-  );
+  });
 
-  typed.patch(
-    updateUser.path,
-    {
-      config: adminOnly('users'),
-      schema: {
-        tags,
-        summary: 'Change a user’s role, status (disable / enable) or quota',
-        description:
-          'Disabling ends the user’s sessions and live streams at once and refuses their sign-in. The built-in ' +
-          'admin and the calling admin cannot be demoted or disabled (409).',
-        params: updateUser.params,
-        body: updateUser.body,
-        response: {
-          200: updateUser.response,
-          400: ErrorResponse,
-          401: ErrorResponse,
-          403: ErrorResponse,
-          404: ErrorResponse,
-          409: ErrorResponse,
-        },
+  typed.route({
+    method: updateUser.method,
+    url: updateUser.path,
+    config: adminOnly('users'),
+    schema: {
+      tags,
+      summary: 'Change a user’s role, status (disable / enable) or quota',
+      description:
+        'Disabling ends the user’s sessions and live streams at once and refuses their sign-in. The built-in ' +
+        'admin and the calling admin cannot be demoted or disabled (409).',
+      params: updateUser.params,
+      body: updateUser.body,
+      response: {
+        200: updateUser.response,
+        400: ErrorResponse,
+        401: ErrorResponse,
+        403: ErrorResponse,
+        404: ErrorResponse,
+        409: ErrorResponse,
       },
     },
-    async (request) =>
+    handler: async (request) =>
       users.update(await request.requireUser(), request.params.userId, request.body, auditContext(request)),
-  );
+  });
 
-  typed.delete(
-    revokeSessions.path,
-    {
-      config: adminOnly('users'),
-      schema: {
-        tags,
-        summary: 'Sign a user out everywhere (for yourself: everywhere but this session)',
-        params: revokeSessions.params,
-        response: { 200: revokeSessions.response, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
-      },
+  typed.route({
+    method: revokeSessions.method,
+    url: revokeSessions.path,
+    config: adminOnly('users'),
+    schema: {
+      tags,
+      summary: 'Sign a user out everywhere (for yourself: everywhere but this session)',
+      params: revokeSessions.params,
+      response: { 200: revokeSessions.response, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
     },
-    async (request) => {
+    handler: async (request) => {
       const token = request.cookies[SESSION_COOKIE];
       const revoked = await users.revokeSessions(
         await request.requireUser(),
@@ -78,5 +75,5 @@ export function registerAdminRoutes(app: FastifyInstance, { users }: { users: Ad
       );
       return { revoked };
     },
-  );
+  });
 }

@@ -105,18 +105,17 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
   const build = readBuildInfo(here);
   const startedAt = deps.startedAt ?? Date.now();
 
-  typed.get(
-    E.status.path,
-    {
-      config: adminOnly('system'),
-      schema: {
-        tags: ['admin'],
-        summary: 'Version, uptime, dependency checks, database and storage size, streams and configuration',
-        description: 'Secrets in the configuration summary are only ever `set` or `unset`.',
-        response: { 200: E.status.response, 401: ErrorResponse, 403: ErrorResponse },
-      },
+  typed.route({
+    method: E.status.method,
+    url: E.status.path,
+    config: adminOnly('system'),
+    schema: {
+      tags: ['admin'],
+      summary: 'Version, uptime, dependency checks, database and storage size, streams and configuration',
+      description: 'Secrets in the configuration summary are only ever `set` or `unset`.',
+      response: { 200: E.status.response, 401: ErrorResponse, 403: ErrorResponse },
     },
-    async (request) => {
+    handler: async (request) => {
       const { db } = deps.database;
       const [entries, sizeBytes, blobs, versions, tusBytes, pushSubscriptions, scheduledPending, jobs] =
         await Promise.all([
@@ -174,5 +173,5 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
         config: configSummary(deps.config),
       };
     },
-  );
+  });
 }

@@ -2,15 +2,7 @@ import { VOICE_COMMAND_RATE_MESSAGE } from '@atrium/contracts/texts';
 import { adminOnly } from '../../auth/policies/admin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  AiFileQuery,
-  ENDPOINTS,
-  ErrorResponse,
-  FaceDetectionResult,
-  ImageAnalysisResult,
-  SpeechToTextResult,
-  TextToSpeechRequest,
-} from '@atrium/contracts';
+import { ENDPOINTS, ErrorResponse, TextToSpeechRequest } from '@atrium/contracts';
 import { AppError } from '../../errors';
 import { sendError, toAppError } from '../../plugins/errors';
 import '../../plugins/access';
@@ -21,6 +13,7 @@ import type { FileSource } from './file-source';
 import { readUpload, registerMediaParsers, tooLargeMessage } from './ai.input';
 
 const E = ENDPOINTS.ai;
+const VOICE_COMMAND = ENDPOINTS.assistant.voiceCommand;
 
 export interface AiRouteDeps {
   ai: AiService;
@@ -34,7 +27,7 @@ export interface AiRouteDeps {
 const TEXT_BODY_LIMIT = 256 * 1024;
 
 /** The voice assistant's recorder fallback: public, short, rate-limited per client IP. */
-export const VOICE_COMMAND_PATH = '/api/assistant/voice-command';
+export const VOICE_COMMAND_PATH = VOICE_COMMAND.path;
 /** The browser records at most 15 s; a little margin for the WAV conversion. */
 export const VOICE_COMMAND_MAX_SECONDS = 20;
 /** 20 s of 16 kHz 16-bit mono is 640 KB; 48 kHz stereo float would be larger than anything we accept anyway. */
@@ -78,11 +71,11 @@ export async function registerAiRoutes(
     await registerMediaParsers(scope, Math.max(limits.audioBytes, limits.imageBytes));
     scope.setErrorHandler(
       aiErrorHandler({
-        '/api/ai/speech-to-text': ['audio file', limits.audioBytes],
-        '/api/ai/face-detection': ['image', limits.imageBytes],
-        '/api/ai/image-analysis': ['image', limits.imageBytes],
-        '/api/ai/text-to-speech': ['text', TEXT_BODY_LIMIT],
-        [VOICE_COMMAND_PATH]: ['voice recording', VOICE_COMMAND_MAX_BYTES],
+        [E.speechToText.path]: ['audio file', limits.audioBytes],
+        [E.faceDetection.path]: ['image', limits.imageBytes],
+        [E.imageAnalysis.path]: ['image', limits.imageBytes],
+        [E.textToSpeech.path]: ['text', TEXT_BODY_LIMIT],
+        [VOICE_COMMAND.path]: ['voice recording', VOICE_COMMAND_MAX_BYTES],
       }),
     );
     // Access (`config.access`) is enforced by the app-wide hook before any body is read.
@@ -95,55 +88,53 @@ export async function registerAiRoutes(
       503: ErrorResponse,
     };
 
-    typed.post(
-      '/api/ai/speech-to-text',
-      {
-        bodyLimit: limits.audioBytes,
-        config: { access: 'user' },
-        schema: {
-          tags: ['ai'],
-          summary: 'Transcribe a WAV file (body audio/wav, multipart field "file", or ?fileId=)',
-          querystring: AiFileQuery,
-          response: { 200: SpeechToTextResult, ...errors },
-        },
+    typed.route({
+      method: E.speechToText.method,
+      url: E.speechToText.path,
+      bodyLimit: limits.audioBytes,
+      config: { access: 'user' },
+      schema: {
+        tags: ['ai'],
+        summary: 'Transcribe a WAV file (body audio/wav, multipart field "file", or ?fileId=)',
+        querystring: E.speechToText.query,
+        response: { 200: E.speechToText.response, ...errors },
       },
-      async (request) => {
+      handler: async (request) => {
         const user = await request.requireUser();
         const { buffer } = await readUpload(request, { what: 'audio', maxBytes: limits.audioBytes, user, files });
         return ai.transcribe(buffer);
       },
-    );
+    });
 
     // The voice assistant works on public pages too, so visitors without a session may send it a
     // short recording (the browser's own recogniser needs the vendor's cloud; this does not).
-    typed.post(
-      VOICE_COMMAND_PATH,
-      {
-        bodyLimit: VOICE_COMMAND_MAX_BYTES,
-        // Counted before the body is read, so a flood over the limit costs no body.
-        config: {
-          access: 'public',
-          rateLimit: {
-            name: 'voice-command',
-            max: voiceCommandsPerMinute,
-            windowMs: 60_000,
-            message: VOICE_COMMAND_RATE_MESSAGE,
-          },
-        },
-        schema: {
-          tags: ['ai'],
-          summary: `Transcribe a spoken assistant command (body audio/wav, at most ${VOICE_COMMAND_MAX_SECONDS} s; ${voiceCommandsPerMinute} per minute per client)`,
-          response: {
-            200: SpeechToTextResult,
-            400: ErrorResponse,
-            413: ErrorResponse,
-            415: ErrorResponse,
-            429: ErrorResponse,
-            503: ErrorResponse,
-          },
+    typed.route({
+      method: VOICE_COMMAND.method,
+      url: VOICE_COMMAND.path,
+      bodyLimit: VOICE_COMMAND_MAX_BYTES,
+      // Counted before the body is read, so a flood over the limit costs no body.
+      config: {
+        access: 'public',
+        rateLimit: {
+          name: 'voice-command',
+          max: voiceCommandsPerMinute,
+          windowMs: 60_000,
+          message: VOICE_COMMAND_RATE_MESSAGE,
         },
       },
-      async (request) => {
+      schema: {
+        tags: ['ai'],
+        summary: `Transcribe a spoken assistant command (body audio/wav, at most ${VOICE_COMMAND_MAX_SECONDS} s; ${voiceCommandsPerMinute} per minute per client)`,
+        response: {
+          200: VOICE_COMMAND.response,
+          400: ErrorResponse,
+          413: ErrorResponse,
+          415: ErrorResponse,
+          429: ErrorResponse,
+          503: ErrorResponse,
+        },
+      },
+      handler: async (request) => {
         const body = request.body;
         if (typeof body === 'string' || request.isMultipart())
           throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Please send the recording as the request body (audio/wav).');
@@ -151,83 +142,79 @@ export async function registerAiRoutes(
           throw new AppError('BAD_REQUEST', 'The recording is empty. Please try again.');
         return ai.transcribe(body, { maxSeconds: VOICE_COMMAND_MAX_SECONDS });
       },
-    );
+    });
 
-    // Untyped: the answer is audio/mpeg, not a JSON schema.
-    scope.post(
-      '/api/ai/text-to-speech',
-      {
-        bodyLimit: TEXT_BODY_LIMIT,
-        config: { access: 'user' },
-        schema: {
-          tags: ['ai'],
-          summary: 'Speak text (JSON { text }) or SSML (application/ssml+xml); answers audio/mpeg',
-        },
+    // Untyped: the answer is audio/mpeg, not a JSON schema; the body is JSON or SSML (`readSpeechInput`).
+    scope.route({
+      method: E.textToSpeech.method,
+      url: E.textToSpeech.path,
+      bodyLimit: TEXT_BODY_LIMIT,
+      config: { access: 'user' },
+      schema: {
+        tags: ['ai'],
+        summary: 'Speak text (JSON { text }) or SSML (application/ssml+xml); answers audio/mpeg',
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         await request.requireUser();
         const audio = await ai.synthesize(readSpeechInput(request));
         return reply.type('audio/mpeg').header('cache-control', 'no-store').send(audio);
       },
-    );
+    });
 
-    for (const [url, summary, handler] of [
-      ['/api/ai/face-detection', 'Detect faces (Azure Face v1.0 shape)', ai.detectFaces, FaceDetectionResult],
-      ['/api/ai/image-analysis', 'Analyse an image (Computer Vision v3.2 shape)', ai.analyzeImage, ImageAnalysisResult],
+    for (const [declared, summary, handler] of [
+      [E.faceDetection, 'Detect faces (Azure Face v1.0 shape)', ai.detectFaces],
+      [E.imageAnalysis, 'Analyse an image (Computer Vision v3.2 shape)', ai.analyzeImage],
     ] as const) {
-      typed.post(
-        url,
-        {
-          bodyLimit: limits.imageBytes,
-          config: { access: 'user' },
-          schema: {
-            tags: ['ai'],
-            summary: `${summary}: body image/jpeg, image/png or application/octet-stream, multipart "file", or ?fileId=`,
-            querystring: AiFileQuery,
-            response: { 200: handler === ai.detectFaces ? FaceDetectionResult : ImageAnalysisResult, ...errors },
-          },
+      typed.route({
+        method: declared.method,
+        url: declared.path,
+        bodyLimit: limits.imageBytes,
+        config: { access: 'user' },
+        schema: {
+          tags: ['ai'],
+          summary: `${summary}: body image/jpeg, image/png or application/octet-stream, multipart "file", or ?fileId=`,
+          querystring: declared.query,
+          response: { 200: declared.response, ...errors },
         },
-        async (request) => {
+        handler: async (request) => {
           const user = await request.requireUser();
           const { buffer } = await readUpload(request, { what: 'image', maxBytes: limits.imageBytes, user, files });
           return handler(buffer);
         },
-      );
+      });
     }
 
-    typed.get(
-      E.status.path,
-      {
-        config: { access: 'user' },
-        schema: {
-          tags: ['ai'],
-          summary: 'Provider and state of each AI service',
-          response: { 200: E.status.response },
-        },
+    typed.route({
+      method: E.status.method,
+      url: E.status.path,
+      config: { access: 'user' },
+      schema: {
+        tags: ['ai'],
+        summary: 'Provider and state of each AI service',
+        response: { 200: E.status.response },
       },
-      async (request) => {
+      handler: async (request) => {
         await request.requireUser();
         return ai.status();
       },
-    );
+    });
 
-    typed.post(
-      E.createKey.path,
-      {
-        config: adminOnly('apiKeys'),
-        schema: {
-          tags: ['ai'],
-          summary: 'Create an API key for the compatibility endpoints (the key is shown only in this answer)',
-          body: E.createKey.body,
-          response: {
-            [E.createKey.status]: E.createKey.response,
-            400: ErrorResponse,
-            401: ErrorResponse,
-            403: ErrorResponse,
-          },
+    typed.route({
+      method: E.createKey.method,
+      url: E.createKey.path,
+      config: adminOnly('apiKeys'),
+      schema: {
+        tags: ['ai'],
+        summary: 'Create an API key for the compatibility endpoints (the key is shown only in this answer)',
+        body: E.createKey.body,
+        response: {
+          [E.createKey.status]: E.createKey.response,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          403: ErrorResponse,
         },
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const admin = await request.requireUser();
         const created = await keys.create(admin, request.body.name, request.body.expiresAt);
         await audit.record({
@@ -239,33 +226,31 @@ export async function registerAiRoutes(
         });
         return reply.status(E.createKey.status).header('cache-control', 'no-store').send(created);
       },
-    );
+    });
 
-    typed.get(
-      E.keys.path,
-      {
-        config: adminOnly('apiKeys'),
-        schema: {
-          tags: ['ai'],
-          summary: 'List API keys (never the keys themselves)',
-          response: { 200: E.keys.response },
-        },
+    typed.route({
+      method: E.keys.method,
+      url: E.keys.path,
+      config: adminOnly('apiKeys'),
+      schema: {
+        tags: ['ai'],
+        summary: 'List API keys (never the keys themselves)',
+        response: { 200: E.keys.response },
       },
-      async () => keys.list(),
-    );
+      handler: async () => keys.list(),
+    });
 
-    typed.delete(
-      E.revokeKey.path,
-      {
-        config: adminOnly('apiKeys'),
-        schema: {
-          tags: ['ai'],
-          summary: 'Revoke an API key',
-          params: E.revokeKey.params,
-          response: { 200: E.revokeKey.response, 404: ErrorResponse },
-        },
+    typed.route({
+      method: E.revokeKey.method,
+      url: E.revokeKey.path,
+      config: adminOnly('apiKeys'),
+      schema: {
+        tags: ['ai'],
+        summary: 'Revoke an API key',
+        params: E.revokeKey.params,
+        response: { 200: E.revokeKey.response, 404: ErrorResponse },
       },
-      async (request) => {
+      handler: async (request) => {
         const admin = await request.requireUser();
         const revoked = await keys.revoke(request.params.id);
         await audit.record({
@@ -276,6 +261,6 @@ export async function registerAiRoutes(
         });
         return revoked;
       },
-    );
+    });
   });
 }

@@ -13,45 +13,42 @@ export function registerAnalysisRoutes(
   { analysis, audit }: { analysis: AnalysisService; audit: AuditRecorder },
 ) {
   const { insights, setting, changeSetting } = ENDPOINTS.analysis;
-  app.withTypeProvider<ZodTypeProvider>().get(
-    insights.path,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags: ['files'],
-        summary: 'What background analysis found in a file: text (OCR, document), transcript, caption, tags, faces',
-        params: insights.params,
-        response: { 200: insights.response, 404: ErrorResponse },
-      },
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: insights.method,
+    url: insights.path,
+    config: { access: 'user' },
+    schema: {
+      tags: ['files'],
+      summary: 'What background analysis found in a file: text (OCR, document), transcript, caption, tags, faces',
+      params: insights.params,
+      response: { 200: insights.response, 404: ErrorResponse },
     },
-    async (request) => analysis.insights(await request.requireUser(), request.params.id),
-  );
-  app.withTypeProvider<ZodTypeProvider>().get(
-    setting.path,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags: ['workspaces'],
-        summary: "A workspace's background analysis: on, no-faces or off (members)",
-        params: setting.params,
-        response: { 200: setting.response, 404: ErrorResponse },
-      },
+    handler: async (request) => analysis.insights(await request.requireUser(), request.params.id),
+  });
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: setting.method,
+    url: setting.path,
+    config: { access: 'user' },
+    schema: {
+      tags: ['workspaces'],
+      summary: "A workspace's background analysis: on, no-faces or off (members)",
+      params: setting.params,
+      response: { 200: setting.response, 404: ErrorResponse },
     },
-    async (request) => analysis.setting(await request.requireUser(), request.params.id),
-  );
-  app.withTypeProvider<ZodTypeProvider>().put(
-    changeSetting.path,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags: ['workspaces'],
-        summary: "Change a workspace's background analysis (owners); no-faces drops faces found, off drops insights",
-        params: changeSetting.params,
-        body: changeSetting.body,
-        response: { 200: changeSetting.response, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
-      },
+    handler: async (request) => analysis.setting(await request.requireUser(), request.params.id),
+  });
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: changeSetting.method,
+    url: changeSetting.path,
+    config: { access: 'user' },
+    schema: {
+      tags: ['workspaces'],
+      summary: "Change a workspace's background analysis (owners); no-faces drops faces found, off drops insights",
+      params: changeSetting.params,
+      body: changeSetting.body,
+      response: { 200: changeSetting.response, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
     },
-    async (request) => {
+    handler: async (request) => {
       const actor = await request.requireUser();
       const changed = await analysis.setSetting(actor, request.params.id, request.body.analysis);
       await audit.record({
@@ -63,5 +60,5 @@ export function registerAnalysisRoutes(
       });
       return changed;
     },
-  );
+  });
 }

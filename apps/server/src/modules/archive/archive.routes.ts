@@ -7,20 +7,19 @@ import type { ArchiveService } from './archive.service';
 /** `POST /api/files/archive` (issue 16): signed-in users; each item is checked by the file and folder policies. */
 export function registerArchiveRoutes(app: FastifyInstance, deps: { archive: ArchiveService }) {
   const { archive } = ENDPOINTS.files;
-  app.withTypeProvider<ZodTypeProvider>().post(
-    archive.path,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags: ['files'],
-        summary: 'Download files and folders (with everything in them) as one zip, streamed',
-        body: archive.body,
-      },
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: archive.method,
+    url: archive.path,
+    config: { access: 'user' },
+    schema: {
+      tags: ['files'],
+      summary: 'Download files and folders (with everything in them) as one zip, streamed',
+      body: archive.body,
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const zip = await deps.archive.archive(await request.requireUser(), request.body);
       void reply.headers(zipHeaders(zip));
       return reply.send(zip.stream);
     },
-  );
+  });
 }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AuditQuery, ENDPOINTS, ErrorResponse } from '@atrium/contracts';
+import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import type { AuditService } from './audit.service';
 
@@ -10,33 +10,31 @@ export function registerAuditRoutes(app: FastifyInstance, { audit }: { audit: Au
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
 
-  const page = ENDPOINTS.admin.audit;
-  typed.get(
-    page.path,
-    {
-      config: adminOnly('audit'),
-      schema: {
-        tags,
-        summary: 'The audit log, newest first, filtered by actor, action, target and time',
-        querystring: page.query,
-        response: { 200: page.response, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
-      },
+  const { audit: page, auditCsv: csv } = ENDPOINTS.admin;
+  typed.route({
+    method: page.method,
+    url: page.path,
+    config: adminOnly('audit'),
+    schema: {
+      tags,
+      summary: 'The audit log, newest first, filtered by actor, action, target and time',
+      querystring: page.query,
+      response: { 200: page.response, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
     },
-    async (request) => audit.page(request.query),
-  );
+    handler: async (request) => audit.page(request.query),
+  });
 
-  typed.get(
-    '/api/admin/audit.csv',
-    {
-      config: adminOnly('audit'),
-      schema: {
-        tags,
-        summary: 'The audit log as CSV (same filters; every matching entry, streamed)',
-        description: "text/csv; values that start like a spreadsheet formula (`=`, `+`, `-`, `@`) get a leading `'`.",
-        querystring: AuditQuery.omit({ cursor: true, limit: true }),
-      },
+  typed.route({
+    method: csv.method,
+    url: csv.path,
+    config: adminOnly('audit'),
+    schema: {
+      tags,
+      summary: 'The audit log as CSV (same filters; every matching entry, streamed)',
+      description: "text/csv; values that start like a spreadsheet formula (`=`, `+`, `-`, `@`) get a leading `'`.",
+      querystring: csv.query,
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const lines = audit.csv(request.query);
       // Read the first line before answering, so a bad filter is still a JSON 400.
       const first = await lines.next();
@@ -50,5 +48,5 @@ export function registerAuditRoutes(app: FastifyInstance, { audit }: { audit: Au
         .header('cache-control', 'no-store')
         .send(Readable.from(all()));
     },
-  );
+  });
 }

@@ -44,42 +44,40 @@ const failureReason = (error: unknown) =>
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
-  typed.get(
-    E.config.path,
-    {
-      config: { access: 'public' },
-      schema: { tags: ['auth'], summary: 'Sign-in options for the login page', response: { 200: E.config.response } },
-    },
-    async () => deps.authConfig,
-  );
+  typed.route({
+    method: E.config.method,
+    url: E.config.path,
+    config: { access: 'public' },
+    schema: { tags: ['auth'], summary: 'Sign-in options for the login page', response: { 200: E.config.response } },
+    handler: async () => deps.authConfig,
+  });
 
-  typed.post(
-    E.login.path,
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['auth'],
-        summary: 'Sign in with the built-in admin credentials',
-        description: 'Failed attempts are limited per client IP and per username (429 with Retry-After).',
-        body: E.login.body,
-        response: { 200: E.login.response, 401: ErrorResponse, 429: ErrorResponse },
-      },
-      // A client over its per-IP limit is refused before its body is read.
-      onRequest: async (request) => {
-        try {
-          await deps.auth.checkLoginAllowed(request.ip);
-        } catch (error) {
-          await deps.audit.record({
-            action: 'auth.sign_in_failed',
-            actor: null,
-            details: { method: 'password', reason: failureReason(error) },
-            ...auditContext(request),
-          });
-          throw error;
-        }
-      },
+  typed.route({
+    method: E.login.method,
+    url: E.login.path,
+    config: { access: 'public' },
+    schema: {
+      tags: ['auth'],
+      summary: 'Sign in with the built-in admin credentials',
+      description: 'Failed attempts are limited per client IP and per username (429 with Retry-After).',
+      body: E.login.body,
+      response: { 200: E.login.response, 401: ErrorResponse, 429: ErrorResponse },
     },
-    async (request, reply) => {
+    // A client over its per-IP limit is refused before its body is read.
+    onRequest: async (request) => {
+      try {
+        await deps.auth.checkLoginAllowed(request.ip);
+      } catch (error) {
+        await deps.audit.record({
+          action: 'auth.sign_in_failed',
+          actor: null,
+          details: { method: 'password', reason: failureReason(error) },
+          ...auditContext(request),
+        });
+        throw error;
+      }
+    },
+    handler: async (request, reply) => {
       let user: SessionUser;
       try {
         user = await deps.auth.loginAdmin(request.body.username, request.body.password, request.ip);
@@ -103,15 +101,14 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
       });
       return presentMe(user, await deps.auth.isFirstLogin(user.id));
     },
-  );
+  });
 
-  typed.post(
-    E.logout.path,
-    {
-      config: { access: 'public' },
-      schema: { tags: ['auth'], summary: 'End the session', response: { 200: E.logout.response } },
-    },
-    async (request, reply) => {
+  typed.route({
+    method: E.logout.method,
+    url: E.logout.path,
+    config: { access: 'public' },
+    schema: { tags: ['auth'], summary: 'End the session', response: { 200: E.logout.response } },
+    handler: async (request, reply) => {
       const user = await request.currentUser();
       await deps.sessions.signOut(request, reply);
       if (user)
@@ -123,37 +120,35 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
         });
       return { ok: true as const, redirectTo: await deps.logoutRedirect(user, request) };
     },
-  );
+  });
 
-  typed.get(
-    E.me.path,
-    {
-      config: { access: 'user' },
-      schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: E.me.response, 401: ErrorResponse } },
-    },
-    async (request) => {
+  typed.route({
+    method: E.me.method,
+    url: E.me.path,
+    config: { access: 'user' },
+    schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: E.me.response, 401: ErrorResponse } },
+    handler: async (request) => {
       const user = await request.requireUser();
       return presentMe(user, await deps.auth.isFirstLogin(user.id));
     },
-  );
+  });
 
-  typed.post(
-    E.firstLogin.path,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags: ['auth'],
-        summary: "Record that the user's first sign-in was greeted",
-        description:
-          'The client calls this once it has shown the first-login greeting and subscribed to notifications; ' +
-          'from then on `GET /api/me` answers `firstLogin: false` in every browser. Repeating it changes nothing.',
-        response: { 200: E.firstLogin.response, 401: ErrorResponse },
-      },
+  typed.route({
+    method: E.firstLogin.method,
+    url: E.firstLogin.path,
+    config: { access: 'user' },
+    schema: {
+      tags: ['auth'],
+      summary: "Record that the user's first sign-in was greeted",
+      description:
+        'The client calls this once it has shown the first-login greeting and subscribed to notifications; ' +
+        'from then on `GET /api/me` answers `firstLogin: false` in every browser. Repeating it changes nothing.',
+      response: { 200: E.firstLogin.response, 401: ErrorResponse },
     },
-    async (request) => {
+    handler: async (request) => {
       const user = await request.requireUser();
       await deps.auth.completeFirstLogin(user.id);
       return presentMe(user, false);
     },
-  );
+  });
 }

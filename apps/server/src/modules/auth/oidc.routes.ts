@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { OidcStartQuery, type OidcLoginError } from '@atrium/contracts';
+import { ENDPOINTS, type OidcLoginError } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
 import type { SiteOrigin } from '../../lib/site-origin';
 import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
 import { AccountDisabledError, type AuthService } from './auth.service';
-import { CALLBACK_PATH, OidcFlow, OidcUnavailableError, safeReturnTo, type OidcService } from './oidc.service';
+import { OidcFlow, OidcUnavailableError, safeReturnTo, type OidcService } from './oidc.service';
 import { createSealer } from './sealed-cookie';
 
 export const OIDC_FLOW_COOKIE = 'atrium_oidc';
+const { oidcStart: start, oidcCallback: callback } = ENDPOINTS.auth;
 const FLOW_TTL_MS = 10 * 60 * 1000;
 
 export interface OidcRoutesDeps {
@@ -39,17 +40,16 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
   };
   const toLogin = (reply: FastifyReply, error: OidcLoginError) => reply.redirect(`/login?error=${error}`, 302);
 
-  typed.get(
-    '/api/auth/oidc/start',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['auth'],
-        summary: 'Start signing in with the identity provider (a browser navigation, answered with a redirect)',
-        querystring: OidcStartQuery,
-      },
+  typed.route({
+    method: start.method,
+    url: start.path,
+    config: { access: 'public' },
+    schema: {
+      tags: ['auth'],
+      summary: 'Start signing in with the identity provider (a browser navigation, answered with a redirect)',
+      querystring: start.query,
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       if (!deps.oidc) return toLogin(reply, 'oidc_unavailable');
       const site = deps.site.of(request);
       try {
@@ -64,15 +64,14 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
         return toLogin(reply, 'oidc_unavailable');
       }
     },
-  );
+  });
 
-  typed.get(
-    CALLBACK_PATH,
-    {
-      config: { access: 'public' },
-      schema: { tags: ['auth'], summary: 'Where the identity provider sends the browser back (redirects onwards)' },
-    },
-    async (request, reply) => {
+  typed.route({
+    method: callback.method,
+    url: callback.path,
+    config: { access: 'public' },
+    schema: { tags: ['auth'], summary: 'Where the identity provider sends the browser back (redirects onwards)' },
+    handler: async (request, reply) => {
       const flow = OidcFlow.safeParse(sealer.unseal(request.cookies[OIDC_FLOW_COOKIE]));
       void reply.clearCookie(OIDC_FLOW_COOKIE, cookieOptions).header('cache-control', 'no-store');
       if (!deps.oidc || !flow.success) {
@@ -120,5 +119,5 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
         return toLogin(reply, reason);
       }
     },
-  );
+  });
 }

@@ -1,5 +1,6 @@
 import * as client from 'openid-client';
 import { z } from 'zod';
+import { ENDPOINTS } from '@atrium/contracts';
 import type { OidcProfile } from './auth.service';
 
 export interface OidcServiceDeps {
@@ -57,7 +58,7 @@ export class OidcUnavailableError extends Error {
   }
 }
 
-export const CALLBACK_PATH = '/api/auth/oidc/callback';
+const CALLBACK_PATH = ENDPOINTS.auth.oidcCallback.path;
 
 /**
  * Only a path on this site: `/dashboard/files?x=1`. Anything that could leave

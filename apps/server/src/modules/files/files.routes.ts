@@ -37,26 +37,25 @@ export async function registerFileRoutes(
     });
     const typed = scope.withTypeProvider<ZodTypeProvider>();
 
-    typed.post(
-      E.upload.path,
-      {
-        config: user,
-        schema: {
-          tags: ['files'],
-          summary:
-            'Upload a file (multipart field "file") into folderId, the root of workspaceId, or the personal space of userId (default: your own); a taken name: onConflict=rename (default, "name (1).ext"), replace (a new version of that file, same id) or fail (409); text answer with the id, JSON with Accept: application/json',
-          querystring: E.upload.query,
-          response: {
-            200: E.upload.response,
-            400: ErrorResponse,
-            403: ErrorResponse,
-            404: ErrorResponse,
-            409: ErrorResponse,
-            413: ErrorResponse,
-          },
+    typed.route({
+      method: E.upload.method,
+      url: E.upload.path,
+      config: user,
+      schema: {
+        tags: ['files'],
+        summary:
+          'Upload a file (multipart field "file") into folderId, the root of workspaceId, or the personal space of userId (default: your own); a taken name: onConflict=rename (default, "name (1).ext"), replace (a new version of that file, same id) or fail (409); text answer with the id, JSON with Accept: application/json',
+        querystring: E.upload.query,
+        response: {
+          200: E.upload.response,
+          400: ErrorResponse,
+          403: ErrorResponse,
+          404: ErrorResponse,
+          409: ErrorResponse,
+          413: ErrorResponse,
         },
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const caller = await request.requireUser();
         // Before the body is read: a refused upload costs no bytes.
         const { onConflict, ...place } = request.query;
@@ -74,21 +73,20 @@ export async function registerFileRoutes(
             .send(`File uploaded successfully with ID: ${record.id}`);
         });
       },
-    );
+    });
 
-    typed.get(
-      E.list.path,
-      {
-        config: user,
-        schema: {
-          tags: ['files'],
-          summary: `A user's files, newest first. With ?limit= the next page's cursor comes in the ${NEXT_CURSOR_HEADER} header`,
-          params: E.list.params,
-          querystring: E.list.query,
-          response: { 200: E.list.response, 403: ErrorResponse },
-        },
+    typed.route({
+      method: E.list.method,
+      url: E.list.path,
+      config: user,
+      schema: {
+        tags: ['files'],
+        summary: `A user's files, newest first. With ?limit= the next page's cursor comes in the ${NEXT_CURSOR_HEADER} header`,
+        params: E.list.params,
+        querystring: E.list.query,
+        response: { 200: E.list.response, 403: ErrorResponse },
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const caller = await request.requireUser();
         const page = await files.list(caller, request.params.userId, request.query);
         if (page.nextCursor) {
@@ -103,155 +101,146 @@ export async function registerFileRoutes(
         }
         return page.files;
       },
-    );
+    });
 
-    typed.get(
-      E.stats.path,
-      {
-        config: user,
-        schema: {
-          tags: ['files'],
-          summary: "A user's file count and total size",
-          params: E.stats.params,
-          response: { 200: E.stats.response, 403: ErrorResponse },
-        },
+    typed.route({
+      method: E.stats.method,
+      url: E.stats.path,
+      config: user,
+      schema: {
+        tags: ['files'],
+        summary: "A user's file count and total size",
+        params: E.stats.params,
+        response: { 200: E.stats.response, 403: ErrorResponse },
       },
-      async (request) => files.stats(await request.requireUser(), request.params.userId),
-    );
+      handler: async (request) => files.stats(await request.requireUser(), request.params.userId),
+    });
 
-    typed.get(
-      E.download.path,
-      {
-        config: user,
-        schema: {
-          tags: ['files'],
-          summary: 'The file bytes (Range, ETag, If-None-Match, If-Modified-Since); ?inline=1 for media sources',
-          params: E.download.params,
-          querystring: E.download.query,
-        },
+    typed.route({
+      method: E.download.method,
+      url: E.download.path,
+      config: user,
+      schema: {
+        tags: ['files'],
+        summary: 'The file bytes (Range, ETag, If-None-Match, If-Modified-Since); ?inline=1 for media sources',
+        params: E.download.params,
+        querystring: E.download.query,
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const file = await files.get(await request.requireUser(), request.params.id);
         const inline = request.query.inline === '1' || request.query.inline === 'true';
         return sendBlob(request, reply, files.blobOf(file), { disposition: inline ? 'inline' : 'attachment' });
       },
-    );
+    });
 
-    typed.get(
-      E.thumbnail.path,
-      {
-        config: user,
-        schema: {
-          tags: ['files'],
-          summary:
-            'A WebP thumbnail of an image, a PDF’s first page or a video’s poster frame (made once, then cached; 404 without its engine)',
-          params: E.thumbnail.params,
-        },
+    typed.route({
+      method: E.thumbnail.method,
+      url: E.thumbnail.path,
+      config: user,
+      schema: {
+        tags: ['files'],
+        summary:
+          'A WebP thumbnail of an image, a PDF’s first page or a video’s poster frame (made once, then cached; 404 without its engine)',
+        params: E.thumbnail.params,
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         return sendThumbnail(request, reply, await files.thumbnail(await request.requireUser(), request.params.id));
       },
-    );
+    });
 
-    typed.get(
-      E.versions.path,
-      {
-        config: user,
-        schema: {
-          tags: ['files'],
-          summary: "A file's older versions, newest first (size, date, who uploaded each)",
-          params: E.versions.params,
-          response: { 200: E.versions.response, 404: ErrorResponse },
-        },
+    typed.route({
+      method: E.versions.method,
+      url: E.versions.path,
+      config: user,
+      schema: {
+        tags: ['files'],
+        summary: "A file's older versions, newest first (size, date, who uploaded each)",
+        params: E.versions.params,
+        response: { 200: E.versions.response, 404: ErrorResponse },
       },
-      async (request) => files.versions(await request.requireUser(), request.params.id),
-    );
+      handler: async (request) => files.versions(await request.requireUser(), request.params.id),
+    });
 
-    typed.get(
-      E.versionContent.path,
-      {
-        config: user,
-        schema: {
-          tags: ['files'],
-          summary: 'The bytes of an older version (Range, ETag, If-None-Match, If-Modified-Since), named as the file',
-          params: E.versionContent.params,
-        },
+    typed.route({
+      method: E.versionContent.method,
+      url: E.versionContent.path,
+      config: user,
+      schema: {
+        tags: ['files'],
+        summary: 'The bytes of an older version (Range, ETag, If-None-Match, If-Modified-Since), named as the file',
+        params: E.versionContent.params,
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const blob = await files.versionBlob(await request.requireUser(), request.params.id, request.params.versionId);
         return sendBlob(request, reply, blob, { disposition: 'attachment' });
       },
-    );
+    });
 
-    typed.post(
-      E.restoreVersion.path,
-      {
-        config: user,
-        schema: {
-          tags: ['files'],
-          summary: 'Make an older version the current content (the current one becomes a version); same file id',
-          params: E.restoreVersion.params,
-          response: { 200: E.restoreVersion.response, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
-        },
+    typed.route({
+      method: E.restoreVersion.method,
+      url: E.restoreVersion.path,
+      config: user,
+      schema: {
+        tags: ['files'],
+        summary: 'Make an older version the current content (the current one becomes a version); same file id',
+        params: E.restoreVersion.params,
+        response: { 200: E.restoreVersion.response, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
       },
-      async (request) =>
+      handler: async (request) =>
         files.restoreVersion(
           await request.requireUser(),
           request.params.id,
           request.params.versionId,
           auditContext(request),
         ),
-    );
+    });
 
-    typed.get(
-      E.file.path,
-      {
-        config: user,
-        schema: {
-          tags: ['files'],
-          summary: 'Existence check and metadata of one file',
-          params: E.file.params,
-          response: { 200: E.file.response, 404: ErrorResponse },
+    typed.route({
+      method: E.file.method,
+      url: E.file.path,
+      config: user,
+      schema: {
+        tags: ['files'],
+        summary: 'Existence check and metadata of one file',
+        params: E.file.params,
+        response: { 200: E.file.response, 404: ErrorResponse },
+      },
+      handler: async (request) => presentFile(await files.get(await request.requireUser(), request.params.id)),
+    });
+
+    typed.route({
+      method: E.update.method,
+      url: E.update.path,
+      config: user,
+      schema: {
+        tags: ['files'],
+        summary: 'Rename a file and/or move it into another folder (of any space you may write to)',
+        params: E.update.params,
+        body: E.update.body,
+        response: {
+          200: E.update.response,
+          400: ErrorResponse,
+          403: ErrorResponse,
+          404: ErrorResponse,
+          409: ErrorResponse,
+          413: ErrorResponse,
         },
       },
-      async (request) => presentFile(await files.get(await request.requireUser(), request.params.id)),
-    );
-
-    typed.patch(
-      E.update.path,
-      {
-        config: user,
-        schema: {
-          tags: ['files'],
-          summary: 'Rename a file and/or move it into another folder (of any space you may write to)',
-          params: E.update.params,
-          body: E.update.body,
-          response: {
-            200: E.update.response,
-            400: ErrorResponse,
-            403: ErrorResponse,
-            404: ErrorResponse,
-            409: ErrorResponse,
-            413: ErrorResponse,
-          },
-        },
-      },
-      async (request) =>
+      handler: async (request) =>
         files.update(await request.requireUser(), request.params.id, request.body, auditContext(request)),
-    );
+    });
 
-    typed.delete(
-      E.delete.path,
-      {
-        config: user,
-        schema: {
-          tags: ['files'],
-          summary: 'Delete a file: it moves to the trash of its space (the path carries the file id)',
-          params: E.delete.params,
-          response: { 200: E.delete.response, 404: ErrorResponse },
-        },
+    typed.route({
+      method: E.delete.method,
+      url: E.delete.path,
+      config: user,
+      schema: {
+        tags: ['files'],
+        summary: 'Delete a file: it moves to the trash of its space (the path carries the file id)',
+        params: E.delete.params,
+        response: { 200: E.delete.response, 404: ErrorResponse },
       },
-      async (request) => {
+      handler: async (request) => {
         const actor = await request.requireUser();
         const removed = await files.remove(actor, request.params.id);
         await audit.record({
@@ -262,6 +251,6 @@ export async function registerFileRoutes(
         });
         return removed;
       },
-    );
+    });
   });
 }

@@ -2,18 +2,7 @@ import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  DownloadQuery,
-  ENDPOINTS,
-  ErrorResponse,
-  LinkTokenParams,
-  PublicLink,
-  PublicLinkFileParams,
-  PublicLinkQuery,
-  PublicUploadResponse,
-  UnlockLinkRequest,
-  UnlockLinkResponse,
-} from '@atrium/contracts';
+import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import { LINK_TEXTS } from '@atrium/contracts/texts';
 import { parseRange } from '../../lib/http/range';
 import { httpDate, isNotModified, sendBlob, sendThumbnail, type BlobRecord } from '../../lib/http/send-blob';
@@ -81,18 +70,17 @@ export async function registerLinksRoutes(
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const { create, list, revoke } = ENDPOINTS.links;
 
-  typed.post(
-    create.path,
-    {
-      config: user,
-      schema: {
-        tags: ['links'],
-        summary: 'Create a public link to a file or folder (you must be allowed to share it: owner or editor)',
-        body: create.body,
-        response: { [create.status]: create.response, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
-      },
+  typed.route({
+    method: create.method,
+    url: create.path,
+    config: user,
+    schema: {
+      tags: ['links'],
+      summary: 'Create a public link to a file or folder (you must be allowed to share it: owner or editor)',
+      body: create.body,
+      response: { [create.status]: create.response, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const actor = await request.requireUser();
       const link = await links.create(actor, request.body);
       await audit.record({
@@ -113,34 +101,32 @@ export async function registerLinksRoutes(
       });
       return reply.status(create.status).send(link);
     },
-  );
+  });
 
-  typed.get(
-    list.path,
-    {
-      config: user,
-      schema: {
-        tags: ['links'],
-        summary: "A file's or folder's links not revoked, newest first (with their download counts)",
-        querystring: list.query,
-        response: { 200: list.response, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
-      },
+  typed.route({
+    method: list.method,
+    url: list.path,
+    config: user,
+    schema: {
+      tags: ['links'],
+      summary: "A file's or folder's links not revoked, newest first (with their download counts)",
+      querystring: list.query,
+      response: { 200: list.response, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
     },
-    async (request) => links.list(await request.requireUser(), request.query),
-  );
+    handler: async (request) => links.list(await request.requireUser(), request.query),
+  });
 
-  typed.delete(
-    revoke.path,
-    {
-      config: user,
-      schema: {
-        tags: ['links'],
-        summary: 'Revoke a link (it answers 404 from then on)',
-        params: revoke.params,
-        response: { 200: revoke.response, 403: ErrorResponse, 404: ErrorResponse },
-      },
+  typed.route({
+    method: revoke.method,
+    url: revoke.path,
+    config: user,
+    schema: {
+      tags: ['links'],
+      summary: 'Revoke a link (it answers 404 from then on)',
+      params: revoke.params,
+      response: { 200: revoke.response, 403: ErrorResponse, 404: ErrorResponse },
     },
-    async (request) => {
+    handler: async (request) => {
       const actor = await request.requireUser();
       const revoked = await links.revoke(actor, request.params.id);
       await audit.record({
@@ -151,7 +137,7 @@ export async function registerLinksRoutes(
       });
       return revoked;
     },
-  );
+  });
 
   await app.register(async (scope) => {
     await scope.register(multipart, {
@@ -163,25 +149,25 @@ export async function registerLinksRoutes(
       return payload;
     });
     const pubTyped = scope.withTypeProvider<ZodTypeProvider>();
+    const P = ENDPOINTS.publicLinks;
 
-    pubTyped.get(
-      '/api/public/links/:token',
-      {
-        config: pub,
-        schema: {
-          tags: ['public links'],
-          summary:
-            "What a link's page shows: a file's details, a folder's listing (paged; ?folderId= for a folder below it), or only that it is locked",
-          params: LinkTokenParams,
-          querystring: PublicLinkQuery,
-          response: { 200: PublicLink, 400: ErrorResponse, ...linkErrors },
-        },
+    pubTyped.route({
+      method: P.link.method,
+      url: P.link.path,
+      config: pub,
+      schema: {
+        tags: ['public links'],
+        summary:
+          "What a link's page shows: a file's details, a folder's listing (paged; ?folderId= for a folder below it), or only that it is locked",
+        params: P.link.params,
+        querystring: P.link.query,
+        response: { 200: P.link.response, 400: ErrorResponse, ...linkErrors },
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         void reply.header('cache-control', 'no-store');
         return links.metadata(request.params.token, request.cookies, request.query);
       },
-    );
+    });
 
     const download = async (
       request: FastifyRequest,
@@ -196,76 +182,71 @@ export async function registerLinksRoutes(
       return sendBlob(request, reply, blob, { disposition: inline ? 'inline' : 'attachment' });
     };
 
-    pubTyped.get(
-      '/api/public/links/:token/download',
-      {
-        config: pub,
-        schema: {
-          tags: ['public links'],
-          summary:
-            "A file link's bytes (Range, ETag; ?inline=1 for previews); a whole GET or the first range counts as a download",
-          params: LinkTokenParams,
-          querystring: DownloadQuery,
-        },
+    pubTyped.route({
+      method: P.download.method,
+      url: P.download.path,
+      config: pub,
+      schema: {
+        tags: ['public links'],
+        summary:
+          "A file link's bytes (Range, ETag; ?inline=1 for previews); a whole GET or the first range counts as a download",
+        params: P.download.params,
+        querystring: P.download.query,
       },
-      async (request, reply) => download(request, reply, { ...request.params, inline: request.query.inline }),
-    );
+      handler: async (request, reply) => download(request, reply, { ...request.params, inline: request.query.inline }),
+    });
 
-    pubTyped.get(
-      '/api/public/links/:token/files/:fileId/download',
-      {
-        config: pub,
-        schema: {
-          tags: ['public links'],
-          summary:
-            "A file anywhere below a folder link's folder (Range, ETag; ?inline=1 for previews); counts as the link's download does",
-          params: PublicLinkFileParams,
-          querystring: DownloadQuery,
-        },
+    pubTyped.route({
+      method: P.fileDownload.method,
+      url: P.fileDownload.path,
+      config: pub,
+      schema: {
+        tags: ['public links'],
+        summary:
+          "A file anywhere below a folder link's folder (Range, ETag; ?inline=1 for previews); counts as the link's download does",
+        params: P.fileDownload.params,
+        querystring: P.fileDownload.query,
       },
-      async (request, reply) => download(request, reply, { ...request.params, inline: request.query.inline }),
-    );
+      handler: async (request, reply) => download(request, reply, { ...request.params, inline: request.query.inline }),
+    });
 
     const thumbnail = async (request: FastifyRequest, reply: FastifyReply, token: string, fileId?: string) =>
       sendThumbnail(request, reply, await links.thumbnail(token, request.cookies, fileId));
 
-    pubTyped.get(
-      '/api/public/links/:token/thumbnail',
-      {
-        config: pub,
-        schema: {
-          tags: ['public links'],
-          summary: "A WebP thumbnail of a file link's image (not counted as a download)",
-          params: LinkTokenParams,
-        },
+    pubTyped.route({
+      method: P.thumbnail.method,
+      url: P.thumbnail.path,
+      config: pub,
+      schema: {
+        tags: ['public links'],
+        summary: "A WebP thumbnail of a file link's image (not counted as a download)",
+        params: P.thumbnail.params,
       },
-      async (request, reply) => thumbnail(request, reply, request.params.token),
-    );
+      handler: async (request, reply) => thumbnail(request, reply, request.params.token),
+    });
 
-    pubTyped.get(
-      '/api/public/links/:token/files/:fileId/thumbnail',
-      {
-        config: pub,
-        schema: {
-          tags: ['public links'],
-          summary: "A WebP thumbnail of an image below a folder link's folder (not counted as a download)",
-          params: PublicLinkFileParams,
-        },
+    pubTyped.route({
+      method: P.fileThumbnail.method,
+      url: P.fileThumbnail.path,
+      config: pub,
+      schema: {
+        tags: ['public links'],
+        summary: "A WebP thumbnail of an image below a folder link's folder (not counted as a download)",
+        params: P.fileThumbnail.params,
       },
-      async (request, reply) => thumbnail(request, reply, request.params.token, request.params.fileId),
-    );
+      handler: async (request, reply) => thumbnail(request, reply, request.params.token, request.params.fileId),
+    });
 
-    pubTyped.get(
-      '/api/public/links/:token/zip',
-      {
-        config: pub,
-        schema: {
-          tags: ['public links'],
-          summary: "A folder link's whole folder as a zip, streamed (counts one download)",
-          params: LinkTokenParams,
-        },
+    pubTyped.route({
+      method: P.zip.method,
+      url: P.zip.path,
+      config: pub,
+      schema: {
+        tags: ['public links'],
+        summary: "A folder link's whole folder as a zip, streamed (counts one download)",
+        params: P.zip.params,
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const zip = await links.zip(request.params.token, request.cookies, { count: request.method === 'GET' });
         void reply.headers(zipHeaders(zip));
         if (request.method === 'HEAD') {
@@ -275,21 +256,20 @@ export async function registerLinksRoutes(
         }
         return reply.send(zip.stream);
       },
-    );
+    });
 
-    pubTyped.post(
-      '/api/public/links/:token/unlock',
-      {
-        config: { access: 'public', rateLimit: UNLOCK_RATE_LIMIT },
-        schema: {
-          tags: ['public links'],
-          summary: "Give a link's password: sets an HttpOnly cookie that unlocks this link in this browser",
-          params: LinkTokenParams,
-          body: UnlockLinkRequest,
-          response: { 200: UnlockLinkResponse, 400: ErrorResponse, ...linkErrors },
-        },
+    pubTyped.route({
+      method: P.unlock.method,
+      url: P.unlock.path,
+      config: { access: 'public', rateLimit: UNLOCK_RATE_LIMIT },
+      schema: {
+        tags: ['public links'],
+        summary: "Give a link's password: sets an HttpOnly cookie that unlocks this link in this browser",
+        params: P.unlock.params,
+        body: P.unlock.body,
+        response: { 200: P.unlock.response, 400: ErrorResponse, ...linkErrors },
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const { cookie } = await links.unlock(request.params.token, request.body.password, request.ip);
         if (cookie) {
           void reply.setCookie(cookie.name, cookie.value, {
@@ -302,35 +282,34 @@ export async function registerLinksRoutes(
         }
         return { unlocked: true as const };
       },
-    );
+    });
 
-    pubTyped.post(
-      '/api/public/links/:token/upload',
-      {
-        config: pub,
-        schema: {
-          tags: ['public links'],
-          summary:
-            'Upload a file (multipart field "file") through a file-drop link into its folder (the folder\'s quota and the upload limit apply; the server names it)',
-          params: LinkTokenParams,
-          response: {
-            201: PublicUploadResponse,
-            400: ErrorResponse,
-            ...linkErrors,
-            409: ErrorResponse,
-            413: ErrorResponse,
-          },
+    pubTyped.route({
+      method: P.upload.method,
+      url: P.upload.path,
+      config: pub,
+      schema: {
+        tags: ['public links'],
+        summary:
+          'Upload a file (multipart field "file") through a file-drop link into its folder (the folder\'s quota and the upload limit apply; the server names it)',
+        params: P.upload.params,
+        response: {
+          [P.upload.status]: P.upload.response,
+          400: ErrorResponse,
+          ...linkErrors,
+          409: ErrorResponse,
+          413: ErrorResponse,
         },
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         // Before the body is read: a refused upload costs no bytes.
         const folderId = await links.uploadFolder(request.params.token, request.cookies);
         return withFilePart(request, async (part) =>
           reply
-            .status(201)
+            .status(P.upload.status)
             .send(await links.upload(folderId, { ...part, context: { actor: null, ...auditContext(request) } })),
         );
       },
-    );
+    });
   });
 }

@@ -15,40 +15,38 @@ export function registerAdminNotificationRoutes(
   const tags = ['admin'];
   const E = ENDPOINTS.notifications;
 
-  typed.get(
-    E.history.path,
-    {
-      config: adminOnly('notifications'),
-      schema: {
-        tags,
-        summary: 'Published notifications, newest first, with publisher, audience and delivery counts (admins)',
-        description:
-          '`deliveredLive` sums the live streams of every instance; the push counts grow while Web Push sends finish.',
-        querystring: E.history.query,
-        response: { 200: E.history.response, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
-      },
+  typed.route({
+    method: E.history.method,
+    url: E.history.path,
+    config: adminOnly('notifications'),
+    schema: {
+      tags,
+      summary: 'Published notifications, newest first, with publisher, audience and delivery counts (admins)',
+      description:
+        '`deliveredLive` sums the live streams of every instance; the push counts grow while Web Push sends finish.',
+      querystring: E.history.query,
+      response: { 200: E.history.response, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
     },
-    async (request) => deps.notifications.history(request.query.limit, request.query.cursor),
-  );
+    handler: async (request) => deps.notifications.history(request.query.limit, request.query.cursor),
+  });
 
-  typed.post(
-    E.schedule.path,
-    {
-      config: adminOnly('notifications'),
-      schema: {
-        tags,
-        summary: 'Schedule a notification for later: everyone, a workspace or one person (admins)',
-        body: E.schedule.body,
-        response: {
-          [E.schedule.status]: E.schedule.response,
-          400: ErrorResponse,
-          401: ErrorResponse,
-          403: ErrorResponse,
-          404: ErrorResponse,
-        },
+  typed.route({
+    method: E.schedule.method,
+    url: E.schedule.path,
+    config: adminOnly('notifications'),
+    schema: {
+      tags,
+      summary: 'Schedule a notification for later: everyone, a workspace or one person (admins)',
+      body: E.schedule.body,
+      response: {
+        [E.schedule.status]: E.schedule.response,
+        400: ErrorResponse,
+        401: ErrorResponse,
+        403: ErrorResponse,
+        404: ErrorResponse,
       },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const admin = await request.requireUser();
       const scheduled = await deps.scheduled.schedule(admin, request.body);
       await deps.audit.record({
@@ -60,33 +58,31 @@ export function registerAdminNotificationRoutes(
       });
       return reply.status(E.schedule.status).send(scheduled);
     },
-  );
+  });
 
-  typed.get(
-    E.scheduled.path,
-    {
-      config: adminOnly('notifications'),
-      schema: {
-        tags,
-        summary: 'Scheduled notifications not sent yet, soonest first (admins)',
-        response: { 200: E.scheduled.response, 401: ErrorResponse, 403: ErrorResponse },
-      },
+  typed.route({
+    method: E.scheduled.method,
+    url: E.scheduled.path,
+    config: adminOnly('notifications'),
+    schema: {
+      tags,
+      summary: 'Scheduled notifications not sent yet, soonest first (admins)',
+      response: { 200: E.scheduled.response, 401: ErrorResponse, 403: ErrorResponse },
     },
-    async () => deps.scheduled.listUnsent(),
-  );
+    handler: async () => deps.scheduled.listUnsent(),
+  });
 
-  typed.delete(
-    E.cancelScheduled.path,
-    {
-      config: adminOnly('notifications'),
-      schema: {
-        tags,
-        summary: 'Cancel a scheduled notification (404 once it was sent or cancelled)',
-        params: E.cancelScheduled.params,
-        response: { 200: E.cancelScheduled.response, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
-      },
+  typed.route({
+    method: E.cancelScheduled.method,
+    url: E.cancelScheduled.path,
+    config: adminOnly('notifications'),
+    schema: {
+      tags,
+      summary: 'Cancel a scheduled notification (404 once it was sent or cancelled)',
+      params: E.cancelScheduled.params,
+      response: { 200: E.cancelScheduled.response, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
     },
-    async (request) => {
+    handler: async (request) => {
       const admin = await request.requireUser();
       const cancelled = await deps.scheduled.cancel(request.params.id);
       await deps.audit.record({
@@ -98,5 +94,5 @@ export function registerAdminNotificationRoutes(
       });
       return cancelled;
     },
-  );
+  });
 }

@@ -17,32 +17,30 @@ export function registerPeopleRoutes(
   { people, audit }: { people: PeopleService; audit: AuditRecorder },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get(
-    list.path,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags: ['people'],
-        summary: 'The people of a space, with face counts and cover faces (members)',
-        params: list.params,
-        response: { 200: list.response, 404: ErrorResponse },
-      },
+  r.route({
+    method: list.method,
+    url: list.path,
+    config: { access: 'user' },
+    schema: {
+      tags: ['people'],
+      summary: 'The people of a space, with face counts and cover faces (members)',
+      params: list.params,
+      response: { 200: list.response, 404: ErrorResponse },
     },
-    async (request) => people.list(await request.requireUser(), request.params.spaceId),
-  );
-  r.put(
-    settings.path,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags: ['people'],
-        summary: 'Turn People on (photos are analysed for faces again) or off (descriptors and people deleted)',
-        params: settings.params,
-        body: settings.body,
-        response: { 200: settings.response, 409: ErrorResponse, ...errors },
-      },
+    handler: async (request) => people.list(await request.requireUser(), request.params.spaceId),
+  });
+  r.route({
+    method: settings.method,
+    url: settings.path,
+    config: { access: 'user' },
+    schema: {
+      tags: ['people'],
+      summary: 'Turn People on (photos are analysed for faces again) or off (descriptors and people deleted)',
+      params: settings.params,
+      body: settings.body,
+      response: { 200: settings.response, 409: ErrorResponse, ...errors },
     },
-    async (request) => {
+    handler: async (request) => {
       const actor = await request.requireUser();
       const changed = await people.setSetting(actor, request.params.spaceId, request.body.enabled);
       await audit.record({
@@ -55,63 +53,60 @@ export function registerPeopleRoutes(
       });
       return changed;
     },
-  );
-  r.get(
-    photos.path,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags: ['people'],
-        summary: "A person's photos, with the person's face boxes in each (members)",
-        params: photos.params,
-        response: { 200: photos.response, 404: ErrorResponse },
-      },
+  });
+  r.route({
+    method: photos.method,
+    url: photos.path,
+    config: { access: 'user' },
+    schema: {
+      tags: ['people'],
+      summary: "A person's photos, with the person's face boxes in each (members)",
+      params: photos.params,
+      response: { 200: photos.response, 404: ErrorResponse },
     },
-    async (request) => people.photos(await request.requireUser(), request.params.spaceId, request.params.personId),
-  );
-  r.patch(
-    rename.path,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags: ['people'],
-        summary: 'Name a person (editors and owners); their photos become findable by the name',
-        params: rename.params,
-        body: rename.body,
-        response: { 200: rename.response, ...errors },
-      },
+    handler: async (request) =>
+      people.photos(await request.requireUser(), request.params.spaceId, request.params.personId),
+  });
+  r.route({
+    method: rename.method,
+    url: rename.path,
+    config: { access: 'user' },
+    schema: {
+      tags: ['people'],
+      summary: 'Name a person (editors and owners); their photos become findable by the name',
+      params: rename.params,
+      body: rename.body,
+      response: { 200: rename.response, ...errors },
     },
-    async (request) =>
+    handler: async (request) =>
       people.rename(await request.requireUser(), request.params.spaceId, request.params.personId, request.body.name),
-  );
-  r.post(
-    merge.path,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags: ['people'],
-        summary: 'Merge another person into this one (editors and owners)',
-        params: merge.params,
-        body: merge.body,
-        response: { 200: merge.response, ...errors },
-      },
+  });
+  r.route({
+    method: merge.method,
+    url: merge.path,
+    config: { access: 'user' },
+    schema: {
+      tags: ['people'],
+      summary: 'Merge another person into this one (editors and owners)',
+      params: merge.params,
+      body: merge.body,
+      response: { 200: merge.response, ...errors },
     },
-    async (request) =>
+    handler: async (request) =>
       people.merge(await request.requireUser(), request.params.spaceId, request.params.personId, request.body.personId),
-  );
-  r.post(
-    split.path,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags: ['people'],
-        summary: "Move some of a person's faces to a new person (editors and owners)",
-        params: split.params,
-        body: split.body,
-        response: { [split.status]: split.response, ...errors },
-      },
+  });
+  r.route({
+    method: split.method,
+    url: split.path,
+    config: { access: 'user' },
+    schema: {
+      tags: ['people'],
+      summary: "Move some of a person's faces to a new person (editors and owners)",
+      params: split.params,
+      body: split.body,
+      response: { [split.status]: split.response, ...errors },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const created = await people.split(
         await request.requireUser(),
         request.params.spaceId,
@@ -120,22 +115,21 @@ export function registerPeopleRoutes(
       );
       return reply.code(split.status).send(created);
     },
-  );
-  r.delete(
-    removeFace.path,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags: ['people'],
-        summary: 'Remove a face from a person: it is not this person (editors and owners)',
-        params: removeFace.params,
-        response: { 200: removeFace.response, ...errors },
-      },
+  });
+  r.route({
+    method: removeFace.method,
+    url: removeFace.path,
+    config: { access: 'user' },
+    schema: {
+      tags: ['people'],
+      summary: 'Remove a face from a person: it is not this person (editors and owners)',
+      params: removeFace.params,
+      response: { 200: removeFace.response, ...errors },
     },
-    async (request) => {
+    handler: async (request) => {
       const { spaceId, personId, faceId } = request.params;
       await people.removeFace(await request.requireUser(), spaceId, personId, faceId);
       return { removed: true as const };
     },
-  );
+  });
 }

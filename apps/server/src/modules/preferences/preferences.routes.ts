@@ -7,29 +7,27 @@ import type { PreferencesService } from './preferences.service';
 export function registerPreferencesRoutes(app: FastifyInstance, { preferences }: { preferences: PreferencesService }) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const { get, update } = ENDPOINTS.preferences;
-  typed.get(
-    get.path,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags: ['auth'],
-        summary: "The signed-in user's preferences (the file browsers' list or grid view)",
-        response: { 200: get.response, 401: ErrorResponse },
-      },
+  typed.route({
+    method: get.method,
+    url: get.path,
+    config: { access: 'user' },
+    schema: {
+      tags: ['auth'],
+      summary: "The signed-in user's preferences (the file browsers' list or grid view)",
+      response: { 200: get.response, 401: ErrorResponse },
     },
-    async (request) => preferences.get(await request.requireUser()),
-  );
-  typed.put(
-    update.path,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags: ['auth'],
-        summary: "Change the signed-in user's preferences (only those named)",
-        body: update.body,
-        response: { 200: update.response, 400: ErrorResponse, 401: ErrorResponse },
-      },
+    handler: async (request) => preferences.get(await request.requireUser()),
+  });
+  typed.route({
+    method: update.method,
+    url: update.path,
+    config: { access: 'user' },
+    schema: {
+      tags: ['auth'],
+      summary: "Change the signed-in user's preferences (only those named)",
+      body: update.body,
+      response: { 200: update.response, 400: ErrorResponse, 401: ErrorResponse },
     },
-    async (request) => preferences.update(await request.requireUser(), request.body),
-  );
+    handler: async (request) => preferences.update(await request.requireUser(), request.body),
+  });
 }

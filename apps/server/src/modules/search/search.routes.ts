@@ -9,18 +9,17 @@ import type { SearchService } from './search.service';
  */
 export function registerSearchRoutes(app: FastifyInstance, deps: { search: SearchService }) {
   const { search } = ENDPOINTS.search;
-  app.withTypeProvider<ZodTypeProvider>().get(
-    search.path,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags: ['search'],
-        summary:
-          'Search the names (and content text) of the files and folders the caller can read: name prefixes as typed, best first',
-        querystring: search.query,
-        response: { 200: search.response, 400: ErrorResponse, 401: ErrorResponse },
-      },
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: search.method,
+    url: search.path,
+    config: { access: 'user' },
+    schema: {
+      tags: ['search'],
+      summary:
+        'Search the names (and content text) of the files and folders the caller can read: name prefixes as typed, best first',
+      querystring: search.query,
+      response: { 200: search.response, 400: ErrorResponse, 401: ErrorResponse },
     },
-    async (request) => deps.search.search(await request.requireUser(), request.query),
-  );
+    handler: async (request) => deps.search.search(await request.requireUser(), request.query),
+  });
 }

@@ -32,19 +32,18 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
           ? { kind: 'workspace', id: p.workspaceId }
           : { kind: 'user', ownerKey: p.userId ?? '' };
 
-      typed.put(
-        set.path,
-        {
-          config: USER,
-          schema: {
-            tags,
-            summary: `Share ${label} with ${whom} as viewer or editor, or change the role (owners and editors)`,
-            params: set.params,
-            body: set.body,
-            response: { 200: set.response, 201: Share, ...errors },
-          },
+      typed.route({
+        method: set.method,
+        url: set.path,
+        config: USER,
+        schema: {
+          tags,
+          summary: `Share ${label} with ${whom} as viewer or editor, or change the role (owners and editors)`,
+          params: set.params,
+          body: set.body,
+          response: { 200: set.response, 201: Share, ...errors },
         },
-        async (request, reply) => {
+        handler: async (request, reply) => {
           const actor = await request.requireUser();
           const p = request.params as { id: string; userId?: string; workspaceId?: string };
           const { created, share } = await sharing.set(actor, resource(p.id), granteeOf(p), request.body.role);
@@ -58,20 +57,19 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
           });
           return reply.status(created ? 201 : 200).send(share);
         },
-      );
+      });
 
-      typed.delete(
-        revoke.path,
-        {
-          config: USER,
-          schema: {
-            tags,
-            summary: `Revoke the share of ${label} with ${whom} (those who may share it, or the recipient)`,
-            params: revoke.params,
-            response: { 200: revoke.response, ...errors },
-          },
+      typed.route({
+        method: revoke.method,
+        url: revoke.path,
+        config: USER,
+        schema: {
+          tags,
+          summary: `Revoke the share of ${label} with ${whom} (those who may share it, or the recipient)`,
+          params: revoke.params,
+          response: { 200: revoke.response, ...errors },
         },
-        async (request) => {
+        handler: async (request) => {
           const p = request.params as { id: string; userId?: string; workspaceId?: string };
           const actor = await request.requireUser();
           const revoked = await sharing.revoke(actor, resource(p.id), granteeOf(p));
@@ -85,34 +83,32 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
           });
           return revoked;
         },
-      );
+      });
     }
 
-    typed.get(
-      E.list.path,
-      {
-        config: USER,
-        schema: {
-          tags,
-          summary: `Who has access to ${label}: its owner and its shares (owners and editors; viewers 403)`,
-          params: E.list.params,
-          response: { 200: E.list.response, ...errors },
-        },
-      },
-      async (request) => sharing.list(await request.requireUser(), resource(request.params.id)),
-    );
-  }
-
-  typed.get(
-    ENDPOINTS.sharing.sharedWithMe.path,
-    {
+    typed.route({
+      method: E.list.method,
+      url: E.list.path,
       config: USER,
       schema: {
         tags,
-        summary: 'Files and folders shared with the caller (directly or with a workspace of theirs), newest first',
-        response: { 200: ENDPOINTS.sharing.sharedWithMe.response, 401: ErrorResponse },
+        summary: `Who has access to ${label}: its owner and its shares (owners and editors; viewers 403)`,
+        params: E.list.params,
+        response: { 200: E.list.response, ...errors },
       },
+      handler: async (request) => sharing.list(await request.requireUser(), resource(request.params.id)),
+    });
+  }
+
+  typed.route({
+    method: ENDPOINTS.sharing.sharedWithMe.method,
+    url: ENDPOINTS.sharing.sharedWithMe.path,
+    config: USER,
+    schema: {
+      tags,
+      summary: 'Files and folders shared with the caller (directly or with a workspace of theirs), newest first',
+      response: { 200: ENDPOINTS.sharing.sharedWithMe.response, 401: ErrorResponse },
     },
-    async (request) => sharing.sharedWithMe(await request.requireUser()),
-  );
+    handler: async (request) => sharing.sharedWithMe(await request.requireUser()),
+  });
 }

@@ -20,133 +20,124 @@ export function registerSpacesRoutes(
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const { workspaces, folders, audit } = deps;
 
-  typed.get(
-    E.spaces.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['spaces'],
-        summary: "The caller's spaces: the personal space, then each workspace (the sidebar's switcher)",
-        response: { 200: E.spaces.response, 401: ErrorResponse },
-      },
+  typed.route({
+    method: E.spaces.method,
+    url: E.spaces.path,
+    config: USER,
+    schema: {
+      tags: ['spaces'],
+      summary: "The caller's spaces: the personal space, then each workspace (the sidebar's switcher)",
+      response: { 200: E.spaces.response, 401: ErrorResponse },
     },
-    async (request) => workspaces.spaces(await request.requireUser()),
-  );
+    handler: async (request) => workspaces.spaces(await request.requireUser()),
+  });
 
-  typed.get(
-    E.directory.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['spaces'],
-        summary: 'People who have signed in, searched by name, nickname or email (at most 20)',
-        querystring: E.directory.query,
-        response: { 200: E.directory.response, 400: ErrorResponse, 401: ErrorResponse },
-      },
+  typed.route({
+    method: E.directory.method,
+    url: E.directory.path,
+    config: USER,
+    schema: {
+      tags: ['spaces'],
+      summary: 'People who have signed in, searched by name, nickname or email (at most 20)',
+      querystring: E.directory.query,
+      response: { 200: E.directory.response, 400: ErrorResponse, 401: ErrorResponse },
     },
-    async (request) => workspaces.directory(request.query.q),
-  );
+    handler: async (request) => workspaces.directory(request.query.q),
+  });
 
-  typed.post(
-    E.createWorkspace.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['workspaces'],
-        summary: 'Create a workspace; the caller becomes its owner',
-        body: E.createWorkspace.body,
-        response: { [E.createWorkspace.status]: E.createWorkspace.response, ...errors },
-      },
+  typed.route({
+    method: E.createWorkspace.method,
+    url: E.createWorkspace.path,
+    config: USER,
+    schema: {
+      tags: ['workspaces'],
+      summary: 'Create a workspace; the caller becomes its owner',
+      body: E.createWorkspace.body,
+      response: { [E.createWorkspace.status]: E.createWorkspace.response, ...errors },
     },
-    async (request, reply) =>
+    handler: async (request, reply) =>
       reply
         .status(E.createWorkspace.status)
         .send(await workspaces.create(await request.requireUser(), request.body.name)),
-  );
+  });
 
-  typed.get(
-    E.workspaces.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['workspaces'],
-        summary: "The workspaces the caller is a member of, with the caller's role",
-        response: { 200: E.workspaces.response, 401: ErrorResponse },
-      },
+  typed.route({
+    method: E.workspaces.method,
+    url: E.workspaces.path,
+    config: USER,
+    schema: {
+      tags: ['workspaces'],
+      summary: "The workspaces the caller is a member of, with the caller's role",
+      response: { 200: E.workspaces.response, 401: ErrorResponse },
     },
-    async (request) => workspaces.list(await request.requireUser()),
-  );
+    handler: async (request) => workspaces.list(await request.requireUser()),
+  });
 
-  typed.get(
-    E.workspace.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['workspaces'],
-        summary: 'A workspace the caller is a member of, with its storage',
-        params: E.workspace.params,
-        response: { 200: E.workspace.response, ...errors },
-      },
+  typed.route({
+    method: E.workspace.method,
+    url: E.workspace.path,
+    config: USER,
+    schema: {
+      tags: ['workspaces'],
+      summary: 'A workspace the caller is a member of, with its storage',
+      params: E.workspace.params,
+      response: { 200: E.workspace.response, ...errors },
     },
-    async (request) => workspaces.get(await request.requireUser(), request.params.id),
-  );
+    handler: async (request) => workspaces.get(await request.requireUser(), request.params.id),
+  });
 
-  typed.patch(
-    E.renameWorkspace.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['workspaces'],
-        summary: 'Rename a workspace (owners)',
-        params: E.renameWorkspace.params,
-        body: E.renameWorkspace.body,
-        response: { 200: E.renameWorkspace.response, ...errors },
-      },
+  typed.route({
+    method: E.renameWorkspace.method,
+    url: E.renameWorkspace.path,
+    config: USER,
+    schema: {
+      tags: ['workspaces'],
+      summary: 'Rename a workspace (owners)',
+      params: E.renameWorkspace.params,
+      body: E.renameWorkspace.body,
+      response: { 200: E.renameWorkspace.response, ...errors },
     },
-    async (request) => workspaces.rename(await request.requireUser(), request.params.id, request.body.name),
-  );
+    handler: async (request) => workspaces.rename(await request.requireUser(), request.params.id, request.body.name),
+  });
 
-  typed.delete(
-    E.deleteWorkspace.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['workspaces'],
-        summary: 'Delete a workspace with its folders and files (owners)',
-        params: E.deleteWorkspace.params,
-        response: { 200: E.deleteWorkspace.response, ...errors },
-      },
+  typed.route({
+    method: E.deleteWorkspace.method,
+    url: E.deleteWorkspace.path,
+    config: USER,
+    schema: {
+      tags: ['workspaces'],
+      summary: 'Delete a workspace with its folders and files (owners)',
+      params: E.deleteWorkspace.params,
+      response: { 200: E.deleteWorkspace.response, ...errors },
     },
-    async (request) => workspaces.remove(await request.requireUser(), request.params.id),
-  );
+    handler: async (request) => workspaces.remove(await request.requireUser(), request.params.id),
+  });
 
-  typed.get(
-    E.members.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['workspaces'],
-        summary: "A workspace's members (members see the list)",
-        params: E.members.params,
-        response: { 200: E.members.response, ...errors },
-      },
+  typed.route({
+    method: E.members.method,
+    url: E.members.path,
+    config: USER,
+    schema: {
+      tags: ['workspaces'],
+      summary: "A workspace's members (members see the list)",
+      params: E.members.params,
+      response: { 200: E.members.response, ...errors },
     },
-    async (request) => workspaces.members(await request.requireUser(), request.params.id),
-  );
+    handler: async (request) => workspaces.members(await request.requireUser(), request.params.id),
+  });
 
-  typed.put(
-    E.setMember.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['workspaces'],
-        summary: "Add a member or change a member's role (owners); userId is the person's owner key",
-        params: E.setMember.params,
-        body: E.setMember.body,
-        response: { 200: E.setMember.response, 409: ErrorResponse, ...errors },
-      },
+  typed.route({
+    method: E.setMember.method,
+    url: E.setMember.path,
+    config: USER,
+    schema: {
+      tags: ['workspaces'],
+      summary: "Add a member or change a member's role (owners); userId is the person's owner key",
+      params: E.setMember.params,
+      body: E.setMember.body,
+      response: { 200: E.setMember.response, 409: ErrorResponse, ...errors },
     },
-    async (request) => {
+    handler: async (request) => {
       const actor = await request.requireUser();
       const { id, userId } = request.params;
       const { member, previousRole } = await workspaces.setMember(actor, id, userId, request.body.role);
@@ -161,20 +152,19 @@ export function registerSpacesRoutes(
       }
       return member;
     },
-  );
+  });
 
-  typed.delete(
-    E.removeMember.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['workspaces'],
-        summary: 'Remove a member (owners), or leave (your own owner key); the last owner cannot',
-        params: E.removeMember.params,
-        response: { 200: E.removeMember.response, 409: ErrorResponse, ...errors },
-      },
+  typed.route({
+    method: E.removeMember.method,
+    url: E.removeMember.path,
+    config: USER,
+    schema: {
+      tags: ['workspaces'],
+      summary: 'Remove a member (owners), or leave (your own owner key); the last owner cannot',
+      params: E.removeMember.params,
+      response: { 200: E.removeMember.response, 409: ErrorResponse, ...errors },
     },
-    async (request) => {
+    handler: async (request) => {
       const actor = await request.requireUser();
       const { id, userId } = request.params;
       const removed = await workspaces.removeMember(actor, id, userId);
@@ -187,66 +177,62 @@ export function registerSpacesRoutes(
       });
       return removed;
     },
-  );
+  });
 
-  typed.post(
-    E.createFolder.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['folders'],
-        summary: 'Create a folder (in parentId, or at the root of workspaceId or of the personal space)',
-        body: E.createFolder.body,
-        response: { [E.createFolder.status]: E.createFolder.response, 409: ErrorResponse, ...errors },
-      },
+  typed.route({
+    method: E.createFolder.method,
+    url: E.createFolder.path,
+    config: USER,
+    schema: {
+      tags: ['folders'],
+      summary: 'Create a folder (in parentId, or at the root of workspaceId or of the personal space)',
+      body: E.createFolder.body,
+      response: { [E.createFolder.status]: E.createFolder.response, 409: ErrorResponse, ...errors },
     },
-    async (request, reply) =>
+    handler: async (request, reply) =>
       reply.status(E.createFolder.status).send(await folders.create(await request.requireUser(), request.body)),
-  );
+  });
 
-  typed.get(
-    E.folder.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['folders'],
-        summary: "A folder's content, folders first, paged and sorted, with breadcrumbs",
-        params: E.folder.params,
-        querystring: E.folder.query,
-        response: { 200: E.folder.response, ...errors },
-      },
+  typed.route({
+    method: E.folder.method,
+    url: E.folder.path,
+    config: USER,
+    schema: {
+      tags: ['folders'],
+      summary: "A folder's content, folders first, paged and sorted, with breadcrumbs",
+      params: E.folder.params,
+      querystring: E.folder.query,
+      response: { 200: E.folder.response, ...errors },
     },
-    async (request) => folders.list(await request.requireUser(), request.params.id, request.query),
-  );
+    handler: async (request) => folders.list(await request.requireUser(), request.params.id, request.query),
+  });
 
-  typed.patch(
-    E.updateFolder.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['folders'],
-        summary: 'Rename a folder and/or move it within its space',
-        params: E.updateFolder.params,
-        body: E.updateFolder.body,
-        response: { 200: E.updateFolder.response, 409: ErrorResponse, ...errors },
-      },
+  typed.route({
+    method: E.updateFolder.method,
+    url: E.updateFolder.path,
+    config: USER,
+    schema: {
+      tags: ['folders'],
+      summary: 'Rename a folder and/or move it within its space',
+      params: E.updateFolder.params,
+      body: E.updateFolder.body,
+      response: { 200: E.updateFolder.response, 409: ErrorResponse, ...errors },
     },
-    async (request) =>
+    handler: async (request) =>
       folders.update(await request.requireUser(), request.params.id, request.body, auditContext(request)),
-  );
+  });
 
-  typed.delete(
-    E.deleteFolder.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['folders'],
-        summary: 'Move a folder with its subfolders and files to the trash of its space',
-        params: E.deleteFolder.params,
-        response: { 200: E.deleteFolder.response, ...errors },
-      },
+  typed.route({
+    method: E.deleteFolder.method,
+    url: E.deleteFolder.path,
+    config: USER,
+    schema: {
+      tags: ['folders'],
+      summary: 'Move a folder with its subfolders and files to the trash of its space',
+      params: E.deleteFolder.params,
+      response: { 200: E.deleteFolder.response, ...errors },
     },
-    async (request) => {
+    handler: async (request) => {
       const actor = await request.requireUser();
       const removed = await folders.remove(actor, request.params.id);
       await audit.record({
@@ -258,5 +244,5 @@ export function registerSpacesRoutes(
       });
       return removed;
     },
-  );
+  });
 }

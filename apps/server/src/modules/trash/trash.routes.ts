@@ -14,33 +14,31 @@ export function registerTrashRoutes(
 ) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
-  typed.get(
-    list.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['trash'],
-        summary:
-          'Your personal trash and that of every workspace where you are an editor or owner, newest first (who deleted each item, when it is purged)',
-        response: { 200: list.response },
-      },
+  typed.route({
+    method: list.method,
+    url: list.path,
+    config: USER,
+    schema: {
+      tags: ['trash'],
+      summary:
+        'Your personal trash and that of every workspace where you are an editor or owner, newest first (who deleted each item, when it is purged)',
+      response: { 200: list.response },
     },
-    async (request) => trash.list(await request.requireUser()),
-  );
+    handler: async (request) => trash.list(await request.requireUser()),
+  });
 
-  typed.post(
-    restore.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['trash'],
-        summary:
-          'Put a trashed file or folder back where it was (or at the root of its space when that folder is gone); a taken name becomes "name (1)"',
-        params: restore.params,
-        response: { 200: restore.response, 404: ErrorResponse, 409: ErrorResponse },
-      },
+  typed.route({
+    method: restore.method,
+    url: restore.path,
+    config: USER,
+    schema: {
+      tags: ['trash'],
+      summary:
+        'Put a trashed file or folder back where it was (or at the root of its space when that folder is gone); a taken name becomes "name (1)"',
+      params: restore.params,
+      response: { 200: restore.response, 404: ErrorResponse, 409: ErrorResponse },
     },
-    async (request) => {
+    handler: async (request) => {
       const actor = await request.requireUser();
       const restored = await trash.restore(actor, request.params.id);
       await audit.record({
@@ -52,20 +50,19 @@ export function registerTrashRoutes(
       });
       return restored;
     },
-  );
+  });
 
-  typed.delete(
-    purge.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['trash'],
-        summary: 'Delete a trashed file or folder for good (its bytes and versions too)',
-        params: purge.params,
-        response: { 200: purge.response, 404: ErrorResponse },
-      },
+  typed.route({
+    method: purge.method,
+    url: purge.path,
+    config: USER,
+    schema: {
+      tags: ['trash'],
+      summary: 'Delete a trashed file or folder for good (its bytes and versions too)',
+      params: purge.params,
+      response: { 200: purge.response, 404: ErrorResponse },
     },
-    async (request) => {
+    handler: async (request) => {
       const actor = await request.requireUser();
       const { kind, ...purged } = await trash.purge(actor, request.params.id);
       await audit.record({
@@ -76,20 +73,19 @@ export function registerTrashRoutes(
       });
       return purged;
     },
-  );
+  });
 
-  typed.delete(
-    empty.path,
-    {
-      config: USER,
-      schema: {
-        tags: ['trash'],
-        summary: "Empty your personal trash, or with ?workspaceId= that workspace's (editors and owners)",
-        querystring: empty.query,
-        response: { 200: empty.response, 403: ErrorResponse, 404: ErrorResponse },
-      },
+  typed.route({
+    method: empty.method,
+    url: empty.path,
+    config: USER,
+    schema: {
+      tags: ['trash'],
+      summary: "Empty your personal trash, or with ?workspaceId= that workspace's (editors and owners)",
+      querystring: empty.query,
+      response: { 200: empty.response, 403: ErrorResponse, 404: ErrorResponse },
     },
-    async (request) => {
+    handler: async (request) => {
       const actor = await request.requireUser();
       const emptied = await trash.empty(actor, request.query.workspaceId);
       await audit.record({
@@ -104,5 +100,5 @@ export function registerTrashRoutes(
       });
       return emptied;
     },
-  );
+  });
 }

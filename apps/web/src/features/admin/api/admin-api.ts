@@ -68,7 +68,7 @@ export interface AuditFilters {
 }
 
 /** The query string of the audit filters (shared by the page and the CSV link). */
-export function auditParams(filters: AuditFilters): URLSearchParams {
+function auditParams(filters: AuditFilters): URLSearchParams {
   const params = new URLSearchParams();
   if (filters.actor) params.set('actor', filters.actor);
   if (filters.action) params.set('action', filters.action);
@@ -95,6 +95,10 @@ export const auditQueryOptions = (filters: AuditFilters) =>
   });
 
 export const useAuditLog = (filters: AuditFilters) => useInfiniteQuery(auditQueryOptions(filters));
+
+/** The CSV export of everything the filters match (a link: the browser downloads it). */
+export const auditCsvUrl = (filters: AuditFilters) =>
+  endpointPath(ENDPOINTS.admin.auditCsv, {}, Object.fromEntries(auditParams(filters)));
 
 // --- API keys (the AI compatibility endpoints' keys, /api/ai/keys) ---
 

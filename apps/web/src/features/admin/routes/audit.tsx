@@ -1,10 +1,11 @@
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@atrium/contracts';
 import { Download } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
+import { buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { auditParams, useAuditLog, type AuditFilters } from '../api/admin-api';
+import { auditCsvUrl, useAuditLog, type AuditFilters } from '../api/admin-api';
 
 const detailsText = (entry: AuditEntry) => (entry.details ? JSON.stringify(entry.details) : '');
 
@@ -83,11 +84,11 @@ export default function AdminAuditPage() {
           />
         </label>
         <div className="flex items-end gap-2">
-          <button type="submit" className="min-h-11 rounded-md bg-brand-600 px-4 py-2 font-medium text-white">
+          <button type="submit" className={`${buttonClass()} min-h-11`}>
             Apply
           </button>
           <a
-            href={`/api/admin/audit.csv?${auditParams(filters).toString()}`}
+            href={auditCsvUrl(filters)}
             download
             className="inline-flex min-h-11 items-center gap-1 rounded-md px-3 py-2 text-sm ring-1 ring-slate-300"
           >

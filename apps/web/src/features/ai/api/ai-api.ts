@@ -1,14 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
+import { ENDPOINTS, type FileRecord, type TextToSpeechRequest } from '@atrium/contracts';
+import { endpointPath, type Endpoint } from '@atrium/contracts/endpoint';
 import type { z } from 'zod';
-import {
-  FaceDetectionResult,
-  type FileRecord,
-  ImageAnalysisResult,
-  SpeechToTextResult,
-  type TextToSpeechRequest,
-} from '@atrium/contracts';
-import { api } from '../../../lib/api-client';
+import { request } from '../../../lib/api-client';
 import { sendOk } from '../../../lib/http';
+
+const { speechToText, faceDetection, imageAnalysis, textToSpeech } = ENDPOINTS.ai;
 
 /** Sends a file as the multipart field "file" (the server also accepts raw bodies). */
 const asForm = (file: Blob, name: string) => {
@@ -21,22 +18,26 @@ const asForm = (file: Blob, name: string) => {
 export type AiInput = { kind: 'upload'; blob: Blob; name: string } | { kind: 'stored'; file: FileRecord };
 
 /** POSTs the upload as multipart, or nothing with `?fileId=` for a stored file (the server reads it). */
-const postInput = <T extends z.ZodType>(schema: T, url: string, input: AiInput) =>
-  input.kind === 'stored'
-    ? api.post(schema, `${url}?fileId=${encodeURIComponent(input.file.id)}`)
-    : api.post(schema, url, asForm(input.blob, input.name));
+const postInput = <T extends z.ZodType>(
+  declared: Pick<Endpoint, 'method' | 'path'> & { response: T },
+  input: AiInput,
+): Promise<z.infer<T>> =>
+  request(declared.response, endpointPath(declared, {}, input.kind === 'stored' ? { fileId: input.file.id } : {}), {
+    method: declared.method,
+    ...(input.kind === 'upload' ? { body: asForm(input.blob, input.name) } : {}),
+  });
 
-export const transcribeAudio = (input: AiInput) => postInput(SpeechToTextResult, '/api/ai/speech-to-text', input);
+export const transcribeAudio = (input: AiInput) => postInput(speechToText, input);
 
-export const detectFaces = (input: AiInput) => postInput(FaceDetectionResult, '/api/ai/face-detection', input);
+export const detectFaces = (input: AiInput) => postInput(faceDetection, input);
 
-export const analyzeImage = (input: AiInput) => postInput(ImageAnalysisResult, '/api/ai/image-analysis', input);
+export const analyzeImage = (input: AiInput) => postInput(imageAnalysis, input);
 
 /** Text-to-speech answers audio/mpeg, not JSON, so it is fetched directly. */
 export async function synthesizeSpeech(text: string): Promise<Blob> {
   const body: TextToSpeechRequest = { text };
-  const response = await sendOk('/api/ai/text-to-speech', {
-    method: 'POST',
+  const response = await sendOk(endpointPath(textToSpeech), {
+    method: textToSpeech.method,
     headers: { 'content-type': 'application/json', accept: 'audio/mpeg' },
     body: JSON.stringify(body),
   });

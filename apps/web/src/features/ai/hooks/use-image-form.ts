@@ -1,7 +1,7 @@
 import type { FileRecord } from '@atrium/contracts';
 import { useState, type FormEvent } from 'react';
+import { downloadUrl } from '../../../lib/file-urls';
 import type { AiInput } from '../api/ai-api';
-import { storedFileUrl } from '../lib/stored-files';
 import { useObjectUrl } from './use-object-url';
 
 /** The texts of the image screens, face detection and image analysis (docs/PRODUCT.md#face-detection). */
@@ -18,7 +18,7 @@ export function useImageForm({ run, onPick }: { run: (input: AiInput) => void; o
   const [inputKey, setInputKey] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
   const uploadUrl = useObjectUrl(input?.kind === 'upload' ? input.blob : undefined);
-  const imageUrl = input?.kind === 'stored' ? storedFileUrl(input.file.id) : uploadUrl;
+  const imageUrl = input?.kind === 'stored' ? downloadUrl(input.file.id, true) : uploadUrl;
   const choose = (next: AiInput | null) => {
     setInput(next);
     setProblem(null);

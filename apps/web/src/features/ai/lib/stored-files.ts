@@ -1,5 +1,4 @@
 import type { FileRecord } from '@atrium/contracts';
-import { downloadUrl } from '../../../lib/file-urls';
 import type { AiInput } from '../api/ai-api';
 
 /** The name of an input's file ("team.jpg", "recording.wav"). */
@@ -13,9 +12,6 @@ export const isWavRecord = (file: Pick<FileRecord, 'contentType' | 'fileName'>) 
 export const isImageRecord = (file: Pick<FileRecord, 'contentType' | 'fileName'>) =>
   /^image\/(png|jpeg|jpg)$/i.test(file.contentType) ||
   (/^(application\/octet-stream)?$/.test(file.contentType) && /\.(png|jpe?g)$/i.test(file.fileName));
-
-/** A stored file as the browser shows it inline (an image's preview, an audio player's source). */
-export const storedFileUrl = (id: string) => downloadUrl(id, true);
 
 /** A file name without its extension ("meeting.wav" → "meeting"); `fallback` for a name that is only an extension. */
 export const baseName = (name: string, fallback: string) => {

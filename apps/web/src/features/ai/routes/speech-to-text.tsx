@@ -1,9 +1,10 @@
 import { Mic, Square, Upload } from 'lucide-react';
 import { useCallback, useId, useState, type FormEvent } from 'react';
+import { downloadUrl } from '../../../lib/file-urls';
 import { useTranscribeAudio, type AiInput } from '../api/ai-api';
 import { ChooseFromFiles, ChosenFile } from '../components/choose-from-files';
 import { SaveToFiles } from '../components/save-to-files';
-import { baseName, inputName, isWavRecord, storedFileUrl, textFile } from '../lib/stored-files';
+import { baseName, inputName, isWavRecord, textFile } from '../lib/stored-files';
 import { AiPage, buttonClass, fileInputClass, secondaryButtonClass, Working } from '../components/ai-page';
 import { Alert, ErrorDetail } from '../components/alert';
 import { useObjectUrl } from '../hooks/use-object-url';
@@ -19,7 +20,7 @@ export default function SpeechToTextPage() {
   const [problem, setProblem] = useState<string | null>(null);
   const transcribe = useTranscribeAudio();
   const uploadUrl = useObjectUrl(audio?.kind === 'upload' ? audio.blob : undefined);
-  const previewUrl = audio?.kind === 'stored' ? storedFileUrl(audio.file.id) : uploadUrl;
+  const previewUrl = audio?.kind === 'stored' ? downloadUrl(audio.file.id, true) : uploadUrl;
   const onRecorded = useCallback(
     (wav: Blob) => {
       setAudio({ kind: 'upload', blob: wav, name: 'recording.wav' });

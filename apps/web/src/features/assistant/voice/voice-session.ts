@@ -1,3 +1,4 @@
+import { PUBLIC_ENDPOINTS } from '@atrium/contracts/public-endpoints';
 import { VOICE_COMMAND_RATE_MESSAGE } from '@atrium/contracts/texts';
 import {
   VOICE_MESSAGES,
@@ -52,7 +53,7 @@ export interface VoiceCallbacks {
  * The server's speech-to-text for spoken commands (the Azure short-audio answer shape). Public and
  * rate-limited, so the assistant also works for visitors who are not signed in.
  */
-export const SPEECH_TO_TEXT_URL = '/api/assistant/voice-command';
+const VOICE_COMMAND = PUBLIC_ENDPOINTS.assistant.voiceCommand;
 /** Shown when the server refuses more commands for now (HTTP 429). */
 export const TOO_MANY_COMMANDS_MESSAGE = VOICE_COMMAND_RATE_MESSAGE;
 
@@ -243,8 +244,8 @@ export function createVoiceSession(
     callbacks.onMessage('Transcribing…', 'info');
     try {
       const wav = await toSpeechWav(recording);
-      const response = await send(SPEECH_TO_TEXT_URL, {
-        method: 'POST',
+      const response = await send(VOICE_COMMAND.path, {
+        method: VOICE_COMMAND.method,
         headers: { 'content-type': 'audio/wav', accept: 'application/json' },
         body: wav,
       });

@@ -1,4 +1,5 @@
 import { ENDPOINTS, type LoginRequest } from '@atrium/contracts';
+import { endpointPath } from '@atrium/contracts/endpoint';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client';
 import { meQueryOptions, writeBrowserFlags } from '../../../lib/me';
@@ -18,7 +19,7 @@ export function useLogin() {
 }
 
 /** Where "Continue with …" sends the browser: the server runs the OpenID Connect flow. */
-export const oidcStartUrl = (returnTo: string) => `/api/auth/oidc/start?returnTo=${encodeURIComponent(returnTo)}`;
+export const oidcStartUrl = (returnTo: string) => endpointPath(ENDPOINTS.auth.oidcStart, {}, { returnTo });
 
 /** Full-page navigation away from the SPA (an object so tests can observe it). */
 export const browserNavigation = { assign: (url: string) => window.location.assign(url) };

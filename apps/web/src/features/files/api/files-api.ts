@@ -34,8 +34,6 @@ export function useDeleteFile() {
   });
 }
 
-export { downloadUrl, thumbnailUrl } from '../../../lib/file-urls';
-
 export type { UploadProgress } from '../../../lib/http';
 
 /** The upload's cancel button was pressed. */

@@ -3,7 +3,7 @@ import { formatBytes } from '@atrium/contracts/format-bytes';
 import { ChevronDown, ChevronRight, Download } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { MediaPreview } from '../../../components/ui/media-preview';
-import { downloadUrl, thumbnailUrl } from '../api/files-api';
+import { downloadUrl, thumbnailUrl } from '../../../lib/file-urls';
 import { FaceBoxes, FileInsightsPanel } from './file-insights';
 import { FileRowMenu } from './row-menu';
 

@@ -2,7 +2,7 @@ import type { FileRecord } from '@atrium/contracts';
 import { Download, Share2, Trash2 } from 'lucide-react';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
 import { useShareAction } from '../../../lib/share-action';
-import { downloadUrl } from '../api/files-api';
+import { downloadUrl } from '../../../lib/file-urls';
 
 /** A file's actions (Download, Share, Delete) behind one menu button; keyboard handling comes from `Menu`. */
 export function FileRowMenu({ file, onDelete }: { file: FileRecord; onDelete?: (file: FileRecord) => void }) {

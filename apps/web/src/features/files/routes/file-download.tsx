@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
+import { downloadUrl } from '../../../lib/file-urls';
 import { showToast } from '../../../lib/toast';
-import { downloadUrl } from '../api/files-api';
 import { FileIdForm } from '../components/file-id-form';
 import { FilesPageShell } from '../components/page';
 

@@ -1,7 +1,6 @@
-import { Notification } from '@atrium/contracts';
+import { ENDPOINTS, Notification } from '@atrium/contracts';
+import { endpointPath } from '@atrium/contracts/endpoint';
 import { notificationsStore } from './notifications-store';
-
-export const STREAM_URL = '/public/api/notifications/stream';
 
 export interface StreamHandlers {
   onNotification(notification: Notification): void;
@@ -36,7 +35,7 @@ export function connectNotificationStream(handlers: StreamHandlers, options: Str
 
   const open = () => {
     const last = notificationsStore.getLastEventId();
-    source = create(last ? `${STREAM_URL}?lastEventId=${encodeURIComponent(last)}` : STREAM_URL);
+    source = create(endpointPath(ENDPOINTS.notifications.stream, {}, { lastEventId: last }));
     source.onopen = () => {
       attempt = 0;
     };

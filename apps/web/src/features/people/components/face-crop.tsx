@@ -1,4 +1,5 @@
 import type { InsightBox } from '@atrium/contracts';
+import { thumbnailUrl } from '../../../lib/file-urls';
 
 /** CSS that shows the region `box` (fractions of the image) of an image filling a square element. */
 export function faceCropStyle(src: string, box: InsightBox, margin = 0.25) {
@@ -15,11 +16,6 @@ export function faceCropStyle(src: string, box: InsightBox, margin = 0.25) {
     backgroundRepeat: 'no-repeat',
   };
 }
-
-/** The server-made thumbnail of an image file (its aspect ratio kept, so boxes in fractions still fit). */
-import { thumbnailUrl } from '../../../lib/file-urls';
-
-export { thumbnailUrl };
 
 /** A face cut out of its photo's thumbnail (a decorative image: the person's name is next to it). */
 export function FaceCrop({

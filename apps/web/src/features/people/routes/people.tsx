@@ -21,7 +21,8 @@ import {
   useSetPeople,
   useSplitPerson,
 } from '../api/people-api';
-import { FaceCrop, thumbnailUrl } from '../components/face-crop';
+import { thumbnailUrl } from '../../../lib/file-urls';
+import { FaceCrop } from '../components/face-crop';
 
 const nameOf = (person: Pick<PersonSummary, 'name'>) => person.name ?? 'Unnamed person';
 const photos = (n: number) => `${n} ${n === 1 ? 'photo' : 'photos'}`;

@@ -4,11 +4,11 @@ import { useId, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
-import { api } from '../../../lib/api-client';
 import { errorText } from '../../../lib/api-error';
+import { spacesQueryOptions } from '../../../lib/queries/spaces';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { SpaceList } from '@atrium/contracts';
-import { useDebounced, useSearch, type SearchParams } from '../api/search-api';
+import { useDebounced } from '../../../lib/use-debounced';
+import { useSearch, type SearchParams } from '../api/search-api';
 import { ResultSummary } from '../components/result-row';
 import { SearchLabel } from '../components/search-label';
 import { resultTarget } from '../lib/result-link';
@@ -54,7 +54,7 @@ export default function SearchPage() {
     to: params.get('to') ?? '',
   };
   const results = useSearch(filters);
-  const spaces = useQuery({ queryKey: ['spaces'], queryFn: () => api.get(SpaceList, '/api/spaces') });
+  const spaces = useQuery(spacesQueryOptions());
   useDocumentTitle(text.trim() ? `Search: ${text.trim()}` : 'Search');
 
   const set = (key: string, value: string) =>

@@ -1,10 +1,12 @@
-// The public link page's HTTP calls: zod-free (lib/http.ts only), so the page loads no schema code.
+// The public link page's HTTP calls: zod-free (lib/http.ts, and the endpoints' paths from
+// `@atrium/contracts/public-endpoints`), so the page loads no schema code.
 import type { PublicLink } from '@atrium/contracts';
+import { endpointPath } from '@atrium/contracts/endpoint';
+import { PUBLIC_ENDPOINTS } from '@atrium/contracts/public-endpoints';
 import { apiErrorFrom } from '../../../lib/api-error';
 import { postWithProgress, send, sendOk, type UploadProgress } from '../../../lib/http';
 
-const enc = encodeURIComponent;
-const root = (token: string) => `/api/public/links/${enc(token)}`;
+const E = PUBLIC_ENDPOINTS.publicLinks;
 
 /**
  * GET /api/public/links/{token}[?folderId=&cursor=]: a file's details, or one page of a folder (the link's, or one
@@ -15,18 +17,15 @@ export async function getPublicLink(
   where: { folderId?: string | undefined; cursor?: string | undefined } = {},
   signal?: AbortSignal,
 ): Promise<PublicLink> {
-  const query = new URLSearchParams();
-  if (where.folderId) query.set('folderId', where.folderId);
-  if (where.cursor) query.set('cursor', where.cursor);
-  const url = query.size > 0 ? `${root(token)}?${query.toString()}` : root(token);
-  const response = await sendOk(url, { headers: { accept: 'application/json' }, signal });
+  const url = endpointPath(E.link, { token }, { folderId: where.folderId, cursor: where.cursor });
+  const response = await sendOk(url, { method: E.link.method, headers: { accept: 'application/json' }, signal });
   return (await response.json()) as PublicLink;
 }
 
 /** POST …/unlock `{ password }`: the server sets a cookie for this link; a wrong password rejects (401). */
 export async function unlockLink(token: string, password: string): Promise<void> {
-  const response = await send(`${root(token)}/unlock`, {
-    method: 'POST',
+  const response = await send(endpointPath(E.unlock, { token }), {
+    method: E.unlock.method,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({ password }),
   });
@@ -41,7 +40,7 @@ export async function uploadToLink(
 ): Promise<void> {
   const body = new FormData();
   body.append('file', file, file.name);
-  await postWithProgress(`${root(token)}/upload`, body, {
+  await postWithProgress(endpointPath(E.upload, { token }), body, {
     totalBytes: file.size,
     onProgress: options.onProgress,
     signal: options.signal,
@@ -50,9 +49,9 @@ export async function uploadToLink(
 
 export const publicLinkUrls = {
   /** A file link's bytes (Range, ETag); `inline` for previews. */
-  download: (token: string, inline = false) => `${root(token)}/download${inline ? '?inline=1' : ''}`,
+  download: (token: string, inline = false) => endpointPath(E.download, { token }, inline ? { inline: 1 } : {}),
   /** One file of a folder link. */
-  folderFile: (token: string, fileId: string) => `${root(token)}/files/${enc(fileId)}/download`,
+  folderFile: (token: string, fileId: string) => endpointPath(E.fileDownload, { token, fileId }),
   /** The whole folder as a streamed zip. */
-  zip: (token: string) => `${root(token)}/zip`,
+  zip: (token: string) => endpointPath(E.zip, { token }),
 };

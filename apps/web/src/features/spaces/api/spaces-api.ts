@@ -9,7 +9,6 @@ import {
 } from '@atrium/contracts';
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client';
-import { downloadUrl } from '../../../lib/file-urls';
 import { folderChoicesQueryOptions, spacesKey, spacesQueryOptions } from '../../../lib/queries/spaces';
 import { sendOk } from '../../../lib/http';
 
@@ -208,8 +207,6 @@ export function useDeleteFile() {
   });
 }
 
-export { downloadUrl, thumbnailUrl, versionUrl } from '../../../lib/file-urls';
-
 /** GET /api/files/{id}/versions */
 export const useVersions = (id: string) =>
   useQuery({
@@ -229,8 +226,6 @@ export function useRestoreVersion(id: string) {
       ]),
   });
 }
-export const openUrl = (id: string) => downloadUrl(id, true);
-/** A file's thumbnail (images, PDFs, videos); `version` (its upload date) makes new content a new URL for the cache. */
 
 /** Reloads the open folder's listings (after uploads). */
 export const useRefreshFolders = useFoldersInvalidation;

@@ -4,7 +4,7 @@ import { File, FileAudio, FileImage, FileText, FileVideo, Folder, type LucideIco
 import { useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { Menu } from '../../../components/ui/menu';
-import { thumbnailUrl } from '../api/spaces-api';
+import { thumbnailUrl } from '../../../lib/file-urls';
 import { entryKey, menuLabel, RowCheckbox, rowsOf, type EntryListProps, type Row } from './entry-list';
 
 const KIND_ICONS: Record<FileKind, LucideIcon> = {

@@ -14,8 +14,9 @@ import {
 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
+import { TableHead, type TableColumn } from '../../../components/ui/table-head';
+import { downloadUrl } from '../../../lib/file-urls';
 import { useWideScreen } from '../../../lib/use-wide-screen';
-import { downloadUrl, openUrl } from '../api/spaces-api';
 import { folderPath, typeLabel, type SpaceRef } from '../lib/browser-logic';
 
 /** A file or folder a row action applies to (the share dialog's target too). */
@@ -122,7 +123,7 @@ export function rowsOf({ space, folders, files, actions }: Omit<EntryListProps, 
     }),
     ...files.map((file): Row => {
       const target: EntryTarget = { kind: 'file', id: file.id, name: file.fileName };
-      const href = openUrl(file.id);
+      const href = downloadUrl(file.id, true);
       return {
         target,
         file: { contentType: file.contentType, uploadDate: file.uploadDate },
@@ -165,6 +166,13 @@ function EntryName({ row }: { row: Row }) {
 
 export const menuLabel = (row: Row) => `Actions for ${row.target.name}`;
 
+const COLUMNS: TableColumn[] = [
+  { label: 'Name', className: 'px-3 py-2' },
+  { label: 'Size', className: 'w-24 px-3 py-2' },
+  { label: 'Type', className: 'hidden w-24 px-3 py-2 lg:table-cell' },
+  { label: 'Modified', className: 'w-48 px-3 py-2' },
+];
+
 /** The folder's entries: a table from 640 px, one card per entry below (nothing scrolls sideways). */
 export function EntryList(props: EntryListProps) {
   const wide = useWideScreen();
@@ -192,9 +200,10 @@ export function EntryList(props: EntryListProps) {
   return (
     <table className="w-full table-fixed text-left text-sm">
       <caption className="sr-only">Folder contents</caption>
-      <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
-        <tr>
-          {selection && (
+      <TableHead
+        columns={COLUMNS}
+        leading={
+          selection && (
             <th scope="col" className="w-10 px-3 py-2">
               <input
                 type="checkbox"
@@ -204,24 +213,9 @@ export function EntryList(props: EntryListProps) {
                 className="size-4 cursor-pointer rounded border-slate-400 accent-brand-600"
               />
             </th>
-          )}
-          <th scope="col" className="px-3 py-2">
-            Name
-          </th>
-          <th scope="col" className="w-24 px-3 py-2">
-            Size
-          </th>
-          <th scope="col" className="hidden w-24 px-3 py-2 lg:table-cell">
-            Type
-          </th>
-          <th scope="col" className="w-48 px-3 py-2">
-            Modified
-          </th>
-          <th scope="col" className="w-14 px-3 py-2">
-            <span className="sr-only">Actions</span>
-          </th>
-        </tr>
-      </thead>
+          )
+        }
+      />
       <tbody>
         {rows.map((row) => (
           <tr

@@ -4,8 +4,9 @@ import { buttonClass } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorText } from '../../../lib/api-error';
+import { versionUrl } from '../../../lib/file-urls';
 import { showToast } from '../../../lib/toast';
-import { useRestoreVersion, useVersions, versionUrl } from '../api/spaces-api';
+import { useRestoreVersion, useVersions } from '../api/spaces-api';
 import type { EntryTarget } from './entry-list';
 
 export interface VersionsDialogProps {
