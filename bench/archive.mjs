@@ -11,13 +11,11 @@ import path from 'node:path';
 import {
   drain,
   mib,
-  multipart,
-  pipeFile,
   rssOf,
   sampleRss,
-  send,
   startAtrium,
   startStaticNginx,
+  uploadMultipart,
   writeRandomPayload,
 } from './files-lib.mjs';
 
@@ -60,14 +58,13 @@ const cookie = server.cookie;
 /** @param {string} name */
 async function upload(name) {
   const file = path.join(www, name);
-  const size = statSync(file).size;
-  const form = multipart(name, size);
-  const answer = await send({
+  const answer = await uploadMultipart({
     port: ATRIUM_PORT,
-    method: 'POST',
-    path: '/api/files/upload?userId=admin',
-    headers: { cookie, accept: 'application/json', 'content-type': form.contentType, 'content-length': form.length },
-    writeBody: (req) => pipeFile(req, file, form.head, form.tail),
+    headers: { cookie, accept: 'application/json' },
+    query: '?userId=admin',
+    name,
+    size: statSync(file).size,
+    file,
   });
   if (answer.status !== 200) throw new Error(`upload of ${name}: ${answer.status} ${answer.body}`);
   return /** @type {string} */ (JSON.parse(answer.body).id);

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { mib, multipart, percentile, rssOf, sampleRss, send, startAtrium } from './files-lib.mjs';
+import { mib, percentile, rssOf, sampleRss, startAtrium, uploadMultipart } from './files-lib.mjs';
 
 const count = Number(process.argv[2] ?? 50);
 const size = Number(process.argv[3] ?? 10) * 1000 * 1000;
@@ -21,18 +21,13 @@ try {
   const started = performance.now();
   const results = await Promise.all(
     payloads.map(async (bytes, index) => {
-      const form = multipart(`file-${index}.bin`, size);
-      const answer = await send({
+      const answer = await uploadMultipart({
         port: PORT,
-        method: 'POST',
-        path: '/api/files/upload?userId=admin',
-        headers: {
-          cookie: server.cookie,
-          accept: 'application/json',
-          'content-type': form.contentType,
-          'content-length': form.length,
-        },
-        writeBody: (req) => req.end(Buffer.concat([form.head, bytes, form.tail])),
+        headers: { cookie: server.cookie, accept: 'application/json' },
+        query: '?userId=admin',
+        name: `file-${index}.bin`,
+        size,
+        bytes,
       });
       if (answer.status !== 200) throw new Error(`upload ${index} failed: ${answer.status} ${answer.body}`);
       return { ms: answer.ms, id: /** @type {{ id: string }} */ (JSON.parse(answer.body)).id };

@@ -217,6 +217,56 @@ export function drain({ port, path: urlPath, headers = {}, method = 'GET', body,
 }
 
 /**
+ * Uploads one file as a multipart form to `POST /api/files/upload<query>` with `headers` (the session cookie…): the
+ * bytes of `file` on disk, streamed, or `bytes` from memory; `size` is their length. Resolves as `send` does.
+ * @param {{ port: number, headers: http.OutgoingHttpHeaders, query?: string, name: string, size: number, file?: string, bytes?: Buffer }} options
+ */
+export function uploadMultipart({ port, headers, query = '', name, size, file, bytes }) {
+  const form = multipart(name, size);
+  return send({
+    port,
+    method: 'POST',
+    path: `/api/files/upload${query}`,
+    headers: { ...headers, 'content-type': form.contentType, 'content-length': form.length },
+    writeBody: (req) =>
+      file
+        ? pipeFile(req, file, form.head, form.tail)
+        : req.end(Buffer.concat([form.head, bytes ?? Buffer.alloc(0), form.tail])),
+  });
+}
+
+/**
+ * JSON calls to the server on `port` as `headers` (a session cookie), which a call may replace with its own; a status
+ * other than 2xx throws. Resolves with the JSON answer.
+ * @param {number} port @param {Record<string, string>} headers
+ */
+export const jsonApi =
+  (port, headers) =>
+  /** @param {string} method @param {string} url @param {unknown} [body] @param {Record<string, string>} [as] @returns {Promise<any>} */
+  async (method, url, body, as = headers) => {
+    const answer = await fetch(`http://127.0.0.1:${port}${url}`, {
+      method,
+      headers: { ...as, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!answer.ok) throw new Error(`${method} ${url}: ${answer.status} ${await answer.text()}`);
+    return answer.json();
+  };
+
+/**
+ * Runs `task(index)` for every index below `count`, `workers` at a time; resolves once all are done.
+ * @param {number} count @param {number} workers @param {(index: number) => Promise<unknown>} task
+ */
+export async function forEachConcurrently(count, workers, task) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
+}
+
+/**
  * Multipart framing around one file part named "file".
  * @param {string} fileName
  * @param {number} size
@@ -259,10 +309,11 @@ export const median = (xs) => {
 
 /**
  * Starts Debian's nginx serving `dir/www` (sendfile on, no access log) on loopback `port`, the reference the
- * benchmarks compare with; resolves once it answers, with a stop function.
- * @param {{ dir: string, port: number }} options
+ * benchmarks compare with; resolves once it answers, with a stop function. `http` and `server` add directives to
+ * those blocks (a body size limit, an upload location).
+ * @param {{ dir: string, port: number, http?: string, server?: string }} options
  */
-export async function startStaticNginx({ dir, port }) {
+export async function startStaticNginx({ dir, port, http: httpExtra = '', server: serverExtra = '' }) {
   mkdirSync(path.join(dir, 'www'), { recursive: true });
   const conf = path.join(dir, 'nginx.conf');
   writeFileSync(
@@ -280,9 +331,11 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
+  ${httpExtra}
   server {
     listen 127.0.0.1:${port};
     root ${dir}/www;
+    ${serverExtra}
   }
 }
 `,

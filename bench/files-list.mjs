@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { multipart, percentile, send, startAtrium } from './files-lib.mjs';
+import { forEachConcurrently, percentile, startAtrium, uploadMultipart } from './files-lib.mjs';
 
 const total = Number(process.argv[2] ?? 10_000);
 const PORT = 3296;
@@ -14,24 +14,18 @@ const server = await startAtrium({ port: PORT, dataDir: work });
 const headers = { cookie: server.cookie };
 try {
   const fillStarted = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < total) {
-        const index = next++;
-        const body = Buffer.from(`file number ${index}\n`);
-        const form = multipart(`note-${index}.txt`, body.length);
-        const answer = await send({
-          port: PORT,
-          method: 'POST',
-          path: '/api/files/upload?userId=admin',
-          headers: { ...headers, 'content-type': form.contentType, 'content-length': form.length },
-          writeBody: (req) => req.end(Buffer.concat([form.head, body, form.tail])),
-        });
-        if (answer.status !== 200) throw new Error(`upload failed: ${answer.status} ${answer.body}`);
-      }
-    }),
-  );
+  await forEachConcurrently(total, 8, async (index) => {
+    const body = Buffer.from(`file number ${index}\n`);
+    const answer = await uploadMultipart({
+      port: PORT,
+      headers,
+      query: '?userId=admin',
+      name: `note-${index}.txt`,
+      size: body.length,
+      bytes: body,
+    });
+    if (answer.status !== 200) throw new Error(`upload failed: ${answer.status} ${answer.body}`);
+  });
   console.log(`stored ${total} files in ${((performance.now() - fillStarted) / 1000).toFixed(1)} s`);
 
   /**

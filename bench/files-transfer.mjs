@@ -2,19 +2,20 @@
 // the same file as a resumable tus upload, ranged/streamed download) versus nginx from Debian in the same run (WebDAV PUT with
 // client_body_in_file_only for upload, sendfile for download), plus Atrium's RSS growth.
 // Usage: npm run build && node bench/files-transfer.mjs [sizeMiB=1024] [rounds=3]   (needs: apt-get install -y nginx)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   drain,
   mib,
-  multipart,
   pipeFile,
   rssOf,
   sampleRss,
   send,
   startAtrium,
+  startStaticNginx,
+  uploadMultipart,
   writeRandomPayload,
 } from './files-lib.mjs';
 
@@ -47,19 +48,14 @@ async function benchAtrium() {
   try {
     settleDisk();
     const baseline = rssOf(server.pid);
-    const form = multipart('payload.bin', size);
     let stop = sampleRss(server.pid);
-    const up = await send({
+    const up = await uploadMultipart({
       port: ATRIUM_PORT,
-      method: 'POST',
-      path: '/api/files/upload?userId=admin',
-      headers: {
-        cookie: server.cookie,
-        accept: 'application/json',
-        'content-type': form.contentType,
-        'content-length': form.length,
-      },
-      writeBody: (req) => pipeFile(req, source, form.head, form.tail),
+      headers: { cookie: server.cookie, accept: 'application/json' },
+      query: '?userId=admin',
+      name: 'payload.bin',
+      size,
+      file: source,
     });
     const upPeak = stop();
     if (up.status !== 200) throw new Error(`upload failed: ${up.status} ${up.body}`);
@@ -144,43 +140,19 @@ async function benchNginx() {
   for (const sub of ['www/upload', 'body']) mkdirSync(path.join(dir, sub), { recursive: true });
   chmodSync(path.join(dir, 'www/upload'), 0o777);
   chmodSync(path.join(dir, 'body'), 0o777);
-  const conf = path.join(dir, 'nginx.conf');
-  const { writeFileSync } = await import('node:fs');
-  writeFileSync(
-    conf,
-    `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  sendfile on;
-  client_body_temp_path ${dir}/body;
-  client_max_body_size ${size * 2};
-  server {
-    listen 127.0.0.1:${NGINX_PORT};
-    root ${dir}/www;
-    location /upload/ {
+  // WebDAV PUT into www/upload, the body written straight to a file.
+  const stopNginx = await startStaticNginx({
+    dir,
+    port: NGINX_PORT,
+    http: `client_max_body_size ${size * 2};`,
+    server: `location /upload/ {
       client_body_in_file_only on;
       dav_methods PUT;
       create_full_put_path on;
       dav_access user:rw group:r all:r;
-    }
-  }
-}
-`,
-  );
-  const nginx = spawn('/usr/sbin/nginx', ['-c', conf, '-p', dir], { stdio: 'inherit' });
+    }`,
+  });
   try {
-    for (let i = 0; i < 100; i += 1) {
-      try {
-        await drain({ port: NGINX_PORT, path: '/' });
-        break;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
     settleDisk();
     const up = await send({
       port: NGINX_PORT,
@@ -194,8 +166,7 @@ http {
     if (down.bytes !== size) throw new Error(`nginx served ${down.bytes} bytes`);
     return { up: up.ms, down: down.ms };
   } finally {
-    nginx.kill('SIGQUIT');
-    await new Promise((resolve) => nginx.once('exit', resolve));
+    await stopNginx();
   }
 }
 

@@ -11,7 +11,15 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { drain, multipart, percentile, send, startAtrium, startStaticNginx } from './files-lib.mjs';
+import {
+  drain,
+  forEachConcurrently,
+  jsonApi,
+  percentile,
+  startAtrium,
+  startStaticNginx,
+  uploadMultipart,
+} from './files-lib.mjs';
 
 const total = Number(process.argv[2] ?? 10_000);
 const folderCount = Math.round(total / 10);
@@ -25,29 +33,17 @@ if (spawnSync('/usr/sbin/nginx', ['-v']).status !== 0) throw new Error('nginx is
 const server = await startAtrium({ port: PORT, dataDir: work });
 const admin = { cookie: server.cookie };
 
-/**
- * @param {string} method @param {string} url @param {unknown} [body] @param {Record<string, string>} [headers]
- * @returns {Promise<any>}
- */
-const api = async (method, url, body, headers = admin) => {
-  const answer = await fetch(`http://127.0.0.1:${PORT}${url}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!answer.ok) throw new Error(`${method} ${url}: ${answer.status} ${await answer.text()}`);
-  return answer.json();
-};
+const api = jsonApi(PORT, admin);
 
 /** Upload `body` as `name` into `folderId` as the admin; resolves with the file id. */
 const upload = async (/** @type {string} */ folderId, /** @type {string} */ name, /** @type {Buffer} */ body) => {
-  const form = multipart(name, body.length);
-  const answer = await send({
+  const answer = await uploadMultipart({
     port: PORT,
-    method: 'POST',
-    path: `/api/files/upload?folderId=${folderId}`,
-    headers: { ...admin, accept: 'application/json', 'content-type': form.contentType, 'content-length': form.length },
-    writeBody: (req) => req.end(Buffer.concat([form.head, body, form.tail])),
+    headers: { ...admin, accept: 'application/json' },
+    query: `?folderId=${folderId}`,
+    name,
+    size: body.length,
+    bytes: body,
   });
   if (answer.status !== 200) throw new Error(`upload failed: ${answer.status} ${answer.body}`);
   return /** @type {{ id: string }} */ (JSON.parse(answer.body)).id;
@@ -107,16 +103,10 @@ try {
   const bob = signInBob();
   const team = await api('POST', '/api/folders', { name: 'Team' });
   const fillStarted = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < total) {
-        const index = next++;
-        if (index < folderCount) await api('POST', '/api/folders', { name: `folder ${index}`, parentId: team.id });
-        else await upload(team.id, `note-${index}.txt`, Buffer.from(`file number ${index}\n`));
-      }
-    }),
-  );
+  await forEachConcurrently(total, 8, async (index) => {
+    if (index < folderCount) await api('POST', '/api/folders', { name: `folder ${index}`, parentId: team.id });
+    else await upload(team.id, `note-${index}.txt`, Buffer.from(`file number ${index}\n`));
+  });
   console.log(
     `filled a folder with ${folderCount} folders and ${total - folderCount} files in ${((performance.now() - fillStarted) / 1000).toFixed(1)} s`,
   );

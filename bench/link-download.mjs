@@ -7,16 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  drain,
-  mib,
-  multipart,
-  pipeFile,
-  send,
-  startAtrium,
-  startStaticNginx,
-  writeRandomPayload,
-} from './files-lib.mjs';
+import { drain, mib, send, startAtrium, startStaticNginx, uploadMultipart, writeRandomPayload } from './files-lib.mjs';
 
 const sizeMiB = Number(process.argv[2] ?? 1024);
 const rounds = Number(process.argv[3] ?? 3);
@@ -42,18 +33,12 @@ async function startNginx() {
  * @param {{ cookie: string }} server
  */
 async function shareOnAtrium(server) {
-  const form = multipart('payload.bin', size);
-  const up = await send({
+  const up = await uploadMultipart({
     port: ATRIUM_PORT,
-    method: 'POST',
-    path: '/api/files/upload',
-    headers: {
-      cookie: server.cookie,
-      accept: 'application/json',
-      'content-type': form.contentType,
-      'content-length': form.length,
-    },
-    writeBody: (req) => pipeFile(req, source, form.head, form.tail),
+    headers: { cookie: server.cookie, accept: 'application/json' },
+    name: 'payload.bin',
+    size,
+    file: source,
   });
   if (up.status !== 200) throw new Error(`upload failed: ${up.status} ${up.body}`);
   const { id } = JSON.parse(up.body);

@@ -57,19 +57,10 @@ const percentile = (values, p) => {
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
 
 /**
- * Resident memory (KiB) of a process and its children (nginx master + workers).
- * @param {number | undefined} pid
+ * `read(p)` summed over a process and its children (nginx master + workers).
+ * @param {number | undefined} pid @param {(p: number | string | undefined) => number} read
  */
-function rssKiB(pid) {
-  /** @param {number | string | undefined} p */
-  const read = (p) => {
-    try {
-      const status = readFileSync(`/proc/${p}/status`, 'utf8');
-      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    } catch {
-      return 0;
-    }
-  };
+function sumOverChildren(pid, read) {
   let total = read(pid);
   try {
     for (const task of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
@@ -82,29 +73,34 @@ function rssKiB(pid) {
 }
 
 /**
+ * Resident memory (KiB) of a process and its children (nginx master + workers).
+ * @param {number | undefined} pid
+ */
+function rssKiB(pid) {
+  return sumOverChildren(pid, (p) => {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    } catch {
+      return 0;
+    }
+  });
+}
+
+/**
  * CPU time (ms, user + system) used so far by a process and its children (nginx master + workers): what a server
  * spends, which moves much less with other people's load on a shared machine than wall time does.
  * @param {number | undefined} pid
  */
 function cpuMs(pid) {
-  /** @param {number | string | undefined} p */
-  const read = (p) => {
+  return sumOverChildren(pid, (p) => {
     try {
       const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
       return ((Number(fields[11]) || 0) + (Number(fields[12]) || 0)) * (1000 / CLOCK_TICKS);
     } catch {
       return 0;
     }
-  };
-  let total = read(pid);
-  try {
-    for (const task of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
-      total += read(task);
-    }
-  } catch {
-    // no children file
-  }
-  return total;
+  });
 }
 const CLOCK_TICKS = 100;
 

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { drain, percentile, root, startAtrium } from './files-lib.mjs';
+import { drain, jsonApi, percentile, root, startAtrium } from './files-lib.mjs';
 
 const require = createRequire(path.join(root, 'apps/server/package.json'));
 const total = Number(process.argv[2] ?? 100_000);
@@ -121,16 +121,7 @@ process.on('exit', () => {
   }
 });
 const headers = { cookie: server.cookie };
-/** @param {string} method @param {string} url @param {unknown} [body] @returns {Promise<any>} */
-const api = async (method, url, body) => {
-  const answer = await fetch(`http://127.0.0.1:${PORT}${url}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!answer.ok) throw new Error(`${method} ${url}: ${answer.status} ${await answer.text()}`);
-  return answer.json();
-};
+const api = jsonApi(PORT, headers);
 
 const spaces = await api('GET', '/api/spaces');
 const personalRoot = spaces[0].rootFolderId;

@@ -17,6 +17,24 @@ async function signIn(page: Page) {
   await signInAsUser(page.context(), String(test.info().project.use.baseURL), { ownerKey: owner() });
 }
 
+/**
+ * Caps the page's upload speed at `bytesPerSecond` (Chromium's network emulation, so a progress bar is seen moving);
+ * answers a function that lifts the cap.
+ */
+async function throttleUploads(page: Page, bytesPerSecond: number) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const cap = (uploadThroughput: number) =>
+    cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput,
+    });
+  await cap(bytesPerSecond);
+  return () => cap(-1);
+}
+
 /** A valid PNG of one colour, built here so the test needs no fixture file. */
 function png(width: number, height: number): Buffer {
   const crcTable = Array.from({ length: 256 }, (_, n) => {
@@ -92,14 +110,7 @@ test('uploads with a visible progress bar, then lists the file and updates the s
   await expect(page.getByText('Please select a file first')).toBeVisible();
 
   // Slow the upload down so the progress bar is seen moving.
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: 1.5 * 1024 * 1024,
-  });
+  const unthrottle = await throttleUploads(page, 1.5 * 1024 * 1024);
   const bytes = Buffer.alloc(6 * 1024 * 1024, 7);
   await page
     .getByLabel('Choose a file')
@@ -113,12 +124,7 @@ test('uploads with a visible progress bar, then lists the file and updates the s
     .poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 15_000 })
     .toBeGreaterThan(0);
   await expect(page.getByText('File uploaded successfully!')).toBeVisible({ timeout: 20_000 });
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: -1,
-  });
+  await unthrottle();
 
   const row = page.getByRole('row', { name: /big\.bin/ });
   await expect(row).toContainText('6.00 MB');
@@ -130,14 +136,7 @@ test('uploads with a visible progress bar, then lists the file and updates the s
 test('a cancelled upload stores nothing', async ({ page }) => {
   await signIn(page);
   await page.goto('/dashboard/file-upload');
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: 256 * 1024,
-  });
+  const unthrottle = await throttleUploads(page, 256 * 1024);
   await page.getByLabel('Choose a file').setInputFiles({
     name: 'cancel-me.bin',
     mimeType: 'application/octet-stream',
@@ -147,12 +146,7 @@ test('a cancelled upload stores nothing', async ({ page }) => {
   await expect(page.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByText('Upload cancelled.')).toBeVisible();
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: -1,
-  });
+  await unthrottle();
   const list = await page.request.get(`/api/files/user/${owner()}`);
   expect((await list.json()).map((file: { fileName: string }) => file.fileName)).not.toContain('cancel-me.bin');
 });

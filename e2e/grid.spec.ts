@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { pdfWithText } from '../apps/server/test/analysis-fixtures';
 import { expect, test } from './fixtures';
 import { shot, WIDTHS } from './screens';
-import { signInAsUser } from './users';
+import { signInAsNewUser } from './users';
 
 /** The personal space's root folder. */
 const home = '/dashboard/spaces/personal/folders';
@@ -18,8 +18,7 @@ for (const { name: screen, width, height } of WIDTHS) {
     }) => {
       // Three uploads and two thumbnails made by child processes: more than the default 30 s on a busy machine.
       test.slow();
-      const run = `${Date.now().toString(36)}${test.info().retry}`;
-      await signInAsUser(context, String(baseURL), { ownerKey: `e2e-grid-${screen}-${run}`, name: 'Greta' });
+      await signInAsNewUser(context, baseURL, `e2e-grid-${screen}`, 'Greta');
       await page.goto(home);
       await expect(page.getByText('This folder is empty.')).toBeVisible({ timeout: 30_000 });
       const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#0ea5e9' } })

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { knownPeoplePhotos } from '../apps/server/test/people-fixtures';
 import { expect, test } from './fixtures';
 import { shot, WIDTHS } from './screens';
-import { signInAsUser } from './users';
+import { signInAsNewUser } from './users';
 
 // People (issue 17) through the real server and its face engine: photos of two known people (face-api's demo
 // photos, test/people-fixtures.ts) become two people, one is named and found by the name, split and merged back.
@@ -23,9 +23,7 @@ for (const { name: screen, width, height } of WIDTHS) {
     }) => {
       // Four photos analysed in the background (objects, text, faces) on a shared machine.
       test.slow();
-      const run = `${Date.now().toString(36)}${test.info().retry}`;
-      const ownerKey = `e2e-people-${screen}-${run}`;
-      await signInAsUser(context, String(baseURL), { ownerKey, name: 'Pia' });
+      const { ownerKey, run } = await signInAsNewUser(context, baseURL, `e2e-people-${screen}`, 'Pia');
 
       await page.goto(PEOPLE);
       await expect(page.getByRole('heading', { name: 'People is off for this space' })).toBeVisible();

@@ -30,6 +30,12 @@ async function skipWithout(request: APIRequestContext, routes: [string, string][
   }
 }
 
+/** The routes every public-link test needs: creating a link and reading one. */
+const LINK_ROUTES: [string, string][] = [
+  ['POST', '/api/links'],
+  ['GET', '/api/public/links/probe'],
+];
+
 async function person(browser: Browser, name: string, displayName: string) {
   const context = await browser.newContext({ baseURL: baseURL() });
   await signInAsUser(context, baseURL(), { ownerKey: key(name), name: displayName });
@@ -261,11 +267,7 @@ test('a password-protected file link: an anonymous visitor unlocks, previews and
   browser,
   page,
 }) => {
-  await skipWithout(page.request, [
-    ['POST', '/api/links'],
-    ['GET', '/api/public/links/probe'],
-    ['POST', '/api/public/links/probe/unlock'],
-  ]);
+  await skipWithout(page.request, [...LINK_ROUTES, ['POST', '/api/public/links/probe/unlock']]);
   const alice = await person(browser, 'linker', 'Link Owner');
   await upload(alice.page, alice.ownerKey, 'readme.txt', 'Hello from a public link.\n');
   const dialog = await openShareDialog(alice.page, 'readme.txt');
@@ -317,8 +319,7 @@ test('a folder link lists files with a zip; a file-drop link takes anonymous upl
   page,
 }) => {
   await skipWithout(page.request, [
-    ['POST', '/api/links'],
-    ['GET', '/api/public/links/probe'],
+    ...LINK_ROUTES,
     ['POST', '/api/public/links/probe/upload'],
     ['GET', '/api/public/links/probe/zip'],
   ]);

@@ -1,7 +1,23 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { BrowserContext } from '@playwright/test';
+import { test, type BrowserContext } from '@playwright/test';
+
+/**
+ * Signs a browser context in as a new user named `name`, owner key `<prefix>-<run>`, the run being this attempt's own
+ * (the time and the retry), so a retry or another run on the same server starts from nothing. Answers both.
+ */
+export async function signInAsNewUser(
+  context: BrowserContext,
+  baseURL: string | undefined,
+  prefix: string,
+  name: string,
+) {
+  const run = `${Date.now().toString(36)}${test.info().retry}`;
+  const ownerKey = `${prefix}-${run}`;
+  await signInAsUser(context, String(baseURL), { ownerKey, name });
+  return { ownerKey, run };
+}
 
 /**
  * Signs a browser context in as a (non-admin, by default) user by inserting a

@@ -5,7 +5,17 @@ import { AppError } from '../src/errors';
 import type { RouteEntry } from '../src/plugins/access';
 import { undeclaredApiRoutes } from '../src/plugins/access';
 import { pdfWithText } from './analysis-fixtures';
-import { dialects, expectJson, readError, readJson, sendJson, startTestServer, type TestServer } from './helpers';
+import {
+  dialects,
+  expectJson,
+  readError,
+  readJson,
+  sendJson,
+  startTestServer,
+  uploadFile,
+  userIdOf,
+  type TestServer,
+} from './helpers';
 
 /**
  * The access-control matrix: every /api and /public/api route registered by
@@ -116,8 +126,60 @@ function roleCallers(server: () => TestServer, prefix: string) {
   };
   const send = async (who: RoleCaller, method: string, url: string, body?: unknown) =>
     sendJson(server(), await cookieOf(who), method, url, body);
-  return { keys, cookieOf, send };
+  /** `POST /api/files/upload<query>` of `content` as `name` by `who`; answers the stored file. */
+  const upload = async <T = { id: string }>(
+    who: RoleCaller,
+    query: string,
+    name: string,
+    content: string | Uint8Array,
+  ) => expectJson<T>(uploadFile(server(), await cookieOf(who), query, name, content));
+  /** Signs in the editor, the viewer, the non-member and the recipient (a member or a share needs the user). */
+  const signInAll = async () => {
+    for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
+  };
+  /** A workspace of the owner's named `name`, with the editor and the viewer as members. */
+  const workspace = async (name: string) => {
+    const ws = await expectJson<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name }), 201);
+    for (const who of ['editor', 'viewer'] as const)
+      await expectJson(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role: who }));
+    return ws;
+  };
+  return { keys, cookieOf, send, upload, signInAll, workspace };
 }
+
+/** The expected status of a call by `who`: 401 without a session, else the one of `want` in `callers`' order. */
+const expectedOf = <C extends string>(
+  who: C | 'anonymous' | 'bearer',
+  callers: readonly C[],
+  want: readonly number[],
+) => (who === 'anonymous' || who === 'bearer' ? 401 : want[callers.indexOf(who)]);
+
+/**
+ * Records in `failures` a matrix call answered otherwise than `expected`, and a refused one (4xx) after which
+ * `snapshot` reads otherwise than `before` (`changed` says what in the message).
+ */
+async function judge(
+  failures: string[],
+  label: string,
+  response: Response,
+  expected: number | undefined,
+  unchanged: { before: string; snapshot: () => Promise<string>; changed?: string },
+) {
+  await response.body?.cancel();
+  if (response.status !== expected) failures.push(`${label} → ${response.status}, expected ${expected}`);
+  if (response.status >= 400 && (await unchanged.snapshot()) !== unchanged.before)
+    failures.push(`${label} ${unchanged.changed ?? 'changed something'}`);
+}
+
+/** Creates a resource by `POST <path>` named "matrix" as the cookie's user; answers its id. */
+async function createNamed(server: TestServer, cookie: string, path: string): Promise<string> {
+  const created = await sendJson(server, cookie, 'POST', path, { name: 'matrix' });
+  return (await readJson<{ id: string }>(created)).id;
+}
+
+/** The request of a rename (PATCH) of a named resource; the others need none. */
+const renameInit = (method: string): RequestInit =>
+  method === 'PATCH' ? { headers: { 'content-type': 'application/json' }, body: '{"name":"renamed"}' } : {};
 
 /** The test-only route below: probe id → owner key. */
 const confusedProbes = new Map<string, string>();
@@ -138,27 +200,11 @@ const PARAM_FIXTURES: ParamFixture[] = [
   {
     route: /^\/api\/files\/(.+\/)?:id(\/|$)/,
     async make(server, cookie, owner) {
-      const form = new FormData();
-      form.append('file', new Blob(['matrix']), 'matrix.txt');
-      const uploaded = await server.fetch(`/api/files/upload?userId=${owner}`, {
-        method: 'POST',
-        headers: { cookie, accept: 'application/json' },
-        body: form,
-      });
+      const uploaded = await uploadFile(server, cookie, `?userId=${owner}`, 'matrix.txt', 'matrix');
       return (await readJson<FileRecord>(uploaded)).id;
     },
   },
-  {
-    route: /^\/api\/ai\/keys\/:id$/,
-    async make(server, cookie) {
-      const created = await server.fetch('/api/ai/keys', {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'matrix' }),
-      });
-      return (await readJson<{ id: string }>(created)).id;
-    },
-  },
+  { route: /^\/api\/ai\/keys\/:id$/, make: (server, cookie) => createNamed(server, cookie, '/api/ai/keys') },
   {
     // Contact messages come from the public form; stored directly (the form is rate-limited per address).
     route: /^\/api\/contact\/:id$/,
@@ -198,29 +244,13 @@ const PARAM_FIXTURES: ParamFixture[] = [
   },
   {
     route: /^\/api\/workspaces\/:id(\/|$)/,
-    async make(server, cookie) {
-      const created = await server.fetch('/api/workspaces', {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'matrix' }),
-      });
-      return (await readJson<{ id: string }>(created)).id;
-    },
-    init: (method) =>
-      method === 'PATCH' ? { headers: { 'content-type': 'application/json' }, body: '{"name":"renamed"}' } : {},
+    make: (server, cookie) => createNamed(server, cookie, '/api/workspaces'),
+    init: renameInit,
   },
   {
     route: /^\/api\/folders\/:id$/,
-    async make(server, cookie) {
-      const created = await server.fetch('/api/folders', {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'matrix' }),
-      });
-      return (await readJson<{ id: string }>(created)).id;
-    },
-    init: (method) =>
-      method === 'PATCH' ? { headers: { 'content-type': 'application/json' }, body: '{"name":"renamed"}' } : {},
+    make: (server, cookie) => createNamed(server, cookie, '/api/folders'),
+    init: renameInit,
   },
   {
     route: new RegExp(`^${CONFUSED_ROUTE}$`),
@@ -522,12 +552,8 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
               ? { name: 'New', parentId: target }
               : body;
         const response = await send(who, method, url ?? '', payload);
-        await response.body?.cancel();
-        const expectedStatus = who === 'anonymous' ? 401 : want[callers.indexOf(who)];
         const label = `${method} ${route} (${urlOf(f).includes(f.personal) ? 'personal' : 'workspace'}) as ${who}`;
-        if (response.status !== expectedStatus)
-          failures.push(`${label} → ${response.status}, expected ${expectedStatus}`);
-        if (response.status >= 400 && (await snapshot(f)) !== before) failures.push(`${label} changed something`);
+        await judge(failures, label, response, expectedOf(who, callers, want), { before, snapshot: () => snapshot(f) });
       }
     }
     expect(failures).toEqual([]);
@@ -541,20 +567,14 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
    */
   it('answers sharing routes by caller: owner, editor, viewer, non-member, share recipient, admin', async () => {
     // One session per caller: no sharing route signs anyone out.
-    const { keys, cookieOf, send } = roleCallers(() => server, 'sh');
+    const { keys, send, upload, signInAll, workspace } = roleCallers(() => server, 'sh');
     const target = 'sh-target';
     await server.signInAs({ owner_key: target });
     const ok = expectJson;
-    for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
+    await signInAll();
     // The workspaces and memberships are the same for every call (no call changes them); the items are fresh.
-    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Shared' }), 201);
+    const ws = await workspace('Shared');
     const other = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Other' }), 201);
-    for (const [who, role] of [
-      ['editor', 'editor'],
-      ['viewer', 'viewer'],
-    ] as const) {
-      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role }));
-    }
     for (const who of ['editor', 'viewer', 'recipient'] as const) {
       await ok(send('owner', 'PUT', `/api/workspaces/${other.id}/members/${keys[who]}`, { role: 'viewer' }));
     }
@@ -563,15 +583,7 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
         send('owner', 'POST', '/api/folders', { name: 'Folder', workspaceId: ws.id }),
         201,
       );
-      const form = new FormData();
-      form.append('file', new Blob(['shared']), 'shared.txt');
-      const file = await ok<{ id: string }>(
-        server.fetch(`/api/files/upload?folderId=${folder.id}`, {
-          method: 'POST',
-          headers: { cookie: (await cookieOf('owner')) ?? '', accept: 'application/json' },
-          body: form,
-        }),
-      );
+      const file = await upload('owner', `?folderId=${folder.id}`, 'shared.txt', 'shared');
       for (const item of [`files/${file.id}`, `folders/${folder.id}`]) {
         await ok(send('owner', 'PUT', `/api/${item}/shares/${keys.recipient}`, { role: 'viewer' }), 201);
         await ok(send('owner', 'PUT', `/api/${item}/shares/workspaces/${other.id}`, { role: 'viewer' }), 201);
@@ -643,12 +655,8 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
         const f = await fixture();
         const before = await snapshot(f);
         const response = await send(who, method, urlOf(f), body);
-        await response.body?.cancel();
-        const expectedStatus = who === 'anonymous' ? 401 : want[callers.indexOf(who)];
         const label = `${method} ${route} as ${who}`;
-        if (response.status !== expectedStatus)
-          failures.push(`${label} → ${response.status}, expected ${expectedStatus}`);
-        if (response.status >= 400 && (await snapshot(f)) !== before) failures.push(`${label} changed something`);
+        await judge(failures, label, response, expectedOf(who, callers, want), { before, snapshot: () => snapshot(f) });
       }
     }
     expect(failures).toEqual([]);
@@ -688,13 +696,13 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
     const ws = await asOwner('POST', '/api/workspaces', { name: 'AI files' });
     await asOwner('PUT', `/api/workspaces/${ws.id}/members/${keys.editor}`, { role: 'editor' });
     await asOwner('PUT', `/api/workspaces/${ws.id}/members/${keys.viewer}`, { role: 'viewer' });
-    const form = new FormData();
-    form.append('file', new Blob(['not an image, not a recording']), 'notes.txt');
-    const upload = await server.fetch(`/api/files/upload?workspaceId=${ws.id}`, {
-      method: 'POST',
-      headers: { cookie: cookies.get('owner') ?? '', accept: 'application/json' },
-      body: form,
-    });
+    const upload = await uploadFile(
+      server,
+      cookies.get('owner'),
+      `?workspaceId=${ws.id}`,
+      'notes.txt',
+      'not an image, not a recording',
+    );
     const file = await readJson<{ id: string }>(upload);
     await asOwner('PUT', `/api/files/${file.id}/shares/${keys.recipient}`, { role: 'viewer' });
 
@@ -741,8 +749,6 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
     };
     const db = server.app.database.db;
     for (const key of Object.values(keys)) await server.signInAs({ owner_key: key });
-    const userId = async (ownerKey: string) =>
-      (await db.selectFrom('users').select('id').where('owner_key', '=', ownerKey).executeTakeFirstOrThrow()).id;
     let bearerCookie = '';
     const cookieOf = async (who: Caller) =>
       who === 'anonymous'
@@ -773,14 +779,8 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
         send('owner', 'POST', '/api/folders', { name: 'Shared', workspaceId: ws.id }),
         201,
       );
-      const form = new FormData();
-      form.append('file', new Blob(['link matrix']), 'matrix.txt');
       const file = await ok<{ id: string }>(
-        server.fetch(`/api/files/upload?folderId=${folder.id}`, {
-          method: 'POST',
-          headers: { cookie: (await cookieOf('owner')) ?? '', accept: 'application/json' },
-          body: form,
-        }),
+        uploadFile(server, await cookieOf('owner'), `?folderId=${folder.id}`, 'matrix.txt', 'link matrix'),
       );
       await db
         .insertInto('shares')
@@ -788,10 +788,10 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
           id: randomUUID(),
           file_id: null,
           folder_id: folder.id,
-          grantee_user_id: await userId(keys.recipient),
+          grantee_user_id: await userIdOf(server, keys.recipient),
           grantee_workspace_id: null,
           role: 'viewer',
-          created_by: await userId(keys.owner),
+          created_by: await userIdOf(server, keys.owner),
           created_at: new Date().toISOString(),
         })
         .execute();
@@ -829,12 +829,11 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
         if (who === 'bearer') bearerCookie = '';
         const before = await linksOf(f);
         const response = await send(who, method, urlOf(f), bodyOf(f));
-        await response.body?.cancel();
-        const expectedStatus = who === 'anonymous' || who === 'bearer' ? 401 : want[managing.indexOf(who)];
-        const label = `${method} ${route} as ${who}`;
-        if (response.status !== expectedStatus)
-          failures.push(`${label} → ${response.status}, expected ${expectedStatus}`);
-        if (response.status >= 400 && (await linksOf(f)) !== before) failures.push(`${label} changed a link`);
+        await judge(failures, `${method} ${route} as ${who}`, response, expectedOf(who, managing, want), {
+          before,
+          snapshot: () => linksOf(f),
+          changed: 'changed a link',
+        });
       }
     }
 
@@ -984,24 +983,13 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
    * trash) get 401. A refused call changes nothing; `GET /api/trash` lists the item to those who may act on it only.
    */
   it('answers trash routes by caller: owner, editor, viewer, non-member, share recipient, admin, bearer', async () => {
-    const { keys, cookieOf, send } = roleCallers(() => server, 'tr');
+    const { keys, send, upload, signInAll, workspace } = roleCallers(() => server, 'tr');
     const ok = expectJson;
-    for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
-    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Trash matrix' }), 201);
-    for (const who of ['editor', 'viewer'] as const)
-      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role: who }));
+    await signInAll();
+    const ws = await workspace('Trash matrix');
     /** A fresh trashed file: in the workspace, or in the owner's personal space; shared with the recipient. */
     async function fixture(space: 'workspace' | 'personal') {
-      const form = new FormData();
-      form.append('file', new Blob(['trash']), 'trash.txt');
-      const query = space === 'workspace' ? `?workspaceId=${ws.id}` : '';
-      const file = await ok<{ id: string }>(
-        server.fetch(`/api/files/upload${query}`, {
-          method: 'POST',
-          headers: { cookie: (await cookieOf('owner')) ?? '', accept: 'application/json' },
-          body: form,
-        }),
-      );
+      const file = await upload('owner', space === 'workspace' ? `?workspaceId=${ws.id}` : '', 'trash.txt', 'trash');
       await ok(send('owner', 'PUT', `/api/files/${file.id}/shares/${keys.recipient}`, { role: 'editor' }), 201);
       await ok(send('owner', 'DELETE', `/api/files/user/${file.id}`));
       return file.id;
@@ -1040,7 +1028,7 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       const method = route.split(' ')[0] ?? 'GET';
       for (const who of ['anonymous', 'bearer', ...callers] as const) {
         const id = await fixture(space);
-        const expectedStatus = who === 'anonymous' || who === 'bearer' ? 401 : want[callers.indexOf(who)];
+        const expectedStatus = expectedOf(who, callers, want);
         const label = `${route} (${space} item) as ${who}`;
         if (route === 'GET /api/trash' && who !== 'anonymous' && who !== 'bearer') {
           const sees = await listed(who, id);
@@ -1071,24 +1059,13 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
    * changes nothing.
    */
   it('answers file version routes by caller: owner, editor, viewer, non-member, share recipient, admin, bearer', async () => {
-    const { keys, cookieOf, send } = roleCallers(() => server, 'fv');
+    const { keys, send, upload, signInAll, workspace } = roleCallers(() => server, 'fv');
     const ok = expectJson;
-    for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
-    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Versions matrix' }), 201);
-    for (const who of ['editor', 'viewer'] as const)
-      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role: who }));
+    await signInAll();
+    const ws = await workspace('Versions matrix');
     let made = 0;
-    const put = async (content: string, query: string, name: string) => {
-      const form = new FormData();
-      form.append('file', new Blob([content]), name);
-      return ok<{ id: string }>(
-        server.fetch(`/api/files/upload?workspaceId=${ws.id}${query}`, {
-          method: 'POST',
-          headers: { cookie: (await cookieOf('owner')) ?? '', accept: 'application/json' },
-          body: form,
-        }),
-      );
-    };
+    const put = (content: string, query: string, name: string) =>
+      upload('owner', `?workspaceId=${ws.id}${query}`, name, content);
     /** A fresh file with one older version, shared with the recipient as a viewer. */
     async function fixture() {
       const name = `versioned-${(made += 1)}.txt`;
@@ -1128,12 +1105,8 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
         const f = await fixture();
         const before = await snapshot(f);
         const response = await send(who, method, urlOf(f));
-        await response.body?.cancel();
-        const expectedStatus = who === 'anonymous' || who === 'bearer' ? 401 : want[callers.indexOf(who)];
         const label = `${method} ${route} as ${who}`;
-        if (response.status !== expectedStatus)
-          failures.push(`${label} → ${response.status}, expected ${expectedStatus}`);
-        if (response.status >= 400 && (await snapshot(f)) !== before) failures.push(`${label} changed something`);
+        await judge(failures, label, response, expectedOf(who, callers, want), { before, snapshot: () => snapshot(f) });
       }
     }
     expect(failures).toEqual([]);
@@ -1146,7 +1119,7 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
    * workspace 404; anonymous and bearers 401).
    */
   it('answers preferences and PDF thumbnails by caller: owner, editor, viewer, non-member, recipient, admin, bearer', async () => {
-    const { keys, cookieOf, send } = roleCallers(() => server, 'gv');
+    const { keys, cookieOf, send, upload, workspace } = roleCallers(() => server, 'gv');
     const ok = expectJson;
     const callers = ['owner', 'editor', 'viewer', 'nonMember', 'recipient', 'admin'] as const;
     for (const who of callers) await cookieOf(who);
@@ -1174,18 +1147,8 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       });
     }
 
-    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Grid matrix' }), 201);
-    for (const who of ['editor', 'viewer'] as const)
-      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role: who }));
-    const form = new FormData();
-    form.append('file', new Blob([pdfWithText('matrix')]), 'matrix.pdf');
-    const pdf = await ok<FileRecord>(
-      server.fetch(`/api/files/upload?workspaceId=${ws.id}`, {
-        method: 'POST',
-        headers: { cookie: (await cookieOf('owner')) ?? '', accept: 'application/json' },
-        body: form,
-      }),
-    );
+    const ws = await workspace('Grid matrix');
+    const pdf = await upload<FileRecord>('owner', `?workspaceId=${ws.id}`, 'matrix.pdf', pdfWithText('matrix'));
     await ok(send('owner', 'PUT', `/api/files/${pdf.id}/shares/${keys.recipient}`, { role: 'viewer' }), 201);
     const want = {
       owner: 200,
@@ -1210,21 +1173,11 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
    * activity leaves the share and link entries out.
    */
   it('answers the file details route by caller: owner, editor, viewer, non-member, share recipient, admin, bearer', async () => {
-    const { keys, cookieOf, send } = roleCallers(() => server, 'fd');
+    const { keys, send, upload, signInAll, workspace } = roleCallers(() => server, 'fd');
     const ok = expectJson;
-    for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
-    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Details matrix' }), 201);
-    for (const who of ['editor', 'viewer'] as const)
-      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role: who }));
-    const form = new FormData();
-    form.append('file', new Blob(['details matrix']), 'details.txt');
-    const file = await ok<{ id: string }>(
-      server.fetch(`/api/files/upload?workspaceId=${ws.id}`, {
-        method: 'POST',
-        headers: { cookie: (await cookieOf('owner')) ?? '', accept: 'application/json' },
-        body: form,
-      }),
-    );
+    await signInAll();
+    const ws = await workspace('Details matrix');
+    const file = await upload('owner', `?workspaceId=${ws.id}`, 'details.txt', 'details matrix');
     await ok(send('owner', 'PUT', `/api/files/${file.id}/shares/${keys.recipient}`, { role: 'viewer' }), 201);
     const link = await ok<{ id: string }>(send('owner', 'POST', '/api/links', { fileId: file.id }), 201);
     const routes = server.app.routeTable
@@ -1286,12 +1239,10 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
    * bearers 401. A refused call changes nothing.
    */
   it('answers people routes by caller: owner, editor, viewer, non-member, share recipient, admin, bearer', async () => {
-    const { keys, cookieOf, send } = roleCallers(() => server, 'pp');
+    const { keys, send, upload, signInAll, workspace } = roleCallers(() => server, 'pp');
     const ok = expectJson;
-    for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
-    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'People matrix' }), 201);
-    for (const who of ['editor', 'viewer'] as const)
-      await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys[who]}`, { role: who }));
+    await signInAll();
+    const ws = await workspace('People matrix');
     const db = server.app.database.db;
     const now = new Date().toISOString();
     await db.insertInto('people_settings').values({ space_key: ws.id, workspace_id: ws.id, updated_at: now }).execute();
@@ -1299,15 +1250,7 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
     /** Two fresh people of one face each, on a photo of the workspace shared with the recipient. */
     async function fixture() {
       made += 1;
-      const form = new FormData();
-      form.append('file', new Blob(['not really a photo']), `people-${made}.jpg`);
-      const file = await ok<{ id: string }>(
-        server.fetch(`/api/files/upload?workspaceId=${ws.id}`, {
-          method: 'POST',
-          headers: { cookie: (await cookieOf('owner')) ?? '', accept: 'application/json' },
-          body: form,
-        }),
-      );
+      const file = await upload('owner', `?workspaceId=${ws.id}`, `people-${made}.jpg`, 'not really a photo');
       await ok(send('owner', 'PUT', `/api/files/${file.id}/shares/${keys.recipient}`, { role: 'editor' }), 201);
       const ids = { person: randomUUID(), other: randomUUID(), face: randomUUID(), otherFace: randomUUID() };
       for (const [person, face] of [
@@ -1420,12 +1363,10 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
         const f = await fixture();
         const before = await snapshot();
         const response = await send(who, method, urlOf(f), typeof body === 'function' ? body(f) : body);
-        await response.body?.cancel();
-        const expectedStatus = who === 'anonymous' || who === 'bearer' ? 401 : want[callers.indexOf(who)];
-        const label = `${method} ${route} as ${who}`;
-        if (response.status !== expectedStatus)
-          failures.push(`${label} → ${response.status}, expected ${expectedStatus}`);
-        if (response.status >= 400 && (await snapshot()) !== before) failures.push(`${label} changed something`);
+        await judge(failures, `${method} ${route} as ${who}`, response, expectedOf(who, callers, want), {
+          before,
+          snapshot,
+        });
         if (route.endsWith('/settings') && response.status === 200)
           await db
             .insertInto('people_settings')
@@ -1545,23 +1486,11 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
    */
   it('answers search and the bulk zip by caller: owner, editor, viewer, non-member, share recipient, admin', async () => {
     type Caller = Exclude<RoleCaller, 'anonymous' | 'bearer'>;
-    const { keys, cookieOf, send } = roleCallers(() => server, 'sx');
+    const { keys, send, upload, signInAll, workspace } = roleCallers(() => server, 'sx');
     const ok = expectJson;
-    const put = async (who: Caller, query: string, name: string) => {
-      const form = new FormData();
-      form.append('file', new Blob([name]), name);
-      return ok<{ id: string }>(
-        server.fetch(`/api/files/upload${query}`, {
-          method: 'POST',
-          headers: { cookie: (await cookieOf(who)) ?? '', accept: 'application/json' },
-          body: form,
-        }),
-      );
-    };
-    for (const who of ['editor', 'viewer', 'nonMember', 'recipient'] as const) await cookieOf(who);
-    const ws = await ok<{ id: string }>(send('owner', 'POST', '/api/workspaces', { name: 'Sx team' }), 201);
-    await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys.editor}`, { role: 'editor' }));
-    await ok(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys.viewer}`, { role: 'viewer' }));
+    const put = (who: Caller, query: string, name: string) => upload(who, query, name, name);
+    await signInAll();
+    const ws = await workspace('Sx team');
     const wsFolder = await ok<{ id: string }>(
       send('owner', 'POST', '/api/folders', { name: 'sxmatrix folder', workspaceId: ws.id }),
       201,

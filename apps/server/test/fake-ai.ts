@@ -111,6 +111,21 @@ export const startFakeAzure = () =>
     };
   });
 
+/**
+ * The environment that points every service of the `azure` AI provider at `fake` (speech to text, text to speech,
+ * Face, Vision), with these keys (the fake takes any).
+ */
+export const fakeAzureEnv = (fake: FakeServer, keys: { speech: string; face: string; vision: string }) => ({
+  AI_PROVIDER: 'azure',
+  AZURE_SPEECH_KEY: keys.speech,
+  AZURE_SPEECH_STT_ENDPOINT: fake.url,
+  AZURE_SPEECH_TTS_ENDPOINT: fake.url,
+  AZURE_FACE_ENDPOINT: fake.url,
+  AZURE_FACE_KEY: keys.face,
+  AZURE_VISION_ENDPOINT: fake.url,
+  AZURE_VISION_KEY: keys.vision,
+});
+
 /** Speaks the OpenAI audio API wire format (/v1/audio/transcriptions, /v1/audio/speech). */
 export const startFakeOpenAi = () =>
   startFake((request) => {

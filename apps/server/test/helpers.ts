@@ -1,4 +1,4 @@
-import { ErrorResponse } from '@atrium/contracts';
+import { ErrorResponse, type MeResponse } from '@atrium/contracts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -269,6 +269,20 @@ export function uploadFile(
     body: form,
   });
 }
+
+/** `GET /api/me` as the cookie's user, which must answer 200: the signed-in user. */
+export const fetchMe = (server: TestServer, cookie: string): Promise<MeResponse> =>
+  expectJson<MeResponse>(server.fetch('/api/me', { headers: { cookie } }));
+
+/** The id of the user with owner key `ownerKey` (signed in before), for rows a test writes straight to the database. */
+export const userIdOf = async (server: TestServer, ownerKey: string): Promise<string> =>
+  (
+    await server.app.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('owner_key', '=', ownerKey)
+      .executeTakeFirstOrThrow()
+  ).id;
 
 /** Reads a JSON body as T (tests then assert on it). */
 export const readJson = async <T>(response: Response): Promise<T> => (await response.json()) as T;

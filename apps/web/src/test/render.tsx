@@ -1,3 +1,4 @@
+import type { MeResponse } from '@atrium/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -38,7 +39,7 @@ export const me = (
     firstLogin: boolean;
     email: string | null;
   }> = {},
-) => ({
+): MeResponse => ({
   id: `id-${overrides.ownerKey ?? 'alice'}`,
   ownerKey: overrides.ownerKey ?? 'alice',
   name: overrides.name ?? 'Alice',

@@ -1,4 +1,5 @@
 import type { AppError } from '../../errors';
+import type { Actor } from '../actor';
 import { allows, type ResourceAction, type ResourceRole } from './roles';
 
 /**
@@ -40,3 +41,27 @@ export function loadWithRole<T>(
     hidden,
   );
 }
+
+/**
+ * The `require…` of a resource loaded by id (folders, workspaces): `loadWithRole` with the actor's role from
+ * `roleOf`, `refused(action)` for a role that only reads, `hidden()` for no role or no resource.
+ */
+export const requireById =
+  <S>(
+    roleOf: (actor: Actor, resource: S) => ResourceRole | null,
+    refused: (action: ResourceAction) => AppError,
+    hidden: () => AppError,
+  ) =>
+  <T extends S>(
+    actor: Actor,
+    id: string,
+    action: ResourceAction,
+    load: (id: string) => Promise<T | undefined>,
+  ): Promise<T> =>
+    loadWithRole(
+      () => load(id),
+      (resource) => roleOf(actor, resource),
+      action,
+      refused,
+      hidden,
+    );

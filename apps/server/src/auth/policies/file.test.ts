@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ACTIONS as actions,
-  apiKeyCaller as apiKey,
-  linkBearer as link,
-  outcomeOf,
-  person,
-} from '../../../test/actors';
+import { actions, admin, alice, apiKey, bob, link, outcomeOf } from '../../../test/actors';
 import { canFile, fileRole, reachesInOwnSpaces, requireActsFor, requireFile } from './file';
 
-const alice = person('alice');
-const bob = person('bob');
-const admin = person('admin', 'admin');
 const file = { id: 'f1', ownerKey: 'alice' };
 
 const codeOf = outcomeOf;

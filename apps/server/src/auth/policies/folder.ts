@@ -1,6 +1,6 @@
 import { AppError } from '../../errors';
 import type { Actor } from '../actor';
-import { loadWithRole } from './authorize';
+import { requireById } from './authorize';
 import { allows, strongerRole, type ResourceAction, type ResourceRole } from './roles';
 import { workspaceRole } from './workspace';
 
@@ -36,17 +36,8 @@ export const canFolder = (actor: Actor, action: ResourceAction, folder: FolderSu
  * Loads folder `id` as seen by the actor and checks `action`. A missing folder and one the actor has no role on
  * both answer 404 `FOLDER_NOT_FOUND`; an actor who may read it but not do this gets 403.
  */
-export function requireFolder<T extends FolderSubject>(
-  actor: Actor,
-  id: string,
-  action: ResourceAction,
-  load: (id: string) => Promise<T | undefined>,
-): Promise<T> {
-  return loadWithRole(
-    () => load(id),
-    (folder) => folderRole(actor, folder),
-    action,
-    () => new AppError('FORBIDDEN', FOLDER_VIEW_ONLY),
-    () => new AppError('FOLDER_NOT_FOUND'),
-  );
-}
+export const requireFolder = requireById(
+  folderRole,
+  () => new AppError('FORBIDDEN', FOLDER_VIEW_ONLY),
+  () => new AppError('FOLDER_NOT_FOUND'),
+);

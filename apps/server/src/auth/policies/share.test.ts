@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACTIONS as actions, linkBearer as link, outcomeOf, person } from '../../../test/actors';
+import { actions, admin, alice, bob, link, outcomeOf } from '../../../test/actors';
 import { canFile, requireFile } from './file';
 import { canFolder, requireFolder, type FolderSubject } from './folder';
 
@@ -7,9 +7,6 @@ import { canFolder, requireFolder, type FolderSubject } from './folder';
  * Who may share (the `share` action of roles.ts) a file or a folder, and what a share grants: the sharing module asks
  * exactly these policies, so these cases are the rules of sharing.
  */
-const alice = person('alice');
-const bob = person('bob');
-const admin = person('admin', 'admin');
 
 const codeOf = (promise: Promise<unknown>) => outcomeOf(promise, { withMessage: true });
 

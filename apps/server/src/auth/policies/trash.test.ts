@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { apiKeyCaller as apiKey, linkBearer as link, outcomeOf, person } from '../../../test/actors';
+import { admin, alice, apiKey, bob, link, outcomeOf } from '../../../test/actors';
 import type { Actor } from '../actor';
 import { canManageTrash, requireTrashItem, type TrashSubject } from './trash';
-
-const alice = person('alice');
-const admin = person('admin', 'admin');
 
 const outcome = (actor: Actor, item: TrashSubject | undefined) =>
   outcomeOf(
@@ -17,7 +14,7 @@ describe('trash policy', () => {
   it('gives a personal trash to its owner only: not to an admin, a link bearer or an API key', async () => {
     const personal: TrashSubject = { workspaceId: null, ownerKey: 'alice' };
     expect(canManageTrash(alice, personal)).toBe(true);
-    for (const other of [person('bob'), admin, link, apiKey]) {
+    for (const other of [bob, admin, link, apiKey]) {
       expect(canManageTrash(other, personal)).toBe(false);
       expect(await outcome(other, personal)).toBe(HIDDEN);
     }

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../actor';
-import {
-  ACTIONS as actions,
-  apiKeyCaller as apiKey,
-  linkBearer as link,
-  outcomeOf,
-  person,
-} from '../../../test/actors';
+import { actions, admin, alice, apiKey, bob, link, outcomeOf } from '../../../test/actors';
 import { canFolder, folderRole, requireFolder, type FolderSubject } from './folder';
 import { canWorkspace, requireWorkspace, requireWorkspaceAudience, type WorkspaceSubject } from './workspace';
 import type { ResourceRole } from './roles';
-
-const alice = person('alice');
-const admin = person('admin', 'admin');
 
 const codeOf = (promise: Promise<unknown>) => outcomeOf(promise, { withMessage: true });
 
@@ -60,7 +51,7 @@ describe('folder policy', () => {
   it('gives a personal folder to its owner only and a workspace folder to members by role', () => {
     const personal: FolderSubject = { workspaceId: null, ownerKey: 'alice' };
     expect(actions.map((a) => canFolder(alice, a, personal))).toEqual([true, true, true, true, true]);
-    for (const other of [person('bob'), admin, link, apiKey]) {
+    for (const other of [bob, admin, link, apiKey]) {
       expect(folderRole(other, personal)).toBeNull();
     }
     expect(folderRole(alice, workspaceFolder('viewer'))).toBe('viewer');
@@ -79,9 +70,9 @@ describe('folder policy', () => {
     expect(await codeOf(requireFolder(alice, 'f1', 'read', load(workspaceFolder(null))))).toBe(
       '404 FOLDER_NOT_FOUND Folder not found.',
     );
-    expect(
-      await codeOf(requireFolder(person('bob'), 'f1', 'read', load({ workspaceId: null, ownerKey: 'alice' }))),
-    ).toBe('404 FOLDER_NOT_FOUND Folder not found.');
+    expect(await codeOf(requireFolder(bob, 'f1', 'read', load({ workspaceId: null, ownerKey: 'alice' })))).toBe(
+      '404 FOLDER_NOT_FOUND Folder not found.',
+    );
     expect(await codeOf(requireFolder(alice, 'nope', 'read', load(workspaceFolder('owner'))))).toMatch(/^404 /);
   });
 });

@@ -1,6 +1,6 @@
 import { AppError } from '../../errors';
 import { isAdmin, type Actor } from '../actor';
-import { loadWithRole } from './authorize';
+import { requireById } from './authorize';
 import { allows, type ResourceAction, type ResourceRole } from './roles';
 
 /** What the workspace policy reads of a workspace: the acting user's membership role in it (null: not a member). */
@@ -35,20 +35,7 @@ const refusal = (action: ResourceAction) =>
  * `action`. A missing workspace and one the actor is not a member of both answer 404 `WORKSPACE_NOT_FOUND`;
  * a member whose role does not allow the action gets 403.
  */
-export function requireWorkspace<T extends WorkspaceSubject>(
-  actor: Actor,
-  id: string,
-  action: ResourceAction,
-  load: (id: string) => Promise<T | undefined>,
-): Promise<T> {
-  return loadWithRole(
-    () => load(id),
-    (workspace) => workspaceRole(actor, workspace),
-    action,
-    refusal,
-    () => new AppError('WORKSPACE_NOT_FOUND'),
-  );
-}
+export const requireWorkspace = requireById(workspaceRole, refusal, () => new AppError('WORKSPACE_NOT_FOUND'));
 
 /**
  * Who may publish a notification to a workspace's members: its owners, and admins (who publish to any audience, so

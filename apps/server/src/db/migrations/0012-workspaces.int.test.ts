@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { dialects } from '../../../test/helpers';
 import { emptyDatabases, migrateThrough } from '../../../test/migrations';
+import type { FilesTable } from '../schema';
 
 interface Before {
   users: {
@@ -11,17 +12,11 @@ interface Before {
     created_at: string;
     updated_at: string;
   };
-  files: {
-    id: string;
-    owner_key: string;
-    file_name: string;
-    name_key: string | null;
-    size: number;
-    content_type: string;
-    sha256: string;
-    blob_key: string;
-    upload_date: string;
-  };
+  /** The files table as 0011 left it: 0012 adds the folder, the workspace and the uploader. */
+  files: Pick<
+    FilesTable,
+    'id' | 'owner_key' | 'file_name' | 'name_key' | 'size' | 'content_type' | 'sha256' | 'blob_key' | 'upload_date'
+  >;
   notifications: { message: string; type: string; audience_user_id: string | null; created_at: string };
 }
 

@@ -5,6 +5,7 @@ import {
   AZURE_ANALYSIS,
   AZURE_FACE,
   FAKE_MP3,
+  fakeAzureEnv,
   lastRequest,
   makeWav,
   startFakeAzure,
@@ -28,14 +29,7 @@ describe.each(dialects())('AI module (%s)', (dialect) => {
     server = await startTestServer({
       dialect,
       env: {
-        AI_PROVIDER: 'azure',
-        AZURE_SPEECH_KEY: 'server-speech-key',
-        AZURE_SPEECH_STT_ENDPOINT: azure.url,
-        AZURE_SPEECH_TTS_ENDPOINT: azure.url,
-        AZURE_FACE_ENDPOINT: azure.url,
-        AZURE_FACE_KEY: 'server-face-key',
-        AZURE_VISION_ENDPOINT: azure.url,
-        AZURE_VISION_KEY: 'server-vision-key',
+        ...fakeAzureEnv(azure, { speech: 'server-speech-key', face: 'server-face-key', vision: 'server-vision-key' }),
         AI_MAX_IMAGE_BYTES: String(200 * 1024),
         AI_MAX_IMAGE_PIXELS: String(1_000_000),
         AI_MAX_AUDIO_SECONDS: '5',

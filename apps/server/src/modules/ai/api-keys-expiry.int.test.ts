@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyRecord, CreatedApiKey } from '@atrium/contracts';
-import { FAKE_MP3, startFakeAzure, type FakeServer } from '../../../test/fake-ai';
+import { FAKE_MP3, fakeAzureEnv, startFakeAzure, type FakeServer } from '../../../test/fake-ai';
 import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
 
 /** API keys with an expiry (the admin API keys screen): validated on create, refused once past, listed. */
@@ -13,16 +13,7 @@ describe.each(dialects())('API key expiry (%s)', (dialect) => {
     azure = await startFakeAzure();
     server = await startTestServer({
       dialect,
-      env: {
-        AI_PROVIDER: 'azure',
-        AZURE_SPEECH_KEY: 'k',
-        AZURE_SPEECH_STT_ENDPOINT: azure.url,
-        AZURE_SPEECH_TTS_ENDPOINT: azure.url,
-        AZURE_FACE_ENDPOINT: azure.url,
-        AZURE_FACE_KEY: 'k',
-        AZURE_VISION_ENDPOINT: azure.url,
-        AZURE_VISION_KEY: 'k',
-      },
+      env: fakeAzureEnv(azure, { speech: 'k', face: 'k', vision: 'k' }),
       overrides: { clock: { now: () => now } },
     });
     admin = await server.signInAs({ owner_key: 'keys-admin', role: 'admin', name: 'Kim Admin' });

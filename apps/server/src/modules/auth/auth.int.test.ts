@@ -1,20 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, readError, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../../../test/helpers';
-import type { Clock } from '../../lib/time';
+import {
+  dialects,
+  readError,
+  startTestServer,
+  TEST_ADMIN_PASSWORD,
+  type StartOptions,
+  type TestServer,
+} from '../../../test/helpers';
 
 const json = { 'content-type': 'application/json' };
 
+/** Where the tests' clock starts; they move it on from here. */
+const MORNING = '2026-11-21T09:00:00Z';
+
+/** A test server with `env` whose clock reads `now()` (the suite's own time, which the tests set). */
+const startWithClock = (dialect: StartOptions['dialect'], now: () => Date, env: Record<string, string>) =>
+  startTestServer({ dialect, overrides: { clock: { now } }, env });
+
 describe.each(dialects())('admin login and sessions (%s)', (dialect) => {
   let server: TestServer;
-  let now = new Date('2026-11-21T09:00:00Z');
-  const clock: Clock = { now: () => now };
+  let now = new Date(MORNING);
 
   beforeAll(async () => {
-    server = await startTestServer({
-      dialect,
-      overrides: { clock },
-      env: { SESSION_IDLE_MINUTES: '30', SESSION_ABSOLUTE_HOURS: '3' },
-    });
+    server = await startWithClock(dialect, () => now, { SESSION_IDLE_MINUTES: '30', SESSION_ABSOLUTE_HOURS: '3' });
   });
   afterAll(async () => server?.close());
 
@@ -23,7 +31,7 @@ describe.each(dialects())('admin login and sessions (%s)', (dialect) => {
   const me = (cookie?: string) => server.fetch('/api/me', { headers: cookie ? { cookie } : {} });
 
   it('signs the admin in with an HttpOnly, SameSite=Lax session cookie', async () => {
-    now = new Date('2026-11-21T09:00:00Z');
+    now = new Date(MORNING);
     const response = await login(TEST_ADMIN_PASSWORD);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ ownerKey: 'admin', role: 'admin', isAdmin: true });
@@ -62,7 +70,7 @@ describe.each(dialects())('admin login and sessions (%s)', (dialect) => {
   });
 
   it('ends the session on logout', async () => {
-    now = new Date('2026-11-21T09:00:00Z');
+    now = new Date(MORNING);
     const cookie = (await login(TEST_ADMIN_PASSWORD)).headers.get('set-cookie')?.split(';')[0] ?? '';
     const logout = await server.fetch('/api/auth/logout', { method: 'POST', headers: { cookie } });
     expect(logout.status).toBe(200);
@@ -71,7 +79,7 @@ describe.each(dialects())('admin login and sessions (%s)', (dialect) => {
   });
 
   it('expires a session after the idle limit', async () => {
-    now = new Date('2026-11-21T09:00:00Z');
+    now = new Date(MORNING);
     const cookie = await server.signInAs({ owner_key: 'idle-user' });
     now = new Date('2026-11-21T09:29:00Z');
     expect((await me(cookie)).status).toBe(200);
@@ -83,7 +91,7 @@ describe.each(dialects())('admin login and sessions (%s)', (dialect) => {
   });
 
   it('expires a session at its absolute limit however active it is', async () => {
-    now = new Date('2026-11-21T09:00:00Z');
+    now = new Date(MORNING);
     const cookie = await server.signInAs({ owner_key: 'busy-user' });
     for (const time of ['09:25', '09:50', '10:15', '10:40', '11:05', '11:30', '11:55']) {
       now = new Date(`2026-11-21T${time}:00Z`);
@@ -98,18 +106,13 @@ describe.each(dialects())('admin login and sessions (%s)', (dialect) => {
 
 describe.each(dialects())('admin login rate limiting (%s)', (dialect) => {
   let server: TestServer;
-  let now = new Date('2026-11-21T09:00:00Z');
-  const clock: Clock = { now: () => now };
+  let now = new Date(MORNING);
   beforeAll(async () => {
-    server = await startTestServer({
-      dialect,
-      overrides: { clock },
-      env: {
-        LOGIN_MAX_FAILURES_PER_IP: '5',
-        LOGIN_MAX_FAILURES_PER_USERNAME: '3',
-        LOGIN_FAILURE_WINDOW_MINUTES: '15',
-        OIDC_PROVIDER_NAME: 'Okta',
-      },
+    server = await startWithClock(dialect, () => now, {
+      LOGIN_MAX_FAILURES_PER_IP: '5',
+      LOGIN_MAX_FAILURES_PER_USERNAME: '3',
+      LOGIN_FAILURE_WINDOW_MINUTES: '15',
+      OIDC_PROVIDER_NAME: 'Okta',
     });
   });
   afterAll(async () => server?.close());

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, readError, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../../../test/helpers';
+import {
+  dialects,
+  fetchMe,
+  readError,
+  startTestServer,
+  TEST_ADMIN_PASSWORD,
+  type TestServer,
+} from '../../../test/helpers';
 import { migrateToLatest } from '../../db';
 import { migrations } from '../../db/migrations';
 
@@ -15,11 +22,7 @@ describe.each(dialects())('first sign-in per user (%s)', (dialect) => {
   });
   afterAll(async () => server?.close());
 
-  const me = async (cookie: string) => {
-    const response = await server.fetch('/api/me', { headers: { cookie } });
-    expect(response.status).toBe(200);
-    return (await response.json()) as { ownerKey: string; firstLogin: boolean };
-  };
+  const me = (cookie: string) => fetchMe(server, cookie);
   const complete = (cookie?: string) =>
     server.fetch('/api/me/first-login', { method: 'POST', headers: cookie ? { cookie } : {} });
 

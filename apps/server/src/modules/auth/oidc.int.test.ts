@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MeResponse } from '@atrium/contracts';
 import { createBrowser, formAction, type TestBrowser } from '../../../test/browser';
-import { dialects, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { dialects, fetchMe, readJson, startTestServer, type TestServer } from '../../../test/helpers';
 
 /** Signs in through the embedded provider's real login form; returns where the browser landed. */
 async function signInWithProvider(browser: TestBrowser, username: string, password: string, returnTo?: string) {
@@ -28,11 +27,7 @@ describe.each(dialects())('OpenID Connect sign-in against the embedded provider 
   });
   afterAll(async () => server?.close());
 
-  const me = async (cookie: string) => {
-    const response = await server.fetch('/api/me', { headers: { cookie } });
-    expect(response.status).toBe(200);
-    return readJson<MeResponse>(response);
-  };
+  const me = (cookie: string) => fetchMe(server, cookie);
 
   it('publishes the provider name and that OIDC is on', async () => {
     const response = await server.fetch('/api/auth/config');

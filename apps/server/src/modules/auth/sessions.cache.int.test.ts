@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, startTestServer, type TestServer } from '../../../test/helpers';
+import { dialects, startTestServer, userIdOf, type TestServer } from '../../../test/helpers';
 import type { Clock } from '../../lib/time';
 import { createSessionService, sessionIdOf, type SessionService } from './sessions.service';
 
@@ -21,13 +21,7 @@ describe.each(dialects())('session verification from memory (%s)', (dialect) => 
     server = await startTestServer({ dialect });
     // A user row to sign in as (signInAs creates it).
     await server.signInAs({ owner_key: 'cache-user' });
-    userId = (
-      await server.app.database.db
-        .selectFrom('users')
-        .select('id')
-        .where('owner_key', '=', 'cache-user')
-        .executeTakeFirstOrThrow()
-    ).id;
+    userId = await userIdOf(server, 'cache-user');
     sessions = createSessionService({
       db: server.app.database.db,
       clock,

@@ -1,6 +1,6 @@
 import { NOTIFICATION_MESSAGE_MAX, type Notification } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { dialects, readError, readJson, startTestServer, userIdOf, type TestServer } from '../../../test/helpers';
 import { openSse, type SseStream } from '../../../test/sse';
 import { systemClock } from '../../lib/time';
 import { sessionIdOf } from '../auth/sessions.service';
@@ -297,13 +297,7 @@ describe.each(dialects())('notifications (%s)', (dialect) => {
     const first = await stream(await server.signInAs({ owner_key: 'alice' }));
     const second = await stream(await server.signInAs({ owner_key: 'alice' }));
     const bobs = await stream(bob);
-    const aliceId = (
-      await server.app.database.db
-        .selectFrom('users')
-        .select('id')
-        .where('owner_key', '=', 'alice')
-        .executeTakeFirstOrThrow()
-    ).id;
+    const aliceId = await userIdOf(server, 'alice');
     await server.app.notificationHub.endStreamsOf({ userId: aliceId });
     expect(await endsWithin(first, 1000)).toBe(true);
     expect(await endsWithin(second, 1000)).toBe(true);

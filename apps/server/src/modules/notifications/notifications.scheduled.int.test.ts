@@ -1,7 +1,7 @@
 import type { AuditPage, Notification, NotificationHistoryPage, ScheduledNotification } from '@atrium/contracts';
 import { SCHEDULE_TEXTS } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { dialects, readError, readJson, startTestServer, userIdOf, type TestServer } from '../../../test/helpers';
 import { openSse, type SseStream } from '../../../test/sse';
 import type { Clock } from '../../lib/time';
 import { createScheduledNotificationsRepository } from './scheduled-notifications.repository';
@@ -196,11 +196,7 @@ describe.each(dialects())('scheduled notifications (%s)', (dialect) => {
 
   it('takes over a claim left by an instance that died while sending, without sending it twice', async () => {
     const db = server.app.database.db;
-    const adminRow = await db
-      .selectFrom('users')
-      .select('id')
-      .where('owner_key', '=', 'admin')
-      .executeTakeFirstOrThrow();
+    const adminUserId = await userIdOf(server, 'admin');
     const now = time.clock.now();
     const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
     const id = `crashed-${dialect}`;
@@ -208,7 +204,7 @@ describe.each(dialects())('scheduled notifications (%s)', (dialect) => {
       id,
       message: 'Stored before the crash',
       audience: { type: 'all' },
-      createdBy: adminRow.id,
+      createdBy: adminUserId,
       sendAt: ago(20 * 60_000),
       createdAt: ago(30 * 60_000),
     });
@@ -226,7 +222,7 @@ describe.each(dialects())('scheduled notifications (%s)', (dialect) => {
         audience_user_id: null,
         audience_type: 'all',
         audience_id: null,
-        created_by: adminRow.id,
+        created_by: adminUserId,
         dedupe_key: `scheduled:${id}`,
         created_at: ago(10 * 60_000),
       })
@@ -267,11 +263,7 @@ describe.each(dialects())('scheduled notifications (%s)', (dialect) => {
     await server.app.scheduler.stop();
     const db = server.app.database.db;
     const repo = createScheduledNotificationsRepository(db);
-    const adminRow = await db
-      .selectFrom('users')
-      .select('id')
-      .where('owner_key', '=', 'admin')
-      .executeTakeFirstOrThrow();
+    const adminUserId = await userIdOf(server, 'admin');
     const now = time.clock.now();
     const ids = Array.from({ length: 20 }, (_, i) => `race-${dialect}-${i}`);
     for (const id of ids) {
@@ -279,7 +271,7 @@ describe.each(dialects())('scheduled notifications (%s)', (dialect) => {
         id,
         message: `race ${id}`,
         audience: { type: 'all' },
-        createdBy: adminRow.id,
+        createdBy: adminUserId,
         sendAt: new Date(now.getTime() - 1000).toISOString(),
         createdAt: now.toISOString(),
       });

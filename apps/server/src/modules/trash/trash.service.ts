@@ -47,16 +47,8 @@ type Located = TrashSubject & {
  * by hand or purged by the `trash.purge` job after `TRASH_RETENTION_DAYS`. Who may see and act on a space's trash is
  * the trash policy's (`auth/policies/trash.ts`); names on restore follow the files' and folders' own rules.
  */
-export function createTrashService({
-  repo,
-  filesRepo,
-  spacesRepo,
-  files,
-  folders,
-  access,
-  clock,
-  retentionDays,
-}: TrashServiceDeps) {
+export function createTrashService(deps: TrashServiceDeps) {
+  const { repo, filesRepo, spacesRepo, files, folders, access, clock, retentionDays } = deps;
   const purgeAt = (trashedAt: string) => iso(new Date(Date.parse(trashedAt) + retentionDays * DAY_MS));
 
   const present = (row: TrashRow): TrashItem => ({

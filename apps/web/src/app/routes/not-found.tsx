@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { buttonClass } from '../../components/ui/button';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 export interface NotFoundPageProps {
@@ -17,7 +18,7 @@ export default function NotFoundPage({ backTo = '/' }: NotFoundPageProps) {
       <p className="text-sm font-semibold uppercase tracking-wide text-brand-600">404</p>
       <h1 className="mt-2 text-3xl font-semibold tracking-tight text-slate-900">Page not found</h1>
       <p className="mt-3 text-slate-600">The page you asked for does not exist or has moved.</p>
-      <Link to={backTo} className="mt-8 rounded-lg bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
+      <Link to={backTo} className={`${buttonClass()} mt-8 min-h-11`}>
         {backTo === '/dashboard' ? 'Back to the dashboard' : 'Back to the home page'}
       </Link>
     </section>

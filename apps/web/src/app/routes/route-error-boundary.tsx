@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { buttonClass } from '../../components/ui/button';
 
 /** Shown when a page throws while rendering or its code fails to load. */
 export function RouteErrorBoundary() {
@@ -15,11 +16,7 @@ export function RouteErrorBoundary() {
       <pre className="mt-4 max-w-full overflow-auto rounded bg-slate-100 p-3 text-left text-sm text-slate-700">
         {message}
       </pre>
-      <button
-        type="button"
-        onClick={() => window.location.reload()}
-        className="mt-6 rounded-lg bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700"
-      >
+      <button type="button" onClick={() => window.location.reload()} className={`${buttonClass()} mt-6 min-h-11`}>
         Reload
       </button>
     </main>

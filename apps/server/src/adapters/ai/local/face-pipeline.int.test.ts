@@ -50,17 +50,22 @@ async function reference(input: FaceApiNamespace.tf.Tensor3D): Promise<PipelineF
   }));
 }
 
+/** A demo photo of face-api's tests, 1024 px wide, as the pipeline's input (the caller disposes of it). */
+async function demoPhoto(name: string) {
+  const photo = await sharp(path.join(faceApiDir, 'demo', name))
+    .resize(1024)
+    .jpeg()
+    .toBuffer();
+  const rgb = await decodeRgb(photo, 1024, 36_000_000);
+  return tf.tensor3d(rgb.data, [rgb.height, rgb.width, 3], 'int32');
+}
+
 describe('face pipeline (fused SSD, batched per-face networks)', () => {
   it.each(['sample1.jpg', 'sample4.jpg', 'sample5.jpg'])(
     'finds the same faces with the same attributes as face-api in %s',
     { timeout: 60_000 },
     async (name) => {
-      const photo = await sharp(path.join(faceApiDir, 'demo', name))
-        .resize(1024)
-        .jpeg()
-        .toBuffer();
-      const rgb = await decodeRgb(photo, 1024, 36_000_000);
-      const input = tf.tensor3d(rgb.data, [rgb.height, rgb.width, 3], 'int32');
+      const input = await demoPhoto(name);
       try {
         const expected = await reference(input as unknown as FaceApiNamespace.tf.Tensor3D);
         const tensorsBefore = tf.memory().numTensors;
@@ -85,12 +90,7 @@ describe('face pipeline (fused SSD, batched per-face networks)', () => {
   );
 
   it('adds 128-number descriptors only when asked, the same faces either way', { timeout: 60_000 }, async () => {
-    const photo = await sharp(path.join(faceApiDir, 'demo', 'sample1.jpg'))
-      .resize(1024)
-      .jpeg()
-      .toBuffer();
-    const rgb = await decodeRgb(photo, 1024, 36_000_000);
-    const input = tf.tensor3d(rgb.data, [rgb.height, rgb.width, 3], 'int32');
+    const input = await demoPhoto('sample1.jpg');
     try {
       const plain = await pipeline.detect(input);
       expect(plain.every((face) => face.descriptor === undefined)).toBe(true);

@@ -2,6 +2,7 @@ import type { AdminUser } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { Search } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
+import { buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { useMe } from '../../../lib/me';
@@ -134,10 +135,7 @@ export default function AdminUsersPage() {
           placeholder="Name, email or user id"
           className="min-h-11 w-full max-w-sm rounded-md border border-slate-300 px-3 py-2 sm:min-h-0"
         />
-        <button
-          type="submit"
-          className="inline-flex min-h-11 items-center gap-2 rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 sm:min-h-0"
-        >
+        <button type="submit" className={`${buttonClass()} min-h-11 sm:min-h-0`}>
           <Search className="size-4" aria-hidden="true" />
           Search
         </button>

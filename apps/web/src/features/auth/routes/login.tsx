@@ -4,6 +4,7 @@ import type { MeResponse } from '@atrium/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { LogIn, ShieldCheck } from 'lucide-react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { buttonClass } from '../../../components/ui/button';
 import { showToast } from '../../../lib/toast';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-error';
@@ -173,11 +174,7 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
                   className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-slate-900 focus:border-brand-600"
                 />
               </div>
-              <button
-                type="submit"
-                disabled={busy}
-                className="flex w-full items-center justify-center gap-2 rounded-lg bg-brand-600 px-4 py-2.5 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
-              >
+              <button type="submit" disabled={busy} className={`${buttonClass()} min-h-11 w-full`}>
                 <LogIn aria-hidden="true" className="size-4" />
                 {login.isPending ? 'Signing in…' : 'Sign In'}
               </button>
@@ -193,7 +190,7 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
               type="button"
               onClick={continueWithProvider}
               disabled={busy}
-              className="flex w-full items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 font-medium text-slate-800 hover:bg-slate-50 disabled:opacity-60"
+              className={`${buttonClass('secondary')} min-h-11 w-full`}
             >
               <ShieldCheck aria-hidden="true" className="size-4 text-brand-600" />
               Continue with {provider}

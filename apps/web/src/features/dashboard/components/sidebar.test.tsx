@@ -1,20 +1,10 @@
-import type { MeResponse } from '@atrium/contracts';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { me } from '../../../test/render';
 import { Sidebar } from './sidebar';
 
-const user: MeResponse = {
-  id: 'u1',
-  ownerKey: 'alice',
-  name: 'Alice',
-  nickname: 'alice',
-  email: null,
-  picture: null,
-  role: 'user',
-  isAdmin: false,
-  firstLogin: false,
-};
+const user = me({ email: null, firstLogin: false });
 
 function renderSidebar() {
   render(

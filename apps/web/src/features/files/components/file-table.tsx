@@ -1,11 +1,19 @@
 import type { FileRecord } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { Spinner } from '../../../components/ui/spinner';
+import { TableHead, type TableColumn } from '../../../components/ui/table-head';
 import { useFiles } from '../api/files-api';
 import { useWideScreen } from '../hooks/use-wide-screen';
 import { FileRowMenu } from './row-menu';
 
 const formatDate = (iso: string) => new Date(iso).toLocaleString();
+
+const COLUMNS: TableColumn[] = [
+  { label: 'Name', className: 'px-3 py-2' },
+  { label: 'Size', className: 'w-28 px-3 py-2' },
+  { label: 'Type', className: 'hidden w-44 px-3 py-2 lg:table-cell' },
+  { label: 'Uploaded', className: 'w-48 px-3 py-2' },
+];
 
 interface FileRowsProps {
   files: FileRecord[];
@@ -16,25 +24,7 @@ function FileRowsTable({ files, onDelete }: FileRowsProps) {
   return (
     <table className="w-full table-fixed text-left text-sm">
       <caption className="sr-only">Your files</caption>
-      <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
-        <tr>
-          <th scope="col" className="px-3 py-2">
-            Name
-          </th>
-          <th scope="col" className="w-28 px-3 py-2">
-            Size
-          </th>
-          <th scope="col" className="hidden w-44 px-3 py-2 lg:table-cell">
-            Type
-          </th>
-          <th scope="col" className="w-48 px-3 py-2">
-            Uploaded
-          </th>
-          <th scope="col" className="w-14 px-3 py-2">
-            <span className="sr-only">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={COLUMNS} />
       <tbody>
         {files.map((file) => (
           <tr key={file.id} className="border-b border-slate-100 last:border-0">

@@ -2,6 +2,7 @@ import { formatBytes } from '@atrium/contracts/format-bytes';
 import { useQueryClient } from '@tanstack/react-query';
 import { UploadCloud, X } from 'lucide-react';
 import { useId, useRef, useState, type DragEvent } from 'react';
+import { buttonClass } from '../../../components/ui/button';
 import { showToast } from '../../../lib/toast';
 import { isApiError } from '../../../lib/api-error';
 import { filesKeys, UploadCancelledError, type UploadProgress } from '../api/files-api';
@@ -204,12 +205,7 @@ export function UploadPanel({ userId }: { userId: string }) {
       )}
 
       <div className="mt-4 flex gap-3">
-        <button
-          type="button"
-          onClick={() => void upload()}
-          disabled={uploading}
-          className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-60"
-        >
+        <button type="button" onClick={() => void upload()} disabled={uploading} className={buttonClass()}>
           {uploading ? 'Uploading…' : 'Upload'}
         </button>
         {uploading && (

@@ -1,5 +1,6 @@
 import { BellOff, BellRing, Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { buttonClass } from '../../../components/ui/button';
 import { showToast } from '../../../lib/toast';
 import { useMe } from '../../../lib/me';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -69,7 +70,7 @@ export default function NotificationsPage() {
             type="button"
             onClick={() => notificationsStore.clearAll()}
             disabled={notifications.length === 0}
-            className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
+            className={buttonClass()}
           >
             <Trash2 className="size-4" aria-hidden="true" />
             Clear All

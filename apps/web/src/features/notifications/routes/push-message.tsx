@@ -3,6 +3,7 @@ import { NOTIFICATION_MESSAGE_MAX, NOTIFICATION_TEXTS, type SubscriberCount } fr
 import { BellRing, CalendarClock, Radio, Send, Users, type LucideIcon } from 'lucide-react';
 import { useDeferredValue, useId, useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
+import { buttonClass } from '../../../components/ui/button';
 import { isApiError } from '../../../lib/api-client';
 import { showToast } from '../../../lib/toast';
 import { Spinner } from '../../../components/ui/spinner';
@@ -282,11 +283,7 @@ export default function PushMessagePage() {
             />
           )}
         </fieldset>
-        <button
-          type="submit"
-          disabled={busy}
-          className="inline-flex min-h-11 items-center gap-2 rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
-        >
+        <button type="submit" disabled={busy} className={`${buttonClass()} min-h-11`}>
           {when === 'later' ? (
             <CalendarClock className="size-4" aria-hidden="true" />
           ) : (

@@ -1,6 +1,5 @@
 import { ENDPOINTS, type FileKind } from '@atrium/contracts';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
 import { call } from '../../../lib/api-client';
 
 /** What a search asks for (GET /api/search). Empty strings mean "not set". */
@@ -31,13 +30,3 @@ export const useSearch = (params: SearchParams) =>
     placeholderData: keepPreviousData,
     staleTime: 10_000,
   });
-
-/** `value`, once it has stopped changing for `ms` (search as you type without a request per key). */
-export function useDebounced<T>(value: T, ms = 250): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}

@@ -1,9 +1,10 @@
 import type { DirectoryUser, Share, ShareRole } from '@atrium/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Building2, UserRound, X } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { buttonClass } from '../../../components/ui/button';
 import { useMe } from '../../../lib/me';
+import { useDebounced } from '../../../lib/use-debounced';
 import {
   directoryQueryOptions,
   sharesQueryOptions,
@@ -16,16 +17,6 @@ import { ROLE_LABELS, displayName, errorText } from './sharing-texts';
 
 const fieldClass =
   'w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus-visible:outline-2 focus-visible:outline-brand-600';
-
-/** The text typed, once it has stopped changing for a moment. */
-function useSettled(value: string, ms = 250) {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 function RoleSelect({
   value,
@@ -68,7 +59,7 @@ export function PeopleSection({ target }: { target: ShareTarget }) {
   const [query, setQuery] = useState('');
   const [newRole, setNewRole] = useState<ShareRole>('viewer');
   const [workspace, setWorkspace] = useState('');
-  const settled = useSettled(query.trim());
+  const settled = useDebounced(query.trim());
   const shares = useQuery(sharesQueryOptions(target));
   const directory = useQuery({ ...directoryQueryOptions(settled), enabled: settled.length > 0 });
   const spaces = useQuery(spacesQueryOptions());

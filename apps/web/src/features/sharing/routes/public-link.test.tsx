@@ -11,19 +11,18 @@ afterEach(() => vi.unstubAllGlobals());
 const META = '/api/public/links/tok';
 const open = () => renderAt(<PublicLinkPage />, '/s/tok', '/s/:token');
 
+/** A plain link: no password, no uploads, no end date. */
+const plainLink = { locked: false, allowUpload: false, expiresAt: null } as const;
+
 const fileLink: PublicLink = {
   kind: 'file',
-  locked: false,
-  allowUpload: false,
-  expiresAt: null,
+  ...plainLink,
   file: { fileName: 'photo.png', size: 2048, contentType: 'image/png', uploadDate: '2026-11-20T10:00:00.000Z' },
 };
 
 const folderLink: PublicLink = {
   kind: 'folder',
-  locked: false,
-  allowUpload: false,
-  expiresAt: null,
+  ...plainLink,
   folder: {
     id: 'root',
     name: 'Q4 report',

@@ -1,25 +1,16 @@
-import type { Member, MeResponse, WorkspaceDetails } from '@atrium/contracts';
+import type { Member, WorkspaceDetails } from '@atrium/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { me as signedIn } from '../../../test/render';
 import MembersPage from './members';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-const me: MeResponse = {
-  id: 'u1',
-  ownerKey: 'alice',
-  name: 'Alice',
-  nickname: 'alice',
-  email: null,
-  picture: null,
-  role: 'user',
-  isAdmin: false,
-  firstLogin: false,
-};
+const me = signedIn({ email: null, firstLogin: false });
 
 const person = (ownerKey: string, name: string, role: Member['role']): Member => ({
   ownerKey,
