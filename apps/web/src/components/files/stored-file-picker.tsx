@@ -11,6 +11,7 @@ import {
   sharedWithMeQueryOptions,
   spacesQueryOptions,
 } from '../../lib/queries/spaces';
+import { Alert } from '../ui/alert';
 import { buttonClass } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { Spinner } from '../ui/spinner';
@@ -339,9 +340,7 @@ export function StoredFilePicker(props: StoredFilePickerProps) {
         {loading ? (
           <Spinner label="Loading…" />
         ) : failure ? (
-          <p role="alert" className="text-sm text-red-700">
-            {errorText(failure) ?? 'This place could not be loaded. Please try again.'}
-          </p>
+          <Alert>{errorText(failure) ?? 'This place could not be loaded. Please try again.'}</Alert>
         ) : (
           <>
             <ul

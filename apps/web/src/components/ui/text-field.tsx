@@ -1,4 +1,5 @@
 import { useId, type InputHTMLAttributes } from 'react';
+import { Alert } from './alert';
 
 export const inputClass =
   'w-full min-w-0 rounded-lg border border-slate-300 px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-brand-600 aria-[invalid=true]:border-red-500';
@@ -38,9 +39,9 @@ export function TextField({ label, value, onChange, error, hint, className, ...r
         </p>
       )}
       {error && (
-        <p id={errorId} role="alert" className="mt-1 text-sm text-red-700">
+        <Alert id={errorId} className="mt-1">
           {error}
-        </p>
+        </Alert>
       )}
     </div>
   );

@@ -1,6 +1,7 @@
 import { API_KEY_TEXTS, type ApiKeyRecord, type CreatedApiKey } from '@atrium/contracts';
 import { KeyRound } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { CopyButton } from '../../../components/ui/copy-button';
@@ -84,9 +85,9 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
         </button>
       </div>
       {error && (
-        <p id={ids.error} role="alert" className="mt-2 text-sm text-red-700">
+        <Alert id={ids.error} className="mt-2">
           {error}
-        </p>
+        </Alert>
       )}
     </form>
   );
@@ -182,9 +183,9 @@ export default function AdminApiKeysPage() {
       {keys.isPending ? (
         <Spinner />
       ) : keys.isError ? (
-        <p role="alert" className="mt-6 text-red-700">
+        <Alert size="base" className="mt-6">
           {errorText(keys.error)}
-        </p>
+        </Alert>
       ) : all.length === 0 ? (
         <p className="mt-6 text-slate-600">{API_KEY_TEXTS.empty}</p>
       ) : (

@@ -1,6 +1,7 @@
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@atrium/contracts';
 import { Download } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
@@ -101,9 +102,9 @@ export default function AdminAuditPage() {
       {log.isPending ? (
         <Spinner />
       ) : log.isError ? (
-        <p role="alert" className="mt-6 text-red-700">
+        <Alert size="base" className="mt-6">
           {isApiError(log.error) ? log.error.message : 'Could not load the audit log.'}
-        </p>
+        </Alert>
       ) : entries.length === 0 ? (
         <p className="mt-6 text-slate-600">No entries match.</p>
       ) : (

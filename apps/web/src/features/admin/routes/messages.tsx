@@ -1,6 +1,7 @@
 import { CONTACT_ADMIN_TEXTS, type ContactMessage, type ContactMessagePatch } from '@atrium/contracts';
 import { CheckCircle2, Mail, MailOpen, Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { Alert } from '../../../components/ui/alert';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
@@ -115,9 +116,9 @@ export default function AdminMessagesPage() {
       {messages.isPending ? (
         <Spinner />
       ) : messages.isError ? (
-        <p role="alert" className="mt-6 text-red-700">
+        <Alert size="base" className="mt-6">
           {errorText(messages.error)}
-        </p>
+        </Alert>
       ) : all.length === 0 ? (
         <p className="mt-6 text-slate-600">{CONTACT_ADMIN_TEXTS.empty}</p>
       ) : (

@@ -1,6 +1,7 @@
 import type { SystemCheck, SystemStatus } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import type { ReactNode } from 'react';
+import { Alert } from '../../../components/ui/alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -162,9 +163,9 @@ export default function AdminSystemPage() {
       {status.isPending ? (
         <Spinner />
       ) : status.isError ? (
-        <p role="alert" className="mt-6 text-red-700">
+        <Alert size="base" className="mt-6">
           {isApiError(status.error) ? status.error.message : 'Could not load the system status.'}
-        </p>
+        </Alert>
       ) : (
         <StatusCards status={status.data} />
       )}

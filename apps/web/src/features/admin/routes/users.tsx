@@ -2,6 +2,7 @@ import type { AdminUser } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { Search } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
@@ -144,9 +145,9 @@ export default function AdminUsersPage() {
       {users.isPending ? (
         <Spinner />
       ) : users.isError ? (
-        <p role="alert" className="mt-6 text-red-700">
+        <Alert size="base" className="mt-6">
           {errorText(users.error)}
-        </p>
+        </Alert>
       ) : all.length === 0 ? (
         <p className="mt-6 text-slate-600">No users match.</p>
       ) : (

@@ -1,7 +1,10 @@
 import { AlertCircle, Info } from 'lucide-react';
 import type { ReactNode } from 'react';
 
-/** An inline, announced message (the AI screens' messages, docs/PRODUCT.md#ai-services). */
+/**
+ * An inline, announced message (the AI screens' messages, docs/PRODUCT.md#ai-services): an icon and an error or info
+ * tone, unlike the kit's plain error text (`components/ui/alert`).
+ */
 export function Alert({ kind = 'error', children }: { kind?: 'error' | 'info'; children: ReactNode }) {
   const Icon = kind === 'error' ? AlertCircle : Info;
   return (

@@ -4,6 +4,7 @@ import type { MeResponse } from '@atrium/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { LogIn, ShieldCheck } from 'lucide-react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { showToast } from '../../../lib/toast';
 import { Spinner } from '../../../components/ui/spinner';
@@ -127,9 +128,9 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
         ) : (
           <>
             {shown && (
-              <p role="alert" className="mt-5 break-words rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+              <Alert variant="box" className="mt-5">
                 {shown}
-              </p>
+              </Alert>
             )}
             {redirecting && (
               <p

@@ -5,6 +5,7 @@ import { showToast } from '../../../lib/toast';
 import { useUndoToast } from '../../../lib/trash';
 import { isApiError } from '../../../lib/api-error';
 import { useDeleteFile } from '../api/files-api';
+import { Alert } from '../../../components/ui/alert';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 
 /**
@@ -50,10 +51,6 @@ export function useDeleteFlow(onDeleted?: () => void) {
     />
   );
   const failureMessage =
-    failure === null ? null : (
-      <p role="alert" className="mt-3 text-sm text-red-700">
-        Delete failed.{failure ? ` ${failure}` : ''}
-      </p>
-    );
+    failure === null ? null : <Alert className="mt-3">Delete failed.{failure ? ` ${failure}` : ''}</Alert>;
   return { ask: (file: FileRecord) => setTarget(file), dialog, failureMessage };
 }

@@ -1,5 +1,6 @@
 import type { FileRecord } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
+import { Alert } from '../../../components/ui/alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { TableHead, type TableColumn } from '../../../components/ui/table-head';
 import { useFiles } from '../api/files-api';
@@ -73,11 +74,7 @@ export function FileTable({ userId, onDelete }: { userId: string; onDelete?: (fi
   const wide = useWideScreen();
   if (files.isPending) return <Spinner label="Loading files…" />;
   if (files.isError) {
-    return (
-      <p role="alert" className="p-4 text-sm text-red-700">
-        Could not load files.
-      </p>
-    );
+    return <Alert className="p-4">Could not load files.</Alert>;
   }
   if (files.data.length === 0) return <p className="p-4 text-sm text-slate-600">No files uploaded yet.</p>;
   return wide ? (

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { showToast } from '../../../lib/toast';
 import { formatBytes } from '@atrium/contracts/format-bytes';
+import { Alert } from '../../../components/ui/alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { useFileStats } from '../api/files-api';
 
@@ -18,9 +19,7 @@ export function StatsCard({ userId }: { userId: string }) {
       {stats.isPending ? (
         <Spinner label="Loading stats…" />
       ) : stats.isError ? (
-        <p role="alert" className="mt-3 text-sm text-red-700">
-          Could not load stats.
-        </p>
+        <Alert className="mt-3">Could not load stats.</Alert>
       ) : (
         <dl className="mt-4 grid grid-cols-2 gap-4">
           <div>

@@ -2,6 +2,7 @@ import { formatBytes } from '@atrium/contracts/format-bytes';
 import { useQueryClient } from '@tanstack/react-query';
 import { UploadCloud, X } from 'lucide-react';
 import { useId, useRef, useState, type DragEvent } from 'react';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { showToast } from '../../../lib/toast';
 import { isApiError } from '../../../lib/api-error';
@@ -70,9 +71,7 @@ function UploadItem({ item }: { item: Item }) {
         </div>
       )}
       {state.kind === 'failed' && (
-        <p role="alert" className="mt-1 text-sm text-red-700">
-          Upload failed.{state.detail ? ` ${state.detail}` : ''}
-        </p>
+        <Alert className="mt-1">Upload failed.{state.detail ? ` ${state.detail}` : ''}</Alert>
       )}
       {state.kind === 'cancelled' && (
         <p role="status" className="mt-1 text-sm text-slate-600">

@@ -1,3 +1,4 @@
+import { Alert } from '../../../components/ui/alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { useFiles } from '../api/files-api';
 import { FilePreviewCard } from '../components/file-preview-card';
@@ -13,9 +14,7 @@ export default function FilePreviewPage() {
       {files.isPending ? (
         <Spinner label="Loading files…" />
       ) : files.isError ? (
-        <p role="alert" className="text-sm text-red-700">
-          Could not load files.
-        </p>
+        <Alert>Could not load files.</Alert>
       ) : files.data.length === 0 ? (
         <p className="text-sm text-slate-600">No files uploaded yet.</p>
       ) : (

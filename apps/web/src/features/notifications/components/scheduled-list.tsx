@@ -1,5 +1,6 @@
 import type { ScheduledNotification } from '@atrium/contracts';
 import { CalendarClock, X } from 'lucide-react';
+import { Alert } from '../../../components/ui/alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { showToast } from '../../../lib/toast';
@@ -64,9 +65,9 @@ export function ScheduledList() {
       {scheduled.isPending ? (
         <Spinner />
       ) : scheduled.isError ? (
-        <p role="alert" className="mt-4 text-red-700">
+        <Alert size="base" className="mt-4">
           {isApiError(scheduled.error) ? scheduled.error.message : 'Could not load the scheduled messages.'}
-        </p>
+        </Alert>
       ) : scheduled.data.length === 0 ? (
         <p className="mt-4 text-slate-600">No messages scheduled.</p>
       ) : (

@@ -1,5 +1,6 @@
 import type { NotificationAudienceView, NotificationHistoryEntry } from '@atrium/contracts';
 import { BellRing, Radio, TriangleAlert } from 'lucide-react';
+import { Alert } from '../../../components/ui/alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { useNotificationHistory } from '../api/notifications-api';
@@ -53,9 +54,9 @@ export function SentHistory() {
       {history.isPending ? (
         <Spinner />
       ) : history.isError ? (
-        <p role="alert" className="mt-4 text-red-700">
+        <Alert size="base" className="mt-4">
           {isApiError(history.error) ? history.error.message : 'Could not load the sent messages.'}
-        </p>
+        </Alert>
       ) : entries.length === 0 ? (
         <p className="mt-4 text-slate-600">No messages sent yet.</p>
       ) : (

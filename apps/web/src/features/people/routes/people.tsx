@@ -4,6 +4,7 @@ import { ArrowLeft, ScanFace, UserX } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
@@ -50,11 +51,7 @@ function PeopleSwitch({ spaceId, enabled }: { spaceId: string; enabled: boolean 
       >
         {enabled ? 'Turn People off' : 'Turn People on'}
       </button>
-      {change.isError && (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(change.error)}
-        </p>
-      )}
+      {change.isError && <Alert>{errorText(change.error)}</Alert>}
     </div>
   );
 }
@@ -138,11 +135,7 @@ function MergeDialog({
           </ul>
         </fieldset>
       )}
-      {merge.isError && (
-        <p role="alert" className="mt-2 text-sm text-red-700">
-          {errorText(merge.error)}
-        </p>
-      )}
+      {merge.isError && <Alert className="mt-2">{errorText(merge.error)}</Alert>}
     </Dialog>
   );
 }
@@ -263,19 +256,11 @@ function PersonDetail({
           <button type="button" className={buttonClass('secondary')} onClick={() => setChosen(null)}>
             Cancel
           </button>
-          {split.isError && (
-            <p role="alert" className="w-full text-red-700">
-              {errorText(split.error)}
-            </p>
-          )}
+          {split.isError && <Alert className="w-full">{errorText(split.error)}</Alert>}
         </div>
       )}
       {detail.isPending && <Spinner label="Loading photos…" />}
-      {detail.isError && (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(detail.error)}
-        </p>
-      )}
+      {detail.isError && <Alert>{errorText(detail.error)}</Alert>}
       {data && (
         <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-label={`Photos of ${nameOf(person)}`}>
           {data.photos.map((photo) => (
@@ -347,11 +332,7 @@ function PersonDetail({
           ))}
         </ul>
       )}
-      {remove.isError && (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(remove.error)}
-        </p>
-      )}
+      {remove.isError && <Alert>{errorText(remove.error)}</Alert>}
       {merging && <MergeDialog spaceId={spaceId} person={person} people={people} onClose={() => setMerging(false)} />}
     </section>
   );
@@ -388,11 +369,7 @@ export default function PeoplePage() {
         {people.data?.canManage && <PeopleSwitch spaceId={spaceId} enabled={people.data.enabled} />}
       </header>
       {people.isPending && <Spinner label="Loading people…" />}
-      {people.isError && (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(people.error)}
-        </p>
-      )}
+      {people.isError && <Alert>{errorText(people.error)}</Alert>}
       {people.data && !people.data.enabled && (
         <section className="rounded-xl border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-700">
           <h2 className="text-base font-semibold text-slate-900">People is off for this space</h2>

@@ -7,6 +7,7 @@ import { useSearch } from '../api/search-api';
 import { resultTarget, searchPagePath } from '../lib/result-link';
 import { ResultSummary } from './result-row';
 import { SearchLabel } from './search-label';
+import { Alert } from '../../../components/ui/alert';
 
 /** Results shown under the box (the search page shows the rest). */
 const SHOWN = 8;
@@ -112,9 +113,7 @@ export function SearchBox({ className = '' }: { className?: string }) {
           </ul>
           <div className="border-t border-slate-100 px-3 py-2 text-sm" aria-live="polite">
             {error ? (
-              <p role="alert" className="text-red-700">
-                {error}
-              </p>
+              <Alert>{error}</Alert>
             ) : typing && items.length === 0 ? (
               <p className="text-slate-500">Searching…</p>
             ) : items.length === 0 ? (

@@ -2,6 +2,7 @@ import { FileKind, type Space } from '@atrium/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorText } from '../../../lib/api-error';
@@ -150,9 +151,7 @@ export default function SearchPage() {
             Type part of a name to find files and folders in your space, your workspaces and what is shared with you.
           </p>
         ) : results.isError ? (
-          <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800">
-            {errorText(results.error) ?? 'Search failed.'}
-          </p>
+          <Alert variant="panel">{errorText(results.error) ?? 'Search failed.'}</Alert>
         ) : results.isPending ? (
           <Spinner label="Searching…" />
         ) : items.length === 0 ? (

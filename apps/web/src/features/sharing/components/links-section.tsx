@@ -2,6 +2,7 @@ import type { CreateLinkRequest, Link } from '@atrium/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Link2 } from 'lucide-react';
 import { useId, useRef, useState, type ReactNode } from 'react';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { linkAddress, linksQueryOptions, useLinkMutations, type ShareTarget } from '../api/sharing-api';
@@ -126,11 +127,7 @@ function LinkForm({ target }: { target: ShareTarget }) {
           </label>
         </div>
       )}
-      {(problem || create.error) && (
-        <p role="alert" className="text-sm text-red-700">
-          {problem || errorText(create.error)}
-        </p>
-      )}
+      {(problem || create.error) && <Alert>{problem || errorText(create.error)}</Alert>}
       <button type="submit" disabled={create.isPending} className={buttonClass('primary')}>
         <Link2 aria-hidden="true" className="size-4" />
         {create.isPending ? 'Creating…' : 'Create link'}
@@ -193,9 +190,7 @@ export function LinksSection({ target }: { target: ShareTarget }) {
       {links.isPending ? (
         <p className="text-sm text-slate-500">Loading links…</p>
       ) : links.isError ? (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(links.error)}
-        </p>
+        <Alert>{errorText(links.error)}</Alert>
       ) : links.data.length === 0 ? (
         <p className="text-sm text-slate-600">No links yet.</p>
       ) : (
@@ -205,11 +200,7 @@ export function LinksSection({ target }: { target: ShareTarget }) {
           ))}
         </ul>
       )}
-      {revoke.error && (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(revoke.error)}
-        </p>
-      )}
+      {revoke.error && <Alert>{errorText(revoke.error)}</Alert>}
       <ConfirmDialog
         open={revoking !== null}
         title="Revoke this link?"

@@ -2,6 +2,7 @@ import type { DirectoryUser, Share, ShareRole } from '@atrium/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Building2, UserRound, X } from 'lucide-react';
 import { useId, useState } from 'react';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { useMe } from '../../../lib/me';
 import { useDebounced } from '../../../lib/use-debounced';
@@ -185,20 +186,14 @@ export function PeopleSection({ target }: { target: ShareTarget }) {
       <p role="status" className="sr-only">
         {status}
       </p>
-      {error && (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(error)}
-        </p>
-      )}
+      {error && <Alert>{errorText(error)}</Alert>}
 
       <div>
         <h4 className="text-sm font-medium text-slate-700">Who has access</h4>
         {shares.isPending ? (
           <p className="mt-2 text-sm text-slate-500">Loading…</p>
         ) : shares.isError ? (
-          <p role="alert" className="mt-2 text-sm text-red-700">
-            {errorText(shares.error)}
-          </p>
+          <Alert className="mt-2">{errorText(shares.error)}</Alert>
         ) : (
           <ul aria-label="Who has access" className="mt-2 divide-y divide-slate-100">
             <li className="flex items-center gap-3 py-2 text-sm">

@@ -5,6 +5,7 @@ import { LINK_TEXTS } from '@atrium/contracts/texts';
 import { Archive, Download, Eye, FileText, Folder, Lock, Upload } from 'lucide-react';
 import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { Logo } from '../../../components/ui/logo';
 import { MediaPreview } from '../../../components/ui/media-preview';
@@ -149,11 +150,7 @@ function PasswordForm({ token, onUnlocked }: { token: string; onUnlocked: () => 
           className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-brand-600"
         />
       </div>
-      {problem && (
-        <p role="alert" className="text-sm text-red-700">
-          {problem}
-        </p>
-      )}
+      {problem && <Alert>{problem}</Alert>}
       <button type="submit" disabled={busy || password === ''} className={buttonClass('primary')}>
         {busy ? 'Checking…' : 'Open'}
       </button>

@@ -2,6 +2,7 @@ import { formatBytes } from '@atrium/contracts/format-bytes';
 import { Download, FileText, Folder, Share2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { Alert } from '../../../components/ui/alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { useShareAction, type ShareRequest } from '../../../lib/share-action';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -86,9 +87,7 @@ export default function SharedWithMePage() {
       {shared.isPending ? (
         <Spinner label="Loading what was shared with you…" />
       ) : shared.isError ? (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(shared.error)}
-        </p>
+        <Alert>{errorText(shared.error)}</Alert>
       ) : shared.data.files.length === 0 && shared.data.folders.length === 0 ? (
         <div className="rounded-xl border border-dashed border-slate-300 p-8 text-center">
           <p className="font-medium text-slate-900">Nothing is shared with you yet.</p>

@@ -2,6 +2,7 @@ import type { FileKind, FolderSort, Space } from '@atrium/contracts';
 import { ArrowDownAZ, ArrowUpZA, ChevronRight, FolderPlus, FolderUp, Upload } from 'lucide-react';
 import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Spinner } from '../../../components/ui/spinner';
@@ -146,11 +147,11 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
   if (listing.isPending) return <Spinner label="Loading folder…" />;
   if (listing.isError) {
     return (
-      <p role="alert" className="p-4 text-sm text-red-700">
+      <Alert className="p-4">
         {isApiError(listing.error) && listing.error.status === 404
           ? 'This folder does not exist or you have no access to it.'
           : listing.error.message}
-      </p>
+      </Alert>
     );
   }
 

@@ -2,6 +2,7 @@ import type { FileAccessEntry, FileActivityEntry, FileDetails } from '@atrium/co
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { History } from 'lucide-react';
 import { useId, useRef, useState, type ReactNode } from 'react';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog } from '../../../components/ui/dialog';
@@ -248,9 +249,7 @@ export function FileDetailsPanel({ target, onClose }: FileDetailsPanelProps) {
           <Spinner label="Loading details…" />
         ) : details.isError ? (
           <div className="space-y-3">
-            <p role="alert" className="text-sm text-red-700">
-              {errorText(details.error) ?? 'Could not load the details.'}
-            </p>
+            <Alert>{errorText(details.error) ?? 'Could not load the details.'}</Alert>
             <button type="button" onClick={() => void details.refetch()} className={buttonClass('secondary')}>
               Try again
             </button>

@@ -1,6 +1,7 @@
 import type { Space } from '@atrium/contracts';
 import { ChevronRight, Folder } from 'lucide-react';
 import { useId, useState } from 'react';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
@@ -130,9 +131,7 @@ export function MoveDialog({ targets, space, spaces, currentFolderId, onClose }:
       {choices.isPending ? (
         <Spinner label="Loading folders…" />
       ) : choices.isError ? (
-        <p role="alert" className="text-sm text-red-700">
-          {choices.error.message}
-        </p>
+        <Alert>{choices.error.message}</Alert>
       ) : (
         <ul
           aria-label="Folders"
@@ -153,11 +152,7 @@ export function MoveDialog({ targets, space, spaces, currentFolderId, onClose }:
           ))}
         </ul>
       )}
-      {error && (
-        <p role="alert" className="mt-3 text-sm text-red-700">
-          {error}
-        </p>
-      )}
+      {error && <Alert className="mt-3">{error}</Alert>}
     </Dialog>
   );
 }

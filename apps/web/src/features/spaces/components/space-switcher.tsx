@@ -4,6 +4,7 @@ import { NavLink } from 'react-router';
 import { useSpaces } from '../api/spaces-api';
 import { folderPath, membersPath, peoplePath, spaceRefOf } from '../lib/browser-logic';
 import { NewWorkspaceDialog } from './new-workspace-dialog';
+import { Alert } from '../../../components/ui/alert';
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `flex min-w-0 flex-1 items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium transition-colors ${
@@ -21,9 +22,9 @@ export function SpaceSwitcher({ collapsed = false, onNavigate }: { collapsed?: b
     <section aria-label="Spaces" className="border-t border-slate-200 pt-4">
       {!collapsed && <h2 className="px-3 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Spaces</h2>}
       {spaces.isError && !collapsed && (
-        <p role="alert" className="px-3 text-xs text-red-700">
+        <Alert size="xs" className="px-3">
           Could not load your spaces.
-        </p>
+        </Alert>
       )}
       <ul className="space-y-1">
         {(spaces.data ?? []).map((space) => {

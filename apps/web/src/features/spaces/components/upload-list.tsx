@@ -1,6 +1,7 @@
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { RotateCcw, X } from 'lucide-react';
 import { isActive, percentOf, uploadTotals, type UploadItem } from '../lib/browser-logic';
+import { Alert } from '../../../components/ui/alert';
 
 const STATUS: Record<UploadItem['status'], string> = {
   queued: 'Waiting',
@@ -86,11 +87,7 @@ export function UploadList({
               value={percentOf(item)}
               aria-label={`Upload of ${item.name}`}
             />
-            {item.error && item.status === 'failed' && (
-              <p role="alert" className="text-xs text-red-700">
-                {item.error}
-              </p>
-            )}
+            {item.error && item.status === 'failed' && <Alert size="xs">{item.error}</Alert>}
           </li>
         ))}
       </ul>

@@ -1,5 +1,6 @@
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { Download, RotateCcw } from 'lucide-react';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
@@ -40,9 +41,7 @@ export function VersionsDialog({ target, canWrite, onClose }: VersionsDialogProp
       {versions.isPending ? (
         <Spinner label="Loading versions…" />
       ) : versions.isError ? (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(versions.error)}
-        </p>
+        <Alert>{errorText(versions.error)}</Alert>
       ) : versions.data.versions.length === 0 ? (
         <p className="text-sm text-slate-600">No older versions. This file has only ever had its current content.</p>
       ) : (

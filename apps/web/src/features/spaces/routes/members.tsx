@@ -2,6 +2,7 @@ import { NOTIFICATION_MESSAGE_MAX, type DirectoryUser, type Member, type MemberR
 import { ArrowLeft } from 'lucide-react';
 import { useDeferredValue, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Spinner } from '../../../components/ui/spinner';
@@ -118,11 +119,7 @@ function AddMember({ workspaceId, members }: { workspaceId: string; members: Mem
           ))}
         </ul>
       )}
-      {setMember.isError && (
-        <p role="alert" className="mt-2 text-sm text-red-700">
-          {errorText(setMember.error)}
-        </p>
-      )}
+      {setMember.isError && <Alert className="mt-2">{errorText(setMember.error)}</Alert>}
     </section>
   );
 }
@@ -163,11 +160,7 @@ function MessageMembers({ workspaceId }: { workspaceId: string }) {
           aria-describedby={error ? errorId : undefined}
           className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600"
         />
-        {error && (
-          <p id={errorId} role="alert" className="text-sm text-red-700">
-            {error}
-          </p>
-        )}
+        {error && <Alert id={errorId}>{error}</Alert>}
         <div className="flex flex-wrap items-center gap-3">
           <button type="submit" disabled={send.isPending || !message.trim()} className={buttonClass('secondary')}>
             {send.isPending ? 'Sending…' : 'Send to members'}
@@ -310,11 +303,7 @@ export default function MembersPage() {
         </p>
       </header>
 
-      {error && (
-        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
-          {errorText(error)}
-        </p>
-      )}
+      {error && <Alert variant="box">{errorText(error)}</Alert>}
 
       <section aria-labelledby="members-title" className="rounded-xl border border-slate-200 bg-white p-4">
         <h2 id="members-title" className="font-semibold text-slate-900">

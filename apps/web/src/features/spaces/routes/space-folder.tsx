@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
+import { Alert } from '../../../components/ui/alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useSpaces } from '../api/spaces-api';
@@ -21,11 +22,7 @@ export function SpaceFolderPage({ shareDialog, toolbar }: { shareDialog?: ShareD
   let body;
   if (spaces.isPending) body = <Spinner label="Loading spaces…" />;
   else if (spaces.isError) {
-    body = (
-      <p role="alert" className="text-sm text-red-700">
-        {spaces.error.message}
-      </p>
-    );
+    body = <Alert>{spaces.error.message}</Alert>;
   } else if (!space) {
     body = (
       <div role="alert" className="rounded-xl border border-slate-200 bg-white p-6">

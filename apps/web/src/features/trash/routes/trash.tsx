@@ -2,6 +2,7 @@ import type { TrashItem } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { FileText, Folder, RotateCcw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Spinner } from '../../../components/ui/spinner';
@@ -104,9 +105,7 @@ export default function TrashPage() {
       {trash.isPending ? (
         <Spinner label="Loading the trash…" />
       ) : trash.isError ? (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(trash.error)}
-        </p>
+        <Alert>{errorText(trash.error)}</Alert>
       ) : trash.data.items.length === 0 ? (
         <div className="rounded-xl border border-dashed border-slate-300 p-8 text-center">
           <Trash2 aria-hidden="true" className="mx-auto size-8 text-slate-400" />
