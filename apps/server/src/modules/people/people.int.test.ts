@@ -199,6 +199,22 @@ describe.each(dialects())('People in photos (%s)', (dialect) => {
     const hidden = await sendJson(server, stranger, 'GET', `/api/spaces/${ws.id}/people`);
     expect(hidden.status).toBe(404);
     expect((await readError(hidden)).code).toBe('WORKSPACE_NOT_FOUND');
+    // A member sees what their role lets them do with the people: a viewer looks, an editor also names, merges and
+    // splits; only the owner turns People on or off.
+    const flags = async () => {
+      const { canEdit, canManage } = await expectJson<PeopleList>(
+        sendJson(server, stranger, 'GET', `/api/spaces/${ws.id}/people`),
+      );
+      return { canEdit, canManage };
+    };
+    for (const [role, expected] of [
+      ['viewer', { canEdit: false, canManage: false }],
+      ['editor', { canEdit: true, canManage: false }],
+    ] as const) {
+      await expectJson(send('PUT', `/api/workspaces/${ws.id}/members/people-stranger`, { role }));
+      expect(await flags(), role).toEqual(expected);
+    }
+    await expectJson(send('DELETE', `/api/workspaces/${ws.id}/members/people-stranger`));
     // Faces turned off for the workspace: People cannot be turned on.
     await expectJson(send('PUT', `/api/workspaces/${ws.id}/analysis`, { analysis: 'no-faces' }));
     const refused = await send('PUT', `/api/spaces/${ws.id}/people/settings`, { enabled: true });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PeopleList, PersonFace, PersonPhotos, PersonSummary } from '@atrium/contracts';
 import type { UserActor } from '../../auth/actor';
 import { requirePeopleSpace, spaceKeyOf, type PeopleSpace } from '../../auth/policies/people';
-import type { ResourceAction, ResourceRole } from '../../auth/policies/roles';
+import { allows, type ResourceAction, type ResourceRole } from '../../auth/policies/roles';
 import type { Db } from '../../db';
 import type { FacesTable } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -253,8 +253,8 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       const enabled = await enabledFor(where.key);
       return {
         enabled,
-        canEdit: where.role !== 'viewer',
-        canManage: where.role === 'owner',
+        canEdit: allows(where.role, 'write'),
+        canManage: allows(where.role, 'manage'),
         people: enabled ? await summaries(where.key) : [],
       };
     },
