@@ -147,7 +147,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     // answer in the JSON error shape too, instead of Fastify's default body.
     frameworkErrors: (error, request, reply) => {
       void reply.header('x-request-id', request.id);
-      return sendError(request, reply, toAppError(error));
+      void sendError(request, reply, toAppError(error));
     },
   });
   app.decorate('config', config);

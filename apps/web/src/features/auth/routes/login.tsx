@@ -145,7 +145,7 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
               </p>
             )}
 
-            <form className="mt-5 space-y-4" onSubmit={onSubmit} noValidate={false}>
+            <form className="mt-5 space-y-4" onSubmit={(event) => void onSubmit(event)} noValidate={false}>
               <div>
                 <label htmlFor="username" className="block text-sm font-medium text-slate-700">
                   Username
