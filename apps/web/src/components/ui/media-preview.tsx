@@ -1,6 +1,7 @@
 import { THUMBNAIL_TYPES } from '@atrium/contracts/texts';
 import { useEffect, useState, type ReactNode, type RefObject } from 'react';
 import { sendOk } from '../../lib/http';
+import { Alert } from './alert';
 
 const TEXT_PREVIEW_BYTES = 64 * 1024;
 
@@ -22,7 +23,7 @@ function TextPreview({ src }: { src: string }) {
     return () => controller.abort();
   }, [src]);
   if (state === 'loading') return <p className="text-sm text-slate-500">Loading preview…</p>;
-  if (state === 'error') return <p className="text-sm text-red-700">Could not load the preview.</p>;
+  if (state === 'error') return <Alert>Could not load the preview.</Alert>;
   return (
     <pre
       data-testid="text-preview"

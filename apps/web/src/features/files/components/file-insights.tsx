@@ -1,6 +1,7 @@
 import type { FileInsights } from '@atrium/contracts';
 import { Sparkles } from 'lucide-react';
 import { useId, useRef, type RefObject } from 'react';
+import { Alert } from '../../../components/ui/alert';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { useFileInsights } from '../api/files-api';
 
@@ -95,7 +96,7 @@ export function FileInsightsPanel({ fileId, media }: { fileId: string; media?: R
   const headingId = useId();
   const body = (() => {
     if (insights.isPending) return <p className="text-sm text-slate-500">Loading insights…</p>;
-    if (insights.isError) return <p className="text-sm text-red-700">Could not load the insights.</p>;
+    if (insights.isError) return <Alert>Could not load the insights.</Alert>;
     const found = insights.data;
     if (found.status === 'pending' || found.status === 'running') {
       const percent = Math.round((found.progress ?? 0) * 100);

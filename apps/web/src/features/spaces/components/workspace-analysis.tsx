@@ -1,6 +1,7 @@
 import { ENDPOINTS, type AnalysisSetting } from '@atrium/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
+import { Alert } from '../../../components/ui/alert';
 import { call } from '../../../lib/api-client';
 import { errorText } from '../../../lib/api-error';
 
@@ -36,7 +37,7 @@ export function WorkspaceAnalysis({ workspaceId }: { workspaceId: string }) {
         With the server&apos;s own AI engines, nothing leaves this server.
       </p>
       {setting.isError ? (
-        <p className="mt-2 text-sm text-red-700">Could not load the setting.</p>
+        <Alert className="mt-2">Could not load the setting.</Alert>
       ) : (
         <div className="mt-2 space-y-2">
           {OPTIONS.map((option) => (
@@ -64,7 +65,7 @@ export function WorkspaceAnalysis({ workspaceId }: { workspaceId: string }) {
           ))}
         </div>
       )}
-      {change.isError && <p className="mt-2 text-sm text-red-700">{errorText(change.error)}</p>}
+      {change.isError && <Alert className="mt-2">{errorText(change.error)}</Alert>}
       {change.isSuccess && (
         <p role="status" className="mt-2 text-sm text-emerald-700">
           Analysis setting saved.
