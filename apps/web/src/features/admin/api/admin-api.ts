@@ -67,29 +67,27 @@ export interface AuditFilters {
   to?: string;
 }
 
-/** The query string of the audit filters (shared by the page and the CSV link). */
-function auditParams(filters: AuditFilters): URLSearchParams {
-  const params = new URLSearchParams();
-  if (filters.actor) params.set('actor', filters.actor);
-  if (filters.action) params.set('action', filters.action);
-  if (filters.target) params.set('target', filters.target);
-  if (filters.from) params.set('from', new Date(`${filters.from}T00:00:00`).toISOString());
-  if (filters.to) {
-    const end = new Date(`${filters.to}T00:00:00`);
-    end.setDate(end.getDate() + 1);
-    params.set('to', end.toISOString());
-  }
-  return params;
+/** The query of the audit filters (shared by the page and the CSV link); unset filters stay out of the address. */
+function auditQuery(filters: AuditFilters) {
+  const dayStart = (day: string, plusDays = 0) => {
+    const date = new Date(`${day}T00:00:00`);
+    date.setDate(date.getDate() + plusDays);
+    return date.toISOString();
+  };
+  return {
+    actor: filters.actor,
+    action: filters.action,
+    target: filters.target,
+    from: filters.from ? dayStart(filters.from) : undefined,
+    // `to` is inclusive: up to the start of the next day.
+    to: filters.to ? dayStart(filters.to, 1) : undefined,
+  };
 }
 
 export const auditQueryOptions = (filters: AuditFilters) =>
   infiniteQueryOptions({
     queryKey: ['admin', 'audit', filters],
-    queryFn: ({ pageParam }) => {
-      const params = auditParams(filters);
-      if (pageParam) params.set('cursor', pageParam);
-      return call(ENDPOINTS.admin.audit, { query: Object.fromEntries(params) });
-    },
+    queryFn: ({ pageParam }) => call(ENDPOINTS.admin.audit, { query: { ...auditQuery(filters), cursor: pageParam } }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
@@ -97,8 +95,7 @@ export const auditQueryOptions = (filters: AuditFilters) =>
 export const useAuditLog = (filters: AuditFilters) => useInfiniteQuery(auditQueryOptions(filters));
 
 /** The CSV export of everything the filters match (a link: the browser downloads it). */
-export const auditCsvUrl = (filters: AuditFilters) =>
-  endpointPath(ENDPOINTS.admin.auditCsv, {}, Object.fromEntries(auditParams(filters)));
+export const auditCsvUrl = (filters: AuditFilters) => endpointPath(ENDPOINTS.admin.auditCsv, {}, auditQuery(filters));
 
 // --- API keys (the AI compatibility endpoints' keys, /api/ai/keys) ---
 

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderAt, stubFetch } from '../../../test/render';
@@ -41,6 +41,22 @@ describe('admin audit page', () => {
     await waitFor(() => expect(calls.some((c) => c.url === '/api/admin/audit?action=auth.sign_in')).toBe(true));
     expect(screen.getByRole('link', { name: 'CSV' }).getAttribute('href')).toBe(
       '/api/admin/audit.csv?action=auth.sign_in',
+    );
+  });
+
+  it('sends a date range as whole local days: from the first day’s start to the start of the day after the last', async () => {
+    const calls = stubFetch((url) =>
+      url.startsWith('/api/admin/audit') ? { status: 200, body: { entries: [], nextCursor: null } } : undefined,
+    );
+    renderAt('/dashboard/admin/audit', <AdminAuditPage />);
+    fireEvent.change(await screen.findByLabelText('From'), { target: { value: '2026-11-01' } });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-02' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    const from = encodeURIComponent(new Date(2026, 10, 1).toISOString());
+    const to = encodeURIComponent(new Date(2026, 10, 3).toISOString());
+    await waitFor(() => expect(calls.some((c) => c.url === `/api/admin/audit?from=${from}&to=${to}`)).toBe(true));
+    expect(screen.getByRole('link', { name: 'CSV' }).getAttribute('href')).toBe(
+      `/api/admin/audit.csv?from=${from}&to=${to}`,
     );
   });
 
