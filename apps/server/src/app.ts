@@ -265,6 +265,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     log: app.log,
     audit: audit.recorder,
   });
+  // A cycle or a tree deeper than the cap stored before the cap existed would stall every walk up from its folders:
+  // break it before the first request (docs/PRODUCT.md#workspaces-and-folders).
+  await folders.repairTree();
   const filesRepo = createFilesRepository(database.db);
   // Background analysis needs the files service and the AI module, built below: bound once they exist.
   const late: { analysis?: AnalysisService; thumbnails?: ThumbnailJobs } = {};

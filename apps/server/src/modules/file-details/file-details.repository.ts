@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db';
+import { folderAncestors } from '../spaces/spaces.repository';
 
 /** A user's display name in SQL: name, else nickname, else owner key (`u` aliases `users`). */
 const userName = sql<string | null>`coalesce(u.name, u.nickname, u.owner_key)`;
@@ -40,18 +41,9 @@ export const createFileDetailsRepository = (db: Db) => ({
     return { count: Number(row?.count ?? 0), bytes: Number(row?.bytes ?? 0), oldest: row?.oldest ?? null };
   },
 
-  /** The folders from `folderId` up to its space's root, root first. */
+  /** The folders from `folderId` up to its space's root, root first (one bounded recursive query). */
   async folderPath(folderId: string): Promise<{ id: string; name: string }[]> {
-    const { rows } = await sql<{ id: string; name: string; depth: number | string }>`
-      with recursive chain(id, parent_id, name, depth) as (
-        select id, parent_id, name, 0 from folders where id = ${folderId}
-        union all
-        select f.id, f.parent_id, f.name, c.depth + 1 from folders f join chain c on f.id = c.parent_id
-        where c.depth < 1000
-      )
-      select id, name, depth from chain
-    `.execute(db);
-    return rows.sort((a, b) => Number(b.depth) - Number(a.depth)).map(({ id, name }) => ({ id, name }));
+    return (await folderAncestors(db, folderId)).reverse().map(({ id, name }) => ({ id, name }));
   },
 
   async workspaceName(id: string): Promise<string | undefined> {

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db';
 import type { LinksTable } from '../../db/schema';
 import type { FileRow } from '../files/files.repository';
+import { folderAncestors, folderAncestorsCte, folderDescendants } from '../spaces/spaces.repository';
 
 export type LinkRow = Selectable<LinksTable>;
 /** A link with its creator's display name (for the owner's list). */
@@ -117,58 +118,32 @@ export const createLinksRepository = (db: Db) => {
       return Number(result.numUpdatedRows) > 0;
     },
 
-    /** Whether folder `folderId` is `ancestorId` or lies anywhere below it. */
+    /** Whether folder `folderId` is `ancestorId` or lies anywhere below it (one bounded recursive query). */
     async isWithin(folderId: string, ancestorId: string): Promise<boolean> {
       const { rows } = await sql<{ id: string }>`
-        with recursive chain(id, parent_id) as (
-          select id, parent_id from folders where id = ${folderId}
-          union all
-          select f.id, f.parent_id from folders f join chain c on f.id = c.parent_id
-        )
-        select id from chain where id = ${ancestorId}
+        with recursive ${folderAncestorsCte([folderId])}
+        select id from folder_up where id = ${ancestorId}
       `.execute(db);
       return rows.length > 0;
     },
 
-    /** The path of folder names from `ancestorId` (first) down to `folderId` (last); empty when not within. */
+    /**
+     * The path of folder names from `ancestorId` (first) down to `folderId` (last); empty when not within, or when a
+     * folder on the way is in the trash. One bounded recursive query.
+     */
     async pathBetween(ancestorId: string, folderId: string): Promise<{ id: string; name: string }[]> {
       const path: { id: string; name: string }[] = [];
-      let current: string | null = folderId;
-      for (let depth = 0; current !== null && depth < 10_000; depth++) {
-        const row = await db
-          .selectFrom('folders')
-          .select(['id', 'name', 'parent_id'])
-          .where('id', '=', current)
-          .where('trashed_at', 'is', null)
-          .executeTakeFirst();
-        if (!row) return [];
+      for (const row of await folderAncestors(db, folderId)) {
+        if (row.trashed_at !== null) return [];
         path.unshift({ id: row.id, name: row.name });
         if (row.id === ancestorId) return path;
-        current = row.parent_id;
       }
       return [];
     },
 
-    /** Every folder below `rootId` (not the root itself), level by level. */
+    /** Every folder below `rootId` (not the root itself), level by level, by name: one bounded recursive query. */
     async subfolders(rootId: string): Promise<TreeFolder[]> {
-      const found: TreeFolder[] = [];
-      for (let level = [rootId]; level.length > 0;) {
-        const next: TreeFolder[] = [];
-        for (let i = 0; i < level.length; i += CHUNK) {
-          next.push(
-            ...(await db
-              .selectFrom('folders')
-              .select(['id', 'parent_id', 'name'])
-              .where('parent_id', 'in', level.slice(i, i + CHUNK))
-              .where('trashed_at', 'is', null)
-              .orderBy('name_key')
-              .execute()),
-          );
-        }
-        found.push(...next);
-        level = next.map((folder) => folder.id);
-      }
-      return found;
+      return (await folderDescendants(db, rootId)).map(({ id, parent_id, name }) => ({ id, parent_id, name }));
     },
 
     /** The files of `folderIds`, by folder and name. */

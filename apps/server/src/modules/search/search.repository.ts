@@ -4,6 +4,7 @@ import type { UserActor } from '../../auth/actor';
 import type { Db, Dialect } from '../../db';
 import { fileKindCondition } from '../../lib/file-kind-sql';
 import { readableScope } from '../spaces/access';
+import { folderAncestorsCte } from '../spaces/spaces.repository';
 
 /** Longest content text kept per file, in characters (PostgreSQL's tsvector holds at most 1 MB). */
 export const CONTENT_MAX = 200_000;
@@ -289,14 +290,8 @@ export function createSearchRepository(
     async chains(folderIds: string[]): Promise<ChainRow[]> {
       if (folderIds.length === 0) return [];
       const { rows } = await sql<ChainRow>`
-        with recursive chain(start_id, id, parent_id, name, depth) as (
-          select id, id, parent_id, name, 0 from folders where id in (${sql.join(folderIds)})
-          union all
-          select c.start_id, f.id, f.parent_id, f.name, c.depth + 1
-          from folders f join chain c on f.id = c.parent_id
-          where c.depth < 1000
-        )
-        select start_id, id, parent_id, name, depth from chain
+        with recursive ${folderAncestorsCte(folderIds)}
+        select start_id, id, parent_id, name, depth from folder_up
       `.execute(db);
       return rows.map((row) => ({ ...row, depth: Number(row.depth) }));
     },

@@ -2,6 +2,8 @@ import { sql, type RawBuilder } from 'kysely';
 import type { UserActor } from '../../auth/actor';
 import { strongerRole, type ResourceRole } from '../../auth/policies/roles';
 import type { Db } from '../../db';
+import { FOLDER_WALK_BOUND } from './folder-depth';
+import { folderAncestorsCte } from './spaces.repository';
 
 /** Where a file or folder is: what the resolver needs to find the acting user's roles on it. */
 export interface Placement {
@@ -38,10 +40,12 @@ export function readableScope(actor: Pick<UserActor, 'id' | 'ownerKey'>) {
   const memberOf = sql`(select workspace_id from workspace_members where user_id = ${actor.id})`;
   const own = (alias: string) =>
     sql`(${sql.ref(`${alias}.workspace_id`)} is null and ${sql.ref(`${alias}.owner_key`)} = ${actor.ownerKey})`;
-  const ctes = sql`readable_shared_tree(id) as (
-      select s.folder_id from shares s where s.folder_id is not null and ${shareReaches(actor.id, 's')}
+  // Bounded (a depth column, `FOLDER_WALK_BOUND`): a cycle stored in `folders` still ends the walk.
+  const ctes = sql`readable_shared_tree(id, depth) as (
+      select s.folder_id, 0 from shares s where s.folder_id is not null and ${shareReaches(actor.id, 's')}
       union
-      select f.id from folders f join readable_shared_tree t on f.parent_id = t.id
+      select f.id, t.depth + 1 from folders f join readable_shared_tree t on f.parent_id = t.id
+      where t.depth < ${FOLDER_WALK_BOUND}
     )`;
   return {
     ctes,
@@ -73,7 +77,7 @@ export function readableScope(actor: Pick<UserActor, 'id' | 'ownerKey'>) {
      * conditions above decide. A whole query: it opens with the `with recursive` list itself.
      */
     sharedTargets: sql<{ kind: 'folder' | 'file'; id: string }>`with recursive ${ctes}
-      select 'folder' as kind, id from readable_shared_tree
+      select distinct 'folder' as kind, id from readable_shared_tree
       union all
       select 'file' as kind, s.file_id as id from shares s where s.file_id is not null and ${shareReaches(actor.id, 's')}`,
     /**
@@ -109,14 +113,7 @@ export function createAccessResolver(db: Db) {
       const onFolders =
         target.folderId === null
           ? sql`false`
-          : sql`s.folder_id in (
-              with recursive chain(id, parent_id) as (
-                select id, parent_id from folders where id = ${target.folderId}
-                union all
-                select f.id, f.parent_id from folders f join chain c on f.id = c.parent_id
-              )
-              select id from chain
-            )`;
+          : sql`s.folder_id in (with recursive ${folderAncestorsCte([target.folderId])} select id from folder_up)`;
       const { rows } = await sql<{ role: 'viewer' | 'editor' }>`
         select s.role from shares s
         where (${onFile} or ${onFolders}) and ${shareReaches(userId, 's')}

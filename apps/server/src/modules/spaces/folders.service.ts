@@ -15,6 +15,7 @@ import { requireActsFor } from '../../auth/policies/file';
 import { requireFolder, type FolderSubject } from '../../auth/policies/folder';
 import type { ResourceAction } from '../../auth/policies/roles';
 import { requireWorkspace } from '../../auth/policies/workspace';
+import type { Db } from '../../db';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
@@ -22,8 +23,9 @@ import { presentFile } from '../files/files.presenter';
 import { thumbnailKey, toStoredFile, type UploadTarget } from '../files/stored-file';
 import type { AuditContext, AuditRecorder } from '../audit/audit-recorder';
 import type { AccessResolver } from './access';
+import { FOLDER_DEPTH_MESSAGE, MAX_FOLDER_DEPTH } from './folder-depth';
 import { checkFolderName, folderNameKey, listedNameKeys, numberedFolderName } from './folder-names';
-import type { FolderRow, KeysetAfter, SpacesRepository } from './spaces.repository';
+import type { FolderRow, KeysetAfter, SpacesRepository, StrandedFolder } from './spaces.repository';
 import type { WorkspacesService } from './workspaces.service';
 
 /** The 400/409 messages of folder changes. */
@@ -32,6 +34,7 @@ export const FOLDER_MESSAGES = {
   otherSpace: 'Folders can only be moved within their space.',
   parentElsewhere: 'That parent folder is not in this workspace.',
   cycle: 'A folder cannot be moved into itself or into one of its subfolders.',
+  tooDeep: FOLDER_DEPTH_MESSAGE,
   noFreeName: 'Could not find a free name for the folder. Please try again.',
   badCursor: 'The cursor is not valid for this folder and sort. Start again from the first page.',
   folderNotInWorkspace: 'That folder is not in this workspace.',
@@ -94,14 +97,13 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
    * from the highest shared folder down, never the names above it.
    */
   async function pathOf(folder: CheckedFolder | FolderRow, actor?: UserActor): Promise<FolderCrumb[]> {
-    const path: FolderCrumb[] = [{ id: folder.id, name: folder.name }];
-    let parentId = folder.parent_id;
-    for (let depth = 0; parentId !== null && depth < 10_000; depth++) {
-      const parent = await repo.findFolder(parentId);
-      if (!parent) break;
-      path.unshift({ id: parent.id, name: parent.name });
-      parentId = parent.parent_id;
-    }
+    // One bounded query for the whole chain; it stops where a folder is in the trash, as a walk by `findFolder` did.
+    const chain = folder.parent_id === null ? [] : await repo.ancestors(folder.parent_id);
+    const live = chain.findIndex((row) => row.trashed_at !== null);
+    const path: FolderCrumb[] = (live < 0 ? chain : chain.slice(0, live))
+      .map((row) => ({ id: row.id, name: row.name }))
+      .reverse();
+    path.push({ id: folder.id, name: folder.name });
     const viaShareOnly =
       actor !== undefined &&
       'workspaceId' in folder &&
@@ -157,14 +159,63 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
     throw new AppError('CONFLICT', FOLDER_MESSAGES.noFreeName);
   }
 
-  /** Whether `folderId` is `candidateId` or one of its ancestors. */
-  async function isSelfOrAncestor(folderId: string, candidate: FolderRow): Promise<boolean> {
-    let current: FolderRow | undefined = candidate;
-    for (let depth = 0; current && depth < 10_000; depth++) {
-      if (current.id === folderId) return true;
-      current = current.parent_id === null ? undefined : await repo.findFolder(current.parent_id);
+  /**
+   * Refuses (409) to put a subtree `height` levels tall into `parentId` when that would nest it deeper than
+   * `MAX_FOLDER_DEPTH` (docs/PRODUCT.md#workspaces-and-folders), or, with `movingId`, when `parentId` is that folder or
+   * below it (a cycle). Runs inside the write's transaction, after `lockSpace`: what it checked still holds when the
+   * write lands.
+   */
+  async function checkPlace(trx: Db, parentId: string, height: number, movingId: string | null): Promise<void> {
+    const standing = await repo.standing(parentId, movingId, trx);
+    if (standing.within) throw new AppError('CONFLICT', FOLDER_MESSAGES.cycle);
+    if (standing.depth === null || standing.depth + 1 + height > MAX_FOLDER_DEPTH) {
+      throw new AppError('CONFLICT', FOLDER_MESSAGES.tooDeep);
     }
-    return false;
+  }
+
+  /**
+   * Which of the stranded folders to put back at their space's root so every chain reaches a root within the cap:
+   * each folder one level too deep (its parent is at the cap), one member of each cycle, and, below those, each folder
+   * that would still be too deep once they moved (a walk over the stranded rows only, in memory).
+   */
+  function foldersToReattach(rows: (StrandedFolder & { parent_reached: boolean })[]) {
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const children = new Map<string, StrandedFolder[]>();
+    for (const row of rows) {
+      if (row.parent_id !== null && byId.has(row.parent_id)) {
+        children.set(row.parent_id, [...(children.get(row.parent_id) ?? []), row]);
+      }
+    }
+    const picked: { row: StrandedFolder; reason: 'cycle' | 'too deep' }[] = [];
+    const placed = new Set<string>();
+    const place = (top: StrandedFolder, reason: 'cycle' | 'too deep') => {
+      picked.push({ row: top, reason });
+      placed.add(top.id);
+      const queue: [StrandedFolder, number][] = [[top, 1]];
+      for (let i = 0; i < queue.length; i++) {
+        const [folder, depth] = queue[i] ?? [top, 1];
+        for (const child of children.get(folder.id) ?? []) {
+          if (placed.has(child.id)) continue;
+          placed.add(child.id);
+          if (depth + 1 > MAX_FOLDER_DEPTH) {
+            picked.push({ row: child, reason: 'too deep' });
+            queue.push([child, 1]);
+          } else queue.push([child, depth + 1]);
+        }
+      }
+    };
+    for (const row of rows) if (row.parent_reached) place(row, 'too deep');
+    for (const row of rows) {
+      // Not below a too-deep folder: up its parents it meets a cycle; the first folder met twice is on it.
+      const seen = new Set<string>();
+      let current: StrandedFolder | undefined = row;
+      while (current && !placed.has(current.id) && !seen.has(current.id)) {
+        seen.add(current.id);
+        current = current.parent_id === null ? undefined : byId.get(current.parent_id);
+      }
+      if (current && !placed.has(current.id)) place(current, 'cycle');
+    }
+    return picked;
   }
 
   const encodeCursor = (cursor: Cursor, query: FolderListQuery) =>
@@ -337,7 +388,13 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
         trashed_by: null,
         trash_root_id: null,
       });
-      const chosen = await withFreeName(parent.id, name, (candidate) => repo.insertFolder(row(candidate)));
+      const chosen = await withFreeName(parent.id, name, (candidate) =>
+        repo.transaction(async (trx) => {
+          await repo.lockSpace(trx, parent);
+          await checkPlace(trx, parent.id, 0, null);
+          await repo.insertFolder(row(candidate), trx);
+        }),
+      );
       return present(row(chosen));
     },
 
@@ -369,20 +426,29 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
         if (target.workspace_id !== folder.workspace_id || target.owner_key !== folder.owner_key) {
           throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.otherSpace);
         }
-        if (await isSelfOrAncestor(folder.id, target)) throw new AppError('CONFLICT', FOLDER_MESSAGES.cycle);
         parentId = target.id;
       }
+      const moving = parentId !== folder.parent_id;
       const now = iso(clock.now());
+      const write = (chosen: string, trx?: Db) =>
+        repo.updateFolder(
+          id,
+          { name: chosen, name_key: folderNameKey(chosen), parent_id: parentId, updated_at: now },
+          trx,
+        );
       await withFreeName(
         parentId,
         name,
+        // A move: the cycle and depth checks and the update in one transaction, under the space's lock, so two
+        // opposite moves at once (A into B, B into A) cannot both pass.
         (chosen) =>
-          repo.updateFolder(id, {
-            name: chosen,
-            name_key: folderNameKey(chosen),
-            parent_id: parentId,
-            updated_at: now,
-          }),
+          moving
+            ? repo.transaction(async (trx) => {
+                await repo.lockSpace(trx, folder);
+                await checkPlace(trx, parentId, await repo.height(id, false, trx), id);
+                await write(chosen, trx);
+              })
+            : write(chosen),
         id,
       );
       const updated = await repo.findFolder(id);
@@ -413,24 +479,78 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
     async remove(actor: UserActor, id: string): Promise<DeleteFolderResponse> {
       const folder = await authorized(actor, id, 'delete');
       if (folder.parent_id === null) throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.rootFixed);
-      const below: string[] = [];
-      for (let level = [id]; level.length > 0;) {
-        level = await repo.childFolderIds(level);
-        below.push(...level);
-      }
+      const below = await repo.folderIdsBelow(id);
       const files = await repo.trashFolder(id, below, actor.id, iso(clock.now()));
       return { id, deleted: true, folders: below.length + 1, files };
     },
 
     /**
      * Puts trashed folder `id` (and what went with it) back into `parentId` (the caller chose it: its old parent, or
-     * the root of its space when that is gone); a name taken there becomes `name (1)`. Answers the name it got.
+     * the root of its space when that is gone); a name taken there becomes `name (1)`. Answers the name it got; 409
+     * when it would nest folders deeper than the cap there.
      */
     async restoreInto(id: string, parentId: string, name: string): Promise<string> {
       const now = iso(clock.now());
+      const folder = await repo.findAnyFolder(id);
+      if (!folder) throw new AppError('FOLDER_NOT_FOUND');
       return withFreeName(parentId, name, (chosen) =>
-        repo.untrashFolder(id, parentId, chosen, folderNameKey(chosen), now),
+        repo.untrashFolder(id, parentId, chosen, folderNameKey(chosen), now, async (trx) => {
+          await repo.lockSpace(trx, folder);
+          await checkPlace(trx, parentId, await repo.height(id, true, trx), id);
+        }),
       );
+    },
+
+    /**
+     * The start-up repair: folders whose chain of parents does not reach a root within `MAX_FOLDER_DEPTH` (a cycle,
+     * or rows stored deeper than the cap before it existed) go back to the root of their space, under a free name,
+     * logged and recorded as `folder.moved` by nobody. One bounded query that answers nothing on a healthy table.
+     * Answers the folders it moved.
+     */
+    async repairTree(): Promise<{ id: string; reason: 'cycle' | 'too deep'; name: string }[]> {
+      const repaired: { id: string; reason: 'cycle' | 'too deep'; name: string }[] = [];
+      // One pass fixes everything; a second one confirms (a write made meanwhile may call for another).
+      for (let pass = 0; pass < 3; pass++) {
+        const stranded = await repo.strandedFolders();
+        if (stranded.length === 0) break;
+        for (const { row, reason } of foldersToReattach(stranded)) {
+          const root = await repo.rootOf(row);
+          if (!root) continue;
+          const now = iso(clock.now());
+          // A folder at the top of a trash entry keeps its name key (`/trash/<id>`): it holds no name in its parent.
+          const name = row.name_key.startsWith('/trash/')
+            ? (await repo.updateFolder(row.id, { parent_id: root.id, updated_at: now }), row.name)
+            : await withFreeName(
+                root.id,
+                row.name,
+                (chosen) =>
+                  repo.updateFolder(row.id, {
+                    parent_id: root.id,
+                    name: chosen,
+                    name_key: folderNameKey(chosen),
+                    updated_at: now,
+                  }),
+                row.id,
+              );
+          repaired.push({ id: row.id, reason, name });
+          log?.warn(
+            { folderId: row.id, formerParentId: row.parent_id, rootId: root.id, reason, name },
+            'folder tree repaired: a folder whose parents did not reach its root went back to the root of its space',
+          );
+          await audit?.record({
+            actor: null,
+            action: 'folder.moved',
+            target: `folder:${row.id}`,
+            details: {
+              name,
+              from: { id: row.parent_id, name: null },
+              to: { id: root.id, name: root.name },
+              repaired: reason,
+            },
+          });
+        }
+      }
+      return repaired;
     },
 
     /**

@@ -4,6 +4,7 @@ import type { Db } from '../../db';
 import { fileKindCondition } from '../../lib/file-kind-sql';
 import { workspaceUsedBytes } from '../files/files.repository';
 import type { FilesTable, FoldersTable, MemberRole, UsersTable, WorkspacesTable } from '../../db/schema';
+import { FOLDER_WALK_BOUND, MAX_FOLDER_DEPTH } from './folder-depth';
 
 export type FolderRow = Selectable<FoldersTable>;
 export type WorkspaceRow = Selectable<WorkspacesTable>;
@@ -32,6 +33,78 @@ export async function workspaceMemberIds(db: Db, workspaceId: string): Promise<s
     .execute();
   return rows.map((row) => row.user_id);
 }
+
+/** A folder met on a walk up or down the tree; `depth`: steps from where the walk started (0: that folder). */
+export interface WalkedFolder {
+  id: string;
+  parent_id: string | null;
+  name: string;
+  trashed_at: string | null;
+  depth: number;
+}
+
+/**
+ * `folder_up(start_id, id, parent_id, name, trashed_at, depth)`: folders `startIds` (depth 0) and the folders above
+ * each, up to its space's root. Bounded (`FOLDER_WALK_BOUND` steps, `union` with a depth column) so a cycle stored in
+ * the table still ends; one recursive query instead of one query per level. Opens a `with recursive` list.
+ */
+export const folderAncestorsCte = (startIds: readonly string[]) => sql`folder_up(start_id, id, parent_id, name,
+    trashed_at, depth) as (
+    select id, id, parent_id, name, trashed_at, 0 from folders where id in (${sql.join(startIds)})
+    union
+    select u.start_id, f.id, f.parent_id, f.name, f.trashed_at, u.depth + 1
+    from folders f join folder_up u on f.id = u.parent_id
+    where u.depth < ${FOLDER_WALK_BOUND}
+  )`;
+
+/** Folder `id` and the folders above it, itself first, the root last (bounded: `folderAncestorsCte`). */
+export async function folderAncestors(db: Db, id: string): Promise<WalkedFolder[]> {
+  const { rows } = await sql<WalkedFolder & { depth: number | string }>`
+    with recursive ${folderAncestorsCte([id])}
+    select id, parent_id, name, trashed_at, depth from folder_up order by depth
+  `.execute(db);
+  return rows.map((row) => ({ ...row, depth: Number(row.depth) }));
+}
+
+/**
+ * The folders below folder `id` (not itself), by level then name; each once. Bounded like `folderAncestorsCte`;
+ * `trashed`: walk through folders in the trash too (otherwise the walk stops at them).
+ */
+export async function folderDescendants(db: Db, id: string, trashed = false): Promise<WalkedFolder[]> {
+  const live = trashed ? sql`` : sql`and f.trashed_at is null`;
+  const { rows } = await sql<WalkedFolder & { name_key: string; depth: number | string }>`
+    with recursive folder_down(id, parent_id, name, name_key, trashed_at, depth) as (
+      select id, parent_id, name, name_key, trashed_at, 0 from folders where id = ${id}
+      union
+      select f.id, f.parent_id, f.name, f.name_key, f.trashed_at, d.depth + 1
+      from folders f join folder_down d on f.parent_id = d.id
+      where d.depth < ${FOLDER_WALK_BOUND} ${live}
+    )
+    select id, parent_id, name, trashed_at, depth from folder_down where depth > 0 order by depth, name_key, id
+  `.execute(db);
+  // A cycle stored in the table would list its members again at each turn: keep the first meeting.
+  const seen = new Set<string>([id]);
+  return rows
+    .filter((row) => !seen.has(row.id) && seen.add(row.id))
+    .map((row) => ({
+      id: row.id,
+      parent_id: row.parent_id,
+      name: row.name,
+      trashed_at: row.trashed_at,
+      depth: Number(row.depth),
+    }));
+}
+
+/** Where a folder stands in its tree: its depth below its space's root, and whether `id` is it or above it. */
+export interface FolderStanding {
+  /** Levels below the root (0: the root); null when its chain does not reach a root within the bound (damage). */
+  depth: number | null;
+  /** Whether the folder asked about is the one walked from or one of the folders above it. */
+  within: boolean;
+}
+
+/** A folder whose chain of parents does not reach a root within the depth cap (`strandedFolders`). */
+export type StrandedFolder = Pick<FolderRow, 'id' | 'parent_id' | 'name' | 'name_key' | 'workspace_id' | 'owner_key'>;
 
 /** Plain queries on workspaces, members and folders; no product rules here. */
 export const createSpacesRepository = (db: Db) => {
@@ -253,6 +326,49 @@ export const createSpacesRepository = (db: Db) => {
         .executeTakeFirst();
     },
 
+    /** Folder `id` and the folders above it, itself first (one bounded recursive query). */
+    ancestors: (id: string): Promise<WalkedFolder[]> => folderAncestors(db, id),
+
+    /**
+     * Where folder `id` stands: its depth below its space's root, and whether `aboveId` is it or a folder above it.
+     * One bounded recursive query (`trx`: inside a move's transaction).
+     */
+    async standing(id: string, aboveId: string | null, trx: Db = db): Promise<FolderStanding> {
+      const chain = await folderAncestors(trx, id);
+      const top = chain.at(-1);
+      return {
+        depth: top && top.parent_id === null ? top.depth : null,
+        within: aboveId !== null && chain.some((row) => row.id === aboveId),
+      };
+    },
+
+    /**
+     * How many levels the subtree of folder `id` has below it (0: no subfolders); `trashed`: count folders in the
+     * trash too. One bounded recursive query.
+     */
+    async height(id: string, trashed = false, trx: Db = db): Promise<number> {
+      const below = await folderDescendants(trx, id, trashed);
+      return below.reduce((most, row) => Math.max(most, row.depth), 0);
+    },
+
+    /**
+     * Takes the lock of the space folder `folder` is in for the rest of transaction `trx` (a no-op update of its
+     * root row: a row lock on PostgreSQL, the write lock on SQLite), so the moves, creations and restores of one
+     * space run one after another and a depth or cycle check still holds when its write lands. The column is one
+     * no trigger watches.
+     */
+    async lockSpace(trx: Db, folder: Pick<FolderRow, 'workspace_id' | 'owner_key'>): Promise<void> {
+      let query = trx
+        .updateTable('folders')
+        .set({ trash_root_id: sql`trash_root_id` })
+        .where('parent_id', 'is', null);
+      query =
+        folder.workspace_id === null
+          ? query.where('workspace_id', 'is', null).where('owner_key', '=', folder.owner_key)
+          : query.where('workspace_id', '=', folder.workspace_id);
+      await query.execute();
+    },
+
     /** The root folder of the space `folder` is in. */
     async rootOf(folder: Pick<FolderRow, 'workspace_id' | 'owner_key'>): Promise<FolderRow | undefined> {
       if (folder.workspace_id === null) {
@@ -347,8 +463,16 @@ export const createSpacesRepository = (db: Db) => {
      * Takes trashed folder `id` and what went with it out of the trash, into `parentId` under `name` (a unique
      * violation: the name is taken there).
      */
-    async untrashFolder(id: string, parentId: string, name: string, nameKey: string, now: string): Promise<void> {
+    async untrashFolder(
+      id: string,
+      parentId: string,
+      name: string,
+      nameKey: string,
+      now: string,
+      check?: (trx: Db) => Promise<void>,
+    ): Promise<void> {
       await db.transaction().execute(async (trx) => {
+        await check?.(trx);
         await trx
           .updateTable('folders')
           .set({ parent_id: parentId, name, name_key: nameKey, trashed_at: null, trashed_by: null, updated_at: now })
@@ -376,8 +500,8 @@ export const createSpacesRepository = (db: Db) => {
         .executeTakeFirst();
     },
 
-    async insertFolder(row: FolderRow): Promise<void> {
-      await db.insertInto('folders').values(row).execute();
+    async insertFolder(row: FolderRow, trx: Db = db): Promise<void> {
+      await trx.insertInto('folders').values(row).execute();
     },
 
     /** Name keys of the folders in `parentId` starting with `prefix` (a superset: LIKE may fold ASCII case). */
@@ -391,17 +515,39 @@ export const createSpacesRepository = (db: Db) => {
     async updateFolder(
       id: string,
       values: Partial<Pick<FolderRow, 'name' | 'name_key' | 'parent_id' | 'updated_at'>>,
+      trx: Db = db,
     ): Promise<void> {
-      await db.updateTable('folders').set(values).where('id', '=', id).execute();
+      await trx.updateTable('folders').set(values).where('id', '=', id).execute();
     },
 
-    /** The ids of the folders directly in any of `parentIds` (`trashed`: those in the trash too). */
-    async childFolderIds(parentIds: string[], trashed = false): Promise<string[]> {
-      if (parentIds.length === 0) return [];
-      let query = db.selectFrom('folders').select('id').where('parent_id', 'in', parentIds);
-      if (!trashed) query = query.where('trashed_at', 'is', null);
-      const rows = await query.execute();
-      return rows.map((row) => row.id);
+    /** The ids of the folders below folder `id` (not in the trash), by level: one bounded recursive query. */
+    async folderIdsBelow(id: string): Promise<string[]> {
+      return (await folderDescendants(db, id)).map((row) => row.id);
+    },
+
+    /**
+     * Folders whose chain of parents does not reach a root within the depth cap: stored in a cycle, below one, or
+     * deeper than `MAX_FOLDER_DEPTH`. A walk down from every root; on a healthy table it answers nothing.
+     * `parent_reached`: the parent is in the tree at the cap (this folder is one level too deep).
+     */
+    async strandedFolders(): Promise<(StrandedFolder & { parent_reached: boolean })[]> {
+      const { rows } = await sql<
+        StrandedFolder & {
+          parent_reached: boolean | number;
+        }
+      >`
+        with recursive reached(id, depth) as (
+          select id, 0 from folders where parent_id is null
+          union
+          select f.id, r.depth + 1 from folders f join reached r on f.parent_id = r.id
+          where r.depth < ${MAX_FOLDER_DEPTH}
+        )
+        select f.id, f.parent_id, f.name, f.name_key, f.workspace_id, f.owner_key,
+          case when f.parent_id in (select id from reached) then 1 else 0 end as parent_reached
+        from folders f
+        where f.id not in (select id from reached)
+      `.execute(db);
+      return rows.map((row) => ({ ...row, parent_reached: Number(row.parent_reached) === 1 }));
     },
 
     /**
