@@ -261,6 +261,7 @@ describe.each(dialects())('a folder cycle stored in the database (%s)', (dialect
   let server: TestServer;
   const cookies: Record<string, string> = {};
   const ids: Record<string, string> = {};
+  let deep: string[] = [];
 
   const start = async () => {
     server = await startTestServer({ dialect, dataDir, ...(databaseUrl ? { databaseUrl } : {}) });
@@ -297,6 +298,13 @@ describe.each(dialects())('a folder cycle stored in the database (%s)', (dialect
     ).id;
     expect((await call('olivia', 'PUT', `/api/folders/${ids.b}/shares/nora`, { role: 'viewer' })).status).toBe(201);
     ids.token = (await readJson<Link>(await call('olivia', 'POST', '/api/links', { folderId: ids.b }))).token;
+    // A tree stored deeper than the cap (as before it existed): 250 levels.
+    deep = await insertChain(
+      server,
+      { id: ids.root, workspace_id: workspace.id, owner_key: null },
+      250,
+      (l) => `D${l}`,
+    );
     // A cycle written straight into the table: Alpha → Beta → Gamma → Alpha.
     await server.app.database.db.updateTable('folders').set({ parent_id: ids.c }).where('id', '=', ids.a).execute();
   });
@@ -321,7 +329,7 @@ describe.each(dialects())('a folder cycle stored in the database (%s)', (dialect
     expect(into.status).toBe(409);
   });
 
-  it('is broken at the next start: one member goes back to the root under a free name, logged in the audit', async () => {
+  it('is repaired at the next start: a cycle member and each folder past the cap go back to the root, audited', async () => {
     await server.close();
     await start();
     cookies.olivia = await person(server, 'olivia');
@@ -340,7 +348,12 @@ describe.each(dialects())('a folder cycle stored in the database (%s)', (dialect
     cookies.admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
     const entries = await readJson<AuditPage>(await call('admin', 'GET', '/api/admin/audit?action=folder.moved'));
     const repaired = entries.entries.filter((entry) => entry.actor === null);
-    expect(repaired).toHaveLength(1);
-    expect(repaired[0]?.details).toMatchObject({ to: { id: ids.root }, repaired: 'cycle' });
+    expect(repaired.map((entry) => entry.details?.repaired).sort()).toEqual(['cycle', 'too deep', 'too deep']);
+    expect(repaired.find((entry) => entry.details?.repaired === 'cycle')?.details).toMatchObject({
+      to: { id: ids.root },
+    });
+    // The 250-level tree: level 101 went to the root, then what was level 201 (level 101 again after that).
+    for (const level of [101, 201]) expect((await stored(server, deep[level - 1] ?? '')).parent_id).toBe(ids.root);
+    expect((await stored(server, deep[149] ?? '')).parent_id).toBe(deep[148]);
   });
 });
