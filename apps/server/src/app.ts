@@ -58,7 +58,7 @@ import { registerTrashRoutes } from './modules/trash/trash.routes';
 import { createTrashService } from './modules/trash/trash.service';
 import { createSpacesRepository } from './modules/spaces/spaces.repository';
 import { registerSpacesRoutes } from './modules/spaces/spaces.routes';
-import { createWorkspacesService } from './modules/spaces/workspaces.service';
+import { createWorkspacesService, type MembershipNotice } from './modules/spaces/workspaces.service';
 import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
 import { createDbLeases, createScheduler, defineJobs, type Scheduler } from './jobs';
 import { createRateLimiter } from './lib/rate-limiter';
@@ -95,6 +95,9 @@ import { createAdminUsersRepository } from './modules/admin/admin-users.reposito
 import { createAdminUsersService } from './modules/admin/admin-users.service';
 import { registerAdminRoutes } from './modules/admin/admin.routes';
 import { registerSystemRoutes } from './modules/admin/system.routes';
+import { createSettingsRepository } from './modules/admin/settings.repository';
+import { registerSettingsRoutes } from './modules/admin/settings.routes';
+import { createSettingsService } from './modules/admin/settings.service';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -249,12 +252,19 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   // Spaces (personal and workspaces), their folders, and who may reach what in them.
   const spacesRepo = createSpacesRepository(database.db);
   const access = createAccessResolver(database.db);
+  const settings = createSettingsService({ repo: createSettingsRepository(database.db), clock });
+  // The membership notice goes out through the notifications service, built below (after the event bus).
+  const membershipNotices: { notify?: (notice: MembershipNotice) => Promise<unknown> } = {};
   const workspaces = createWorkspacesService({
     repo: spacesRepo,
     blobs,
     clock,
     quotaBytes: config.uploads.workspaceQuotaBytes,
     log: app.log,
+    consent: {
+      mustAccept: () => settings.membersMustAccept(),
+      notify: async (notice) => membershipNotices.notify?.(notice),
+    },
   });
   const folders = createFoldersService({
     repo: spacesRepo,
@@ -329,7 +339,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       allowLoopback: config.notifications.pushAllowLoopback,
     }),
     log: app.log,
+    limiter: rateLimiter,
   });
+  membershipNotices.notify = (notice) => notifications.notifyMembership(notice);
   app.addHook('preClose', async () => notifications.drain());
 
   registerHealthRoutes(app, probes);
@@ -455,6 +467,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   registerAuditRoutes(app, { audit });
   registerSpacesRoutes(app, { workspaces, folders, audit: audit.recorder });
+  registerSettingsRoutes(app, { settings, audit: audit.recorder });
   const trash = createTrashService({
     repo: createTrashRepository(database.db),
     filesRepo,

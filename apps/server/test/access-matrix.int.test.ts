@@ -533,6 +533,7 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
           /^\/api\/(spaces|users|workspaces|folders)(\/|$)/.test(r.url) &&
           !r.url.includes('/shares') &&
           !r.url.includes('/people') && // People has its own matrix below
+          !r.url.includes('/membership/') && // So has consent to membership (an invited caller)
           r.method !== 'HEAD',
       )
       .map((r) => `${r.method} ${r.url}`);
@@ -1546,4 +1547,96 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
     expect(failures).toEqual([]);
     expect((await server.fetch('/api/search?q=sxmatrix')).status).toBe(401);
   });
+});
+
+/**
+ * Consent to membership (docs/PRODUCT.md#workspace-members), with "Members must accept workspace invitations" on:
+ * an `invited` caller (invited, not yet accepted) is a non-member everywhere (404) and alone may accept or decline;
+ * the owner may withdraw the invitation; the setting itself is the admin's. Each call runs on a fresh workspace
+ * (owner, editor, viewer as members, the invited caller invited); a refused call changes nothing.
+ */
+describe.each(dialects())('consent to membership matrix (%s)', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ dialect });
+  });
+  afterAll(async () => server?.close());
+
+  it('answers membership routes by caller: owner, editor, viewer, non-member, invited, admin', async () => {
+    const { keys, send, signInAll, workspace } = roleCallers(() => server, 'cm');
+    await signInAll();
+    type Caller = 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
+    const setting = (membersMustAccept: boolean) =>
+      expectJson(send('admin', 'PUT', '/api/admin/settings', { membersMustAccept }));
+    async function fixture() {
+      await setting(false);
+      const ws = await workspace('Consent');
+      const root = (await expectJson<{ rootFolderId: string }>(send('owner', 'GET', `/api/workspaces/${ws.id}`)))
+        .rootFolderId;
+      await setting(true);
+      // `recipient` plays the invited person here.
+      await expectJson(send('owner', 'PUT', `/api/workspaces/${ws.id}/members/${keys.recipient}`, { role: 'editor' }));
+      return { ws: ws.id, root };
+    }
+    type Fixture = Awaited<ReturnType<typeof fixture>>;
+    const snapshot = async (f: Fixture) =>
+      JSON.stringify(
+        await Promise.all([
+          send('owner', 'GET', `/api/workspaces/${f.ws}/members`).then((r) => r.json()),
+          send('admin', 'GET', '/api/admin/settings').then((r) => r.json()),
+        ]),
+      );
+    const callers: readonly Caller[] = ['owner', 'editor', 'viewer', 'nonMember', 'recipient', 'admin'];
+    const rows: [string, string, (f: Fixture) => string, unknown, number[]][] = [
+      ['GET', 'workspace', (f) => `/api/workspaces/${f.ws}`, undefined, [200, 200, 200, 404, 404, 404]],
+      ['GET', 'members', (f) => `/api/workspaces/${f.ws}/members`, undefined, [200, 200, 200, 404, 404, 404]],
+      ['GET', 'root folder', (f) => `/api/folders/${f.root}`, undefined, [200, 200, 200, 404, 404, 404]],
+      ['PATCH', 'rename', (f) => `/api/workspaces/${f.ws}`, { name: 'X' }, [200, 403, 403, 404, 404, 404]],
+      ['POST', 'accept', (f) => `/api/workspaces/${f.ws}/membership/accept`, undefined, [404, 404, 404, 404, 200, 404]],
+      [
+        'POST',
+        'decline',
+        (f) => `/api/workspaces/${f.ws}/membership/decline`,
+        undefined,
+        [404, 404, 404, 404, 200, 404],
+      ],
+      [
+        'DELETE',
+        'withdraw the invitation',
+        (f) => `/api/workspaces/${f.ws}/members/${keys.recipient}`,
+        undefined,
+        [200, 403, 403, 404, 404, 404],
+      ],
+      [
+        'POST',
+        'message to the workspace',
+        () => '/public/api/notifications',
+        'workspace',
+        [200, 403, 403, 404, 404, 200],
+      ],
+      ['GET', 'settings', () => '/api/admin/settings', undefined, [403, 403, 403, 403, 403, 200]],
+      [
+        'PUT',
+        'change settings',
+        () => '/api/admin/settings',
+        { membersMustAccept: true },
+        [403, 403, 403, 403, 403, 200],
+      ],
+    ];
+    const failures: string[] = [];
+    for (const [method, name, urlOf, body, want] of rows) {
+      for (const who of ['anonymous', ...callers] as const) {
+        const f = await fixture();
+        const before = await snapshot(f);
+        const payload = body === 'workspace' ? { message: 'matrix', workspaceId: f.ws } : body;
+        const response = await send(who, method, urlOf(f), payload);
+        await judge(failures, `${method} ${name} as ${who}`, response, expectedOf(who, callers, want), {
+          before,
+          snapshot: () => snapshot(f),
+        });
+      }
+    }
+    await setting(false);
+    expect(failures).toEqual([]);
+  }, 180_000);
 });

@@ -408,7 +408,16 @@ describe('fuzzing every route of the OpenAPI document', () => {
   it('covers the document', () => {
     expect(operations.length).toBeGreaterThan(40);
     expect(operations.map((o) => `${o.method} ${o.template}`)).toEqual(
-      expect.arrayContaining(['post /api/auth/login', 'post /api/files/upload', 'post /api/contact']),
+      expect.arrayContaining([
+        'post /api/auth/login',
+        'post /api/files/upload',
+        'post /api/contact',
+        // Consent to membership (docs/PRODUCT.md#workspace-members).
+        'post /api/workspaces/{id}/membership/accept',
+        'post /api/workspaces/{id}/membership/decline',
+        'get /api/admin/settings',
+        'put /api/admin/settings',
+      ]),
     );
   });
 

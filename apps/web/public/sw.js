@@ -37,7 +37,12 @@ self.addEventListener('push', (event) => {
   event.waitUntil(
     (async () => {
       if (await dashboardVisible()) return;
-      await self.registration.showNotification('Atrium', {
+      // A workspace's message names its sender and workspace; only an admin's message is Atrium's own voice.
+      const source =
+        notification.type === 'workspace' && notification.workspace
+          ? `From ${notification.sender ? notification.sender.name : 'a member'} in ${notification.workspace.name}`
+          : null;
+      await self.registration.showNotification(source || 'Atrium', {
         body: notification.message,
         icon: '/favicon.svg',
         badge: '/favicon.svg',

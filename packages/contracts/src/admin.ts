@@ -103,6 +103,9 @@ export const AUDIT_ACTIONS = [
   'workspace.member_added',
   'workspace.member_changed',
   'workspace.member_removed',
+  'workspace.member_invited',
+  'workspace.member_accepted',
+  'workspace.member_declined',
   'settings.changed',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
@@ -299,3 +302,23 @@ export const ScheduledNotificationList = z.array(ScheduledNotification).meta({ i
 export type ScheduledNotificationList = z.infer<typeof ScheduledNotificationList>;
 
 export const ScheduledNotificationParams = z.object({ id: z.string().min(1).max(100) });
+
+/**
+ * GET/PUT /api/admin/settings: instance settings (admins only). `membersMustAccept`: adding someone to a workspace
+ * invites them, and they become a member only once they accept (docs/PRODUCT.md#workspace-members).
+ */
+export const InstanceSettings = z
+  .object({
+    membersMustAccept: z.boolean().describe('Members must accept workspace invitations (default false)'),
+  })
+  .meta({ id: 'InstanceSettings' });
+export type InstanceSettings = z.infer<typeof InstanceSettings>;
+
+export const InstanceSettingsPatch = InstanceSettings.partial()
+  .strict()
+  .refine((value) => Object.keys(value).length > 0, { message: 'Send at least one setting.' })
+  .meta({ id: 'InstanceSettingsPatch' });
+export type InstanceSettingsPatch = z.infer<typeof InstanceSettingsPatch>;
+
+/** The label of the setting on the system screen (docs/PRODUCT.md#workspace-members). */
+export const MEMBERS_MUST_ACCEPT_LABEL = 'Members must accept workspace invitations';

@@ -13,6 +13,8 @@ import {
   AuditCsvQuery,
   AuditPage,
   AuditQuery,
+  InstanceSettings,
+  InstanceSettingsPatch,
   SessionsRevoked,
   SystemStatus,
 } from './admin';
@@ -78,6 +80,7 @@ import {
   FolderIdParams,
   FolderListing,
   FolderListQuery,
+  DeclineInvitationResponse,
   Member,
   MemberList,
   MemberParams,
@@ -428,6 +431,20 @@ export const ENDPOINTS = {
       params: MemberParams,
       response: RemoveMemberResponse,
     }),
+    /** The invited person accepts: a member from now on (404 without an invitation). */
+    acceptInvitation: endpoint({
+      method: 'POST',
+      path: '/api/workspaces/:id/membership/accept',
+      params: WorkspaceIdParams,
+      response: Workspace,
+    }),
+    /** The invited person declines: the invitation is gone (404 without one). */
+    declineInvitation: endpoint({
+      method: 'POST',
+      path: '/api/workspaces/:id/membership/decline',
+      params: WorkspaceIdParams,
+      response: DeclineInvitationResponse,
+    }),
     createFolder: endpoint({
       method: 'POST',
       path: '/api/folders',
@@ -475,6 +492,13 @@ export const ENDPOINTS = {
     audit: endpoint({ method: 'GET', path: '/api/admin/audit', query: AuditQuery, response: AuditPage }),
     /** Every matching entry as CSV, streamed (an attachment). */
     auditCsv: endpoint({ method: 'GET', path: '/api/admin/audit.csv', query: AuditCsvQuery }),
+    settings: endpoint({ method: 'GET', path: '/api/admin/settings', response: InstanceSettings }),
+    updateSettings: endpoint({
+      method: 'PUT',
+      path: '/api/admin/settings',
+      body: InstanceSettingsPatch,
+      response: InstanceSettings,
+    }),
   },
   links: {
     create: endpoint({ method: 'POST', path: '/api/links', body: CreateLinkRequest, response: Link, status: 201 }),

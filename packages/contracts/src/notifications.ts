@@ -15,7 +15,14 @@ export const NOTIFICATION_TEXTS = {
   parseFailed: 'Error receiving notification',
 } as const;
 
-export const NotificationType = z.enum(['welcome', 'admin', 'other']).meta({ id: 'NotificationType' });
+/**
+ * `admin`: an announcement from an admin to everyone or one person; `workspace`: a message to one workspace's
+ * members (names the workspace and the sender); `membership`: "Eve added you to …" / "Eve invited you to …"
+ * (docs/PRODUCT.md#notifications).
+ */
+export const NotificationType = z
+  .enum(['welcome', 'admin', 'other', 'workspace', 'membership'])
+  .meta({ id: 'NotificationType' });
 export type NotificationType = z.infer<typeof NotificationType>;
 
 /** A notification (docs/PRODUCT.md#notifications). Also the `data:` of every event on the stream. */
@@ -25,9 +32,36 @@ export const Notification = z
     message: z.string(),
     timestamp: z.string().describe('ISO-8601, when the server stored it'),
     type: NotificationType,
+    workspace: z
+      .object({ id: z.string(), name: z.string() })
+      .optional()
+      .describe('The workspace a `workspace` message was sent to, or a `membership` notice is about'),
+    sender: z
+      .object({ name: z.string() })
+      .optional()
+      .describe('Who sent the `workspace` message, or added or invited the person (`membership`)'),
+    membership: z
+      .object({
+        role: z.enum(['owner', 'editor', 'viewer']),
+        state: z.enum(['added', 'invited']).describe('added: a member now (can leave); invited: accept or decline'),
+      })
+      .optional()
+      .describe('For `membership` notices'),
     read: z.boolean().optional().describe('Kept by the browser; the server never sets it'),
   })
   .meta({ id: 'Notification' });
+
+/** How many workspace messages one sender, and one workspace, may send per window (docs/PRODUCT.md#workspace-messages). */
+export const WORKSPACE_MESSAGE_LIMITS = {
+  perSender: 10,
+  perWorkspace: 20,
+  windowMs: 60 * 60 * 1000,
+  message: 'Too many messages to workspace members. Please wait before sending another.',
+} as const;
+
+/** "From Eve Example in Atrium Security Team": who sent a workspace message, and where. */
+export const workspaceMessageSource = (notification: Pick<Notification, 'workspace' | 'sender'>): string | null =>
+  notification.workspace ? `From ${notification.sender?.name ?? 'a member'} in ${notification.workspace.name}` : null;
 export type Notification = z.infer<typeof Notification>;
 
 export const NotificationFeed = z.array(Notification).meta({ id: 'NotificationFeed' });

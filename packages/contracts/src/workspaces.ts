@@ -84,7 +84,11 @@ export type DirectoryUser = z.infer<typeof DirectoryUser>;
 
 export const Member = DirectoryUser.extend({
   role: MemberRole,
-  addedAt: z.string().describe('ISO-8601'),
+  addedAt: z.string().describe('ISO-8601 (invited: when the invitation was sent)'),
+  status: z
+    .enum(['member', 'invited'])
+    .optional()
+    .describe('invited: has not accepted yet, and has no access until they do (absent: a member)'),
 }).meta({ id: 'Member' });
 export type Member = z.infer<typeof Member>;
 
@@ -222,3 +226,9 @@ export const DeleteFolderResponse = z
   })
   .meta({ id: 'DeleteFolderResponse' });
 export type DeleteFolderResponse = z.infer<typeof DeleteFolderResponse>;
+
+/** POST /api/workspaces/{id}/membership/decline. */
+export const DeclineInvitationResponse = z
+  .object({ id: z.string(), declined: z.literal(true) })
+  .meta({ id: 'DeclineInvitationResponse' });
+export type DeclineInvitationResponse = z.infer<typeof DeclineInvitationResponse>;

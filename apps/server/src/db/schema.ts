@@ -82,6 +82,25 @@ export interface WorkspaceMembersTable {
   role: MemberRole;
   added_by: string | null;
   added_at: string;
+  /** When the member accepted or first opened the workspace (migration 0026); null: its messages wait. */
+  opened_at: Generated<string | null>;
+}
+
+/** Someone invited to a workspace who has not accepted yet (migration 0026): not a member. */
+export interface WorkspaceInvitationsTable {
+  workspace_id: string;
+  user_id: string;
+  role: MemberRole;
+  invited_by: string | null;
+  invited_at: string;
+}
+
+/** An instance setting an admin changes (migration 0026): one text value per key. */
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_by: string | null;
+  updated_at: string;
 }
 
 /** A folder of a workspace (`workspace_id`) or of a personal space (`owner_key`); a root has no parent. */
@@ -168,7 +187,7 @@ export interface NotificationsTable {
   /** The notification id: monotonic (autoincrement / bigserial). */
   seq: Generated<number>;
   message: string;
-  type: 'welcome' | 'admin' | 'other';
+  type: 'welcome' | 'admin' | 'other' | 'workspace' | 'membership';
   /** null: everyone. */
   audience_user_id: string | null;
   /** Who sees it (migration 0012): everyone, one workspace's members or one user. */
@@ -183,6 +202,8 @@ export interface NotificationsTable {
   /** Web Push sends that the push service accepted / refused or could not be reached for (migration 0019). */
   push_sent: Generated<number>;
   push_failed: Generated<number>;
+  /** JSON of what a workspace message or membership notice names (migration 0026); null for the others. */
+  details: Generated<string | null>;
 }
 
 /** A message an admin scheduled for later (migration 0019). */
@@ -283,6 +304,8 @@ export interface Database {
   job_leases: JobLeasesTable;
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;
+  workspace_invitations: WorkspaceInvitationsTable;
+  settings: SettingsTable;
   folders: FoldersTable;
   shares: SharesTable;
   links: LinksTable;

@@ -14,6 +14,7 @@ export const ADMIN_CAPABILITIES = {
   notifications: NOTIFICATION_TEXTS.adminOnly,
   users: 'Only admins can manage users.',
   audit: 'Only admins can read the audit log.',
+  settings: 'Only admins can change instance settings.',
   system: 'Only admins can see the system status.',
 } as const;
 

@@ -118,7 +118,7 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
     await ok(send(walker, 'DELETE', `/api/trash/${file.id}`));
 
     // A workspace's members, and a share (issue 15).
-    await server.signInAs({ owner_key: 'teammate' });
+    const teammate = await server.signInAs({ owner_key: 'teammate' });
     const space = await ok<{ id: string; rootFolderId: string }>(
       send(walker, 'POST', '/api/workspaces', { name: 'Audited' }),
       201,
@@ -126,6 +126,14 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
     await ok(send(walker, 'PUT', `/api/workspaces/${space.id}/members/teammate`, { role: 'viewer' }));
     await ok(send(walker, 'PUT', `/api/workspaces/${space.id}/members/teammate`, { role: 'editor' }));
     await ok(send(walker, 'DELETE', `/api/workspaces/${space.id}/members/teammate`));
+    // Invitation-only membership: invited, accepted; invited again, declined.
+    await ok(send(admin, 'PUT', '/api/admin/settings', { membersMustAccept: true }));
+    await ok(send(walker, 'PUT', `/api/workspaces/${space.id}/members/teammate`, { role: 'viewer' }));
+    await ok(send(teammate, 'POST', `/api/workspaces/${space.id}/membership/accept`));
+    await ok(send(walker, 'DELETE', `/api/workspaces/${space.id}/members/teammate`));
+    await ok(send(walker, 'PUT', `/api/workspaces/${space.id}/members/teammate`, { role: 'viewer' }));
+    await ok(send(teammate, 'POST', `/api/workspaces/${space.id}/membership/decline`));
+    await ok(send(admin, 'PUT', '/api/admin/settings', { membersMustAccept: false }));
     await ok(send(walker, 'PUT', `/api/workspaces/${space.id}/analysis`, { analysis: 'no-faces' }));
     const share = await ok<{ id: string }>(
       send(walker, 'PUT', `/api/folders/${space.rootFolderId}/shares/teammate`, { role: 'viewer' }),
@@ -175,6 +183,10 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
         { member: 'teammate', role: 'editor', previousRole: 'viewer' },
       ],
       ['workspace.member_removed', 'walker', `workspace:${space.id}`, { member: 'teammate' }],
+      ['workspace.member_invited', 'walker', `workspace:${space.id}`, { member: 'teammate', role: 'viewer' }],
+      ['workspace.member_accepted', 'teammate', `workspace:${space.id}`, { member: 'teammate', role: 'viewer' }],
+      ['workspace.member_declined', 'teammate', `workspace:${space.id}`, { member: 'teammate' }],
+      ['settings.changed', 'admin', 'instance', { setting: 'membersMustAccept' }],
       ['settings.changed', 'walker', `workspace:${space.id}`, { setting: 'analysis', to: 'no-faces' }],
       ['share.created', 'walker', `share:${share.id}`, { folder: space.rootFolderId, role: 'viewer' }],
       ['share.revoked', 'walker', `share:${share.id}`],

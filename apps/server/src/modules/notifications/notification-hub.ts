@@ -4,7 +4,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Notification } from '@atrium/contracts';
 import type { EventBus } from '../../adapters/event-bus';
 import type { SessionEnd } from '../auth/sessions.service';
-import { audienceOf, type NotificationRow, type NotificationsRepository } from './notifications.repository';
+import {
+  audienceOf,
+  type NotificationDetails,
+  type NotificationRow,
+  type NotificationsRepository,
+} from './notifications.repository';
 
 export const NOTIFICATIONS_CHANNEL = 'notifications';
 /** Announces `SessionEnd`s, so every instance ends the streams of a session signed out elsewhere. */
@@ -78,12 +83,29 @@ const toFrame = (text: string): Frame => {
   return { raw, chunked: Buffer.concat([Buffer.from(`${raw.length.toString(16)}\r\n`), raw, CRLF]) };
 };
 
-export const presentNotification = (row: NotificationRow): Notification => ({
-  id: String(row.seq),
-  message: row.message,
-  timestamp: row.created_at,
-  type: row.type,
-});
+/** The stored details (workspace, sender, membership) of a row; none when absent or unreadable. */
+function detailsOf(row: NotificationRow): NotificationDetails {
+  if (!row.details) return {};
+  try {
+    const parsed = JSON.parse(row.details) as NotificationDetails | null;
+    return parsed && typeof parsed === 'object' ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+export const presentNotification = (row: NotificationRow): Notification => {
+  const { workspace, sender, membership } = detailsOf(row);
+  return {
+    id: String(row.seq),
+    message: row.message,
+    timestamp: row.created_at,
+    type: row.type,
+    ...(workspace ? { workspace: { id: workspace.id, name: workspace.name } } : {}),
+    ...(sender ? { sender: { name: sender.name } } : {}),
+    ...(membership ? { membership: { role: membership.role, state: membership.state } } : {}),
+  };
+};
 
 /** One SSE event: `id:` is the notification id, `data:` the JSON notification (one line). */
 export const formatEvent = (row: NotificationRow): string =>

@@ -31,6 +31,8 @@ describe.each(dialects())('notification audiences (%s)', (dialect) => {
       ['member', 'viewer'],
     ]) {
       expect((await call('owner', 'PUT', `/api/workspaces/${team.id}/members/${who}`, { role })).status).toBe(200);
+      // A workspace's messages reach a member once they opened it (docs/PRODUCT.md#workspace-messages).
+      expect((await call(who ?? '', 'GET', `/api/workspaces/${team.id}`)).status).toBe(200);
     }
   });
   afterAll(async () => {

@@ -72,6 +72,8 @@ describe.runIf(canScaleOut)('notifications across two instances (PostgreSQL + Re
     expect((await send(owner, 'PUT', `/api/workspaces/${team.id}/members/mi-member`, { role: 'viewer' })).status).toBe(
       200,
     );
+    // Its messages reach the member once they opened the workspace (docs/PRODUCT.md#workspace-messages).
+    expect((await pair.two.fetch(`/api/workspaces/${team.id}`, { headers: { cookie: member } })).status).toBe(200);
     const onTwo = {
       member: await openSse(`${pair.two.url}/public/api/notifications/stream`, { headers: { cookie: member } }),
       outsider: await openSse(`${pair.two.url}/public/api/notifications/stream`, { headers: { cookie: outsider } }),

@@ -4,9 +4,16 @@ import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db, Dialect } from '../../db';
 import type { Database, NotificationsTable } from '../../db/schema';
 import { iso, type Clock } from '../../lib/time';
-import { workspaceMemberIds } from '../spaces/spaces.repository';
+import { workspaceAudienceIds } from '../spaces/spaces.repository';
 
 export type NotificationRow = Selectable<NotificationsTable>;
+
+/** The JSON of `notifications.details` (migration 0026). */
+export interface NotificationDetails {
+  workspace?: { id: string; name: string };
+  sender?: { name: string };
+  membership?: { role: 'owner' | 'editor' | 'viewer'; state: 'added' | 'invited' };
+}
 
 /** Who sees a notification: everyone, one workspace's current members, or one user (by user id). */
 export type Audience = { type: 'all' } | { type: 'workspace'; id: string } | { type: 'user'; id: string };
@@ -34,14 +41,25 @@ export const presentAudience = (row: {
       ? { type: 'user', id: row.target_key, name: row.target_name }
       : { type: 'all', id: null, name: null };
 
-/** Rows `userId` may see: everyone's, theirs, and those of the workspaces they are a member of now. */
+/**
+ * Rows `userId` may see: everyone's, theirs, and those of the workspaces they are a member of now and have accepted
+ * or opened (docs/PRODUCT.md#workspace-messages: a space someone was put in without asking does not reach their feed).
+ */
 const visibleTo = (userId: string) => (eb: ExpressionBuilder<Database, 'notifications'>) =>
   eb.or([
     eb('audience_type', '=', 'all'),
     eb.and([eb('audience_type', '=', 'user'), eb('audience_id', '=', userId)]),
     eb.and([
       eb('audience_type', '=', 'workspace'),
-      eb('audience_id', 'in', eb.selectFrom('workspace_members').select('workspace_id').where('user_id', '=', userId)),
+      eb(
+        'audience_id',
+        'in',
+        eb
+          .selectFrom('workspace_members')
+          .select('workspace_id')
+          .where('user_id', '=', userId)
+          .where('opened_at', 'is not', null),
+      ),
     ]),
   ]);
 
@@ -70,6 +88,8 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
     audience: Audience;
     createdBy: string | null;
     dedupeKey?: string;
+    /** What a workspace message or membership notice names (stored as JSON, shown by `presentNotification`). */
+    details?: NotificationDetails;
   }): Promise<{ row: NotificationRow; created: boolean }> {
     const { audience } = values;
     return db.transaction().execute(async (trx) => {
@@ -93,6 +113,7 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
           audience_id: audience.type === 'all' ? null : audience.id,
           created_by: values.createdBy,
           dedupe_key: values.dedupeKey ?? null,
+          details: values.details ? JSON.stringify(values.details) : null,
           created_at: iso(clock.now()),
         })
         .returningAll()
@@ -177,20 +198,41 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
     return stored !== undefined;
   },
 
-  /** Push subscriptions of an audience: everyone, one workspace's current members, or one user. */
+  /** Push subscriptions of an audience: everyone, one workspace's current members who opened it, or one user. */
   listPushSubscriptions: (audience: Audience) => {
     let query = db.selectFrom('push_subscriptions').select(['id', 'endpoint', 'p256dh', 'auth', 'failed_sends']);
     if (audience.type === 'user') query = query.where('user_id', '=', audience.id);
     if (audience.type === 'workspace') {
       query = query.where('user_id', 'in', (eb) =>
-        eb.selectFrom('workspace_members').select('user_id').where('workspace_id', '=', audience.id),
+        eb
+          .selectFrom('workspace_members')
+          .select('user_id')
+          .where('workspace_id', '=', audience.id)
+          .where('opened_at', 'is not', null),
       );
     }
     return query.orderBy('created_at').execute();
   },
 
-  /** The current members of a workspace (a workspace audience's live streams). */
-  workspaceMemberIds: (workspaceId: string): Promise<string[]> => workspaceMemberIds(db, workspaceId),
+  /** The current members of a workspace who accepted or opened it (a workspace audience's live streams). */
+  workspaceMemberIds: (workspaceId: string): Promise<string[]> => workspaceAudienceIds(db, workspaceId),
+
+  /** The names a workspace message shows: the workspace's, and the sender's display name. */
+  async namesFor(workspaceId: string, senderId: string | null) {
+    const workspace = await db.selectFrom('workspaces').select('name').where('id', '=', workspaceId).executeTakeFirst();
+    const sender =
+      senderId === null
+        ? undefined
+        : await db
+            .selectFrom('users')
+            .select(['name', 'nickname', 'owner_key'])
+            .where('id', '=', senderId)
+            .executeTakeFirst();
+    return {
+      workspaceName: workspace?.name ?? null,
+      senderName: sender ? (sender.name ?? sender.nickname ?? sender.owner_key) : null,
+    };
+  },
 
   /** The role of `userId` in workspace `workspaceId` (undefined: not a member), and whether it exists at all. */
   async workspaceFor(workspaceId: string, userId: string) {
@@ -283,7 +325,7 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
         'target.owner_key as target_key',
         'target.name as target_name',
       ])
-      .where('n.type', '=', 'admin');
+      .where('n.type', 'in', ['admin', 'workspace']);
     if (beforeSeq !== undefined) query = query.where('n.seq', '<', beforeSeq);
     return query.orderBy('n.seq', 'desc').limit(limit).execute();
   },

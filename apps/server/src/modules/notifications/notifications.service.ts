@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   NOTIFICATION_MESSAGE_MAX,
   NOTIFICATION_TEXTS,
+  WORKSPACE_MESSAGE_LIMITS,
+  type MemberRole,
   type Notification,
   type NotificationHistoryEntry,
   type NotificationHistoryPage,
@@ -10,6 +12,7 @@ import {
 } from '@atrium/contracts';
 import type { PushSender } from '../../adapters/push/web-push-sender';
 import { AppError } from '../../errors';
+import type { RateLimiter } from '../../lib/rate-limiter';
 import { requireAdmin } from '../../auth/policies/admin';
 import { requireWorkspaceAudience } from '../../auth/policies/workspace';
 import type { SessionUser } from '../auth/sessions.service';
@@ -18,6 +21,7 @@ import {
   audienceOf,
   presentAudience,
   type Audience,
+  type NotificationDetails,
   type NotificationRow,
   type NotificationsRepository,
 } from './notifications.repository';
@@ -37,7 +41,7 @@ export const welcomeMessage = (user: SessionUser): string =>
 export const countLiveDeliveries =
   (repo: Pick<NotificationsRepository, 'addLiveDeliveries'>, log: FastifyBaseLogger) =>
   (row: NotificationRow, streams: number): void => {
-    if (row.type !== 'admin' || streams === 0) return;
+    if ((row.type !== 'admin' && row.type !== 'workspace') || streams === 0) return;
     repo
       .addLiveDeliveries(row.seq, streams)
       .catch((error: unknown) => log.warn({ err: error }, 'could not count live deliveries'));
@@ -48,6 +52,8 @@ export interface NotificationsServiceDeps {
   hub: Pick<NotificationHub, 'announce'>;
   push: PushSender;
   log: FastifyBaseLogger;
+  /** Counts workspace messages per sender and per workspace (WORKSPACE_MESSAGE_LIMITS). */
+  limiter: Pick<RateLimiter, 'consume'>;
 }
 
 /**
@@ -55,7 +61,7 @@ export interface NotificationsServiceDeps {
  * store first then deliver (live streams through the hub, Web Push in the
  * background), the one welcome per user.
  */
-export const createNotificationsService = ({ repo, hub, push, log }: NotificationsServiceDeps) => {
+export const createNotificationsService = ({ repo, hub, push, log, limiter }: NotificationsServiceDeps) => {
   const inFlight = new Set<Promise<void>>();
 
   async function pushAll(row: NotificationRow) {
@@ -85,7 +91,7 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
     };
     await Promise.all(Array.from({ length: Math.min(PUSH_CONCURRENCY, targets.length) }, worker));
     // The history counts published notifications only (welcomes and share notices are not listed).
-    if (row.type === 'admin') await repo.addPushOutcome(row.seq, tally.sent, tally.failed);
+    if (row.type === 'admin' || row.type === 'workspace') await repo.addPushOutcome(row.seq, tally.sent, tally.failed);
   }
 
   /** Stored first, then announced to every instance, then pushed to browsers in the background. */
@@ -128,6 +134,30 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
     return { message, audience };
   }
 
+  /**
+   * A message to a workspace's members is typed `workspace`, never `admin`, and names the workspace and the sender
+   * (docs/PRODUCT.md#workspace-messages), whoever sends it.
+   */
+  async function shapeFor(audience: Audience, senderId: string | null) {
+    if (audience.type !== 'workspace') return { type: 'admin' as const };
+    const { workspaceName, senderName } = await repo.namesFor(audience.id, senderId);
+    const details: NotificationDetails = {
+      workspace: { id: audience.id, name: workspaceName ?? 'a workspace' },
+      sender: { name: senderName ?? 'a member' },
+    };
+    return { type: 'workspace' as const, details };
+  }
+
+  /**
+   * Counts one workspace message of `senderId` to `workspaceId` before it is stored (one atomic count each, so
+   * parallel sends cannot pass the limit); 429 RATE_LIMITED over either limit.
+   */
+  async function countWorkspaceMessage(senderId: string, workspaceId: string) {
+    const { perSender, perWorkspace, windowMs, message } = WORKSPACE_MESSAGE_LIMITS;
+    await limiter.consume({ key: `workspace-message:sender:${senderId}`, max: perSender, windowMs, message });
+    await limiter.consume({ key: `workspace-message:workspace:${workspaceId}`, max: perWorkspace, windowMs, message });
+  }
+
   return {
     async subscribe(user: SessionUser, subscription: PushSubscriptionInput | undefined): Promise<SubscribeResponse> {
       const refusal = subscription ? await push.refusal(subscription.endpoint) : null;
@@ -152,7 +182,9 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
       input: { message: string; workspaceId?: string | undefined; userId?: string | undefined },
     ): Promise<Notification> {
       const { message, audience } = await prepare(user, input);
-      const { row } = await repo.insert({ message, type: 'admin', audience, createdBy: user.id });
+      if (audience.type === 'workspace') await countWorkspaceMessage(user.id, audience.id);
+      const shape = await shapeFor(audience, user.id);
+      const { row } = await repo.insert({ message, audience, createdBy: user.id, ...shape });
       await deliver(row);
       return presentNotification(row);
     },
@@ -167,7 +199,7 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
       createdBy: string | null;
       dedupeKey: string;
     }): Promise<{ created: boolean; notification: Notification }> {
-      const { row, created } = await repo.insert({ ...values, type: 'admin' });
+      const { row, created } = await repo.insert({ ...values, ...(await shapeFor(values.audience, values.createdBy)) });
       if (created) await deliver(row);
       return { created, notification: presentNotification(row) };
     },
@@ -201,6 +233,29 @@ export const createNotificationsService = ({ repo, hub, push, log }: Notificatio
      */
     async notifyUser(userId: string, message: string, createdBy: string | null): Promise<Notification> {
       const { row } = await repo.insert({ message, type: 'other', audience: { type: 'user', id: userId }, createdBy });
+      await deliver(row);
+      return presentNotification(row);
+    },
+
+    /**
+     * Tells `userId` who added (or invited) them to which workspace, with what role: a `membership` notice to them
+     * alone, live and by Web Push (docs/PRODUCT.md#workspace-members).
+     */
+    async notifyMembership(values: {
+      userId: string;
+      workspace: { id: string; name: string };
+      by: { id: string; name: string };
+      role: MemberRole;
+      state: 'added' | 'invited';
+    }): Promise<Notification> {
+      const { workspace, by, role, state } = values;
+      const { row } = await repo.insert({
+        message: `${by.name} ${state === 'added' ? 'added you to' : 'invited you to'} ${workspace.name} (${role})`,
+        type: 'membership',
+        audience: { type: 'user', id: values.userId },
+        createdBy: by.id,
+        details: { workspace, sender: { name: by.name }, membership: { role, state } },
+      });
       await deliver(row);
       return presentNotification(row);
     },

@@ -195,6 +195,8 @@ describe.each(dialects())('Web Push (%s)', (dialect) => {
     expect(
       (await send(owner ?? '', `/api/workspaces/${team.id}/members/ws-member`, { role: 'viewer' }, 'PUT')).status,
     ).toBe(200);
+    // Its messages are pushed once the member opened the workspace (docs/PRODUCT.md#workspace-messages).
+    expect((await server.fetch(`/api/workspaces/${team.id}`, { headers: { cookie: member ?? '' } })).status).toBe(200);
     const keys = { member: browserKeys(), outsider: browserKeys() };
     for (const [who, cookie] of [
       ['member', member],

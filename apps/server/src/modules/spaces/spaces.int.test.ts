@@ -103,6 +103,7 @@ describe.each(dialects())('workspaces, members and folders (%s)', (dialect) => {
       picture: null,
       role: 'editor',
       addedAt: expect.any(String),
+      status: 'member',
     });
     expect((await json<Workspace[]>(await call('vera', 'GET', '/api/workspaces')))[0]).toMatchObject({
       role: 'viewer',

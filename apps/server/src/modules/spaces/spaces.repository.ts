@@ -106,6 +106,20 @@ export interface FolderStanding {
 /** A folder whose chain of parents does not reach a root within the depth cap (`strandedFolders`). */
 export type StrandedFolder = Pick<FolderRow, 'id' | 'parent_id' | 'name' | 'name_key' | 'workspace_id' | 'owner_key'>;
 
+/**
+ * The members a workspace's messages are delivered to: those who accepted or opened it at least once
+ * (docs/PRODUCT.md#workspace-messages). Someone added without being asked gets the membership notice only.
+ */
+export async function workspaceAudienceIds(db: Db, workspaceId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('workspace_members')
+    .select('user_id')
+    .where('workspace_id', '=', workspaceId)
+    .where('opened_at', 'is not', null)
+    .execute();
+  return rows.map((row) => row.user_id);
+}
+
 /** Plain queries on workspaces, members and folders; no product rules here. */
 export const createSpacesRepository = (db: Db) => {
   const memberCount = sql<number>`(select count(*) from workspace_members m where m.workspace_id = workspaces.id)`;
@@ -125,6 +139,7 @@ export const createSpacesRepository = (db: Db) => {
           role: 'owner',
           added_by: ownerId,
           added_at: workspace.created_at,
+          opened_at: workspace.created_at,
         })
         .execute();
     },
@@ -244,7 +259,15 @@ export const createSpacesRepository = (db: Db) => {
 
     async upsertMember(
       trx: Db,
-      values: { workspaceId: string; userId: string; role: MemberRole; addedBy: string; now: string },
+      values: {
+        workspaceId: string;
+        userId: string;
+        role: MemberRole;
+        addedBy: string | null;
+        now: string;
+        /** Accepted an invitation: the workspace's messages reach them at once. */
+        opened?: boolean;
+      },
     ): Promise<void> {
       await trx
         .insertInto('workspace_members')
@@ -254,6 +277,7 @@ export const createSpacesRepository = (db: Db) => {
           role: values.role,
           added_by: values.addedBy,
           added_at: values.now,
+          opened_at: values.opened ? values.now : null,
         })
         .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doUpdateSet({ role: values.role }))
         .execute();
@@ -265,6 +289,80 @@ export const createSpacesRepository = (db: Db) => {
         .where('workspace_id', '=', workspaceId)
         .where('user_id', '=', userId)
         .execute();
+    },
+
+    /** Records that a member opened the workspace (the first time only; nothing for non-members). */
+    async markOpened(workspaceId: string, userId: string, now: string): Promise<void> {
+      await db
+        .updateTable('workspace_members')
+        .set({ opened_at: now })
+        .where('workspace_id', '=', workspaceId)
+        .where('user_id', '=', userId)
+        .where('opened_at', 'is', null)
+        .execute();
+    },
+
+    async findInvitation(workspaceId: string, userId: string, trx: Db = db) {
+      return trx
+        .selectFrom('workspace_invitations')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+    },
+
+    async upsertInvitation(
+      trx: Db,
+      values: { workspaceId: string; userId: string; role: MemberRole; invitedBy: string; now: string },
+    ): Promise<void> {
+      await trx
+        .insertInto('workspace_invitations')
+        .values({
+          workspace_id: values.workspaceId,
+          user_id: values.userId,
+          role: values.role,
+          invited_by: values.invitedBy,
+          invited_at: values.now,
+        })
+        .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doUpdateSet({ role: values.role }))
+        .execute();
+    },
+
+    /** Deletes an invitation; answers whether there was one. */
+    async deleteInvitation(trx: Db, workspaceId: string, userId: string): Promise<boolean> {
+      const result = await trx
+        .deleteFrom('workspace_invitations')
+        .where('workspace_id', '=', workspaceId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    /** People invited to a workspace who have not answered yet, as the members screen lists them. */
+    async listInvitations(workspaceId: string): Promise<MemberRow[]> {
+      return db
+        .selectFrom('workspace_invitations')
+        .innerJoin('users', 'users.id', 'workspace_invitations.user_id')
+        .select([
+          'users.owner_key',
+          'users.name',
+          'users.nickname',
+          'users.email',
+          'users.picture',
+          'workspace_invitations.user_id',
+          'workspace_invitations.role',
+          'workspace_invitations.invited_at as added_at',
+        ])
+        .where('workspace_invitations.workspace_id', '=', workspaceId)
+        .orderBy('workspace_invitations.invited_at')
+        .orderBy('users.owner_key')
+        .execute();
+    },
+
+    /** A workspace's name (undefined: no such workspace). */
+    async workspaceName(id: string): Promise<string | undefined> {
+      const row = await db.selectFrom('workspaces').select('name').where('id', '=', id).executeTakeFirst();
+      return row?.name;
     },
 
     /** The owner key of user `id` (undefined: no such user, or no id). */

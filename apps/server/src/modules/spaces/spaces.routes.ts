@@ -140,8 +140,16 @@ export function registerSpacesRoutes(
     handler: async (request) => {
       const actor = await request.requireUser();
       const { id, userId } = request.params;
-      const { member, previousRole } = await workspaces.setMember(actor, id, userId, request.body.role);
-      if (previousRole !== member.role) {
+      const { member, previousRole, invited } = await workspaces.setMember(actor, id, userId, request.body.role);
+      if (invited) {
+        await audit.record({
+          action: 'workspace.member_invited',
+          actor: actor.ownerKey,
+          target: `workspace:${id}`,
+          details: { member: userId, role: member.role },
+          ...auditContext(request),
+        });
+      } else if (previousRole !== member.role) {
         await audit.record({
           action: previousRole === undefined ? 'workspace.member_added' : 'workspace.member_changed',
           actor: actor.ownerKey,
@@ -167,15 +175,63 @@ export function registerSpacesRoutes(
     handler: async (request) => {
       const actor = await request.requireUser();
       const { id, userId } = request.params;
-      const removed = await workspaces.removeMember(actor, id, userId);
+      const { invitation, ...removed } = await workspaces.removeMember(actor, id, userId);
       await audit.record({
         action: 'workspace.member_removed',
         actor: actor.ownerKey,
         target: `workspace:${id}`,
-        details: { member: userId, left: userId === actor.ownerKey },
+        details: { member: userId, left: userId === actor.ownerKey, ...(invitation ? { invitation } : {}) },
         ...auditContext(request),
       });
       return removed;
+    },
+  });
+
+  typed.route({
+    method: E.acceptInvitation.method,
+    url: E.acceptInvitation.path,
+    config: USER,
+    schema: {
+      tags: ['workspaces'],
+      summary: 'Accept an invitation to a workspace (the invited person; 404 without an invitation)',
+      params: E.acceptInvitation.params,
+      response: { 200: E.acceptInvitation.response, ...errors },
+    },
+    handler: async (request) => {
+      const actor = await request.requireUser();
+      const { workspace, role } = await workspaces.accept(actor, request.params.id);
+      await audit.record({
+        action: 'workspace.member_accepted',
+        actor: actor.ownerKey,
+        target: `workspace:${workspace.id}`,
+        details: { member: actor.ownerKey, role },
+        ...auditContext(request),
+      });
+      return workspace;
+    },
+  });
+
+  typed.route({
+    method: E.declineInvitation.method,
+    url: E.declineInvitation.path,
+    config: USER,
+    schema: {
+      tags: ['workspaces'],
+      summary: 'Decline an invitation to a workspace (the invited person; 404 without an invitation)',
+      params: E.declineInvitation.params,
+      response: { 200: E.declineInvitation.response, ...errors },
+    },
+    handler: async (request) => {
+      const actor = await request.requireUser();
+      const declined = await workspaces.decline(actor, request.params.id);
+      await audit.record({
+        action: 'workspace.member_declined',
+        actor: actor.ownerKey,
+        target: `workspace:${declined.id}`,
+        details: { member: actor.ownerKey },
+        ...auditContext(request),
+      });
+      return declined;
     },
   });
 
@@ -204,7 +260,13 @@ export function registerSpacesRoutes(
       querystring: E.folder.query,
       response: { 200: E.folder.response, ...errors },
     },
-    handler: async (request) => folders.list(await request.requireUser(), request.params.id, request.query),
+    handler: async (request) => {
+      const actor = await request.requireUser();
+      const listing = await folders.list(actor, request.params.id, request.query);
+      // Opening a workspace's folder counts as opening the workspace (docs/PRODUCT.md#workspace-messages).
+      if (listing.workspaceId) await workspaces.markOpened(actor, listing.workspaceId);
+      return listing;
+    },
   });
 
   typed.route({

@@ -30,13 +30,40 @@ export const MEMBER_MESSAGES = {
   unknownUser: 'No one with that id has signed in. People appear once they have signed in.',
 } as const;
 
+/** A membership notice: who added or invited whom to which workspace (docs/PRODUCT.md#workspace-members). */
+export interface MembershipNotice {
+  userId: string;
+  workspace: { id: string; name: string };
+  by: { id: string; name: string };
+  role: MemberRole;
+  state: 'added' | 'invited';
+}
+
+/** Consent to membership: the admin's setting, and how the person added is told. */
+export interface MembershipConsent {
+  /** Whether adding someone invites them (accept or decline) instead of adding them at once. */
+  mustAccept(): Promise<boolean>;
+  notify(notice: MembershipNotice): Promise<unknown>;
+}
+
 export interface WorkspacesServiceDeps {
   repo: SpacesRepository;
   blobs: BlobStore;
   clock: Clock;
   quotaBytes: number;
   log?: FastifyBaseLogger;
+  /** Without it (tests of other modules), people are added at once and not told. */
+  consent?: MembershipConsent;
 }
+
+/** What adding someone did: made them a member (with their previous role, if any) or invited them. */
+export type MemberChange =
+  | { member: Member; previousRole: MemberRole | undefined; invited: false }
+  | { member: Member; previousRole: undefined; invited: true };
+
+/** A display name for notices: the name, else the nickname, else the owner key. */
+const displayName = (person: { name: string | null; nickname: string | null; ownerKey: string }) =>
+  person.name ?? person.nickname ?? person.ownerKey;
 
 const presentWorkspace = (row: WorkspaceView & { member_role: MemberRole }): Workspace => ({
   id: row.id,
@@ -77,7 +104,7 @@ export const rootFolderRow = (
 });
 
 /** Workspaces, their members, the space switcher and the directory of people (issue 15). */
-export function createWorkspacesService({ repo, blobs, clock, quotaBytes, log }: WorkspacesServiceDeps) {
+export function createWorkspacesService({ repo, blobs, clock, quotaBytes, log, consent }: WorkspacesServiceDeps) {
   /** The workspace as the actor sees it, checked for `action` (404 for non-members, 403 for too weak a role). */
   const authorized = (actor: UserActor, id: string, action: ResourceAction) =>
     requireWorkspace(actor, id, action, async (workspaceId) => {
@@ -105,6 +132,8 @@ export function createWorkspacesService({ repo, blobs, clock, quotaBytes, log }:
         if (current === undefined) throw new AppError('NOT_FOUND', MEMBER_MESSAGES.notMember);
         await repo.deleteMember(trx, workspaceId, target.id);
       } else {
+        // Added directly (the setting is off now): an invitation from before is settled by it.
+        await repo.deleteInvitation(trx, workspaceId, target.id);
         await repo.upsertMember(trx, {
           workspaceId,
           userId: target.id,
@@ -180,6 +209,7 @@ export function createWorkspacesService({ repo, blobs, clock, quotaBytes, log }:
 
     async get(actor: UserActor, id: string): Promise<WorkspaceDetails> {
       const workspace = await authorized(actor, id, 'read');
+      await service.markOpened(actor, id);
       return { ...presentWorkspace(workspace), quotaBytes, usedBytes: await repo.usedBytes(id) };
     },
 
@@ -202,40 +232,123 @@ export function createWorkspacesService({ repo, blobs, clock, quotaBytes, log }:
       return { id, deleted: true };
     },
 
-    async members(actor: UserActor, id: string): Promise<Member[]> {
-      await authorized(actor, id, 'read');
-      return (await repo.listMembers(id)).map((row) => ({
-        ...presentPerson(row),
-        role: row.role,
-        addedAt: row.added_at,
-      }));
+    /**
+     * Records that the actor opened workspace `id` (its page or a folder of it): from then on its messages reach
+     * them (docs/PRODUCT.md#workspace-messages). Nothing for non-members.
+     */
+    async markOpened(actor: UserActor, id: string): Promise<void> {
+      await repo.markOpened(id, actor.id, iso(clock.now()));
     },
 
-    /** Adds `ownerKey` as a member or changes their role (owners only). The last owner cannot be demoted. */
-    /** Adds a member or changes their role (owners); answers the member and the role they had before (if any). */
-    async setMember(
-      actor: UserActor,
-      id: string,
-      ownerKey: string,
-      role: MemberRole,
-    ): Promise<{ member: Member; previousRole: MemberRole | undefined }> {
-      await authorized(actor, id, 'manage');
+    /** The members, then the people invited who have not answered yet (`status: 'invited'`). */
+    async members(actor: UserActor, id: string): Promise<Member[]> {
+      await authorized(actor, id, 'read');
+      const [members, invited] = await Promise.all([repo.listMembers(id), repo.listInvitations(id)]);
+      return [
+        ...members.map((row) => ({
+          ...presentPerson(row),
+          role: row.role,
+          addedAt: row.added_at,
+          status: 'member' as const,
+        })),
+        ...invited.map((row) => ({
+          ...presentPerson(row),
+          role: row.role,
+          addedAt: row.added_at,
+          status: 'invited' as const,
+        })),
+      ];
+    },
+
+    /**
+     * Adds a member or changes their role (owners). Someone who is not a member yet is told who added them to what,
+     * or, when the admin's setting asks for consent, only invited: they become a member once they accept
+     * (docs/PRODUCT.md#workspace-members). The last owner cannot be demoted.
+     */
+    async setMember(actor: UserActor, id: string, ownerKey: string, role: MemberRole): Promise<MemberChange> {
+      const workspace = await authorized(actor, id, 'manage');
       const target = await repo.findUserByOwnerKey(ownerKey);
       if (!target) throw new AppError('USER_NOT_FOUND', MEMBER_MESSAGES.unknownUser);
+      const isMember = (await repo.memberRole(id, target.id)) !== undefined;
+      const notice = (state: 'added' | 'invited'): MembershipNotice => ({
+        userId: target.id,
+        workspace: { id, name: workspace.name },
+        by: { id: actor.id, name: displayName(actor) },
+        role,
+        state,
+      });
+      const tell = async (state: 'added' | 'invited') =>
+        consent
+          ?.notify(notice(state))
+          .catch((error: unknown) => log?.warn({ err: error, id }, 'could not send a membership notice'));
+
+      if (!isMember && consent && (await consent.mustAccept())) {
+        const now = iso(clock.now());
+        await repo.transaction((trx) =>
+          repo.upsertInvitation(trx, { workspaceId: id, userId: target.id, role, invitedBy: actor.id, now }),
+        );
+        const invitation = await repo.findInvitation(id, target.id);
+        await tell('invited');
+        return {
+          member: { ...presentPerson(target), role, addedAt: invitation?.invited_at ?? now, status: 'invited' },
+          previousRole: undefined,
+          invited: true,
+        };
+      }
       const previousRole = await changeMembership(id, target, { role }, actor.id, MEMBER_MESSAGES.lastOwnerDemote);
       const member = (await repo.listMembers(id)).find((row) => row.user_id === target.id);
       if (!member) throw new AppError('NOT_FOUND', MEMBER_MESSAGES.notMember);
-      return { member: { ...presentPerson(member), role: member.role, addedAt: member.added_at }, previousRole };
+      if (previousRole === undefined && target.id !== actor.id) await tell('added');
+      return {
+        member: { ...presentPerson(member), role: member.role, addedAt: member.added_at, status: 'member' },
+        previousRole,
+        invited: false,
+      };
+    },
+
+    /** The invited actor accepts: a member from now on, whose workspace messages reach them. 404 without an invitation. */
+    async accept(actor: UserActor, id: string): Promise<{ workspace: Workspace; role: MemberRole }> {
+      const role = await repo.transaction(async (trx) => {
+        await repo.lockWorkspace(trx, id, iso(clock.now()));
+        const invitation = await repo.findInvitation(id, actor.id, trx);
+        if (!invitation) throw new AppError('WORKSPACE_NOT_FOUND');
+        await repo.deleteInvitation(trx, id, actor.id);
+        await repo.upsertMember(trx, {
+          workspaceId: id,
+          userId: actor.id,
+          role: invitation.role,
+          addedBy: invitation.invited_by,
+          now: iso(clock.now()),
+          opened: true,
+        });
+        return invitation.role;
+      });
+      return { workspace: presentWorkspace(await authorized(actor, id, 'read')), role };
+    },
+
+    /** The invited actor declines: the invitation is gone. 404 without one. */
+    async decline(actor: UserActor, id: string): Promise<{ id: string; declined: true }> {
+      const found = await repo.transaction((trx) => repo.deleteInvitation(trx, id, actor.id));
+      if (!found) throw new AppError('WORKSPACE_NOT_FOUND');
+      return { id, declined: true };
     },
 
     /**
      * Removes a member (owners), or the caller themselves (leaving: any member). The last owner can do neither.
      */
-    async removeMember(actor: UserActor, id: string, ownerKey: string): Promise<{ ownerKey: string; removed: true }> {
+    async removeMember(
+      actor: UserActor,
+      id: string,
+      ownerKey: string,
+    ): Promise<{ ownerKey: string; removed: true; invitation?: true }> {
       const leaving = ownerKey === actor.ownerKey;
       await authorized(actor, id, leaving ? 'read' : 'manage');
       const target = leaving ? actor : await repo.findUserByOwnerKey(ownerKey);
       if (!target) throw new AppError('NOT_FOUND', MEMBER_MESSAGES.notMember);
+      // An owner withdraws an invitation not answered yet.
+      if (!leaving && (await repo.transaction((trx) => repo.deleteInvitation(trx, id, target.id)))) {
+        return { ownerKey, removed: true, invitation: true };
+      }
       await changeMembership(
         id,
         target,

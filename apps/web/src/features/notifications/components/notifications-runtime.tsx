@@ -1,4 +1,4 @@
-import { NOTIFICATION_TEXTS } from '@atrium/contracts';
+import { NOTIFICATION_TEXTS, workspaceMessageSource } from '@atrium/contracts';
 import { useEffect } from 'react';
 import { showToast } from '../../../lib/toast';
 import { useMe } from '../../../lib/me';
@@ -26,8 +26,11 @@ export function NotificationsRuntime() {
   useEffect(
     () =>
       onNotificationArrival((notification) => {
-        showToast('info', notification.message, { autoClose: NOTIFICATION_TOAST_MS });
-        showBanner(notification.message);
+        // A workspace's message says who sent it where; never dressed as an announcement (docs/PRODUCT.md#notifications).
+        const source = notification.type === 'workspace' ? workspaceMessageSource(notification) : null;
+        const text = source ? `${source}: ${notification.message}` : notification.message;
+        showToast('info', text, { autoClose: NOTIFICATION_TOAST_MS });
+        showBanner(text);
       }),
     [showBanner],
   );

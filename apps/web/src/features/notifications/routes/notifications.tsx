@@ -1,14 +1,32 @@
+import { workspaceMessageSource, type Notification } from '@atrium/contracts';
 import { BellOff, BellRing, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { buttonClass } from '../../../components/ui/button';
 import { showToast } from '../../../lib/toast';
 import { useMe } from '../../../lib/me';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { MembershipActions } from '../components/membership-notice';
 import { useNotifications } from '../hooks/use-notifications';
 import { notificationsStore } from '../lib/notifications-store';
 import { subscribeToNotifications } from '../lib/subscribe';
 
-const TYPE_LABEL = { welcome: 'Welcome', admin: 'Announcement', other: 'Notice' } as const;
+/**
+ * Only an admin's message is an announcement; a workspace's members' message says who sent it where
+ * (docs/PRODUCT.md#notifications).
+ */
+const TYPE_LABEL = {
+  welcome: 'Welcome',
+  admin: 'Announcement',
+  other: 'Notice',
+  workspace: 'Workspace message',
+  membership: 'Membership',
+} as const;
+
+/** What a notification says, with who sent a workspace message where ("From Eve in Team: …"). */
+const displayText = (notification: Notification) =>
+  notification.type === 'workspace'
+    ? `${workspaceMessageSource(notification)}: ${notification.message}`
+    : notification.message;
 
 const formatTime = (iso: string) => {
   const date = new Date(iso);
@@ -87,12 +105,12 @@ export default function NotificationsPage() {
       ) : (
         <ul aria-label="Notifications" className="mt-6 space-y-2">
           {notifications.map((notification) => (
-            <li key={notification.id}>
+            <li key={notification.id} data-type={notification.type}>
               <button
                 type="button"
                 onClick={() => notificationsStore.markRead(notification.id)}
                 data-read={notification.read ? 'true' : 'false'}
-                aria-label={`${notification.read ? '' : 'Unread: '}${notification.message}`}
+                aria-label={`${notification.read ? '' : 'Unread: '}${displayText(notification)}`}
                 className={`flex w-full items-start gap-3 rounded-lg border px-4 py-3 text-left transition-colors ${
                   notification.read
                     ? 'border-slate-200 bg-white text-slate-600'
@@ -104,6 +122,9 @@ export default function NotificationsPage() {
                   className={`mt-1.5 size-2.5 shrink-0 rounded-full ${notification.read ? 'bg-transparent' : 'bg-brand-600'}`}
                 />
                 <span className="min-w-0 flex-1">
+                  {notification.type === 'workspace' && (
+                    <span className="block text-sm text-slate-600">{workspaceMessageSource(notification)}</span>
+                  )}
                   <span className={`block break-words ${notification.read ? '' : 'font-semibold'}`}>
                     {notification.message}
                   </span>
@@ -114,6 +135,11 @@ export default function NotificationsPage() {
                   </span>
                 </span>
               </button>
+              {notification.type === 'membership' && (
+                <div className="px-4 pb-1 sm:pl-[2.375rem]">
+                  <MembershipActions notification={notification} />
+                </div>
+              )}
             </li>
           ))}
         </ul>

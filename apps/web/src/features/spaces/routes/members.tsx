@@ -239,6 +239,8 @@ export default function MembersPage() {
   }
 
   const isOwner = workspace.data.role === 'owner';
+  const invitedCount = members.data.filter((member) => member.status === 'invited').length;
+  const memberCount = members.data.length - invitedCount;
   const myKey = me.data?.ownerKey;
   const error = setMember.error ?? removeMember.error ?? deleteWorkspace.error;
   const goHome = () => void navigate(folderPath({ kind: 'personal' }));
@@ -307,12 +309,39 @@ export default function MembersPage() {
 
       <section aria-labelledby="members-title" className="rounded-xl border border-slate-200 bg-white p-4">
         <h2 id="members-title" className="font-semibold text-slate-900">
-          {members.data.length} {members.data.length === 1 ? 'member' : 'members'}
+          {memberCount} {memberCount === 1 ? 'member' : 'members'}
+          {invitedCount > 0 && `, ${invitedCount} invited`}
         </h2>
         <ul aria-label="Members" className="mt-2 divide-y divide-slate-100">
           {members.data.map((member) => {
             const self = member.ownerKey === myKey;
             const name = displayName(member);
+            // Invited, not accepted yet: no access until they accept (docs/PRODUCT.md#workspace-members).
+            if (member.status === 'invited') {
+              return (
+                <li key={member.ownerKey} className="flex flex-wrap items-center gap-x-3 gap-y-2 py-3">
+                  <Person user={member} />
+                  <div className="flex flex-wrap items-center gap-2">
+                    <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900">
+                      Invited
+                    </span>
+                    <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
+                      {ROLES.find((option) => option.value === member.role)?.label}
+                    </span>
+                    {isOwner && (
+                      <button
+                        type="button"
+                        onClick={() => setConfirm({ kind: 'remove', member })}
+                        aria-label={`Withdraw the invitation of ${name}`}
+                        className="rounded-lg px-2 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
+                      >
+                        Withdraw
+                      </button>
+                    )}
+                  </div>
+                </li>
+              );
+            }
             return (
               <li key={member.ownerKey} className="flex flex-wrap items-center gap-x-3 gap-y-2 py-3">
                 <Person user={member} />
