@@ -5,6 +5,7 @@ import {
   NEXT_CURSOR_HEADER,
   type AdminUserPatch,
   type AuditAction,
+  type InstanceSettingsPatch,
 } from '@atrium/contracts';
 import {
   infiniteQueryOptions,
@@ -167,3 +168,16 @@ export const systemStatusQueryOptions = () =>
   });
 
 export const useSystemStatus = () => useQuery(systemStatusQueryOptions());
+
+/** GET /api/admin/settings: instance settings (docs/PRODUCT.md#workspace-members). */
+export const instanceSettingsQueryOptions = () =>
+  queryOptions({ queryKey: ['admin', 'settings'], queryFn: () => call(ENDPOINTS.admin.settings) });
+export const useInstanceSettings = () => useQuery(instanceSettingsQueryOptions());
+
+export function useUpdateInstanceSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: InstanceSettingsPatch) => call(ENDPOINTS.admin.updateSettings, { body }),
+    onSuccess: (settings) => queryClient.setQueryData(instanceSettingsQueryOptions().queryKey, settings),
+  });
+}

@@ -102,4 +102,23 @@ describe('admin system page', () => {
     renderAt('/dashboard/admin/system', <AdminSystemPage />);
     expect((await screen.findByRole('alert')).textContent).toBe('Only admins can see the system status.');
   });
+
+  it('turns "Members must accept workspace invitations" on', async () => {
+    const calls = stubFetch((url, init) =>
+      url === '/api/admin/system'
+        ? { status: 200, body: status(1) }
+        : url === '/api/admin/settings'
+          ? { status: 200, body: { membersMustAccept: init?.method === 'PUT' } }
+          : undefined,
+    );
+    renderAt('/dashboard/admin/system', <AdminSystemPage />);
+    const toggle = await screen.findByRole('checkbox', { name: /Members must accept workspace invitations/ });
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+    act(() => (toggle as HTMLInputElement).click());
+    await vi.waitFor(() => expect((toggle as HTMLInputElement).checked).toBe(true));
+    expect(calls.find((c) => c.method === 'PUT')).toMatchObject({
+      url: '/api/admin/settings',
+      body: { membersMustAccept: true },
+    });
+  });
 });

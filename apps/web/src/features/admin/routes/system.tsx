@@ -1,11 +1,12 @@
-import type { SystemCheck, SystemStatus } from '@atrium/contracts';
+import { MEMBERS_MUST_ACCEPT_LABEL, type SystemCheck, type SystemStatus } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import type { ReactNode } from 'react';
 import { Alert } from '../../../components/ui/alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useSystemStatus } from '../api/admin-api';
+import { errorText } from '../../../lib/api-error';
+import { useInstanceSettings, useSystemStatus, useUpdateInstanceSettings } from '../api/admin-api';
 
 const STATUS_STYLE: Record<SystemCheck['status'], string> = {
   ok: 'bg-green-100 text-green-800',
@@ -152,6 +153,39 @@ function StatusCards({ status }: { status: SystemStatus }) {
   );
 }
 
+/** Instance settings: whether adding someone to a workspace only invites them (docs/PRODUCT.md#workspace-members). */
+function SettingsCard() {
+  const settings = useInstanceSettings();
+  const update = useUpdateInstanceSettings();
+  return (
+    <section aria-label="Settings" className="mt-6 rounded-md bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      <h2 className="text-lg font-semibold text-slate-900">Settings</h2>
+      {settings.isPending ? (
+        <Spinner />
+      ) : settings.isError ? (
+        <Alert className="mt-2">{errorText(settings.error)}</Alert>
+      ) : (
+        <label className="mt-2 flex items-start gap-2 text-sm text-slate-700">
+          <input
+            type="checkbox"
+            className="mt-0.5 size-4"
+            checked={settings.data.membersMustAccept}
+            disabled={update.isPending}
+            onChange={(event) => update.mutate({ membersMustAccept: event.target.checked })}
+          />
+          <span>
+            <span className="font-medium text-slate-900">{MEMBERS_MUST_ACCEPT_LABEL}</span>
+            <span className="block text-slate-600">
+              When on, adding someone to a workspace invites them; they get access once they accept.
+            </span>
+          </span>
+        </label>
+      )}
+      {update.isError && <Alert className="mt-2">{errorText(update.error)}</Alert>}
+    </section>
+  );
+}
+
 /** /dashboard/admin/system: version, uptime, dependency checks, sizes and configuration; refreshed every 15 s. */
 export default function AdminSystemPage() {
   useDocumentTitle('System');
@@ -169,6 +203,7 @@ export default function AdminSystemPage() {
       ) : (
         <StatusCards status={status.data} />
       )}
+      <SettingsCard />
     </section>
   );
 }

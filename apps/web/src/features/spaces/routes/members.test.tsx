@@ -196,4 +196,33 @@ describe('members screen', () => {
     await screen.findAllByText('Bob');
     expect(screen.queryByLabelText('Notification to everyone in this workspace')).toBeNull();
   });
+
+  it('shows invited people as "Invited" (no role controls) and lets an owner withdraw the invitation', async () => {
+    serve('owner', (method, url) =>
+      method === 'GET' && url === '/api/workspaces/w1/members'
+        ? json(200, [
+            person('alice', 'Alice', 'owner'),
+            { ...person('bob', 'Bob', 'editor'), status: 'member' },
+            { ...person('cy', 'Cy', 'viewer'), status: 'invited' },
+          ])
+        : method === 'DELETE'
+          ? json(200, { ownerKey: 'cy', removed: true })
+          : undefined,
+    );
+    renderPage();
+    const list = await screen.findByRole('list', { name: 'Members' });
+    expect(screen.getByRole('heading', { name: '2 members, 1 invited' })).toBeTruthy();
+    const cy = within(list).getByText('Cy').closest('li') as HTMLElement;
+    expect(within(cy).getByText('Invited')).toBeTruthy();
+    expect(within(cy).queryByRole('combobox')).toBeNull();
+    expect(within(cy).queryByRole('button', { name: /owner/i })).toBeNull();
+    const bob = within(list).getByText('Bob').closest('li') as HTMLElement;
+    expect(within(bob).queryByText('Invited')).toBeNull();
+
+    await userEvent.click(within(cy).getByRole('button', { name: 'Withdraw the invitation of Cy' }));
+    await userEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Withdraw' }));
+    await vi.waitFor(() =>
+      expect(requests.some((r) => r.method === 'DELETE' && r.url === '/api/workspaces/w1/members/cy')).toBe(true),
+    );
+  });
 });

@@ -260,6 +260,13 @@ export default function MembersPage() {
   const confirmText = (() => {
     switch (confirm?.kind) {
       case 'remove':
+        if (confirm.member.status === 'invited') {
+          return {
+            title: 'Withdraw invitation?',
+            message: `${displayName(confirm.member)} will no longer be able to join ${workspace.data.name}.`,
+            label: 'Withdraw',
+          };
+        }
         return {
           title: 'Remove member?',
           message: `${displayName(confirm.member)} will lose access to ${workspace.data.name}.`,
