@@ -155,7 +155,7 @@ describe.each(dialects())('consent to workspace membership (%s)', (dialect) => {
     });
   });
 
-  it('rate-limits workspace messages per sender and per workspace: 429 in the JSON shape', async () => {
+  it('rate-limits workspace messages per sender: 429 in the JSON shape, parallel sends too', async () => {
     const first = await createWorkspace('bob', 'Bob one');
     const second = await createWorkspace('bob', 'Bob two');
     const statuses: number[] = [];
@@ -175,6 +175,27 @@ describe.each(dialects())('consent to workspace membership (%s)', (dialect) => {
     const parallel = await Promise.all(Array.from({ length: 5 }, () => publish('bob', second.id, 'burst')));
     expect(parallel.map((r) => r.status)).toEqual([429, 429, 429, 429, 429]);
     expect((await feed('bob')).map((n) => n.message)).not.toContain('one too many');
+  });
+
+  it("rate-limits one workspace's messages whoever sends them", async () => {
+    cookies.dan = await server.signInAs({ owner_key: 'dan' });
+    cookies.fay = await server.signInAs({ owner_key: 'fay' });
+    cookies.gus = await server.signInAs({ owner_key: 'gus' });
+    const shared = await createWorkspace('dan', 'Shared');
+    for (const who of ['fay', 'gus']) {
+      await expectJson(call('dan', 'PUT', `/api/workspaces/${shared.id}/members/${who}`, { role: 'owner' }));
+    }
+    const { perSender, perWorkspace } = WORKSPACE_MESSAGE_LIMITS;
+    const senders = ['dan', 'fay', 'gus'];
+    const statuses: number[] = [];
+    for (let i = 0; i < perWorkspace; i++) {
+      statuses.push((await publish(senders[Math.floor(i / perSender) % 3] ?? 'dan', shared.id, `n${i}`)).status);
+    }
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    // gus has sent none yet: the workspace's own limit refuses him.
+    const refused = await publish('gus', shared.id, 'over the workspace limit');
+    expect(refused.status).toBe(429);
+    expect((await readError(refused)).code).toBe('RATE_LIMITED');
   });
 
   it('with "Members must accept workspace invitations": pending until accepted, no access, decline removes', async () => {
