@@ -293,6 +293,14 @@ export const createSpacesRepository = (db: Db) => {
 
     /** Records that a member opened the workspace (the first time only; nothing for non-members). */
     async markOpened(workspaceId: string, userId: string, now: string): Promise<void> {
+      // Read first: every folder listing asks, and only the first one of a member writes.
+      const row = await db
+        .selectFrom('workspace_members')
+        .select('opened_at')
+        .where('workspace_id', '=', workspaceId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!row || row.opened_at !== null) return;
       await db
         .updateTable('workspace_members')
         .set({ opened_at: now })
