@@ -97,6 +97,52 @@ describe.each(dialects())('request body idle timeout (%s)', (dialect) => {
     await expect.poll(() => exchange.answer(), { timeout: 5000 }).toMatch(/^HTTP\/1\.1 201 /);
     exchange.socket.destroy();
   });
+
+  // An answer sent before the body is read (401, 403, 413 here; 429 below) leaves the rest of the body to arrive:
+  // when it stalls, the connection is closed within the same idle limit, not kept for the keep-alive timeout.
+  it.each([
+    ['401 to an anonymous upload', 'POST /api/files/upload?userId=alice HTTP/1.1\n', 401],
+    ['403 to a user on an admin route', 'PATCH /api/admin/users/alice HTTP/1.1\nCookie: {alice}\n', 403],
+    ['413 to a body over the limit', 'POST /api/contact HTTP/1.1\n', 413, 2 * 1024 * 1024],
+  ] as const)(
+    'closes a connection answered early (%s) whose body then stalls',
+    async (_label, head, status, length = 5000) => {
+      const exchange = await rawRequest(
+        server,
+        `${head.replace('{alice}', alice)}Content-Type: application/json\nContent-Length: ${length}\n`,
+        '{"name":"Sl',
+      );
+      await expect.poll(() => exchange.answer(), { timeout: 5000 }).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(await within(exchange.closed, IDLE_MS * 6)).toBe('done');
+    },
+  );
+
+  it('keeps the connection of a client answered early that sends its whole body', async () => {
+    const host = new URL(server.url).host;
+    const body = 'x'.repeat(5000);
+    const upload = `POST /api/files/upload?userId=alice HTTP/1.1\r\nHost: ${host}\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const next = `GET /api/auth/config HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
+    // The upload's answer comes before its body: the body follows slowly, never idle as long as the limit.
+    const url = new URL(server.url);
+    const socket = net.connect(Number(url.port), url.hostname);
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.on('error', () => undefined);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    try {
+      socket.write(upload);
+      await expect.poll(() => received, { timeout: 3000 }).toMatch(/^HTTP\/1\.1 401 /);
+      for (const piece of body.match(/.{1,1000}/g) ?? []) {
+        await sleep(IDLE_MS / 4);
+        socket.write(piece);
+      }
+      const seen = received.length;
+      socket.write(next);
+      await expect.poll(() => received.slice(seen), { timeout: 3000 }).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      socket.destroy();
+    }
+  });
 });
 
 /**
@@ -108,7 +154,12 @@ describe.each(dialects())('rate limits before the body (%s)', (dialect) => {
   beforeAll(async () => {
     server = await startTestServer({
       dialect,
-      env: { AI_VOICE_COMMANDS_PER_MINUTE: '1', CONTACT_MAX_PER_HOUR: '1', LOGIN_MAX_FAILURES_PER_IP: '1' },
+      env: {
+        AI_VOICE_COMMANDS_PER_MINUTE: '1',
+        CONTACT_MAX_PER_HOUR: '1',
+        LOGIN_MAX_FAILURES_PER_IP: '1',
+        BODY_IDLE_TIMEOUT_MS: String(IDLE_MS),
+      },
     });
   });
   afterAll(async () => server?.close());
@@ -158,6 +209,22 @@ describe.each(dialects())('rate limits before the body (%s)', (dialect) => {
     const refused = await headersOnly('/api/auth/login', 'application/json');
     expect(refused.status).toBe(429);
     expect(refused.answer).toContain('Too many failed sign-in attempts. Please try again in 15 minutes.');
+  });
+
+  it('closes a connection answered 429 whose body then stalls, within the body idle limit', async () => {
+    // Spends the per-IP limit (a second wrong sign-in is refused already: either way the next one is 429).
+    await server.fetch('/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'not the password' }),
+    });
+    const exchange = await rawRequest(
+      server,
+      'POST /api/auth/login HTTP/1.1\nContent-Type: application/json\nContent-Length: 5000\n',
+      '{"username"',
+    );
+    await expect.poll(() => exchange.answer(), { timeout: 5000 }).toMatch(/^HTTP\/1\.1 429 /);
+    expect(await within(exchange.closed, IDLE_MS * 6)).toBe('done');
   });
 });
 

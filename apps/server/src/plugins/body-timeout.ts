@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { ErrorResponse } from '@atrium/contracts';
 import { AppError } from '../errors';
@@ -16,6 +16,7 @@ const hasBody = (req: IncomingMessage) =>
  */
 export function registerBodyIdleTimeout(app: FastifyInstance, idleMs: number) {
   if (idleMs <= 0) return;
+  closeStalledAfterEarlyAnswers(app, idleMs);
   app.addHook('onRequest', (request, reply, done) => {
     const req = request.raw;
     const res = reply.raw;
@@ -60,5 +61,31 @@ export function registerBodyIdleTimeout(app: FastifyInstance, idleMs: number) {
     req.once('close', stop);
     socket.setTimeout(idleMs);
     done();
+  });
+}
+
+/**
+ * An answer sent before the body is read (401, 403 and 429 from the hooks, 413, any refusal of the router) leaves
+ * the rest of the body on the wire: Node then reads it to throw it away, so that the next request on the
+ * keep-alive connection can follow, and meanwhile guards the connection with the keep-alive timeout (72 s) only —
+ * a body that stops arriving would hold the connection that long. Here the drain has the same idle limit as a body
+ * being read: no byte for `idleMs` and the connection is closed (the answer was sent already). A client that sends
+ * its whole body keeps its connection, and the keep-alive timeout applies again once the body has ended. Watched
+ * on the HTTP server itself, so that answers given outside the routes (the router's refusals) are covered too.
+ */
+function closeStalledAfterEarlyAnswers(app: FastifyInstance, idleMs: number) {
+  const server = app.server;
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.complete || !hasBody(req)) return;
+    // Node's own 'finish' listener (added before this one) has just set the keep-alive timeout: this one overrides it.
+    res.once('finish', () => {
+      const socket = req.socket;
+      if (req.complete || socket.destroyed) return;
+      // With no 'timeout' listener on the connection left, Node destroys the socket when the timer fires.
+      socket.setTimeout(idleMs);
+      req.once('end', () => {
+        if (!socket.destroyed) socket.setTimeout(server.keepAliveTimeout);
+      });
+    });
   });
 }
