@@ -65,6 +65,7 @@ import { createRateLimiter } from './lib/rate-limiter';
 import { collectRoutes, enforceAccess, undeclaredApiRoutes } from './plugins/access';
 import { enforceRateLimits } from './plugins/rate-limit';
 import { registerBodyIdleTimeout } from './plugins/body-timeout';
+import { refuseEmptyPathParams } from './plugins/empty-params';
 import { registerCsrfProtection } from './plugins/csrf';
 import { createSiteOrigin } from './lib/site-origin';
 import {
@@ -145,7 +146,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    // A trailing slash is part of the path: `DELETE /api/trash/` must not fold into `DELETE /api/trash` (emptying the
+    // whole trash); it reaches `/api/trash/:id` with an empty id, which `refuseEmptyPathParams` answers 404.
+    routerOptions: { ignoreTrailingSlash: false },
     // The router's own refusals (a malformed percent-encoding, a path parameter over 100 characters)
     // answer in the JSON error shape too, instead of Fastify's default body.
     frameworkErrors: (error, request, reply) => {
@@ -163,6 +166,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     void reply.header('x-request-id', request.id);
     done();
   });
+  refuseEmptyPathParams(app);
   registerBodyIdleTimeout(app, config.bodyIdleTimeoutMs);
   // Graceful shutdown: answers finished after close() began also close their
   // keep-alive connection, so close() does not wait on idle sockets.

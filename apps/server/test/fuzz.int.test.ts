@@ -3,7 +3,7 @@ import { ErrorResponse } from '@atrium/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBrowser, formAction } from './browser';
 import { makeWav } from './fake-ai';
-import { startTestServer, type TestServer } from './helpers';
+import { startTestServer, uploadFile, type TestServer } from './helpers';
 
 /**
  * Malformed input on every route of the OpenAPI document (/api/docs), called as an admin
@@ -447,6 +447,68 @@ describe('fuzzing every route of the OpenAPI document', () => {
       expect(await failuresOf(perCaller.flat())).toEqual([]);
     },
   );
+});
+
+describe('an empty path parameter', () => {
+  /** Every table's rows (SQLite), but for the ones any request touches (sessions, counters, leases). */
+  const snapshot = async (): Promise<Record<string, unknown[]>> => {
+    const { db } = server.app.database;
+    const tables = await db.introspection.getTables();
+    const state: Record<string, unknown[]> = {};
+    for (const { name } of tables) {
+      if (['sessions', 'rate_limits', 'auth_failures', 'job_leases'].includes(name) || name.startsWith('kysely_'))
+        continue;
+      state[name] = await db
+        .selectFrom(name as 'users')
+        .selectAll()
+        .execute();
+    }
+    return state;
+  };
+
+  it('is no route on any route of the table: 4xx in the JSON error shape, and nothing changes', async () => {
+    const withParams = server.app.routeTable.filter((route) => /:\w+/.test(route.url));
+    expect(withParams.length).toBeGreaterThan(40);
+    const cookies = {
+      admin: await server.signInAs({ owner_key: 'fuzz-admin', role: 'admin' }),
+      user: await server.signInAs({ owner_key: 'fuzz-empty' }),
+    };
+    // Something in the caller's trash, in a folder, and shared: a request that acted would change it.
+    for (const name of ['trashed.txt', 'kept.txt']) {
+      const uploaded = await uploadFile(server, cookies.user, '?userId=fuzz-empty', name, 'content');
+      expect(uploaded.status).toBe(200);
+      const { id } = (await uploaded.json()) as { id: string };
+      if (name === 'trashed.txt')
+        expect(
+          (await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: cookies.user } })).status,
+        ).toBe(200);
+    }
+    const before = await snapshot();
+    const requests: FuzzRequest[] = withParams.flatMap((route) => {
+      const names = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
+      return names.flatMap((empty) =>
+        Object.entries(cookies).map(([caller, cookie]) => ({
+          name: `${caller}, ${empty} empty`,
+          method: route.method,
+          path: route.url.replace(/:(\w+)/g, (_match, name: string) =>
+            name === empty ? '' : name === 'userId' ? 'fuzz-empty' : 'fuzz-id',
+          ),
+          headers: { cookie, 'content-type': 'application/json' },
+          body: route.method === 'GET' || route.method === 'HEAD' ? undefined : '{}',
+        })),
+      );
+    });
+    const acted: string[] = [];
+    const answered = async (request: FuzzRequest): Promise<Answer> => {
+      const answer = await send(request);
+      if (answer.status < 400 || answer.status >= 500)
+        acted.push(`${request.method} ${request.path} [${request.name}]: ${answer.status}`);
+      return answer;
+    };
+    expect(await failuresOf(requests, answered)).toEqual([]);
+    expect(acted).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+  });
 });
 
 // --- hand-written cases ----------------------------------------------------------------------

@@ -6,6 +6,15 @@ import { AppError, isAppError } from '../errors';
 /** Paths that always answer JSON, never the SPA. */
 export const isApiPath = (url: string): boolean => /^\/(api|public\/api)(\/|$|\?)/.test(url);
 
+/**
+ * The 404 of a path no route answers: `ROUTE_NOT_FOUND` naming the method and path under the API paths,
+ * `NOT_FOUND` elsewhere.
+ */
+export const routeNotFound = (request: FastifyRequest): AppError =>
+  isApiPath(request.url)
+    ? new AppError('ROUTE_NOT_FOUND', `There is no API route ${request.method} ${request.url.split('?')[0]}.`)
+    : new AppError('NOT_FOUND');
+
 const FASTIFY_CODES: Record<string, AppError['code']> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',

@@ -3,8 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors';
-import { isApiPath, sendError } from './errors';
+import { isApiPath, routeNotFound, sendError } from './errors';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -67,12 +66,7 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
       !isApiPath(request.url) &&
       !path.extname(request.url.split('?')[0] ?? '');
     if (!wantsPage || !indexFile) {
-      const code = isApiPath(request.url) ? 'ROUTE_NOT_FOUND' : 'NOT_FOUND';
-      const message =
-        code === 'ROUTE_NOT_FOUND'
-          ? `There is no API route ${request.method} ${request.url.split('?')[0]}.`
-          : undefined;
-      return sendError(request, reply, new AppError(code, message));
+      return sendError(request, reply, routeNotFound(request));
     }
     const pathname = (request.url.split('?')[0] ?? '/').replace(/(.)\/+$/, '$1');
     if (isLinkPagePath(pathname)) {

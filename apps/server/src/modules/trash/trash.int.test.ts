@@ -234,4 +234,21 @@ describe.each(dialects())('trash (%s)', (dialect) => {
     expect((await trashOf('bob')).items).toEqual([]);
     expect((await json<UserFileStats>(await call('bob', 'GET', '/api/files/user-stats/bob'))).trashBytes).toBe(0);
   });
+
+  it('an empty id is no route: DELETE /api/trash/ answers 404 and empties nothing', async () => {
+    const file = await upload('alice', '', 'kept-in-trash.txt', 'kept');
+    await json(await call('alice', 'DELETE', `/api/files/user/${file.id}`));
+    const before = (await trashOf('alice')).items.map((item) => item.id);
+    expect(before).toContain(file.id);
+    for (const [method, path] of [
+      ['DELETE', '/api/trash/'],
+      ['DELETE', '/api/trash/?workspaceId='],
+      ['POST', '/api/trash//restore'],
+    ] as const) {
+      const refused = await call('alice', method, path);
+      expect(refused.status, `${method} ${path}`).toBe(404);
+      expect((await readError(refused)).code).toBe('ROUTE_NOT_FOUND');
+    }
+    expect((await trashOf('alice')).items.map((item) => item.id)).toEqual(before);
+  });
 });
