@@ -265,10 +265,10 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
     expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(response.headers.get('content-disposition')).toMatch(/attachment; filename="audit-log.csv"/);
     const lines = (await response.text()).split('\r\n');
-    expect(lines[0]).toBe('at,actor,action,target,ip,user_agent,request_id,details');
+    expect(lines[0]).toBe('"at","actor","action","target","ip","user_agent","request_id","details"');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(
-      `,admin,user.quota_changed,user:csv-user,127.0.0.1,"'=HYPERLINK(""http://x"",""a, b"")",`,
+      `,"admin","user.quota_changed","user:csv-user","127.0.0.1","'=HYPERLINK(""http://x"",""a, b"")",`,
     );
     expect(lines[1]).toContain('"{""from"":null,""to"":1}"');
     expect(lines[2]).toBe('');
@@ -276,6 +276,32 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
     const badFilter = await send(admin, 'GET', '/api/admin/audit.csv?from=2030-01-01&to=2020-01-01');
     expect(badFilter.status).toBe(400);
     expect((await readError(badFilter)).code).toBe('BAD_REQUEST');
+  });
+
+  it('guards a failed sign-in whose username, user agent and request id carry ;-separated formulas', async () => {
+    const hostile = ';=1+1;@SUM(A1),-2\t+3';
+    const failed = await send(
+      undefined,
+      'POST',
+      '/api/auth/login',
+      { username: hostile, password: 'wrong' },
+      { 'user-agent': hostile, 'x-request-id': hostile },
+    );
+    expect(failed.status).toBe(401);
+    const response = await send(
+      admin,
+      'GET',
+      `/api/admin/audit.csv?action=auth.sign_in_failed&target=${encodeURIComponent(`user:${hostile}`)}`,
+    );
+    expect(response.status).toBe(200);
+    const lines = (await response.text()).split('\r\n');
+    expect(lines).toHaveLength(3);
+    const cells = lines[1]?.split('","') ?? [];
+    // Every cell quoted; every part that starts after ; , or a tab starts with ' instead of a formula character.
+    expect(lines[1]).toMatch(/^".*"$/);
+    const guarded = ";'=1+1;'@SUM(A1),'-2\t'+3";
+    expect(cells.slice(3, 7)).toEqual([`user:${guarded}`, '127.0.0.1', guarded, guarded]);
+    expect(lines[1]).not.toMatch(/[;,\t][=+\-@]/);
   });
 
   it('is for admins only', async () => {

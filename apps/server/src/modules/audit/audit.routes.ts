@@ -31,7 +31,8 @@ export function registerAuditRoutes(app: FastifyInstance, { audit }: { audit: Au
     schema: {
       tags,
       summary: 'The audit log as CSV (same filters; every matching entry, streamed)',
-      description: "text/csv; values that start like a spreadsheet formula (`=`, `+`, `-`, `@`) get a leading `'`.",
+      description:
+        "text/csv; every cell quoted; a `'` goes before `=`, `+`, `-`, `@`, tab or CR at the start of a value or after `,` `;` tab CR LF inside it (formula injection).",
       querystring: csv.query,
     },
     handler: async (request, reply) => {
