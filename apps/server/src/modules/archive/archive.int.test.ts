@@ -105,6 +105,30 @@ describe.each(dialects())('bulk download as zip (%s)', (dialect) => {
     expect((await server.fetch('/api/files/archive', { method: 'POST', body: '{}' })).status).toBe(401);
   });
 
+  it('zips a tree whose paths exceed 65,535 bytes, names shortened to fit (archive and a folder link)', async () => {
+    // 65 levels of the longest folder name (255 characters of 4 UTF-8 bytes): 66,365 bytes down to the deepest.
+    const name = (level: number) => `${level}${'😀'.repeat(255 - String(level).length)}`;
+    const top = await folder('yan', { name: name(0) });
+    let deepest = top;
+    for (let level = 1; level < 65; level++) deepest = await folder('yan', { name: name(level), parentId: deepest.id });
+    await upload('yan', `?folderId=${deepest.id}`, `${'😀'.repeat(250)}.txt`, Buffer.from('at the bottom'));
+    await upload('yan', `?folderId=${deepest.id}`, 'short.txt', Buffer.from('short'));
+
+    const check = async (response: Response) => {
+      expect(response.status).toBe(200);
+      const entries = await unzip(Buffer.from(await response.arrayBuffer()));
+      for (const path of entries.keys()) expect(Buffer.byteLength(path)).toBeLessThanOrEqual(0xffff);
+      const files = [...entries].filter(([path]) => !path.endsWith('/'));
+      expect(files.map(([, bytes]) => bytes.toString()).sort()).toEqual(['at the bottom', 'short']);
+      for (const [path] of files) expect(path.split('/').length).toBeGreaterThanOrEqual(65);
+      expect(files.find(([, bytes]) => bytes.toString() === 'at the bottom')?.[0]).toMatch(/\/(😀)+\.txt$/u);
+      expect(files.find(([, bytes]) => bytes.toString() === 'short')?.[0]).toMatch(/\/short\.txt$/);
+    };
+    await check(await archive('yan', { folderIds: [top.id] }));
+    const link = await json<{ token: string }>(await call('yan', 'POST', '/api/links', { folderId: top.id }), 201);
+    await check(await server.fetch(`/api/public/links/${link.token}/zip`));
+  });
+
   it('answers bad bodies with 400', async () => {
     for (const body of [{}, { fileIds: [] }, { fileIds: 'x' }, { fileIds: [''] }, { folderIds: [1] }]) {
       const response = await archive('zoe', body);
