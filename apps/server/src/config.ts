@@ -290,7 +290,7 @@ export const EnvSchema = z.object({
     .min(0)
     .default(30_000)
     .describe(
-      'a request whose body sends no byte for this long gets `408` and its connection is closed (a stalled tus upload keeps the bytes that arrived); uploads that keep sending are never cut; `0` turns it off',
+      'a request whose body sends no byte for this long gets `408` and its connection is closed (a stalled tus upload keeps the bytes that arrived); uploads that keep sending are never cut; the same limit closes a connection whose body stalls after an early answer (401, 403, 413, 429); `0` turns it off',
     ),
   BLOB_STORE: z.enum(['fs', 's3']).default('fs').describe('where file bytes live: `fs` (`DATA_DIR/blobs`) or `s3`'),
   S3_ENDPOINT: documented(
