@@ -24,8 +24,9 @@ import {
  *
  * - `public`: anyone; never 403 for anonymous.
  * - `user`: anonymous 401; user A and admin pass. Path parameters named
- *   `userId` or `ownerKey` are filled with user A's owner key, so user B is
- *   asking for another user's resource and must get 403 — except under
+ *   `userId` or `ownerKey` are filled with user A's owner key, so user B and
+ *   the admin (who manages people, not content) are asking for another user's
+ *   resource and must get 403 — except under
  *   `/api/workspaces/`, where `userId` names a member and the workspace decides,
  *   and in `…/shares/:userId`, where it names a share's recipient and the shared
  *   item decides (the workspace and sharing matrices below cover those routes by role).
@@ -56,7 +57,7 @@ function expected(route: RouteEntry, who: Identity): 'unauthenticated' | 'forbid
   if (route.access === 'apikey') return 'unauthenticated';
   if (who === 'anonymous') return 'unauthenticated';
   if (route.access === 'admin') return who === 'admin' ? 'allowed' : 'forbidden';
-  if (who === 'userB' && hasOwnerParam(route.url)) return 'forbidden';
+  if ((who === 'userB' || who === 'admin') && hasOwnerParam(route.url)) return 'forbidden';
   return 'allowed';
 }
 
@@ -1528,8 +1529,8 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       viewer: [200, 404, 404],
       nonMember: [404, 404, 404],
       recipient: [404, 404, 200],
-      // The file policy's admin reach into personal files (the spec's) holds here as on a download; not workspaces.
-      admin: [404, 200, 200],
+      // Admins reach no one's content: neither workspaces they are not in nor personal spaces.
+      admin: [404, 404, 404],
     };
     for (const [who, want] of Object.entries(zips) as [Caller, [number, number, number]][]) {
       const bodies = [
@@ -1639,4 +1640,103 @@ describe.each(dialects())('consent to membership matrix (%s)', (dialect) => {
     await setting(false);
     expect(failures).toEqual([]);
   }, 180_000);
+});
+
+/**
+ * Admin vs content: the admin role manages people, not content (docs/PRODUCT.md#roles-and-permissions). The built-in
+ * admin and an identity-provider admin get the 404 of an unknown id on every route that reads or changes a file or a
+ * folder of alice's personal space (a private folder and a file in it), and the `{userId}` paths' 403 on her owner
+ * key; a refused call changes nothing (she still has the file, byte for byte, unshared, unlinked, where it was).
+ */
+describe.each(dialects())('admin vs content (%s)', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ dialect });
+  });
+  afterAll(async () => server?.close());
+
+  it("answers the built-in admin and an OIDC admin 404 on alice's personal file and folders", async () => {
+    const alice = await server.signInAs({ owner_key: 'avc-alice' });
+    await server.signInAs({ owner_key: 'avc-mallory' });
+    const admins = {
+      builtIn: await server.signInAs({ owner_key: 'admin', role: 'admin' }),
+      oidc: await server.signInAs({
+        owner_key: 'avc-idp-admin',
+        role: 'admin',
+        oidc_issuer: 'https://idp.example.test',
+        oidc_subject: 'sub-avc-idp-admin',
+      }),
+    };
+    const ok = expectJson;
+    const failures: string[] = [];
+    for (const [who, cookie] of Object.entries(admins)) {
+      // Fresh for each admin: a private folder with a subfolder and a file.
+      const folder = await ok<{ id: string }>(
+        sendJson(server, alice, 'POST', '/api/folders', { name: `Private ${who}` }),
+        201,
+      );
+      const inner = await ok<{ id: string }>(
+        sendJson(server, alice, 'POST', '/api/folders', { name: 'Inner', parentId: folder.id }),
+        201,
+      );
+      const file = await ok<FileRecord>(uploadFile(server, alice, `?folderId=${folder.id}`, 'diary.txt', 'dear diary'));
+      const id = file.id;
+      const [own] = await ok<{ rootFolderId: string }[]>(sendJson(server, cookie, 'GET', '/api/spaces'));
+      const calls: [string, string, unknown?][] = [
+        ['GET', `/api/files/download/${id}`],
+        ['GET', `/api/files/${id}`],
+        ['GET', `/api/files/${id}/details`],
+        ['GET', `/api/files/${id}/thumbnail`],
+        ['GET', `/api/files/${id}/versions`],
+        ['GET', `/api/files/${id}/insights`],
+        ['GET', `/api/files/${id}/shares`],
+        ['PUT', `/api/files/${id}/shares/avc-mallory`, { role: 'editor' }],
+        ['POST', '/api/links', { fileId: id }],
+        ['PATCH', `/api/files/${id}`, { folderId: own?.rootFolderId }],
+        ['PATCH', `/api/files/${id}`, { fileName: 'mine.txt' }],
+        ['DELETE', `/api/files/user/${id}`],
+        ['POST', '/api/files/archive', { fileIds: [id] }],
+        ['GET', `/api/folders/${folder.id}`],
+        ['GET', `/api/folders/${inner.id}`],
+        ['PATCH', `/api/folders/${inner.id}`, { name: 'Taken' }],
+        ['DELETE', `/api/folders/${inner.id}`],
+        ['GET', `/api/folders/${folder.id}/shares`],
+        ['PUT', `/api/folders/${folder.id}/shares/avc-mallory`, { role: 'editor' }],
+        ['POST', '/api/links', { folderId: folder.id }],
+        ['POST', '/api/files/archive', { folderIds: [folder.id] }],
+      ];
+      for (const [method, url, body] of calls) {
+        const answer = await sendJson(server, cookie, method, url, body);
+        await answer.arrayBuffer();
+        if (answer.status !== 404) failures.push(`${who} ${method} ${url}: ${answer.status}, expected 404`);
+      }
+      // The `{userId}` paths name a person (no secret): the 403 of another person's space.
+      for (const [method, url] of [
+        ['GET', '/api/files/user/avc-alice'],
+        ['GET', '/api/files/user-stats/avc-alice'],
+      ] as const) {
+        const answer = await sendJson(server, cookie, method, url);
+        if (answer.status !== 403 || (await readError(answer)).message !== 'You can only access your own files.')
+          failures.push(`${who} ${method} ${url}: ${answer.status}, expected 403`);
+      }
+      const upload = await uploadFile(server, cookie, '?userId=avc-alice', 'planted.txt', 'x');
+      if (upload.status !== 403) failures.push(`${who} upload ?userId=avc-alice: ${upload.status}, expected 403`);
+      const search = await ok<{ items: unknown[] }>(sendJson(server, cookie, 'GET', '/api/search?q=diary'));
+      if (search.items.length !== 0) failures.push(`${who} search found ${search.items.length}`);
+      // Nothing changed: alice has her file where it was, byte for byte, unshared and unlinked, and her folders.
+      const download = await sendJson(server, alice, 'GET', `/api/files/download/${id}`);
+      expect(download.status).toBe(200);
+      expect(await download.text()).toBe('dear diary');
+      const listing = await ok<{ folders: { name: string }[]; files: { id: string; fileName: string }[] }>(
+        sendJson(server, alice, 'GET', `/api/folders/${folder.id}`),
+      );
+      expect(listing.folders.map((f) => f.name)).toEqual(['Inner']);
+      expect(listing.files.map((f) => [f.id, f.fileName])).toEqual([[id, 'diary.txt']]);
+      const shares = await ok<{ shares: unknown[] }>(sendJson(server, alice, 'GET', `/api/files/${id}/shares`));
+      expect(shares.shares).toEqual([]);
+      for (const query of [`fileId=${id}`, `folderId=${folder.id}`])
+        expect(await ok<unknown[]>(sendJson(server, alice, 'GET', `/api/links?${query}`))).toEqual([]);
+    }
+    expect(failures).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors';
-import { isAdmin, type Actor } from '../actor';
+import type { Actor } from '../actor';
 import { loadWithRole } from './authorize';
 import { LINK_MANAGE_ACTION } from './link';
 import { allows, strongerRole, type ResourceAction, type ResourceRole } from './roles';
@@ -24,23 +24,24 @@ export interface FileSubject {
 export const OWN_FILES_ONLY = 'You can only access your own files.';
 
 /**
- * The actor's role on a file: in a personal space its owner holds it as owner, and so does an admin (the spec's
- * admin acts on anyone's personal files); in a workspace each member has their membership role (admins none);
- * a share adds its role, the stronger of the two counting. Link bearers and API keys have none (a link's
- * access is the link policy's).
+ * The actor's role on a file: in a personal space its owner holds it as owner, and nobody else — admins included
+ * (the admin role manages people, not content: the spec's admin uploads under its own owner key `admin` and has no
+ * screen for anyone else's files; docs/PRODUCT.md#roles-and-permissions); in a workspace each member has their
+ * membership role (admins none); a share adds its role, the stronger of the two counting. Link bearers and API keys
+ * have none (a link's access is the link policy's).
  */
 export function fileRole(actor: Actor, file: FileSubject): ResourceRole | null {
   if (actor.kind !== 'user') return null;
   const own: ResourceRole | null = file.workspaceId
     ? (file.memberRole ?? null)
-    : actor.ownerKey === file.ownerKey || isAdmin(actor)
+    : actor.ownerKey === file.ownerKey
       ? 'owner'
       : null;
   return strongerRole(own, file.shareRole ?? null);
 }
 
 /**
- * Whether the actor reaches the file through their own spaces — their personal space (an admin: anyone's) or a
+ * Whether the actor reaches the file through their own spaces — their personal space or a
  * workspace they are a member of — and not only through a share (which shows it under "Shared with me").
  */
 export const reachesInOwnSpaces = (actor: Actor, file: FileSubject): boolean =>
@@ -52,8 +53,9 @@ export const canFile = (actor: Actor, action: ResourceAction, file: FileSubject)
 
 /**
  * A `{userId}` path (the spec's `/api/files/user/{userId}`, the upload's `?userId=`, a tus upload's owner) acts on
- * that user's personal space: the caller must be allowed `action` there, else 403 (the path names a user, whose
- * existence is no secret).
+ * that user's personal space: the caller must be allowed `action` there — their own key only, admins included (the
+ * spec's admin lists and uploads under its own key `admin`) — else 403 (the path names a user, whose existence is
+ * no secret).
  */
 export function requireActsFor(actor: Actor, ownerKey: string, action: ResourceAction): void {
   if (!canFile(actor, action, { ownerKey })) throw new AppError('FORBIDDEN', OWN_FILES_ONLY);

@@ -34,7 +34,7 @@ export const shareReaches = (userId: string, alias: string): RawBuilder<boolean>
  * for the files and folders a signed-in user can read through their own personal space, their workspace
  * memberships or a share (on the file, or on a folder at or above the item). `ctes` defines `readable_shared_tree`
  * (the shared folders and everything below them) and must open the query's `with recursive` list. Admins get no
- * more here than anyone: the spec's admin reach into personal spaces is for the `{userId}` paths only.
+ * more here than anyone (the file policy gives them no reach into other people's personal spaces either).
  */
 export function readableScope(actor: Pick<UserActor, 'id' | 'ownerKey'>) {
   const memberOf = sql`(select workspace_id from workspace_members where user_id = ${actor.id})`;

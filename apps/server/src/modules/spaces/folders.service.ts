@@ -306,8 +306,8 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
 
     /**
      * Where an upload of the actor goes, checked before any byte is read: into `folderId` (write access there),
-     * the root of `workspaceId` (an editor or owner), or the personal space of `userId` — the spec's rule: the
-     * caller's own, or anyone's for an admin (403 otherwise). Nothing named: the caller's personal space.
+     * the root of `workspaceId` (an editor or owner), or the personal space of `userId` — the caller's own only,
+     * admins included (403 otherwise: `requireActsFor`). Nothing named: the caller's personal space.
      */
     async uploadTarget(
       actor: UserActor,
