@@ -1740,3 +1740,62 @@ describe.each(dialects())('admin vs content (%s)', (dialect) => {
     expect(failures).toEqual([]);
   });
 });
+
+/**
+ * Moving out of a space: `PATCH /api/files/{id} { folderId }` into the caller's own personal root, by caller, for a
+ * workspace file and for a personal file shared with the recipient as editor. Only the source space's owner moves
+ * a file out (docs/PRODUCT.md#workspaces-and-folders); editors — members or share recipients — and viewers get 403,
+ * anyone who cannot see the file 404. A refused move leaves the file where it was.
+ */
+describe.each(dialects())('moving out of a space (%s)', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ dialect });
+  });
+  afterAll(async () => server?.close());
+
+  it('answers a move out of the space by caller: owner, editor, viewer, non-member, share editor, admin', async () => {
+    type Caller = Exclude<RoleCaller, 'anonymous' | 'bearer'>;
+    const { keys, send, upload, signInAll, workspace } = roleCallers(() => server, 'mv');
+    await signInAll();
+    const ws = await workspace('Mv team');
+    const inWorkspace = await upload('owner', `?workspaceId=${ws.id}`, 'team.txt', 'team');
+    const personal = await upload('owner', '', 'mine.txt', 'mine');
+    await expectJson(
+      send('owner', 'PUT', `/api/files/${personal.id}/shares/${keys.recipient}`, { role: 'editor' }),
+      201,
+    );
+    const wsRoot = (await expectJson<{ rootFolderId: string }>(send('owner', 'GET', `/api/workspaces/${ws.id}`)))
+      .rootFolderId;
+    const rootOf = async (who: Caller) =>
+      (await expectJson<{ rootFolderId: string }[]>(send(who, 'GET', '/api/spaces')))[0]?.rootFolderId ?? '';
+    const placeOf = async (id: string) =>
+      JSON.stringify((await expectJson<FileDetails>(send('owner', 'GET', `/api/files/${id}/details`))).location);
+    // The owner last: their move succeeds and takes the file away.
+    const callers = ['editor', 'viewer', 'nonMember', 'recipient', 'admin', 'owner'] as const;
+    const cases: { label: string; id: string; want: readonly number[] }[] = [
+      // editor, viewer, non-member, recipient, admin, owner
+      { label: 'workspace file', id: inWorkspace.id, want: [403, 403, 404, 404, 404, 200] },
+      {
+        label: 'personal file shared with the recipient as editor',
+        id: personal.id,
+        want: [404, 404, 404, 403, 404, 200],
+      },
+    ];
+    const failures: string[] = [];
+    for (const { label, id, want } of cases) {
+      const before = await placeOf(id);
+      for (const who of callers) {
+        // The owner moves the workspace file home, and their personal file into the workspace.
+        const target = who === 'owner' && id === personal.id ? wsRoot : await rootOf(who);
+        const response = await send(who, 'PATCH', `/api/files/${id}`, { folderId: target });
+        await judge(failures, `${label} moved out by ${who}`, response, expectedOf(who, callers, want), {
+          before,
+          snapshot: () => placeOf(id),
+          changed: 'moved it',
+        });
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actions, admin, alice, apiKey, bob, link, outcomeOf } from '../../../test/actors';
-import { canFile, fileRole, reachesInOwnSpaces, requireActsFor, requireFile } from './file';
+import { canFile, fileRole, reachesInOwnSpaces, requireActsFor, requireFile, requireMoveOut } from './file';
 
 const file = { id: 'f1', ownerKey: 'alice' };
 
@@ -51,5 +51,16 @@ describe('file policy', () => {
     // An admin has no role in a workspace they are not a member of.
     expect(reachesInOwnSpaces(admin, inWorkspace)).toBe(false);
     expect(reachesInOwnSpaces(link, file)).toBe(false);
+  });
+
+  it("lets only the source space's owner move a file out of it; editors and admins are refused", () => {
+    const inWorkspace = { ownerKey: 'alice', workspaceId: 'w1' };
+    const refused = expect.objectContaining({ statusCode: 403, code: 'FORBIDDEN' });
+    expect(() => requireMoveOut(alice, file)).not.toThrow();
+    expect(() => requireMoveOut(bob, { ...inWorkspace, memberRole: 'owner' })).not.toThrow();
+    expect(() => requireMoveOut(bob, { ...file, shareRole: 'editor' })).toThrow(refused);
+    expect(() => requireMoveOut(bob, { ...inWorkspace, memberRole: 'editor' })).toThrow(refused);
+    expect(() => requireMoveOut(bob, { ...inWorkspace, memberRole: 'viewer', shareRole: 'editor' })).toThrow(refused);
+    expect(() => requireMoveOut(admin, file)).toThrow(refused);
   });
 });

@@ -61,6 +61,20 @@ export function requireActsFor(actor: Actor, ownerKey: string, action: ResourceA
   if (!canFile(actor, action, { ownerKey })) throw new AppError('FORBIDDEN', OWN_FILES_ONLY);
 }
 
+/** The 403 of an editor moving a file out of its space (they can see the file, so not a 404). */
+export const MOVE_OUT_OWNERS_ONLY =
+  'Only the owner of this space can move the file out of it. You can move it to another folder of the same space.';
+
+/**
+ * Moving a file out of its space (personal → elsewhere, workspace → elsewhere) takes it away from that space's
+ * people, so it needs the source space's `manage` right: the owner of a personal space, an owner of a workspace
+ * (docs/PRODUCT.md#workspaces-and-folders). Editors — members or share recipients — move only within the space:
+ * 403 `MOVE_OUT_OWNERS_ONLY`. `file` carries the facts the loader read (membership and share roles).
+ */
+export function requireMoveOut(actor: Actor, file: FileSubject): void {
+  if (!canFile(actor, 'manage', file)) throw new AppError('FORBIDDEN', MOVE_OUT_OWNERS_ONLY);
+}
+
 /**
  * Loads a file and checks that the actor may do `action` to it. A missing file and one the actor has no role on
  * both answer 404 `FILE_NOT_FOUND`; an actor who may read the file but not do this gets 403.

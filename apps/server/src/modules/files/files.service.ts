@@ -10,7 +10,7 @@ import {
 } from '@atrium/contracts';
 import type { BlobStore } from '../../adapters/blob-store';
 import type { Actor, UserActor } from '../../auth/actor';
-import { fileRole, requireActsFor, requireFile } from '../../auth/policies/file';
+import { fileRole, requireActsFor, requireFile, requireMoveOut } from '../../auth/policies/file';
 import type { ResourceAction } from '../../auth/policies/roles';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
@@ -507,8 +507,8 @@ export const createFilesService = ({
 
     /**
      * Renames a file and/or moves it into another folder, of its space or of any space the actor may write to
-     * (leaving a space needs `delete` there; the bytes then count against the new space's quota). A name taken in
-     * the target folder becomes `name (1).ext`.
+     * (leaving a space needs its `manage` right — its owner: `requireMoveOut`; the bytes then count against the new
+     * space's quota). A name taken in the target folder becomes `name (1).ext`.
      */
     async update(
       actor: UserActor,
@@ -516,14 +516,14 @@ export const createFilesService = ({
       change: { fileName?: string | undefined; folderId?: string | undefined },
       context?: AuditContext,
     ): Promise<FileRecord> {
-      const file = await authorized(actor, id, 'write');
+      const file: StoredFile & Partial<AccessFacts> = await requireFile(actor, 'write', () => find(actor, id));
       let target: UploadTarget | undefined;
       if (change.folderId !== undefined && change.folderId !== file.folderId) {
         const folder = await placement.authorize(actor, change.folderId, 'write');
         target = await placement.targetOfFolder(folder.id, actor.id);
         if (!target) throw new AppError('FOLDER_NOT_FOUND');
         if (leftSpace(file, target)) {
-          await authorized(actor, id, 'delete');
+          requireMoveOut(actor, file);
           if ((await service.remainingQuota(target)) < file.size) throw await service.quotaErrorOf(target);
         } else {
           // Within one space the file keeps whose it is.

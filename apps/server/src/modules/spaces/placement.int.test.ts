@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type {
+  FileDetails,
   FileRecord,
   Folder,
   FolderListing,
@@ -184,6 +185,68 @@ describe.each(dialects())('files in folders and workspaces (%s)', (dialect) => {
     expect(await failure(await call('edgar', 'PATCH', `/api/files/${a.id}`, { folderId: randomUUID() }))).toBe(
       '404 Folder not found.',
     );
+  });
+
+  it("moves a file out of its space only with that space's manage right: editors move within it", async () => {
+    const outOnly =
+      '403 Only the owner of this space can move the file out of it. You can move it to another folder of the same space.';
+    const rootOf = async (who: string) =>
+      (await json<Space[]>(await call(who, 'GET', '/api/spaces')))[0]?.rootFolderId ?? '';
+    /** The folder holding the file, as `who` sees it in the file's details. */
+    const where = async (who: string, id: string) =>
+      (await json<FileDetails>(await call(who, 'GET', `/api/files/${id}/details`))).location.folderId;
+    const usedBy = async (who: string) =>
+      (await json<UserFileStats>(await call(who, 'GET', `/api/files/user-stats/${who}`))).sizeInBytes;
+    const trashOf = async (who: string) =>
+      (await json<{ items: unknown[] }>(await call(who, 'GET', '/api/trash'))).items;
+    const [samRoot, edgarRoot, oliviaRoot] = [await rootOf('sam'), await rootOf('edgar'), await rootOf('olivia')];
+
+    // A person-share editor (on a folder, and on the file alone) cannot take Olivia's file into their own space.
+    const lent = await json<Folder>(await call('olivia', 'POST', '/api/folders', { name: 'Lent out' }), 201);
+    const file = await json<FileRecord>(await upload('olivia', `?folderId=${lent.id}`, 'plan.txt', 'the plan'));
+    const alone = await json<FileRecord>(await upload('olivia', '', 'alone.txt', 'alone'));
+    await json(await call('olivia', 'PUT', `/api/folders/${lent.id}/shares/sam`, { role: 'editor' }), 201);
+    await json(await call('olivia', 'PUT', `/api/files/${alone.id}/shares/sam`, { role: 'editor' }), 201);
+    const samUsed = await usedBy('sam');
+    const ws = await team('Move out');
+    for (const id of [file.id, alone.id]) {
+      expect(await failure(await call('sam', 'PATCH', `/api/files/${id}`, { folderId: samRoot }))).toBe(outOnly);
+    }
+    // Nor into a workspace of theirs (another space all the same).
+    await json(await call('olivia', 'PUT', `/api/workspaces/${ws.id}/members/sam`, { role: 'owner' }));
+    expect(await failure(await call('sam', 'PATCH', `/api/files/${file.id}`, { folderId: ws.rootFolderId }))).toBe(
+      outOnly,
+    );
+    // Nothing changed: Olivia still has both where they were, nothing in her trash, nothing counts against Sam.
+    expect(await where('olivia', file.id)).toBe(lent.id);
+    expect(await where('olivia', alone.id)).toBe(oliviaRoot);
+    expect(await (await call('olivia', 'GET', `/api/files/download/${file.id}`)).text()).toBe('the plan');
+    expect(await trashOf('olivia')).toEqual([]);
+    expect(await usedBy('sam')).toBe(samUsed);
+    // Within the space the editor still moves it (into a folder of the shared tree).
+    const sub = await json<Folder>(await call('sam', 'POST', '/api/folders', { name: 'Sub', parentId: lent.id }), 201);
+    await json(await call('sam', 'PATCH', `/api/files/${file.id}`, { folderId: sub.id }));
+    expect(await where('olivia', file.id)).toBe(sub.id);
+    // The owner moves it out of her space.
+    await json(await call('olivia', 'PATCH', `/api/files/${file.id}`, { folderId: ws.rootFolderId }));
+    expect(await where('olivia', file.id)).toBe(ws.rootFolderId);
+
+    // A workspace editor cannot take a workspace file into their personal space; an owner can.
+    const team1 = await json<FileRecord>(await upload('olivia', `?workspaceId=${ws.id}`, 'team.txt', 'team'));
+    expect(await failure(await call('edgar', 'PATCH', `/api/files/${team1.id}`, { folderId: edgarRoot }))).toBe(
+      outOnly,
+    );
+    expect(await where('olivia', team1.id)).toBe(ws.rootFolderId);
+    const inside = await json<Folder>(
+      await call('edgar', 'POST', '/api/folders', { name: 'Inside', workspaceId: ws.id }),
+      201,
+    );
+    await json(await call('edgar', 'PATCH', `/api/files/${team1.id}`, { folderId: inside.id }));
+    expect(await where('vera', team1.id)).toBe(inside.id);
+    // Sam is an owner of this workspace too: a workspace owner moves its files out.
+    await json(await call('sam', 'PATCH', `/api/files/${team1.id}`, { folderId: samRoot }));
+    expect(await where('sam', team1.id)).toBe(samRoot);
+    expect((await call('edgar', 'GET', `/api/files/${team1.id}`)).status).toBe(404);
   });
 
   it('keeps each workspace within its own quota', async () => {
