@@ -457,6 +457,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       audit: audit.recorder,
       clock,
       defaultQuotaBytes: config.uploads.userQuotaBytes,
+      spaces: workspaces,
     }),
   });
   registerSystemRoutes(app, {

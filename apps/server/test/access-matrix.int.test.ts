@@ -1739,6 +1739,25 @@ describe.each(dialects())('admin vs content (%s)', (dialect) => {
     }
     expect(failures).toEqual([]);
   });
+
+  it('answers Transfer files for admins only: anonymous 401, a user 403, nothing moved; an admin 200', async () => {
+    const owner = await server.signInAs({ owner_key: 'avc-leaver' });
+    const recipient = await server.signInAs({ owner_key: 'avc-heir' });
+    const admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
+    const file = await expectJson<FileRecord>(uploadFile(server, owner, '', 'left.txt', 'left'));
+    await expectJson(sendJson(server, admin, 'PATCH', '/api/admin/users/avc-leaver', { disabled: true }));
+    const body = { toUserId: 'avc-heir' };
+    const url = '/api/admin/users/avc-leaver/transfer';
+    expect((await sendJson(server, undefined, 'POST', url, body)).status).toBe(401);
+    for (const cookie of [recipient, await server.signInAs({ owner_key: 'avc-mallory' })]) {
+      const refused = await sendJson(server, cookie, 'POST', url, body);
+      expect(refused.status).toBe(403);
+      expect((await readError(refused)).message).toBe('Only admins can manage users.');
+    }
+    expect((await sendJson(server, recipient, 'GET', `/api/files/${file.id}`)).status).toBe(404);
+    await expectJson(sendJson(server, admin, 'POST', url, body));
+    expect((await sendJson(server, recipient, 'GET', `/api/files/${file.id}`)).status).toBe(200);
+  });
 });
 
 /**

@@ -64,11 +64,38 @@ export type AdminUserPatch = z.infer<typeof AdminUserPatch>;
 export const SessionsRevoked = z.object({ revoked: z.number().int() }).meta({ id: 'SessionsRevoked' });
 export type SessionsRevoked = z.infer<typeof SessionsRevoked>;
 
-/** The messages of the refusals of the users screen (409). */
+/**
+ * POST /api/admin/users/{userId}/transfer: moves every personal file and folder of `userId` (a disabled account)
+ * into a new folder "From <their name>" of `toUserId`'s personal space.
+ */
+export const TransferFilesRequest = z
+  .object({ toUserId: z.string().trim().min(1, 'Choose who receives the files.').max(200).describe('owner key') })
+  .strict()
+  .meta({ id: 'TransferFilesRequest' });
+export type TransferFilesRequest = z.infer<typeof TransferFilesRequest>;
+
+export const TransferFilesResponse = z
+  .object({
+    from: z.string().describe('owner key of the person the files came from'),
+    to: z.string().describe('owner key of the recipient'),
+    folderId: z.string().describe('the new folder in the recipient’s personal space'),
+    folderName: z.string(),
+    files: z.number().int().describe('files moved, trashed ones included'),
+    folders: z.number().int().describe('folders moved (below the new one), trashed ones included'),
+    bytes: z.number().int().describe('bytes that now count against the recipient’s quota (versions included)'),
+  })
+  .meta({ id: 'TransferFilesResponse' });
+export type TransferFilesResponse = z.infer<typeof TransferFilesResponse>;
+
+/** The messages of the refusals of the users screen (400, 404, 409). */
 export const ADMIN_USER_MESSAGES = {
   builtIn: 'The built-in admin account cannot be demoted or disabled.',
   self: 'You cannot remove your own admin role or disable your own account. Ask another admin.',
   notFound: 'No user with this user id.',
+  recipientNotFound: 'No user with that user id can receive the files.',
+  transferToSelf: 'Choose someone else to receive the files.',
+  transferNotDisabled: 'Disable this account before transferring its files.',
+  recipientDisabled: 'That account is disabled. Choose someone whose account is enabled to receive the files.',
 } as const;
 
 /** Every audited action. Sharing, links and workspaces record theirs through the same recorder. */
@@ -81,6 +108,7 @@ export const AUDIT_ACTIONS = [
   'user.enabled',
   'user.quota_changed',
   'user.sessions_revoked',
+  'user.files_transferred',
   'api_key.created',
   'api_key.revoked',
   'notification.published',

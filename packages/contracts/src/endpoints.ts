@@ -10,6 +10,8 @@ import {
   AdminUserParams,
   AdminUserPatch,
   AdminUsersQuery,
+  TransferFilesRequest,
+  TransferFilesResponse,
   AuditCsvQuery,
   AuditPage,
   AuditQuery,
@@ -488,6 +490,13 @@ export const ENDPOINTS = {
       path: '/api/admin/users/:userId/sessions',
       params: AdminUserParams,
       response: SessionsRevoked,
+    }),
+    transferFiles: endpoint({
+      method: 'POST',
+      path: '/api/admin/users/:userId/transfer',
+      params: AdminUserParams,
+      body: TransferFilesRequest,
+      response: TransferFilesResponse,
     }),
     audit: endpoint({ method: 'GET', path: '/api/admin/audit', query: AuditQuery, response: AuditPage }),
     /** Every matching entry as CSV, streamed (an attachment). */

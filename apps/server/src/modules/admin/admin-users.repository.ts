@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db';
 import { iso, type Clock } from '../../lib/time';
+import { personalSpaceKey } from '../../auth/policies/people';
 
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
@@ -18,6 +19,14 @@ export interface AdminUserRow {
   created_at: string;
   used_bytes: number;
   sessions: number;
+}
+
+/** What `transferPersonalSpace` moved. */
+export interface TransferCounts {
+  files: number;
+  folders: number;
+  /** The files' bytes and their older versions', trashed ones included: what now counts against the recipient. */
+  bytes: number;
 }
 
 /** Plain queries for the users screen. */
@@ -105,6 +114,123 @@ export const createAdminUsersRepository = (db: Db, clock: Clock) => {
         .where('owner_key', '=', ownerKey)
         .executeTakeFirst();
       return row?.quota_bytes === null || row?.quota_bytes === undefined ? null : Number(row.quota_bytes);
+    },
+
+    /**
+     * Moves everything of `from`'s personal space — files and folders, trashed ones too, with their versions — into a
+     * new folder of `to`'s personal space (one transaction). The folder's name is the first of `folder.names` (in
+     * order) not taken in `to`'s root. The content of `from`'s root goes into it; the search documents follow through
+     * their triggers (migrations 0017, 0024); shares the recipient held on what they now own go (they own it), the
+     * people found in `from`'s photos too (People is per space: the recipient's own setting decides what is analysed
+     * there). `from`'s empty root stays. Answers the folder's id and name and what moved.
+     */
+    async transferPersonalSpace(input: {
+      from: string;
+      to: string;
+      toUserId: string;
+      toRootId: string;
+      folder: { id: string; names: (taken: (nameKey: string) => boolean) => { name: string; nameKey: string } };
+      createdBy: string;
+    }): Promise<TransferCounts & { folderName: string }> {
+      const now = iso(clock.now());
+      return db.transaction().execute(async (trx) => {
+        const fromRoot = await trx
+          .selectFrom('folders')
+          .select('id')
+          .where('workspace_id', 'is', null)
+          .where('owner_key', '=', input.from)
+          .where('parent_id', 'is', null)
+          .executeTakeFirst();
+        const taken = new Set(
+          (await trx.selectFrom('folders').select('name_key').where('parent_id', '=', input.toRootId).execute()).map(
+            (row) => row.name_key,
+          ),
+        );
+        const { name, nameKey } = input.folder.names((key) => taken.has(key));
+        await trx
+          .insertInto('folders')
+          .values({
+            id: input.folder.id,
+            workspace_id: null,
+            owner_key: input.to,
+            parent_id: input.toRootId,
+            name,
+            name_key: nameKey,
+            created_by: input.createdBy,
+            created_at: now,
+            updated_at: now,
+            trashed_at: null,
+            trashed_by: null,
+            trash_root_id: null,
+          })
+          .execute();
+        const movedFiles = trx
+          .selectFrom('files')
+          .select('id')
+          .where('workspace_id', 'is', null)
+          .where('owner_key', '=', input.from);
+        const totals = await trx
+          .selectFrom('files')
+          .select([
+            sql<number>`count(*)`.as('files'),
+            sql<number>`coalesce(sum(size), 0)`.as('bytes'),
+            sql<number>`coalesce((select sum(v.size) from file_versions v where v.file_id in (${movedFiles})), 0)`.as(
+              'versionBytes',
+            ),
+          ])
+          .where('workspace_id', 'is', null)
+          .where('owner_key', '=', input.from)
+          .executeTakeFirstOrThrow();
+        const folders = await trx
+          .updateTable('folders')
+          .set({ owner_key: input.to })
+          .where('workspace_id', 'is', null)
+          .where('owner_key', '=', input.from)
+          .where('parent_id', 'is not', null)
+          .executeTakeFirst();
+        await trx
+          .updateTable('files')
+          .set({ owner_key: input.to })
+          .where('workspace_id', 'is', null)
+          .where('owner_key', '=', input.from)
+          .execute();
+        if (fromRoot) {
+          await trx
+            .updateTable('folders')
+            .set({ parent_id: input.folder.id })
+            .where('parent_id', '=', fromRoot.id)
+            .execute();
+          await trx
+            .updateTable('files')
+            .set({ folder_id: input.folder.id })
+            .where('folder_id', '=', fromRoot.id)
+            .execute();
+        }
+        // The recipient owns these now: a share to them on any of them would say otherwise.
+        const moved = (column: 'file_id' | 'folder_id') =>
+          column === 'file_id'
+            ? trx.selectFrom('files').select('id').where('workspace_id', 'is', null).where('owner_key', '=', input.to)
+            : trx
+                .selectFrom('folders')
+                .select('id')
+                .where('workspace_id', 'is', null)
+                .where('owner_key', '=', input.to);
+        await trx
+          .deleteFrom('shares')
+          .where('grantee_user_id', '=', input.toUserId)
+          .where((eb) => eb.or([eb('file_id', 'in', moved('file_id')), eb('folder_id', 'in', moved('folder_id'))]))
+          .execute();
+        const space = personalSpaceKey(input.from);
+        await trx.deleteFrom('faces').where('space_key', '=', space).execute();
+        await trx.deleteFrom('people').where('space_key', '=', space).execute();
+        await trx.deleteFrom('people_settings').where('space_key', '=', space).execute();
+        return {
+          folderName: name,
+          files: Number(totals.files),
+          folders: Number(folders.numUpdatedRows),
+          bytes: Number(totals.bytes) + Number(totals.versionBytes),
+        };
+      });
     },
 
     async update(

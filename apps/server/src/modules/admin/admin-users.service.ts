@@ -1,10 +1,20 @@
-import { ADMIN_USER_MESSAGES, type AdminUser, type AdminUserPatch, type AdminUsersQuery } from '@atrium/contracts';
+import { randomUUID } from 'node:crypto';
+import {
+  ADMIN_USER_MESSAGES,
+  type AdminUser,
+  type AdminUserPatch,
+  type AdminUsersQuery,
+  type TransferFilesRequest,
+  type TransferFilesResponse,
+} from '@atrium/contracts';
 import { requireAdmin } from '../../auth/policies/admin';
 import type { UserActor } from '../../auth/actor';
 import { AppError } from '../../errors';
+import { sanitizeFileName } from '../../lib/file-names';
 import { iso, type Clock } from '../../lib/time';
 import type { AuditContext, AuditRecorder } from '../audit/audit-recorder';
 import { ADMIN_OWNER_KEY } from '../auth/auth.service';
+import { folderNameKey, numberedFolderName } from '../spaces/folder-names';
 import type { AdminUserRow, AdminUsersRepository } from './admin-users.repository';
 
 export interface AdminUsersServiceDeps {
@@ -17,7 +27,12 @@ export interface AdminUsersServiceDeps {
   clock: Clock;
   /** `USER_QUOTA_BYTES`: the quota of a user without one of their own. */
   defaultQuotaBytes: number;
+  /** The personal spaces a transfer moves between (`WorkspacesService.personalRootOf`). */
+  spaces: { personalRootOf(ownerKey: string, createdBy: string | null): Promise<{ id: string }> };
 }
+
+/** The name of the folder a transfer puts someone's files in, before numbering: "From <display name>". */
+const transferFolderName = (displayName: string) => sanitizeFileName(`From ${displayName.replace(/[/\\]/g, '-')}`);
 
 const encodeCursor = (ownerKey: string) => Buffer.from(ownerKey).toString('base64url');
 const decodeCursor = (cursor: string) => {
@@ -28,7 +43,14 @@ const decodeCursor = (cursor: string) => {
 };
 
 /** The users screen: list, change role / status / quota, sign a user out everywhere. Admins only. */
-export const createAdminUsersService = ({ repo, sessions, audit, clock, defaultQuotaBytes }: AdminUsersServiceDeps) => {
+export const createAdminUsersService = ({
+  repo,
+  sessions,
+  audit,
+  clock,
+  defaultQuotaBytes,
+  spaces,
+}: AdminUsersServiceDeps) => {
   const present = (row: AdminUserRow): AdminUser => ({
     userId: row.owner_key,
     id: row.id,
@@ -126,6 +148,56 @@ export const createAdminUsersService = ({ repo, sessions, audit, clock, defaultQ
         ...context,
       });
       return revoked;
+    },
+
+    /**
+     * Transfer files (docs/PRODUCT.md#admin-console-users-and-audit-log): the one way an admin acts on someone's
+     * files, for a person who has left. Moves every personal file and folder of `ownerKey` (disabled first: 409)
+     * into a new folder "From <their name>" of the recipient's personal space, in one transaction, and records
+     * `user.files_transferred`. The recipient's quota is not checked: the files must go somewhere, and an admin can
+     * raise the quota; until then the recipient's uploads are refused as over quota.
+     */
+    async transferFiles(
+      actor: UserActor,
+      ownerKey: string,
+      request: TransferFilesRequest,
+      context: AuditContext,
+    ): Promise<TransferFilesResponse> {
+      requireAdmin(actor, 'users');
+      const from = await find(ownerKey);
+      if (request.toUserId === from.owner_key) throw new AppError('BAD_REQUEST', ADMIN_USER_MESSAGES.transferToSelf);
+      const to = await repo.findByOwnerKey(request.toUserId);
+      if (!to) throw new AppError('USER_NOT_FOUND', ADMIN_USER_MESSAGES.recipientNotFound);
+      if (from.disabled_at === null) throw new AppError('CONFLICT', ADMIN_USER_MESSAGES.transferNotDisabled);
+      if (to.disabled_at !== null) throw new AppError('CONFLICT', ADMIN_USER_MESSAGES.recipientDisabled);
+      const root = await spaces.personalRootOf(to.owner_key, to.id);
+      const wanted = transferFolderName(from.name ?? from.nickname ?? from.owner_key);
+      const folderId = randomUUID();
+      const moved = await repo.transferPersonalSpace({
+        from: from.owner_key,
+        to: to.owner_key,
+        toUserId: to.id,
+        toRootId: root.id,
+        createdBy: actor.id,
+        folder: {
+          id: folderId,
+          names: (taken) => {
+            let n = 0;
+            while (taken(folderNameKey(numberedFolderName(wanted, n)))) n += 1;
+            const name = numberedFolderName(wanted, n);
+            return { name, nameKey: folderNameKey(name) };
+          },
+        },
+      });
+      const { folderName, ...counts } = moved;
+      await audit.record({
+        action: 'user.files_transferred',
+        actor: actor.ownerKey,
+        target: `user:${from.owner_key}`,
+        details: { to: to.owner_key, folderId, folderName, ...counts },
+        ...context,
+      });
+      return { from: from.owner_key, to: to.owner_key, folderId, folderName, ...counts };
     },
 
     /** A user's own quota, or null (the default applies): what the files quota check asks. */

@@ -11,7 +11,7 @@ import type { AdminUsersService } from './admin-users.service';
 export function registerAdminRoutes(app: FastifyInstance, { users }: { users: AdminUsersService }) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
-  const { users: list, updateUser, revokeSessions } = ENDPOINTS.admin;
+  const { users: list, updateUser, revokeSessions, transferFiles } = ENDPOINTS.admin;
 
   typed.route({
     method: list.method,
@@ -75,5 +75,32 @@ export function registerAdminRoutes(app: FastifyInstance, { users }: { users: Ad
       );
       return { revoked };
     },
+  });
+
+  typed.route({
+    method: transferFiles.method,
+    url: transferFiles.path,
+    config: adminOnly('users'),
+    schema: {
+      tags,
+      summary: 'Transfer files: move every personal file and folder of a disabled user to another user',
+      description:
+        'Everything in the personal space of `userId` (trashed items and versions included) moves, in one ' +
+        'transaction, into a new folder "From <their name>" of the personal space of `toUserId`, and counts ' +
+        'against their quota (not checked). Audited as `user.files_transferred`. The account must be disabled ' +
+        '(409); the recipient enabled (409) and someone else (400).',
+      params: transferFiles.params,
+      body: transferFiles.body,
+      response: {
+        200: transferFiles.response,
+        400: ErrorResponse,
+        401: ErrorResponse,
+        403: ErrorResponse,
+        404: ErrorResponse,
+        409: ErrorResponse,
+      },
+    },
+    handler: async (request) =>
+      users.transferFiles(await request.requireUser(), request.params.userId, request.body, auditContext(request)),
   });
 }

@@ -71,6 +71,10 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
     await ok(send(admin, 'PATCH', '/api/admin/users/walker', { disabled: false }));
     await ok(send(admin, 'PATCH', '/api/admin/users/walker', { quotaBytes: 2048 }));
     await ok(send(admin, 'DELETE', '/api/admin/users/walker/sessions'));
+    // Transfer files: a departed (disabled) person's files go to walker.
+    await server.signInAs({ owner_key: 'departed' });
+    await ok(send(admin, 'PATCH', '/api/admin/users/departed', { disabled: true }));
+    await ok(send(admin, 'POST', '/api/admin/users/departed/transfer', { toUserId: 'walker' }));
 
     // API keys, a notification, a file deletion.
     const key = await ok<{ id: string }>(send(admin, 'POST', '/api/ai/keys', { name: 'audit key' }), 201);
@@ -162,6 +166,7 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
       ['user.enabled', 'admin', 'user:walker'],
       ['user.quota_changed', 'admin', 'user:walker', { from: null, to: 2048 }],
       ['user.sessions_revoked', 'admin', 'user:walker'],
+      ['user.files_transferred', 'admin', 'user:departed', { to: 'walker', folderName: 'From departed', files: 0 }],
       ['api_key.created', 'admin', `api_key:${key.id}`, { name: 'audit key' }],
       ['api_key.revoked', 'admin', `api_key:${key.id}`],
       ['notification.published', 'admin', `notification:${published.id}`],
