@@ -58,6 +58,16 @@ export function useRevokeSessions() {
   });
 }
 
+/** Transfer files: everything of a disabled user's personal space goes to `toUserId` (audited by the server). */
+export function useTransferFiles() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, toUserId }: { userId: string; toUserId: string }) =>
+      call(ENDPOINTS.admin.transferFiles, { params: { userId }, body: { toUserId } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] }),
+  });
+}
+
 export interface AuditFilters {
   actor?: string;
   action?: AuditAction | '';

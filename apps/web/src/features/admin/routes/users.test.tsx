@@ -87,4 +87,46 @@ describe('admin users page', () => {
     expect(patches).toEqual([{ role: 'admin' }, { disabled: true }, { quotaBytes: 5 * 1024 * 1024 }]);
     expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/admin/users/bob/sessions')).toBe(true);
   });
+
+  it('transfers the files of a disabled user after a confirmation naming both people', async () => {
+    const calls = stubFetch((url, init) => {
+      if (url === '/api/me') return { status: 200, body: adminMe };
+      if (url === '/api/admin/users')
+        return {
+          status: 200,
+          body: [user({ disabled: true }), user({ userId: 'rita', id: 'id-rita', name: 'Rita Reed' })],
+        };
+      if (url === '/api/admin/users/bob/transfer' && init?.method === 'POST')
+        return {
+          status: 200,
+          body: {
+            from: 'bob',
+            to: 'rita',
+            folderId: 'f1',
+            folderName: 'From Bob Stone',
+            files: 3,
+            folders: 1,
+            bytes: 9,
+          },
+        };
+      return undefined;
+    });
+    renderAt('/dashboard/admin/users', <AdminUsersPage />);
+    const table = await screen.findByRole('table', { name: 'Users' });
+    const [bobRow, ritaRow] = [...table.querySelectorAll('tbody tr')] as HTMLElement[];
+    // Only a disabled user's files can be transferred.
+    expect(within(ritaRow as HTMLElement).queryByRole('button', { name: 'Transfer files…' })).toBeNull();
+    await userEvent.click(within(bobRow as HTMLElement).getByRole('button', { name: 'Transfer files…' }));
+    await userEvent.type(await screen.findByLabelText('User id of the recipient'), 'rita');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Transfer files?' });
+    expect(confirm.textContent).toContain('Bob Stone (bob)');
+    expect(confirm.textContent).toContain('Rita Reed (rita)');
+    expect(calls.some((c) => c.url.endsWith('/transfer'))).toBe(false);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Transfer files' }));
+    expect(await screen.findByText('Moved 3 file(s) and 1 folder(s) of bob to rita, in "From Bob Stone"')).toBeTruthy();
+    expect(calls.filter((c) => c.url === '/api/admin/users/bob/transfer').map((c) => c.body)).toEqual([
+      { toUserId: 'rita' },
+    ]);
+  });
 });

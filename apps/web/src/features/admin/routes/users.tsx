@@ -4,19 +4,117 @@ import { Search } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { useMe } from '../../../lib/me';
 import { showToast } from '../../../lib/toast';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useAdminUsers, useRevokeSessions, useUpdateAdminUser } from '../api/admin-api';
+import { useAdminUsers, useRevokeSessions, useTransferFiles, useUpdateAdminUser } from '../api/admin-api';
 
 const MB = 1024 * 1024;
 const errorText = (error: unknown) => (isApiError(error) ? error.message : 'Something went wrong. Please try again.');
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+/** A user as the confirmation names them: their name and user id, or the user id alone. */
+const named = (user: Pick<AdminUser, 'name' | 'userId'>) =>
+  user.name && user.name !== user.userId ? `${user.name} (${user.userId})` : user.userId;
 
-/** The actions on one user: role, status, quota, sign out everywhere. */
-function UserActions({ user, self }: { user: AdminUser; self: boolean }) {
+/**
+ * Transfer files (docs/PRODUCT.md#admin-console-users-and-audit-log), for a disabled user: the recipient's user id,
+ * then a confirmation naming both people. The server moves everything and records it in the audit log.
+ */
+function TransferFiles({ user, others }: { user: AdminUser; others: AdminUser[] }) {
+  const transfer = useTransferFiles();
+  const [open, setOpen] = useState(false);
+  const [recipient, setRecipient] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const fieldId = useId();
+  const toUserId = recipient.trim();
+  const to = others.find((other) => other.userId === toUserId) ?? { name: null, userId: toUserId };
+  const close = () => {
+    setOpen(false);
+    setConfirming(false);
+    setRecipient('');
+  };
+  const ask = (event: FormEvent) => {
+    event.preventDefault();
+    if (!toUserId) {
+      showToast('warning', 'Enter the user id of the person who receives the files.');
+      return;
+    }
+    setConfirming(true);
+  };
+  const run = () =>
+    transfer.mutate(
+      { userId: user.userId, toUserId },
+      {
+        onSuccess: (result) => {
+          close();
+          showToast(
+            'success',
+            `Moved ${result.files} file(s) and ${result.folders} folder(s) of ${user.userId} to ${result.to}, in "${result.folderName}"`,
+          );
+        },
+        onError: (error) => {
+          setConfirming(false);
+          showToast('error', errorText(error));
+        },
+      },
+    );
+  return (
+    <>
+      <button
+        type="button"
+        className="rounded-md px-2.5 py-1.5 text-sm font-medium ring-1 ring-slate-300 hover:bg-slate-50 disabled:opacity-50 min-h-11 sm:min-h-0"
+        onClick={() => setOpen(true)}
+      >
+        Transfer files…
+      </button>
+      <Dialog
+        open={open && !confirming}
+        title={`Transfer the files of ${named(user)}`}
+        description="Everything in their personal space moves to another person, into a new folder named after them."
+        onClose={close}
+        footer={
+          <>
+            <button type="button" className={buttonClass('secondary')} onClick={close}>
+              Cancel
+            </button>
+            <button type="submit" form={`${fieldId}-form`} className={buttonClass()}>
+              Continue
+            </button>
+          </>
+        }
+      >
+        <form id={`${fieldId}-form`} onSubmit={ask}>
+          <label htmlFor={fieldId} className="text-sm font-medium text-slate-700">
+            User id of the recipient
+          </label>
+          <input
+            id={fieldId}
+            data-autofocus
+            value={recipient}
+            onChange={(event) => setRecipient(event.target.value)}
+            className="mt-1 min-h-11 w-full rounded-md border border-slate-300 px-3 py-2 sm:min-h-0"
+          />
+        </form>
+      </Dialog>
+      <ConfirmDialog
+        open={open && confirming}
+        title="Transfer files?"
+        message={`All files and folders of ${named(user)}, trashed ones included, move to ${named(to)}, who becomes their owner and may exceed their quota. This is recorded in the audit log.`}
+        confirmLabel="Transfer files"
+        busy={transfer.isPending}
+        onConfirm={run}
+        onCancel={() => setConfirming(false)}
+      />
+    </>
+  );
+}
+
+/** The actions on one user: role, status, quota, sign out everywhere, and for a disabled user Transfer files. */
+function UserActions({ user, self, others }: { user: AdminUser; self: boolean; others: AdminUser[] }) {
   const update = useUpdateAdminUser();
   const revoke = useRevokeSessions();
   const [quota, setQuota] = useState(user.quotaBytes === null ? '' : String(Math.round(user.quotaBytes / MB)));
@@ -96,6 +194,7 @@ function UserActions({ user, self }: { user: AdminUser; self: boolean }) {
           Save
         </button>
       </form>
+      {user.disabled && <TransferFiles user={user} others={others} />}
     </div>
   );
 }
@@ -178,7 +277,7 @@ export default function AdminUsersPage() {
                   <td className="py-2 pr-3">{when(user.lastSignInAt)}</td>
                   <td className="py-2 pr-3">{user.sessions}</td>
                   <td className="py-2">
-                    <UserActions user={user} self={user.userId === selfKey} />
+                    <UserActions user={user} self={user.userId === selfKey} others={all} />
                   </td>
                 </tr>
               ))}
@@ -196,7 +295,7 @@ export default function AdminUsersPage() {
                   Last sign-in {when(user.lastSignInAt)} · {user.sessions} session(s)
                 </div>
                 <div className="mt-3">
-                  <UserActions user={user} self={user.userId === selfKey} />
+                  <UserActions user={user} self={user.userId === selfKey} others={all} />
                 </div>
               </li>
             ))}
