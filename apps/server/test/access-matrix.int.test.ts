@@ -1721,8 +1721,20 @@ describe.each(dialects())('admin vs content (%s)', (dialect) => {
       }
       const upload = await uploadFile(server, cookie, '?userId=avc-alice', 'planted.txt', 'x');
       if (upload.status !== 403) failures.push(`${who} upload ?userId=avc-alice: ${upload.status}, expected 403`);
+      const tus = await server.fetch('/api/files/tus', {
+        method: 'POST',
+        headers: {
+          ...TUS_HEADERS,
+          cookie,
+          'upload-length': '4',
+          'upload-metadata': `filename ${b64('planted.bin')},userId ${b64('avc-alice')}`,
+        },
+      });
+      await tus.body?.cancel();
+      if (tus.status !== 403) failures.push(`${who} tus upload for avc-alice: ${tus.status}, expected 403`);
       const search = await ok<{ items: unknown[] }>(sendJson(server, cookie, 'GET', '/api/search?q=diary'));
       if (search.items.length !== 0) failures.push(`${who} search found ${search.items.length}`);
+      expect(failures).toEqual([]);
       // Nothing changed: alice has her file where it was, byte for byte, unshared and unlinked, and her folders.
       const download = await sendJson(server, alice, 'GET', `/api/files/download/${id}`);
       expect(download.status).toBe(200);
