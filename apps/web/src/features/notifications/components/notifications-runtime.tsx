@@ -1,7 +1,9 @@
 import { NOTIFICATION_TEXTS, workspaceMessageSource } from '@atrium/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { showToast } from '../../../lib/toast';
 import { useMe } from '../../../lib/me';
+import { spacesKey } from '../../../lib/queries/spaces';
 import { useTimedMessage } from '../hooks/use-timed-message';
 import { connectNotificationStream } from '../lib/notification-stream';
 import { ingestNotification, onNotificationArrival } from '../lib/notifications-store';
@@ -22,17 +24,20 @@ export function NotificationsRuntime() {
   const userId = me.data?.id;
   const banner = useTimedMessage();
   const showBanner = banner.show;
+  const client = useQueryClient();
 
   useEffect(
     () =>
       onNotificationArrival((notification) => {
+        // Added to (or invited to) a workspace: the spaces list changed, so "Open workspace" and the sidebar find it.
+        if (notification.type === 'membership') void client.invalidateQueries({ queryKey: spacesKey });
         // A workspace's message says who sent it where; never dressed as an announcement (docs/PRODUCT.md#notifications).
         const source = notification.type === 'workspace' ? workspaceMessageSource(notification) : null;
         const text = source ? `${source}: ${notification.message}` : notification.message;
         showToast('info', text, { autoClose: NOTIFICATION_TOAST_MS });
         showBanner(text);
       }),
-    [showBanner],
+    [showBanner, client],
   );
 
   useEffect(() => {
