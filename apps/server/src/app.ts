@@ -43,7 +43,7 @@ import { registerContactRoutes } from './modules/contact/contact.routes';
 import { createContactService } from './modules/contact/contact.service';
 import { createLinksRepository } from './modules/links/links.repository';
 import { registerLinksRoutes } from './modules/links/links.routes';
-import { createLinksService } from './modules/links/links.service';
+import { createLinkMakerCheck, createLinksService } from './modules/links/links.service';
 import { createUnlocker } from './modules/links/unlock-cookie';
 import { createSharingRepository } from './modules/sharing/sharing.repository';
 import { registerSharingRoutes } from './modules/sharing/sharing.routes';
@@ -491,6 +491,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       repo: createFileDetailsRepository(database.db),
       files,
       links: linksRepo,
+      linkMakerMayShare: createLinkMakerCheck({ users, files, folders }),
       access,
       clock,
     }),
@@ -503,6 +504,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       unlocker: createUnlocker(config.session.secret),
       limiter: rateLimiter,
       clock,
+      users,
     }),
     audit: audit.recorder,
     maxUploadBytes: config.uploads.maxBytes,

@@ -151,6 +151,11 @@ export const Link = z
     allowUpload: z.boolean(),
     createdAt: z.string(),
     createdBy: z.string().nullable(),
+    suspended: z
+      .boolean()
+      .describe(
+        'Its maker may no longer share the file or folder (removed, role lowered, share revoked): it answers like a revoked link until they may again',
+      ),
   })
   .meta({ id: 'Link' });
 export type Link = z.infer<typeof Link>;

@@ -165,6 +165,10 @@ export interface LinksTable {
   /** 0 or 1 in both dialects: a folder's upload-only "file drop". */
   allow_upload: Generated<number>;
   revoked_at: string | null;
+  /** Bytes the counted downloads allow (each adds its file's size; migration 0025). */
+  bytes_allowed: Generated<number>;
+  /** Bytes sent through the link (whole downloads and every range; refunded when a transfer stops early). */
+  bytes_served: Generated<number>;
 }
 
 /** API keys for the AI compatibility endpoints; the key itself is never stored. */

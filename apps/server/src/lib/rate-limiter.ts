@@ -20,6 +20,12 @@ export interface WindowCount {
   retryAfterSeconds: number;
 }
 
+/** A counted hit: which window it went into (to take it back with `unhit`). */
+export interface Hit extends WindowCount {
+  key: string;
+  windowStartedAt: string;
+}
+
 /**
  * Fixed-window counters in the database (table `rate_limits`), so every instance sees the
  * same counts. Each hit is counted atomically by one upsert that returns the new count, so
@@ -28,7 +34,7 @@ export interface WindowCount {
 export const createRateLimiter = ({ db, clock }: { db: Db; clock: Clock }) => {
   const limiter = {
     /** Counts one hit of `key` in a window of `windowMs` (a new window starts once it has passed). */
-    async hit(key: string, windowMs: number): Promise<WindowCount> {
+    async hit(key: string, windowMs: number): Promise<Hit> {
       const now = clock.now();
       const nowIso = iso(now);
       const cutoff = iso(new Date(now.getTime() - windowMs));
@@ -44,7 +50,27 @@ export const createRateLimiter = ({ db, clock }: { db: Db; clock: Clock }) => {
         .returning(['hits', 'window_started_at'])
         .executeTakeFirstOrThrow();
       const resetAt = Date.parse(row.window_started_at) + windowMs;
-      return { hits: Number(row.hits), retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)) };
+      return {
+        key,
+        windowStartedAt: row.window_started_at,
+        hits: Number(row.hits),
+        retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)),
+      };
+    },
+
+    /**
+     * Takes back one `hit` (an attempt refused or that turned out not to count), in the window it went into only: a
+     * window started since is left alone. Counting first and taking back after keeps parallel attempts from slipping
+     * past a limit (each is counted before anything is checked) while only what should count stays counted.
+     */
+    async unhit({ key, windowStartedAt }: Pick<Hit, 'key' | 'windowStartedAt'>): Promise<void> {
+      await db
+        .updateTable('rate_limits')
+        .set({ hits: sql<number>`hits - 1` })
+        .where('key', '=', key)
+        .where('window_started_at', '=', windowStartedAt)
+        .where('hits', '>', 0)
+        .execute();
     },
 
     /** The hits of `key` in its current window, without counting one (0 when no window is open). */

@@ -135,7 +135,12 @@ describe('deploy/systemd/atrium@.service', () => {
 
   it('runs production on loopback with a restart policy, a graceful stop and secrets from a file', () => {
     const unit = readFileSync(SYSTEMD_UNIT, 'utf8');
-    expect(unitEnvironment(3001)).toMatchObject({ NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '3001' });
+    expect(unitEnvironment(3001)).toMatchObject({
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: '3001',
+      UV_THREADPOOL_SIZE: '16',
+    });
     expect(unit).toMatch(/^EnvironmentFile=\/etc\/atrium\/atrium\.env$/m);
     expect(unit).toMatch(/^Restart=on-failure$/m);
     expect(unit).toMatch(/^KillSignal=SIGTERM$/m);

@@ -72,6 +72,24 @@ describe('link policy', () => {
     }
   });
 
+  it('lets a later range (resume) through a used-up link to the byte count, never through a locked, expired or revoked one', () => {
+    const usedUp = link({ maxDownloads: 1, downloads: 1 });
+    expect(outcome(linkDecision(bearer(true), usedUp, 'resume', now))).toBe('allowed');
+    expect(outcome(linkDecision(bearer(true), usedUp, 'read', now))).toBe('410 LINK_USED_UP');
+    expect(outcome(linkDecision(bearer(false), link({ ...usedUp, hasPassword: true }), 'resume', now))).toBe(
+      '401 LINK_LOCKED',
+    );
+    expect(outcome(linkDecision(bearer(true), link({ expiresAt: '2026-01-01T00:00:00Z' }), 'resume', now))).toBe(
+      '410 LINK_EXPIRED',
+    );
+    expect(outcome(linkDecision(bearer(true), link({ revokedAt: now.toISOString() }), 'resume', now))).toBe(
+      '404 LINK_NOT_FOUND',
+    );
+    expect(outcome(linkDecision(bearer(true), link({ kind: 'folder', allowUpload: true }), 'resume', now))).toBe(
+      '403 FORBIDDEN',
+    );
+  });
+
   it('lets a locked link show its page only; unlocked, everything its kind allows', () => {
     const locked = link({ hasPassword: true });
     expect(outcome(linkDecision(bearer(false), locked, 'view', now))).toBe('allowed');

@@ -19,9 +19,11 @@ export interface LinkSubject {
 
 /**
  * What a link's bearer may try: `view` its public page (metadata; allowed while locked, so the page can show the
- * password form), `read` (list the folder, download a file, the zip) and `upload` (file-drop links).
+ * password form), `read` (list the folder, download a file, the zip), `resume` (a later range of a file: `read`, but
+ * allowed on a used-up link, since the bytes of the downloads already counted decide — `links.service.ts`) and
+ * `upload` (file-drop links).
  */
-export type LinkAction = 'view' | 'read' | 'upload';
+export type LinkAction = 'view' | 'read' | 'resume' | 'upload';
 
 /**
  * Creating, listing and revoking a file's or folder's links needs this action on it (`roles.ts`: owner and editor;
@@ -50,10 +52,11 @@ export function linkDecision(actor: Actor, link: LinkSubject, action: LinkAction
   const state = linkState(link, now);
   if (state === 'revoked') return new AppError('LINK_NOT_FOUND', LINK_TEXTS.revoked);
   if (state === 'expired') return new AppError('LINK_EXPIRED', LINK_TEXTS.expired);
-  if (state === 'usedUp') return new AppError('LINK_USED_UP', LINK_TEXTS.usedUp);
+  if (state === 'usedUp' && action !== 'resume') return new AppError('LINK_USED_UP', LINK_TEXTS.usedUp);
   if (action === 'view') return 'allowed';
   if (link.hasPassword && actor.unlocked !== true) return new AppError('LINK_LOCKED', LINK_TEXTS.locked);
-  if (action === 'read' && link.allowUpload) return new AppError('FORBIDDEN', LINK_TEXTS.uploadOnly);
+  if ((action === 'read' || action === 'resume') && link.allowUpload)
+    return new AppError('FORBIDDEN', LINK_TEXTS.uploadOnly);
   if (action === 'upload' && !(link.allowUpload && link.kind === 'folder')) {
     return new AppError('FORBIDDEN', LINK_TEXTS.notUploadLink);
   }

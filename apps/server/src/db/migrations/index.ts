@@ -23,6 +23,7 @@ import { m0021UserPreferences } from './0021-user-preferences';
 import { m0022AuditSubject } from './0022-audit-subject';
 import { m0023SearchRecent } from './0023-search-recent';
 import { m0024SearchScope } from './0024-search-scope';
+import { m0025LinkBytes } from './0025-link-bytes';
 import { m0026MembershipConsent } from './0026-membership-consent';
 
 /**
@@ -54,5 +55,6 @@ export const migrations: Record<string, Migration> = {
   '0022-audit-subject': m0022AuditSubject,
   '0023-search-recent': m0023SearchRecent,
   '0024-search-scope': m0024SearchScope,
+  '0025-link-bytes': m0025LinkBytes,
   '0026-membership-consent': m0026MembershipConsent,
 };

@@ -47,6 +47,33 @@ export function isNotModified(request: FastifyRequest, etag: string, lastModifie
 const contentTypeHeader = (type: string) =>
   type.startsWith('text/') || type === 'application/json' ? `${type}; charset=utf-8` : type;
 
+/** The range `sendBlob` serves for this request (`If-Range` honoured: a changed file is sent whole). */
+export function requestedRange(request: FastifyRequest, blob: Pick<BlobRecord, 'etag' | 'size' | 'lastModified'>) {
+  const ifRange = typeof request.headers['if-range'] === 'string' ? request.headers['if-range'] : undefined;
+  const rangeHeader =
+    ifRange && !etagMatches(ifRange, blob.etag) && ifRange !== httpDate(blob.lastModified).toUTCString()
+      ? undefined
+      : request.headers.range;
+  return parseRange(rangeHeader, blob.size);
+}
+
+/**
+ * What a GET (or HEAD) through `sendBlob` will send: nothing (HEAD, 304, 416), the whole file, or one range.
+ * Public links count their downloads and bytes from it before sending.
+ */
+export function plannedSend(
+  request: FastifyRequest,
+  blob: Pick<BlobRecord, 'etag' | 'size' | 'lastModified'>,
+): { kind: 'nothing' } | { kind: 'bytes'; start: number; length: number } {
+  if (request.method !== 'GET' || isNotModified(request, blob.etag, httpDate(blob.lastModified))) {
+    return { kind: 'nothing' };
+  }
+  const range = requestedRange(request, blob);
+  if (range.kind === 'unsatisfiable') return { kind: 'nothing' };
+  if (range.kind === 'full') return { kind: 'bytes', start: 0, length: blob.size };
+  return { kind: 'bytes', start: range.range.start, length: range.range.end - range.range.start + 1 };
+}
+
 /**
  * Answers a request for stored bytes: validators (ETag, Last-Modified), conditional GET (304), one byte range
  * (206, `If-Range`, 416 outside the bytes), HEAD without reading, an RFC 6266 `Content-Disposition`, and headers
@@ -69,12 +96,7 @@ export async function sendBlob(
   });
   if (isNotModified(request, etag, lastModified)) return reply.status(304).send();
 
-  const ifRange = typeof request.headers['if-range'] === 'string' ? request.headers['if-range'] : undefined;
-  const rangeHeader =
-    ifRange && !etagMatches(ifRange, etag) && ifRange !== lastModified.toUTCString()
-      ? undefined
-      : request.headers.range;
-  const range = parseRange(rangeHeader, size);
+  const range = requestedRange(request, blob);
   if (range.kind === 'unsatisfiable') {
     throw new AppError('RANGE_NOT_SATISFIABLE', `The requested range is not within the file's ${size} bytes.`, {
       headers: { 'content-range': `bytes */${size}` },

@@ -12,7 +12,7 @@ import { linkState } from '../../auth/policies/link';
 import type { Clock } from '../../lib/time';
 import type { FilesService } from '../files/files.service';
 import type { StoredFile } from '../files/stored-file';
-import type { LinksRepository } from '../links/links.repository';
+import type { LinkRow, LinksRepository } from '../links/links.repository';
 import { linkSubject, presentLink } from '../links/links.presenter';
 import { SHARED_SPACE_NAME } from '../search/search.service';
 import type { AccessFacts, AccessResolver } from '../spaces/access';
@@ -22,6 +22,8 @@ export interface FileDetailsServiceDeps {
   repo: FileDetailsRepository;
   files: Pick<FilesService, 'readableWithRole'>;
   links: Pick<LinksRepository, 'listFor'>;
+  /** Whether a link's maker may still share its file (a suspended link is not active: `createLinkMakerCheck`). */
+  linkMakerMayShare: (link: LinkRow) => Promise<boolean>;
   access: Pick<AccessResolver, 'sharedFolderIds'>;
   clock: Clock;
 }
@@ -40,7 +42,25 @@ const parseDetails = (text: string | null): Record<string, unknown> | null => {
  * activity (the audit entries about it, `audit_log.subject`). What the caller sees beyond the file is the file
  * policy's `fileDetailsView`.
  */
-export function createFileDetailsService({ repo, files, links, access, clock }: FileDetailsServiceDeps) {
+export function createFileDetailsService({
+  repo,
+  files,
+  links,
+  linkMakerMayShare,
+  access,
+  clock,
+}: FileDetailsServiceDeps) {
+  /** A file's links that work now (not expired, used up, or suspended because their maker may no longer share it). */
+  const activeLinks = async (fileId: string, now: Date) => {
+    const active = [];
+    for (const row of await links.listFor({ fileId })) {
+      if (linkState(linkSubject(row), now) === 'active' && (await linkMakerMayShare(row))) {
+        active.push(presentLink(row, { suspended: false }));
+      }
+    }
+    return active;
+  };
+
   /** Where the caller finds the file: its space and folders, cut to the highest shared folder for share-only readers. */
   async function locationOf(
     actor: UserActor,
@@ -129,11 +149,7 @@ export function createFileDetailsService({ repo, files, links, access, clock }: 
         versions: { count: versions.count, bytes: versions.bytes },
         yourRole: role,
         access: view.access ? await accessOf(file, folders) : null,
-        links: view.links
-          ? (await links.listFor({ fileId: id }))
-              .filter((row) => linkState(linkSubject(row), now) === 'active')
-              .map(presentLink)
-          : null,
+        links: view.links ? await activeLinks(id, now) : null,
         activity: activity.map((row) => ({
           action: row.action as AuditAction,
           actor: row.actor === null ? null : (row.actor_name ?? row.actor),

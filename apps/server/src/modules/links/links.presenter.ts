@@ -5,8 +5,11 @@ import type { LinkRow, LinkWithCreator } from './links.repository';
 /** The public page's address of a link. */
 export const linkUrl = (token: string) => `/s/${token}`;
 
-/** A link as its owner sees it (never the password hash). */
-export const presentLink = (row: LinkWithCreator): Link => ({
+/**
+ * A link as its owner sees it (never the password hash). `suspended`: its maker may no longer share its target
+ * (`createLinkMakerCheck` in links.service.ts), so it answers like a revoked link until they may again.
+ */
+export const presentLink = (row: LinkWithCreator, { suspended }: { suspended: boolean }): Link => ({
   id: row.id,
   token: row.token,
   url: linkUrl(row.token),
@@ -19,6 +22,7 @@ export const presentLink = (row: LinkWithCreator): Link => ({
   allowUpload: Number(row.allow_upload) === 1,
   createdAt: row.created_at,
   createdBy: row.creator_name,
+  suspended,
 });
 
 /** What the link policy reads of a row. */

@@ -118,6 +118,57 @@ export const createLinksRepository = (db: Db) => {
       return Number(result.numUpdatedRows) > 0;
     },
 
+    /**
+     * Starts a download of a link's file (a whole GET or a first range), atomically within the download limit: counts
+     * one download, allows the file's `size` more bytes and counts the `length` sent now. False when the link was
+     * revoked or used up meanwhile.
+     */
+    async startTransfer(id: string, size: number, length: number): Promise<boolean> {
+      const result = await db
+        .updateTable('links')
+        .set({
+          download_count: sql<number>`download_count + 1`,
+          bytes_allowed: sql<number>`bytes_allowed + ${size}`,
+          bytes_served: sql<number>`bytes_served + ${length}`,
+        })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .where((eb) => eb.or([eb('max_downloads', 'is', null), eb('download_count', '<', eb.ref('max_downloads'))]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /**
+     * Continues a download (a later range: a resume or a seek) on the bytes the counted downloads allow, atomically:
+     * false when they do not cover `length` more (or the link was revoked); a link without a limit always may.
+     */
+    async continueTransfer(id: string, length: number): Promise<boolean> {
+      const result = await db
+        .updateTable('links')
+        .set({ bytes_served: sql<number>`bytes_served + ${length}` })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .where((eb) =>
+          eb.or([
+            eb('max_downloads', 'is', null),
+            eb(sql<number>`bytes_served + ${length}`, '<=', eb.ref('bytes_allowed')),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Gives back bytes counted for a transfer that stopped before sending them (never below zero). */
+    async refundBytes(id: string, bytes: number): Promise<void> {
+      await db
+        .updateTable('links')
+        .set({
+          bytes_served: sql<number>`case when bytes_served > ${bytes} then bytes_served - ${bytes} else 0 end`,
+        })
+        .where('id', '=', id)
+        .execute();
+    },
+
     /** Whether folder `folderId` is `ancestorId` or lies anywhere below it (one bounded recursive query). */
     async isWithin(folderId: string, ancestorId: string): Promise<boolean> {
       const { rows } = await sql<{ id: string }>`

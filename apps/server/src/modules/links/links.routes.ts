@@ -1,11 +1,10 @@
-import { Readable } from 'node:stream';
+import { Readable, Transform, pipeline } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import { LINK_TEXTS } from '@atrium/contracts/texts';
-import { parseRange } from '../../lib/http/range';
-import { httpDate, isNotModified, sendBlob, sendThumbnail, type BlobRecord } from '../../lib/http/send-blob';
+import { plannedSend, sendBlob, sendThumbnail, type BlobRecord } from '../../lib/http/send-blob';
 import { zipHeaders } from '../../lib/http/zip-stream';
 import { withFilePart } from '../../lib/multipart';
 import type { RouteRateLimit } from '../../plugins/rate-limit';
@@ -48,18 +47,34 @@ export interface LinksRouteOptions {
 }
 
 /**
- * Whether a GET of a link's bytes counts as a download: a whole answer (no Range) or the first range (from byte 0:
- * a player or download manager that resumes or seeks sends later ranges, which do not count again). HEAD, 304 and
- * unsatisfiable ranges never count.
+ * The blob with its bytes counted as they leave: when the answer ends before all `reserved` bytes went out (the
+ * client went away), `onShort` gets the bytes not sent, to give back (a resume then fits in what was counted).
+ * Bytes handed to the socket count as sent.
  */
-export function countsAsDownload(
-  request: { method: string; headers: Record<string, string | string[] | undefined> },
-  blob: Pick<BlobRecord, 'size'>,
-): boolean {
-  if (request.method !== 'GET') return false;
-  const header = request.headers.range;
-  const range = parseRange(typeof header === 'string' ? header : undefined, blob.size);
-  return range.kind === 'full' || (range.kind === 'partial' && range.range.start === 0);
+function countingBlob(
+  blob: BlobRecord,
+  reply: FastifyReply,
+  reserved: number,
+  onShort: (unsent: number) => Promise<void>,
+): BlobRecord {
+  let sent = 0;
+  reply.raw.once('close', () => {
+    if (sent < reserved) onShort(reserved - sent).catch((error: unknown) => reply.log.warn({ err: error }, 'refund'));
+  });
+  return {
+    ...blob,
+    async open(range) {
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          sent += chunk.length;
+          done(null, chunk);
+        },
+      });
+      const source = await blob.open(range);
+      pipeline(source, counter, () => {});
+      return counter;
+    },
+  };
 }
 
 /** POST/GET/DELETE /api/links (owners and editors) and the public routes of a link's bearer. */
@@ -174,10 +189,13 @@ export async function registerLinksRoutes(
       reply: FastifyReply,
       params: { token: string; fileId?: string; inline?: string | undefined },
     ) => {
-      const { linkId, blob } = await links.download(params.token, request.cookies, params.fileId);
-      if (countsAsDownload(request, blob) && !isNotModified(request, blob.etag, httpDate(blob.lastModified))) {
-        await links.countDownload(linkId);
-      }
+      const found = await links.download(params.token, request.cookies, params.fileId);
+      const plan = plannedSend(request, found.blob);
+      await links.transfer(found.link, plan, found.blob.size);
+      const blob =
+        plan.kind === 'bytes'
+          ? countingBlob(found.blob, reply, plan.length, (unsent) => links.refundBytes(found.link.id, unsent))
+          : found.blob;
       const inline = params.inline === '1' || params.inline === 'true';
       return sendBlob(request, reply, blob, { disposition: inline ? 'inline' : 'attachment' });
     };

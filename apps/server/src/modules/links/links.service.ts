@@ -9,13 +9,13 @@ import type {
   RevokeLinkResponse,
 } from '@atrium/contracts';
 import { LINK_TEXTS } from '@atrium/contracts/texts';
-import type { LinkActor, UserActor } from '../../auth/actor';
-import { LINK_MANAGE_ACTION, requireLink, type LinkAction } from '../../auth/policies/link';
+import { userActor, type LinkActor, type UserActor } from '../../auth/actor';
+import { LINK_MANAGE_ACTION, linkState, requireLink, type LinkAction } from '../../auth/policies/link';
 import { AppError } from '../../errors';
 import type { BlobRecord } from '../../lib/http/send-blob';
 import { createZipStream } from '../../lib/http/zip-stream';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
-import type { RateLimiter } from '../../lib/rate-limiter';
+import type { Hit, RateLimiter } from '../../lib/rate-limiter';
 import { iso, type Clock } from '../../lib/time';
 import type { FilesService, UploadInput } from '../files/files.service';
 import { toStoredFile, type StoredFile } from '../files/stored-file';
@@ -23,6 +23,7 @@ import type { FoldersService } from '../spaces/folders.service';
 import { linkSubject, presentLink } from './links.presenter';
 import type { LinkRow, LinksRepository } from './links.repository';
 import { unlockCookieName, type Unlocker } from './unlock-cookie';
+import type { UsersRepository } from '../auth/users.repository';
 
 /** Random bytes in a token: 192 bits (the issue asks for at least 128), 32 base64url characters. */
 const TOKEN_BYTES = 24;
@@ -44,8 +45,43 @@ export interface LinksServiceDeps {
   files: Pick<FilesService, 'authorize' | 'findUnchecked' | 'blobOf' | 'ingestIntoFolder' | 'thumbnailUnchecked'>;
   folders: Pick<FoldersService, 'authorize' | 'pageUnchecked'>;
   unlocker: Unlocker;
-  limiter: Pick<RateLimiter, 'peek' | 'hit'>;
+  limiter: Pick<RateLimiter, 'hit' | 'unhit'>;
   clock: Clock;
+  /** The link's maker, whose right to share the target the link borrows (`makerCheck`). */
+  users: Pick<UsersRepository, 'findById'>;
+}
+
+/**
+ * Whether the person who made a link may still share its file or folder (`LINK_MANAGE_ACTION`, the same file and
+ * folder policies as creating it): a link lends its maker's right and lasts only as long as that right does. Removed
+ * from the workspace, a lowered role, a person share revoked, the item moved out of their reach, the maker deleted:
+ * the link is suspended (answers like a revoked link to its bearer; the owners see it marked in the list) and works
+ * again once the right is back (docs/PRODUCT.md#public-links).
+ */
+export function createLinkMakerCheck({
+  users,
+  files,
+  folders,
+}: {
+  users: Pick<UsersRepository, 'findById'>;
+  files: Pick<FilesService, 'authorize'>;
+  folders: Pick<FoldersService, 'authorize'>;
+}) {
+  return async (link: Pick<LinkRow, 'created_by' | 'file_id' | 'folder_id'>): Promise<boolean> => {
+    const maker = link.created_by === null ? undefined : await users.findById(link.created_by);
+    if (!maker || maker.disabled_at !== null) return false;
+    const actor = userActor(maker);
+    try {
+      if (link.file_id !== null) await files.authorize(actor, link.file_id, LINK_MANAGE_ACTION);
+      else if (link.folder_id !== null) await folders.authorize(actor, link.folder_id, LINK_MANAGE_ACTION);
+      else return false;
+      return true;
+    } catch (error) {
+      // Refused (403) or out of sight (404): either way the maker cannot share it now.
+      if (error instanceof AppError && error.statusCode < 500) return false;
+      throw error;
+    }
+  };
 }
 
 /** Cookies of the request (the unlock cookie is looked up by the link's name). */
@@ -63,7 +99,9 @@ interface Bearing {
  * policy (`auth/policies/link.ts`) allows. The token is stored as is (the owner copies it again from the list);
  * the password as an scrypt hash.
  */
-export function createLinksService({ repo, files, folders, unlocker, limiter, clock }: LinksServiceDeps) {
+export function createLinksService({ repo, files, folders, unlocker, limiter, clock, users }: LinksServiceDeps) {
+  const makerMayShare = createLinkMakerCheck({ users, files, folders });
+
   /** The resource of a link, checked for managing links (hidden → the given 404). */
   async function authorizeTarget(
     actor: UserActor,
@@ -89,6 +127,8 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
     }
     await requireLink(actor, action, clock.now(), async () => (link ? linkSubject(link) : undefined));
     if (!link) throw new AppError('LINK_NOT_FOUND', LINK_TEXTS.revoked);
+    // A suspended link is as gone as a revoked one to its bearer (nothing about why leaks).
+    if (!(await makerMayShare(link))) throw new AppError('LINK_NOT_FOUND', LINK_TEXTS.revoked);
     return { link, actor };
   }
 
@@ -113,12 +153,16 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
     return file;
   }
 
-  /** Counts one download of a link (410 when it was used up meanwhile, 404 when revoked meanwhile). */
-  async function countDownload(linkId: string): Promise<void> {
-    if (await repo.countDownload(linkId)) return;
+  /** Why a download could not be counted: 404 when the link was revoked meanwhile, else 410 (used up). */
+  async function refusedDownload(linkId: string): Promise<never> {
     const link = await repo.findById(linkId);
     if (!link || link.revoked_at !== null) throw new AppError('LINK_NOT_FOUND', LINK_TEXTS.revoked);
     throw new AppError('LINK_USED_UP', LINK_TEXTS.usedUp);
+  }
+
+  /** Counts one download of a link (the zip: one answer without ranges; 410 or 404 as `refusedDownload`). */
+  async function countDownload(linkId: string): Promise<void> {
+    if (!(await repo.countDownload(linkId))) await refusedDownload(linkId);
   }
 
   return {
@@ -144,15 +188,17 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
         download_count: 0,
         allow_upload: input.allowUpload ? 1 : 0,
         revoked_at: null,
+        bytes_allowed: 0,
+        bytes_served: 0,
       };
       await repo.insert(row);
-      return presentLink({ ...row, creator_name: actor.name ?? actor.nickname });
+      return presentLink({ ...row, creator_name: actor.name ?? actor.nickname }, { suspended: false });
     },
 
     async list(actor: UserActor, target: { fileId?: string | undefined; folderId?: string | undefined }) {
       await authorizeTarget(actor, target);
       const rows = await repo.listFor(target.fileId ? { fileId: target.fileId } : { folderId: target.folderId ?? '' });
-      return rows.map(presentLink);
+      return Promise.all(rows.map(async (row) => presentLink(row, { suspended: !(await makerMayShare(row)) })));
     },
 
     /** Revokes a link: from now on it answers 404. Anyone who may share its file or folder may revoke it. */
@@ -223,13 +269,41 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
       };
     },
 
-    /** A file's bytes through a link (`fileId`: a file below a folder link's folder), with its link's id. */
-    async download(token: string, cookies: Cookies, fileId?: string): Promise<{ linkId: string; blob: BlobRecord }> {
-      const { link } = await bear(token, cookies, 'read');
-      return { linkId: link.id, blob: files.blobOf(await fileOf(link, fileId)) };
+    /**
+     * A file's bytes through a link (`fileId`: a file below a folder link's folder), with its link. Checked as
+     * `resume`: a used-up link is refused by `transfer`, which knows whether the request continues a download.
+     */
+    async download(token: string, cookies: Cookies, fileId?: string): Promise<{ link: LinkRow; blob: BlobRecord }> {
+      const { link } = await bear(token, cookies, 'resume');
+      return { link, blob: files.blobOf(await fileOf(link, fileId)) };
     },
 
-    countDownload,
+    /**
+     * Counts what a request through a link is about to send, before a byte goes out (docs/PRODUCT.md#public-links).
+     * A whole GET or a first range starts a download: it counts one (within `maxDownloads`) and allows the file's
+     * size in bytes. A later range (a resume, a seek) continues on those bytes while they cover it; past them it
+     * starts a download of its own. So no run of ranges sends more than the counted downloads allow: 20 ×
+     * `bytes=1-` on a link of one download get one answer, and a download cut short resumes within it. Nothing to
+     * send (HEAD, 304, 416): a used-up link still answers 410, as for any other route.
+     */
+    async transfer(
+      link: LinkRow,
+      plan: { kind: 'nothing' } | { kind: 'bytes'; start: number; length: number },
+      size: number,
+    ): Promise<void> {
+      if (plan.kind === 'nothing') {
+        if (linkState(linkSubject(link), clock.now()) === 'usedUp') {
+          throw new AppError('LINK_USED_UP', LINK_TEXTS.usedUp);
+        }
+        return;
+      }
+      if (plan.start > 0 && (await repo.continueTransfer(link.id, plan.length))) return;
+      if (await repo.startTransfer(link.id, size, plan.length)) return;
+      await refusedDownload(link.id);
+    },
+
+    /** Gives back the bytes of a transfer that stopped before sending them all (the client went away). */
+    refundBytes: (linkId: string, bytes: number) => repo.refundBytes(linkId, bytes),
 
     /** A small WebP of an image reached through a link (the page's previews and listings; not a download). */
     async thumbnail(token: string, cookies: Cookies, fileId?: string): Promise<{ file: StoredFile; stream: Readable }> {
@@ -272,7 +346,11 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
 
     /**
      * Checks a link's password; right → the unlock cookie to set (none for a link without password). Wrong passwords
-     * are counted per link and per client IP; past either limit every attempt is 429 until the window ends.
+     * are counted per client IP and per link; past either limit every attempt is 429 until the window ends.
+     *
+     * Each attempt is counted (one atomic upsert per counter, the address first) BEFORE the password is checked, so
+     * parallel attempts cannot all pass a look at the counters and be checked; an attempt that was refused, or whose
+     * password was right, is taken back afterwards, so only wrong passwords stay counted (docs/PRODUCT.md#public-links).
      */
     async unlock(
       token: string,
@@ -282,22 +360,29 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
       const { link } = await bear(token, {}, 'view');
       if (link.password_hash === null) return {};
       const [perLink, perIp] = failKeys(link.id, ip) as [string, string];
-      const counts = await Promise.all([
-        limiter.peek(perLink, UNLOCK_LIMITS.windowMs),
-        limiter.peek(perIp, UNLOCK_LIMITS.windowMs),
-      ]);
-      const blocked = counts.find(
-        (count, index) => count.hits >= (index === 0 ? UNLOCK_LIMITS.perLink : UNLOCK_LIMITS.perIp),
-      );
-      if (blocked) {
-        throw new AppError('RATE_LIMITED', LINK_TEXTS.tooManyAttempts, {
-          headers: { 'retry-after': String(blocked.retryAfterSeconds) },
-        });
+      const counted: Hit[] = [];
+      const takeBack = () => Promise.all(counted.map((hit) => limiter.unhit(hit)));
+      let right: boolean;
+      try {
+        for (const [key, max] of [
+          [perIp, UNLOCK_LIMITS.perIp],
+          [perLink, UNLOCK_LIMITS.perLink],
+        ] as const) {
+          const hit = await limiter.hit(key, UNLOCK_LIMITS.windowMs);
+          counted.push(hit);
+          if (hit.hits > max) {
+            throw new AppError('RATE_LIMITED', LINK_TEXTS.tooManyAttempts, {
+              headers: { 'retry-after': String(hit.retryAfterSeconds) },
+            });
+          }
+        }
+        right = await verifyPassword(password, link.password_hash);
+      } catch (error) {
+        await takeBack();
+        throw error;
       }
-      if (!(await verifyPassword(password, link.password_hash))) {
-        await Promise.all([limiter.hit(perLink, UNLOCK_LIMITS.windowMs), limiter.hit(perIp, UNLOCK_LIMITS.windowMs)]);
-        throw new AppError('INVALID_CREDENTIALS', LINK_TEXTS.wrongPassword);
-      }
+      if (!right) throw new AppError('INVALID_CREDENTIALS', LINK_TEXTS.wrongPassword);
+      await takeBack();
       const issued = unlocker.issue(
         { id: link.id, passwordHash: link.password_hash, expiresAt: link.expires_at },
         clock.now(),

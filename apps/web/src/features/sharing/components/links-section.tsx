@@ -155,6 +155,12 @@ function LinkRow({ link, onRevoke }: { link: Link; onRevoke: (link: Link) => voi
         onFocus={(event) => event.target.select()}
         className="w-full truncate rounded-lg border border-slate-200 bg-slate-50 px-3 py-1.5 font-mono text-xs text-slate-700"
       />
+      {link.suspended && (
+        <p className="text-sm font-medium text-amber-800">
+          Suspended: {link.createdBy ?? 'Its creator'} can no longer share this, so the link does not work. It works
+          again if they get that access back.
+        </p>
+      )}
       <div className="flex flex-wrap items-center gap-2">
         <p className="min-w-0 flex-1 basis-48 text-sm text-slate-600">{facts.join(' · ')}</p>
         <CopyButton

@@ -46,6 +46,7 @@ const link = (over: Partial<Link> = {}): Link => ({
   allowUpload: false,
   createdAt: '2026-11-20T10:00:00.000Z',
   createdBy: 'Alice Adams',
+  suspended: false,
   ...over,
 });
 
@@ -216,6 +217,20 @@ describe('ShareDialog: links', () => {
     await userEvent.click(within(links).getByRole('button', { name: 'Copy link' }));
     expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/s/tok1`);
     expect(await within(links).findByRole('button', { name: 'Copied' })).toBeTruthy();
+  });
+
+  it('marks a suspended link with the reason (its maker can no longer share the file)', async () => {
+    fileApi({
+      'GET /api/links?fileId=f1': () =>
+        json(200, [link({ createdBy: 'Bob Brown', suspended: true }), link({ id: 'l2', token: 'tok2' })]),
+    });
+    renderAt(<ShareDialog target={file} onClose={() => {}} />);
+    const links = await screen.findByRole('list', { name: 'Links' });
+    const rows = within(links).getAllByRole('listitem');
+    expect(rows[0]?.textContent).toContain(
+      'Suspended: Bob Brown can no longer share this, so the link does not work. It works again if they get that access back.',
+    );
+    expect(rows[1]?.textContent).not.toContain('Suspended');
   });
 
   it('copies over plain http (no Clipboard API) through the address field, and says when it cannot', async () => {

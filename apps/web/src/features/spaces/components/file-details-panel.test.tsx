@@ -54,6 +54,7 @@ const details = (over: Partial<FileDetails> = {}): FileDetails => ({
       allowUpload: false,
       createdAt: ago(60),
       createdBy: 'Dora',
+      suspended: false,
     },
   ],
   activity: [
