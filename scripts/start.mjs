@@ -67,10 +67,12 @@ ensureAiPackages();
 ensureDependencies();
 ensureBuild();
 
+// libuv's thread pool is sized when the process starts, so here and not in the server: password checks (scrypt) take
+// at most 2 of its threads (apps/server/src/lib/passwords.ts), file I/O keeps the others (docs/DEPLOY.md).
 const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'apps/server/dist/main.js')], {
   cwd: root,
   stdio: 'inherit',
-  env: process.env,
+  env: { UV_THREADPOOL_SIZE: '16', ...process.env },
 });
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   process.on(signal, () => child.kill(signal));
