@@ -6,6 +6,15 @@ import type { FileRow } from '../files/files.repository';
 import { folderAncestors, folderAncestorsCte, folderDescendants } from '../spaces/spaces.repository';
 
 export type LinkRow = Selectable<LinksTable>;
+/** The columns of a link's maker that its use needs (their right to share is checked on each use); null: deleted. */
+export interface LinkMaker {
+  maker_owner_key: string | null;
+  maker_role: 'user' | 'admin' | null;
+  maker_name: string | null;
+  maker_nickname: string | null;
+  maker_email: string | null;
+  maker_picture: string | null;
+}
 /** A link with its creator's display name (for the owner's list). */
 export type LinkWithCreator = LinkRow & { creator_name: string | null };
 
@@ -41,11 +50,20 @@ export const createLinksRepository = (db: Db) => {
      * The link with this token, unless an admin disabled the person who made it (their links rest meanwhile) or its
      * file or folder is in the trash (the link works again once it is restored).
      */
-    async findByToken(token: string): Promise<LinkRow | undefined> {
+    async findByToken(token: string): Promise<(LinkRow & LinkMaker) | undefined> {
       return db
         .selectFrom('links')
-        .selectAll()
-        .where('token', '=', token)
+        .leftJoin('users as maker', 'maker.id', 'links.created_by')
+        .selectAll('links')
+        .select([
+          'maker.owner_key as maker_owner_key',
+          'maker.role as maker_role',
+          'maker.name as maker_name',
+          'maker.nickname as maker_nickname',
+          'maker.email as maker_email',
+          'maker.picture as maker_picture',
+        ])
+        .where('links.token', '=', token)
         .where(({ not, exists, selectFrom }) =>
           not(
             exists(

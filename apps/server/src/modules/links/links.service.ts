@@ -21,7 +21,7 @@ import type { FilesService, UploadInput } from '../files/files.service';
 import { toStoredFile, type StoredFile } from '../files/stored-file';
 import type { FoldersService } from '../spaces/folders.service';
 import { linkSubject, presentLink } from './links.presenter';
-import type { LinkRow, LinksRepository } from './links.repository';
+import type { LinkMaker, LinkRow, LinksRepository } from './links.repository';
 import { unlockCookieName, type Unlocker } from './unlock-cookie';
 import type { UsersRepository } from '../auth/users.repository';
 
@@ -67,10 +67,28 @@ export function createLinkMakerCheck({
   files: Pick<FilesService, 'authorize'>;
   folders: Pick<FoldersService, 'authorize'>;
 }) {
-  return async (link: Pick<LinkRow, 'created_by' | 'file_id' | 'folder_id'>): Promise<boolean> => {
-    const maker = link.created_by === null ? undefined : await users.findById(link.created_by);
-    if (!maker || maker.disabled_at !== null) return false;
-    const actor = userActor(maker);
+  /** The maker as an actor: from the columns `findByToken` joined (no second query), else looked up. */
+  const makerOf = async (link: Pick<LinkRow, 'created_by'> & Partial<LinkMaker>): Promise<UserActor | undefined> => {
+    if (link.created_by === null) return undefined;
+    if (link.maker_owner_key !== undefined) {
+      // findByToken already left out the links of disabled makers.
+      if (link.maker_owner_key === null || !link.maker_role) return undefined;
+      return userActor({
+        id: link.created_by,
+        owner_key: link.maker_owner_key,
+        role: link.maker_role,
+        name: link.maker_name ?? null,
+        nickname: link.maker_nickname ?? null,
+        email: link.maker_email ?? null,
+        picture: link.maker_picture ?? null,
+      });
+    }
+    const maker = await users.findById(link.created_by);
+    return maker && maker.disabled_at === null ? userActor(maker) : undefined;
+  };
+  return async (link: Pick<LinkRow, 'created_by' | 'file_id' | 'folder_id'> & Partial<LinkMaker>): Promise<boolean> => {
+    const actor = await makerOf(link);
+    if (!actor) return false;
     try {
       if (link.file_id !== null) await files.authorize(actor, link.file_id, LINK_MANAGE_ACTION);
       else if (link.folder_id !== null) await folders.authorize(actor, link.folder_id, LINK_MANAGE_ACTION);
