@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
-import type { RateLimiter } from '../lib/rate-limiter';
+import type { Hit, RateLimiter } from '../lib/rate-limiter';
 
 /**
  * A per-client-IP limit declared next to a route (`config: { rateLimit: { … } }`, after Infisical's routers),
@@ -16,7 +16,8 @@ export interface RouteRateLimit {
   message: string;
   /**
    * `request` (default): every request counts, before its body is read. `success`: only answers below 400 count
-   * (e.g. messages accepted), and a client already at the limit is refused before its body is read.
+   * (e.g. messages accepted): each request is counted before its body is read and taken back when it fails, so
+   * parallel requests cannot all slip under the limit, and a client at the limit is refused before its body is read.
    */
   count?: 'request' | 'success';
 }
@@ -49,20 +50,31 @@ export function enforceRateLimits(app: FastifyInstance, limiter: RateLimiter) {
     check(request, limit).then(() => done(), done);
   });
 
+  /** The `success` hits counted for requests in progress, taken back if they fail. */
+  const pending = new WeakMap<FastifyRequest, Hit>();
+
   const check = async (request: FastifyRequest, limit: RouteRateLimit) => {
     const key = keyOf(limit, request);
     if ((limit.count ?? 'request') === 'request') {
       await limiter.consume({ key, max: limit.max, windowMs: limit.windowMs, message: limit.message });
       return;
     }
-    const { hits, retryAfterSeconds } = await limiter.peek(key, limit.windowMs);
-    if (hits >= limit.max) throw limited(limit.message, retryAfterSeconds);
+    // Counted before anything is done (a look at the count, then counting after success, let parallel requests
+    // all pass); taken back at once when over the limit, or when the answer turns out to be a failure.
+    const hit = await limiter.hit(key, limit.windowMs);
+    if (hit.hits > limit.max) {
+      await limiter.unhit(hit);
+      throw limited(limit.message, hit.retryAfterSeconds);
+    }
+    pending.set(request, hit);
   };
 
-  // Successes are counted before the answer leaves, so the client's next request already sees them.
   app.addHook('onSend', async (request, reply, payload) => {
-    const limit = request.routeOptions.config.rateLimit;
-    if (limit?.count === 'success' && reply.statusCode < 400) await limiter.hit(keyOf(limit, request), limit.windowMs);
+    const hit = pending.get(request);
+    if (hit) {
+      pending.delete(request);
+      if (reply.statusCode >= 400) await limiter.unhit(hit);
+    }
     return payload;
   });
 

@@ -114,6 +114,29 @@ describe.each(dialects())('contact (%s)', (dialect) => {
   });
 });
 
+describe.each(dialects())('contact rate limit under parallel sends (%s)', (dialect) => {
+  it('accepts exactly CONTACT_MAX_PER_HOUR of 20 parallel messages from one address; failed ones do not count', async () => {
+    const server = await startTestServer({ dialect, env: { CONTACT_MAX_PER_HOUR: '3', TRUST_PROXY: '127.0.0.1' } });
+    try {
+      const from = { 'x-forwarded-for': '203.0.113.9' };
+      // A refused message (400) is not counted.
+      expect((await post(server, { ...valid, email: 'not an address' }, from)).status).toBe(400);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          const answer = await post(server, { ...valid, message: `parallel ${i}` }, from);
+          await answer.arrayBuffer();
+          return answer.status;
+        }),
+      );
+      expect(answers.filter((status) => status === 201)).toHaveLength(3);
+      expect(answers.filter((status) => status === 429)).toHaveLength(17);
+      expect((await post(server, valid, from)).status).toBe(429);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('contact rate limit window', () => {
   it('accepts messages again once the hour has passed', async () => {
     let now = new Date('2026-01-01T10:00:00.000Z');
