@@ -120,6 +120,15 @@ export async function workspaceAudienceIds(db: Db, workspaceId: string): Promise
   return rows.map((row) => row.user_id);
 }
 
+/** What the members screen shows of a member or an invited person. */
+const MEMBER_USER_COLUMNS = [
+  'users.owner_key',
+  'users.name',
+  'users.nickname',
+  'users.email',
+  'users.picture',
+] as const;
+
 /** Plain queries on workspaces, members and folders; no product rules here. */
 export const createSpacesRepository = (db: Db) => {
   const memberCount = sql<number>`(select count(*) from workspace_members m where m.workspace_id = workspaces.id)`;
@@ -214,11 +223,7 @@ export const createSpacesRepository = (db: Db) => {
         .selectFrom('workspace_members')
         .innerJoin('users', 'users.id', 'workspace_members.user_id')
         .select([
-          'users.owner_key',
-          'users.name',
-          'users.nickname',
-          'users.email',
-          'users.picture',
+          ...MEMBER_USER_COLUMNS,
           'workspace_members.user_id',
           'workspace_members.role',
           'workspace_members.added_at',
@@ -352,11 +357,7 @@ export const createSpacesRepository = (db: Db) => {
         .selectFrom('workspace_invitations')
         .innerJoin('users', 'users.id', 'workspace_invitations.user_id')
         .select([
-          'users.owner_key',
-          'users.name',
-          'users.nickname',
-          'users.email',
-          'users.picture',
+          ...MEMBER_USER_COLUMNS,
           'workspace_invitations.user_id',
           'workspace_invitations.role',
           'workspace_invitations.invited_at as added_at',
