@@ -28,7 +28,8 @@ describe.each(dialects())('public link limits against parallel and partial reque
     server = await startTestServer({ dialect, env: { TRUST_PROXY: '127.0.0.1' } });
     Object.assign(cookies, await signInPeople(server, ['olivia', 'bob', 'alice', 'carl']));
   });
-  afterAll(async () => server?.close());
+  // Generous: these tests run hundreds of scrypt checks, and the suite runs beside every other file in CI.
+  afterAll(async () => server?.close(), 120_000);
 
   const uploadAs = async (who: string, name: string, content: string | Uint8Array, folderId?: string) =>
     api.json<{ id: string; size: number }>(api.upload(who, folderId ? `?folderId=${folderId}` : '', name, content));
@@ -74,7 +75,7 @@ describe.each(dialects())('public link limits against parallel and partial reque
       // The right password from that address is still refused until the window ends.
       expect((await unlock(link.token, 'right one', '203.0.113.40')).status).toBe(429);
       expect((await unlock(link.token, 'right one', '203.0.113.41')).status).toBe(200);
-    });
+    }, 120_000);
 
     it("holds the link's own limit (30) against 3 addresses × 60 parallel wrong passwords", async () => {
       const file = await uploadAs('olivia', 'guarded-too.txt', 'guarded');
@@ -102,7 +103,7 @@ describe.each(dialects())('public link limits against parallel and partial reque
       expect(locked.error().message).toBe(
         'Too many wrong passwords for this link. Please wait 15 minutes and try again.',
       );
-    });
+    }, 120_000);
 
     it('refuses password checks past the few the server runs at once (429, Retry-After); downloads go on', async () => {
       const links = await Promise.all(
@@ -129,7 +130,7 @@ describe.each(dialects())('public link limits against parallel and partial reque
       const busy = answers.find((answer) => answer.status === 429);
       expect(busy?.headers.get('retry-after')).toBe('1');
       expect(busy?.error()).toMatchObject({ code: 'RATE_LIMITED', message: PASSWORD_BUSY_MESSAGE });
-    });
+    }, 120_000);
   });
 
   describe('download limits and ranges', () => {
