@@ -115,6 +115,7 @@ test('the share dialog and the public page fit 1366 and 390 px (contract-shaped 
           allowUpload: false,
           createdAt: '2026-11-20T10:00:00Z',
           createdBy: 'Layout Tester',
+          suspended: false,
         },
       ],
     }),

@@ -93,6 +93,9 @@ test('two people share a workspace: members, folders, upload, rename; a viewer o
   await members.getByRole('button', { name: 'Leave' }).click();
   await alice.page.getByRole('alertdialog').getByRole('button', { name: 'Leave' }).click();
   await expect(alice.page.getByRole('alert').first()).toContainText(/owner/i);
+  // A workspace's messages reach a member once they opened it (docs/PRODUCT.md#workspace-members): Bob opens it.
+  await bob.page.goto(specsUrl);
+  await expect(bob.page.getByRole('link', { name: 'plan.txt' })).toBeVisible();
   // The owner messages the members: a notification only they get, live in Bob's open dashboard.
   const streamOpen = bob.page.waitForResponse(
     (r) => r.url().includes('/public/api/notifications/stream') && r.status() === 200,
