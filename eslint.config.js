@@ -77,7 +77,7 @@ export default tseslint.config(
     rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
-    // Server layers: plugins, lib, adapters, db, auth (actor, policies) and jobs never import a module; modules
+    // Server layers: plugins, lib, adapters, db, auth (actor, policies), jobs and events never import a module; modules
     // compose them (docs/ARCHITECTURE.md). Tests may start the whole app.
     files: ['apps/server/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
@@ -86,7 +86,7 @@ export default tseslint.config(
       'import/no-restricted-paths': [
         'error',
         {
-          zones: ['plugins', 'lib', 'adapters', 'db', 'auth', 'jobs'].map((layer) => ({
+          zones: ['plugins', 'lib', 'adapters', 'db', 'auth', 'jobs', 'events'].map((layer) => ({
             target: `./apps/server/src/${layer}`,
             from: './apps/server/src/modules',
             message: `${layer}/ is below the modules: pass what it needs in, or move the shared code down.`,

@@ -1,0 +1,69 @@
+/**
+ * What each domain event carries (docs/ARCHITECTURE.md#domain-events). Plain facts, described here so that the
+ * events layer imports no module; modules use these types for what they emit.
+ */
+import type { AuditAction, MemberRole } from '@atrium/contracts';
+
+/** Where a change came from: who did it (an owner key; null: nobody signed in) and the request it arrived on. */
+export interface EventContext {
+  actor: string | null;
+  ip?: string | undefined;
+  userAgent?: string | undefined;
+  requestId?: string | undefined;
+}
+
+/** A stored file's facts, as the modules that react to a stored file need them. */
+export interface StoredFile {
+  id: string;
+  /** Whose personal space the file is in (the file policy reads it); for a workspace file, who put it there. */
+  ownerKey: string;
+  /** The workspace the file is in; null: the personal space of `ownerKey`. */
+  workspaceId: string | null;
+  /** The folder the file is in (null only for a file stored before folders existed and not yet placed). */
+  folderId: string | null;
+  fileName: string;
+  size: number;
+  contentType: string;
+  sha256: string;
+  blobKey: string;
+  /** ISO-8601 UTC. */
+  uploadDate: string;
+}
+
+/** Someone was added to a workspace (or invited to it, when members must accept). */
+export interface MemberAdded {
+  userId: string;
+  workspace: { id: string; name: string };
+  by: { id: string; name: string };
+  role: MemberRole;
+  state: 'added' | 'invited';
+}
+
+/**
+ * An audited change: what the audit log keeps of it. `target` is what was acted on (`kind:id`), `subject` the file
+ * or folder the entry is about when the target is something else.
+ */
+export interface AuditedChange extends EventContext {
+  target?: string | null | undefined;
+  subject?: string | null | undefined;
+  details?: Record<string, unknown> | undefined;
+}
+
+/** Events that modules react to (besides the audit log). */
+export interface ReactionEvents {
+  /** A file's content was stored (new upload, replacement, finished tus upload, restored version), its row written. */
+  'file.stored': { file: StoredFile };
+  /** Background analysis finished a file: `text` is what it read (OCR, transcript, document text, tags, caption). */
+  'file.analysed': { fileId: string; text: string };
+  /** Names of people changed for these files (a person named, renamed, merged, a face moved). */
+  'people.changed': { fileIds: string[] };
+  /** Files whose analysis must run again (a person's faces were reset). */
+  'file.reanalyse': { fileIds: string[] };
+  'member.added': MemberAdded;
+}
+
+/** Every audited change is an event named after its audit action; the audit module records each one. */
+export type AuditedEvents = { [A in AuditAction]: AuditedChange };
+
+/** The events, by name. */
+export type DomainEvents = ReactionEvents & AuditedEvents;
