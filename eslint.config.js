@@ -96,6 +96,32 @@ export default tseslint.config(
     },
   },
   {
+    // The audit log has one rule: modules emit audited events, modules/audit/audit.subscriptions.ts records each one
+    // (docs/ARCHITECTURE.md#domain-events). Nothing outside the audit module reaches its recorder.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'apps/server/src/modules/audit/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)audit/audit-recorder$',
+              message: "Emit the audited event (events.emit('<action>', change)); the audit module records it.",
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='recorder']",
+          message: "Emit the audited event (events.emit('<action>', change)); the audit module records it.",
+        },
+      ],
+    },
+  },
+  {
     // Web layers: shared (components, lib) → features → app. Shared code never imports a feature or the app;
     // a feature never imports the app (features not importing each other is the rule below).
     files: ['apps/web/src/**/*.{ts,tsx}'],

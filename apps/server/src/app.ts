@@ -61,6 +61,7 @@ import { registerSpacesRoutes } from './modules/spaces/spaces.routes';
 import { createWorkspacesService, type MembershipNotice } from './modules/spaces/workspaces.service';
 import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
 import { createDbLeases, createScheduler, defineJobs, type Scheduler } from './jobs';
+import { createDomainEvents } from './events';
 import { createRateLimiter } from './lib/rate-limiter';
 import { collectRoutes, enforceAccess, undeclaredApiRoutes } from './plugins/access';
 import { enforceRateLimits } from './plugins/rate-limit';
@@ -92,6 +93,7 @@ import { registerSpa } from './plugins/spa';
 import { createAuditRepository } from './modules/audit/audit.repository';
 import { registerAuditRoutes } from './modules/audit/audit.routes';
 import { createAuditService } from './modules/audit/audit.service';
+import { subscribeAuditLog } from './modules/audit/audit.subscriptions';
 import { createAdminUsersRepository } from './modules/admin/admin-users.repository';
 import { createAdminUsersService } from './modules/admin/admin-users.service';
 import { registerAdminRoutes } from './modules/admin/admin.routes';
@@ -211,13 +213,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     maxAgeMs: config.session.absoluteMs,
   });
   enforceAccess(app);
-  // The audit log: every module records through its narrow `AuditRecorder`.
+  // The audit log: modules emit audited events; the audit module's subscriptions record each one.
   const audit = createAuditService({
     repo: createAuditRepository(database.db),
     clock,
     retentionDays: config.audit.retentionDays,
     log: app.log,
   });
+  const events = createDomainEvents({ log: app.log });
+  subscribeAuditLog(events, audit);
   const adminUsersRepo = createAdminUsersRepository(database.db, clock);
   const rateLimiter = createRateLimiter({ db: database.db, clock });
   const rateLimits = enforceRateLimits(app, rateLimiter);
@@ -277,7 +281,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     blobs,
     clock,
     log: app.log,
-    audit: audit.recorder,
+    events,
   });
   // A cycle or a tree deeper than the cap stored before the cap existed would stall every walk up from its folders:
   // break it before the first request (docs/PRODUCT.md#workspaces-and-folders).
@@ -299,7 +303,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await late.analysis?.onStored(file);
       await late.thumbnails?.onStored(file);
     },
-    audit: audit.recorder,
+    events,
   });
 
   // Event bus between instances: in-process, or Redis pub/sub with REDIS_URL.
@@ -357,7 +361,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       const row = user && oidc ? await users.findById(user.id) : undefined;
       return (row?.oidc_issuer && (await oidc?.endSessionUrl(site.of(request)))) || '/';
     },
-    audit: audit.recorder,
+    events,
   });
   registerOidcRoutes(app, {
     oidc,
@@ -366,13 +370,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     site,
     sessionSecret: config.session.secret,
     secureCookies: config.session.cookieSecure,
-    audit: audit.recorder,
+    events,
   });
   await registerFileRoutes(app, {
     files,
     uploadTarget: folders.uploadTarget,
     maxUploadBytes: config.uploads.maxBytes,
-    audit: audit.recorder,
+    events,
   });
   const tus = await registerTusRoutes(app, { files, uploadTarget: folders.uploadTarget, blobs, bus, config });
   const { ai } = await registerAiModule(app, {
@@ -382,7 +386,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     probes,
     files: createFilesFileSource(files),
     loadLocalEngines: () => loadLocalEngines(config.ai),
-    audit: audit.recorder,
+    events,
   });
   const search = createSearch(database.db, database.dialect, access);
   app.decorate('searchIndex', search);
@@ -400,7 +404,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       }
     },
   });
-  registerPeopleRoutes(app, { people, audit: audit.recorder });
+  registerPeopleRoutes(app, { people, events });
   const analysis = createAnalysisService({
     workspaces,
     people,
@@ -420,7 +424,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     onAnalysed: async (fileId, text) => void (await search.setContent(fileId, await people.withNames(fileId, text))),
     ...overrides.analysis,
   });
-  registerAnalysisRoutes(app, { analysis, audit: audit.recorder });
+  registerAnalysisRoutes(app, { analysis, events });
   // Started with the scheduler; stopped before the database closes (runs in progress are handed back).
   late.analysis = analysis;
   app.decorate('analysis', analysis);
@@ -441,20 +445,20 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     app.addHook('preClose', async () => thumbnailJobs.stop());
   }
   registerPreferencesRoutes(app, { preferences: createPreferencesService({ db: database.db, clock }) });
-  registerNotificationRoutes(app, { notifications, hub, audit: audit.recorder });
+  registerNotificationRoutes(app, { notifications, hub, events });
   const scheduledNotifications = createScheduledNotificationsService({
     repo: createScheduledNotificationsRepository(database.db),
     notifications,
-    audit: audit.recorder,
+    events,
     clock,
     log: app.log,
   });
-  registerAdminNotificationRoutes(app, { notifications, scheduled: scheduledNotifications, audit: audit.recorder });
+  registerAdminNotificationRoutes(app, { notifications, scheduled: scheduledNotifications, events });
   registerAdminRoutes(app, {
     users: createAdminUsersService({
       repo: adminUsersRepo,
       sessions: sessionService,
-      audit: audit.recorder,
+      events,
       clock,
       defaultQuotaBytes: config.uploads.userQuotaBytes,
       spaces: workspaces,
@@ -471,8 +475,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     tusBytes: () => tus.pendingBytes(),
   });
   registerAuditRoutes(app, { audit });
-  registerSpacesRoutes(app, { workspaces, folders, audit: audit.recorder });
-  registerSettingsRoutes(app, { settings, audit: audit.recorder });
+  registerSpacesRoutes(app, { workspaces, folders, events });
+  registerSettingsRoutes(app, { settings, events });
   const trash = createTrashService({
     repo: createTrashRepository(database.db),
     filesRepo,
@@ -483,7 +487,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     clock,
     retentionDays: config.trash.retentionDays,
   });
-  registerTrashRoutes(app, { trash, audit: audit.recorder });
+  registerTrashRoutes(app, { trash, events });
   const linksRepo = createLinksRepository(database.db);
   registerArchiveRoutes(app, { archive: createArchiveService({ files, folders, tree: linksRepo }) });
   registerFileDetailsRoutes(app, {
@@ -506,7 +510,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       clock,
       users,
     }),
-    audit: audit.recorder,
+    events,
     maxUploadBytes: config.uploads.maxBytes,
     secureCookies: config.session.cookieSecure,
   });
@@ -520,7 +524,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       clock,
       log: app.log,
     }),
-    audit: audit.recorder,
+    events,
   });
   registerSearchRoutes(app, { search });
   registerContactRoutes(app, {
@@ -543,7 +547,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     audit,
     scheduledNotifications,
     scheduledSendIntervalMs: SCHEDULED_SEND_INTERVAL_MS,
-    auditRecorder: audit.recorder,
+    events,
     trash,
     log: app.log,
   })) {

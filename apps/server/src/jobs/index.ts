@@ -1,3 +1,4 @@
+import type { EventEmitter } from '../events';
 import type { JobDefinition } from './scheduler';
 
 export { createDbLeases } from './leases';
@@ -17,15 +18,8 @@ export interface JobDeps {
   audit: { sweep(): Promise<number> };
   scheduledNotifications: { sendDue(): Promise<number> };
   scheduledSendIntervalMs: number;
-  /** Records one audit entry (the audit module's recorder). */
-  auditRecorder: {
-    record(entry: {
-      action: 'file.purged';
-      actor: null;
-      target: null;
-      details: Record<string, unknown>;
-    }): Promise<void>;
-  };
+  /** Where the trash purge announces what it removed (`file.purged`: the audit log records it). */
+  events: EventEmitter;
   trash: { purgeExpired(): Promise<number> };
   log: { info(details: object, message: string): void };
 }
@@ -93,8 +87,7 @@ export const defineJobs = (deps: JobDeps): JobDefinition[] => [
       const purged = await deps.trash.purgeExpired();
       if (purged > 0) {
         deps.log.info({ purged }, 'purged trashed items past their retention');
-        await deps.auditRecorder.record({
-          action: 'file.purged',
+        await deps.events.emit('file.purged', {
           actor: null,
           target: null,
           details: { expired: purged },

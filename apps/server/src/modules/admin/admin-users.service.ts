@@ -12,7 +12,8 @@ import type { UserActor } from '../../auth/actor';
 import { AppError } from '../../errors';
 import { sanitizeFileName } from '../../lib/file-names';
 import { iso, type Clock } from '../../lib/time';
-import type { AuditContext, AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import type { RequestContext } from '../../lib/http/request-context';
 import { ADMIN_OWNER_KEY } from '../auth/auth.service';
 import { folderNameKey, numberedFolderName } from '../spaces/folder-names';
 import type { AdminUserRow, AdminUsersRepository } from './admin-users.repository';
@@ -23,7 +24,8 @@ export interface AdminUsersServiceDeps {
     /** Ends the user's sessions (all, or all but `exceptSessionId`) and their live streams; returns how many. */
     destroyAllForUser(userId: string, exceptSessionId?: string): Promise<number>;
   };
-  audit: AuditRecorder;
+  /** Each change is emitted as its audited event (the audit log records them). */
+  events: EventEmitter;
   clock: Clock;
   /** `USER_QUOTA_BYTES`: the quota of a user without one of their own. */
   defaultQuotaBytes: number;
@@ -46,7 +48,7 @@ const decodeCursor = (cursor: string) => {
 export const createAdminUsersService = ({
   repo,
   sessions,
-  audit,
+  events,
   clock,
   defaultQuotaBytes,
   spaces,
@@ -90,7 +92,12 @@ export const createAdminUsersService = ({
      * Changes role, status or quota. The built-in admin and the acting admin keep their role and stay enabled
      * (409). Disabling ends every session and live stream of the user at once.
      */
-    async update(actor: UserActor, ownerKey: string, patch: AdminUserPatch, context: AuditContext): Promise<AdminUser> {
+    async update(
+      actor: UserActor,
+      ownerKey: string,
+      patch: AdminUserPatch,
+      context: RequestContext,
+    ): Promise<AdminUser> {
       requireAdmin(actor, 'users');
       const row = await find(ownerKey);
       const demotes = patch.role === 'user' && row.role === 'admin';
@@ -114,17 +121,16 @@ export const createAdminUsersService = ({
       if (changes.disabled_at !== undefined) {
         if (changes.disabled_at !== null) {
           const ended = await sessions.destroyAllForUser(row.id);
-          await audit.record({ ...entry, action: 'user.disabled', details: { sessionsEnded: ended } });
+          await events.emit('user.disabled', { ...entry, details: { sessionsEnded: ended } });
         } else {
-          await audit.record({ ...entry, action: 'user.enabled' });
+          await events.emit('user.enabled', entry);
         }
       }
       if (changes.role !== undefined)
-        await audit.record({ ...entry, action: 'user.role_changed', details: { from: row.role, to: changes.role } });
+        await events.emit('user.role_changed', { ...entry, details: { from: row.role, to: changes.role } });
       if (changes.quota_bytes !== undefined)
-        await audit.record({
+        await events.emit('user.quota_changed', {
           ...entry,
-          action: 'user.quota_changed',
           details: { from: row.quota_bytes, to: changes.quota_bytes },
         });
       return present(await find(ownerKey));
@@ -135,13 +141,12 @@ export const createAdminUsersService = ({
       actor: UserActor,
       ownerKey: string,
       currentSessionId: string | undefined,
-      context: AuditContext,
+      context: RequestContext,
     ): Promise<number> {
       requireAdmin(actor, 'users');
       const row = await find(ownerKey);
       const revoked = await sessions.destroyAllForUser(row.id, row.id === actor.id ? currentSessionId : undefined);
-      await audit.record({
-        action: 'user.sessions_revoked',
+      await events.emit('user.sessions_revoked', {
         actor: actor.ownerKey,
         target: `user:${row.owner_key}`,
         details: { revoked },
@@ -161,7 +166,7 @@ export const createAdminUsersService = ({
       actor: UserActor,
       ownerKey: string,
       request: TransferFilesRequest,
-      context: AuditContext,
+      context: RequestContext,
     ): Promise<TransferFilesResponse> {
       requireAdmin(actor, 'users');
       const from = await find(ownerKey);
@@ -190,8 +195,7 @@ export const createAdminUsersService = ({
         },
       });
       const { folderName, ...counts } = moved;
-      await audit.record({
-        action: 'user.files_transferred',
+      await events.emit('user.files_transferred', {
         actor: actor.ownerKey,
         target: `user:${from.owner_key}`,
         details: { to: to.owner_key, folderId, folderName, ...counts },

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ENDPOINTS, ErrorResponse, NEXT_CURSOR_HEADER } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import { SESSION_COOKIE } from '../../plugins/session';
-import { auditContext } from '../audit/audit-recorder';
+import { requestContext } from '../../lib/http/request-context';
 import { sessionIdOf } from '../auth/sessions.service';
 import type { AdminUsersService } from './admin-users.service';
 
@@ -52,7 +52,7 @@ export function registerAdminRoutes(app: FastifyInstance, { users }: { users: Ad
       },
     },
     handler: async (request) =>
-      users.update(await request.requireUser(), request.params.userId, request.body, auditContext(request)),
+      users.update(await request.requireUser(), request.params.userId, request.body, requestContext(request)),
   });
 
   typed.route({
@@ -71,7 +71,7 @@ export function registerAdminRoutes(app: FastifyInstance, { users }: { users: Ad
         await request.requireUser(),
         request.params.userId,
         token ? sessionIdOf(token) : undefined,
-        auditContext(request),
+        requestContext(request),
       );
       return { revoked };
     },
@@ -101,6 +101,6 @@ export function registerAdminRoutes(app: FastifyInstance, { users }: { users: Ad
       },
     },
     handler: async (request) =>
-      users.transferFiles(await request.requireUser(), request.params.userId, request.body, auditContext(request)),
+      users.transferFiles(await request.requireUser(), request.params.userId, request.body, requestContext(request)),
   });
 }

@@ -2,13 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
-import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import { requestContext } from '../../lib/http/request-context';
 import type { SettingsService } from './settings.service';
 
 /** /api/admin/settings: instance settings (admins only); each change is a `settings.changed` audit entry. */
 export function registerSettingsRoutes(
   app: FastifyInstance,
-  { settings, audit }: { settings: SettingsService; audit: AuditRecorder },
+  { settings, events }: { settings: SettingsService; events: EventEmitter },
 ) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
@@ -41,12 +42,11 @@ export function registerSettingsRoutes(
       const { before, after } = await settings.update(admin.id, request.body);
       for (const key of Object.keys(request.body) as (keyof typeof after)[]) {
         if (before[key] === after[key]) continue;
-        await audit.record({
-          action: 'settings.changed',
+        await events.emit('settings.changed', {
           actor: admin.ownerKey,
           target: 'instance',
           details: { setting: key, from: before[key], to: after[key] },
-          ...auditContext(request),
+          ...requestContext(request),
         });
       }
       return after;

@@ -7,7 +7,8 @@ import { AppError } from '../../errors';
 import { sendError, toAppError } from '../../plugins/errors';
 import '../../plugins/access';
 import type { AiService } from './ai.service';
-import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import { requestContext } from '../../lib/http/request-context';
 import type { ApiKeysService } from './api-keys.service';
 import type { FileSource } from './file-source';
 import { readUpload, registerMediaParsers, tooLargeMessage } from './ai.input';
@@ -18,7 +19,7 @@ const VOICE_COMMAND = ENDPOINTS.assistant.voiceCommand;
 export interface AiRouteDeps {
   ai: AiService;
   keys: ApiKeysService;
-  audit: AuditRecorder;
+  events: EventEmitter;
   files: FileSource;
   /** Public voice-command transcriptions allowed per client IP and minute. */
   voiceCommandsPerMinute: number;
@@ -64,7 +65,7 @@ export function readSpeechInput(request: FastifyRequest): { text?: string; ssml?
 /** /api/ai/*: the four services for signed-in users, their status, and API keys for admins. */
 export async function registerAiRoutes(
   app: FastifyInstance,
-  { ai, keys, files, voiceCommandsPerMinute, audit }: AiRouteDeps,
+  { ai, keys, files, voiceCommandsPerMinute, events }: AiRouteDeps,
 ) {
   const { limits } = ai;
   await app.register(async (scope) => {
@@ -217,12 +218,11 @@ export async function registerAiRoutes(
       handler: async (request, reply) => {
         const admin = await request.requireUser();
         const created = await keys.create(admin, request.body.name, request.body.expiresAt);
-        await audit.record({
-          action: 'api_key.created',
+        await events.emit('api_key.created', {
           actor: admin.ownerKey,
           target: `api_key:${created.id}`,
           details: { name: request.body.name, expiresAt: created.expiresAt },
-          ...auditContext(request),
+          ...requestContext(request),
         });
         return reply.status(E.createKey.status).header('cache-control', 'no-store').send(created);
       },
@@ -253,11 +253,10 @@ export async function registerAiRoutes(
       handler: async (request) => {
         const admin = await request.requireUser();
         const revoked = await keys.revoke(request.params.id);
-        await audit.record({
-          action: 'api_key.revoked',
+        await events.emit('api_key.revoked', {
           actor: admin.ownerKey,
           target: `api_key:${revoked.id}`,
-          ...auditContext(request),
+          ...requestContext(request),
         });
         return revoked;
       },

@@ -12,7 +12,7 @@ import { createAiService } from './ai.service';
 import { createApiKeysRepository } from './api-keys.repository';
 import { createApiKeysService } from './api-keys.service';
 import type { FileSource } from './file-source';
-import type { AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
 
 export interface AiModuleDeps {
   config: AiConfig;
@@ -21,7 +21,7 @@ export interface AiModuleDeps {
   probes: Map<string, ReadinessProbe>;
   files: FileSource;
   loadLocalEngines: LocalEnginesLoader;
-  audit: AuditRecorder;
+  events: EventEmitter;
 }
 
 /**
@@ -44,7 +44,7 @@ export async function registerAiModule(app: FastifyInstance, deps: AiModuleDeps)
     keys,
     files: deps.files,
     voiceCommandsPerMinute: deps.config.voiceCommandsPerMinute,
-    audit: deps.audit,
+    events: deps.events,
   });
   await registerAiCompatRoutes(app, { ai, keys });
   return { ai };

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
-import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import { requestContext } from '../../lib/http/request-context';
 import type { AnalysisService } from './analysis.service';
 
 /**
@@ -10,7 +11,7 @@ import type { AnalysisService } from './analysis.service';
  */
 export function registerAnalysisRoutes(
   app: FastifyInstance,
-  { analysis, audit }: { analysis: AnalysisService; audit: AuditRecorder },
+  { analysis, events }: { analysis: AnalysisService; events: EventEmitter },
 ) {
   const { insights, setting, changeSetting } = ENDPOINTS.analysis;
   app.withTypeProvider<ZodTypeProvider>().route({
@@ -51,12 +52,11 @@ export function registerAnalysisRoutes(
     handler: async (request) => {
       const actor = await request.requireUser();
       const changed = await analysis.setSetting(actor, request.params.id, request.body.analysis);
-      await audit.record({
-        action: 'settings.changed',
+      await events.emit('settings.changed', {
         actor: actor.ownerKey,
         target: `workspace:${request.params.id}`,
         details: { setting: 'analysis', to: changed.analysis },
-        ...auditContext(request),
+        ...requestContext(request),
       });
       return changed;
     },

@@ -1,5 +1,4 @@
 import type { AuditAction } from '@atrium/contracts';
-import type { FastifyRequest } from 'fastify';
 
 /** Where a request came from, as the audit log keeps it. */
 export interface AuditContext {
@@ -23,19 +22,13 @@ export interface AuditRecord extends AuditContext {
 }
 
 /**
- * The narrow seam every module records through (sharing, links and workspaces included): append one entry.
- * It never throws — a failure to write the entry is logged, the action it describes has already happened.
+ * Appends one entry: the seam the audit subscriptions (`audit.subscriptions.ts`) record through. Other modules never
+ * call it: they emit the audited event. It never throws — a failure to write the entry is logged, the action it
+ * describes has already happened.
  */
 export interface AuditRecorder {
   record(entry: AuditRecord): Promise<void>;
 }
-
-/** The request's IP, user agent and request id. */
-export const auditContext = (request: FastifyRequest): AuditContext => ({
-  ip: request.ip,
-  userAgent: request.headers['user-agent'],
-  requestId: request.id,
-});
 
 /** The subject an entry gets: the one given, else its target when that is a file or folder. */
 export const subjectOf = (entry: Pick<AuditRecord, 'target' | 'subject'>): string | null =>

@@ -69,7 +69,7 @@ const filterOf = (query: Omit<AuditQuery, 'limit' | 'cursor'>): AuditFilter => {
   return { actor: query.actor, action: query.action, target: query.target, from, to };
 };
 
-/** The audit log: append (the recorder every module uses), read by admins, swept by age. */
+/** The audit log: append (the recorder its subscriptions use), read by admins, swept by age. */
 export const createAuditService = ({ repo, clock, retentionDays, log }: AuditServiceDeps) => {
   const recorder: AuditRecorder = {
     async record(entry: AuditRecord) {
@@ -93,7 +93,6 @@ export const createAuditService = ({ repo, clock, retentionDays, log }: AuditSer
   };
 
   return {
-    ...recorder,
     recorder,
 
     /** One page, newest first. */

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type AuthConfigResponse, ENDPOINTS, ErrorResponse, type MeResponse } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
 import { AppError } from '../../errors';
-import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import { requestContext } from '../../lib/http/request-context';
 import { AccountDisabledError, type AuthService } from './auth.service';
 import { isAdmin } from '../../auth/actor';
 import type { SessionUser } from './sessions.service';
@@ -28,7 +29,7 @@ export interface AuthRoutesDeps {
   authConfig: AuthConfigResponse;
   /** Where the browser goes after logout: the provider's end-session URL for OIDC users, else the site. */
   logoutRedirect(user: SessionUser | null, request: FastifyRequest): Promise<string>;
-  audit: AuditRecorder;
+  events: EventEmitter;
 }
 
 /** Why an admin sign-in failed, as the audit log records it. */
@@ -68,11 +69,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
       try {
         await deps.auth.checkLoginAllowed(request.ip);
       } catch (error) {
-        await deps.audit.record({
-          action: 'auth.sign_in_failed',
+        await deps.events.emit('auth.sign_in_failed', {
           actor: null,
           details: { method: 'password', reason: failureReason(error) },
-          ...auditContext(request),
+          ...requestContext(request),
         });
         throw error;
       }
@@ -82,22 +82,20 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
       try {
         user = await deps.auth.loginAdmin(request.body.username, request.body.password, request.ip);
       } catch (error) {
-        await deps.audit.record({
-          action: 'auth.sign_in_failed',
+        await deps.events.emit('auth.sign_in_failed', {
           actor: null,
           target: `user:${request.body.username.slice(0, 200)}`,
           details: { method: 'password', reason: failureReason(error) },
-          ...auditContext(request),
+          ...requestContext(request),
         });
         throw error;
       }
       await deps.sessions.signIn(request, reply, user.id);
-      await deps.audit.record({
-        action: 'auth.sign_in',
+      await deps.events.emit('auth.sign_in', {
         actor: user.ownerKey,
         target: `user:${user.ownerKey}`,
         details: { method: 'password' },
-        ...auditContext(request),
+        ...requestContext(request),
       });
       return presentMe(user, await deps.auth.isFirstLogin(user.id));
     },
@@ -112,11 +110,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
       const user = await request.currentUser();
       await deps.sessions.signOut(request, reply);
       if (user)
-        await deps.audit.record({
-          action: 'auth.sign_out',
+        await deps.events.emit('auth.sign_out', {
           actor: user.ownerKey,
           target: `user:${user.ownerKey}`,
-          ...auditContext(request),
+          ...requestContext(request),
         });
       return { ok: true as const, redirectTo: await deps.logoutRedirect(user, request) };
     },

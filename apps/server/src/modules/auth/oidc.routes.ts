@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ENDPOINTS, type OidcLoginError } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
 import type { SiteOrigin } from '../../lib/site-origin';
-import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import { requestContext } from '../../lib/http/request-context';
 import { AccountDisabledError, type AuthService } from './auth.service';
 import { OidcFlow, OidcUnavailableError, safeReturnTo, type OidcService } from './oidc.service';
 import { createSealer } from './sealed-cookie';
@@ -19,7 +20,7 @@ export interface OidcRoutesDeps {
   site: SiteOrigin;
   sessionSecret: string;
   secureCookies: boolean;
-  audit: AuditRecorder;
+  events: EventEmitter;
 }
 
 /**
@@ -85,20 +86,18 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
         subject = profile.subject;
         const { user, roleChange } = await deps.auth.loginOidc(profile);
         await deps.sessions.signIn(request, reply, user.id);
-        await deps.audit.record({
-          action: 'auth.sign_in',
+        await deps.events.emit('auth.sign_in', {
           actor: user.ownerKey,
           target: `user:${user.ownerKey}`,
           details: { method: 'oidc', role: user.role },
-          ...auditContext(request),
+          ...requestContext(request),
         });
         if (roleChange)
-          await deps.audit.record({
-            action: 'user.role_changed',
+          await deps.events.emit('user.role_changed', {
             actor: null,
             target: `user:${user.ownerKey}`,
             details: { ...roleChange, source: 'oidc_claim' },
-            ...auditContext(request),
+            ...requestContext(request),
           });
         return reply.redirect(safeReturnTo(flow.data.returnTo, site), 302);
       } catch (error) {
@@ -109,12 +108,11 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
             : error instanceof OidcUnavailableError
               ? 'oidc_unavailable'
               : 'oidc_failed';
-        await deps.audit.record({
-          action: 'auth.sign_in_failed',
+        await deps.events.emit('auth.sign_in_failed', {
           actor: null,
           target: subject === undefined ? null : `oidc:${subject}`,
           details: { method: 'oidc', reason },
-          ...auditContext(request),
+          ...requestContext(request),
         });
         return toLogin(reply, reason);
       }

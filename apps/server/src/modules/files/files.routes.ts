@@ -1,4 +1,5 @@
-import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import { requestContext } from '../../lib/http/request-context';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -20,7 +21,7 @@ export interface FilesRouteOptions {
   /** Where an upload goes, checked before the body is read (`FoldersService.uploadTarget`). */
   uploadTarget: (actor: UserActor, place: UploadPlacementQuery) => Promise<UploadTarget>;
   maxUploadBytes: number;
-  audit: AuditRecorder;
+  events: EventEmitter;
 }
 
 /**
@@ -29,7 +30,7 @@ export interface FilesRouteOptions {
  */
 export async function registerFileRoutes(
   app: FastifyInstance,
-  { files, uploadTarget, maxUploadBytes, audit }: FilesRouteOptions,
+  { files, uploadTarget, maxUploadBytes, events }: FilesRouteOptions,
 ) {
   await app.register(async (scope) => {
     await scope.register(multipart, {
@@ -64,7 +65,7 @@ export async function registerFileRoutes(
           const record = await files.ingest(target, {
             ...part,
             onConflict,
-            context: { actor: caller.ownerKey, ...auditContext(request) },
+            context: { actor: caller.ownerKey, ...requestContext(request) },
           });
           if (wantsJson(request)) return record;
           // Text, as the API's first clients read it; the schema above documents the JSON variant.
@@ -191,7 +192,7 @@ export async function registerFileRoutes(
           await request.requireUser(),
           request.params.id,
           request.params.versionId,
-          auditContext(request),
+          requestContext(request),
         ),
     });
 
@@ -227,7 +228,7 @@ export async function registerFileRoutes(
         },
       },
       handler: async (request) =>
-        files.update(await request.requireUser(), request.params.id, request.body, auditContext(request)),
+        files.update(await request.requireUser(), request.params.id, request.body, requestContext(request)),
     });
 
     typed.route({
@@ -243,11 +244,10 @@ export async function registerFileRoutes(
       handler: async (request) => {
         const actor = await request.requireUser();
         const removed = await files.remove(actor, request.params.id);
-        await audit.record({
-          action: 'file.deleted',
+        await events.emit('file.deleted', {
           actor: actor.ownerKey,
           target: `file:${removed.id}`,
-          ...auditContext(request),
+          ...requestContext(request),
         });
         return removed;
       },

@@ -27,7 +27,8 @@ import { sweepOrphans } from './maintenance';
 import { fileBlobKey, thumbnailKey, toStoredFile, type StoredFile, type UploadTarget } from './stored-file';
 import { createThumbnails } from './thumbnails';
 import type { AccessFacts, AccessResolver } from '../spaces/access';
-import type { AuditContext, AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import type { RequestContext } from '../../lib/http/request-context';
 
 /** Attempts to find a free name when simultaneous uploads keep taking the one chosen. */
 const NAME_ATTEMPTS = 10;
@@ -59,14 +60,15 @@ export interface FilesServiceDeps {
    */
   onStored?: (file: StoredFile) => Promise<void>;
   /**
-   * The audit log: uploads (`file.uploaded`, `file.version_added` for a replace), renames, moves and version
-   * restores are recorded here, where the service knows what changed (a file's activity in its details reads them).
+   * Audited changes: uploads (`file.uploaded`, `file.version_added` for a replace), renames, moves and version
+   * restores are emitted here, where the service knows what changed (the audit log records them; a file's activity
+   * in its details reads them).
    */
-  audit?: AuditRecorder;
+  events?: EventEmitter;
 }
 
 /** Who acted and from where, for the audit entry of a change; `actor` is an owner key (null: a file-drop link). */
-export interface ChangeContext extends AuditContext {
+export interface ChangeContext extends RequestContext {
   actor?: string | null;
 }
 
@@ -111,10 +113,10 @@ export const createFilesService = ({
   versionsKept,
   log,
   onStored,
-  audit,
+  events,
 }: FilesServiceDeps) => {
   const thumbnails = createThumbnails(blobs, log ? { log } : {});
-  /** Records one audit entry about file `id` (the recorder never throws). */
+  /** Emits one audited change about file `id` (emit never throws). */
   async function recordChange(
     action: 'file.uploaded' | 'file.version_added' | 'file.renamed' | 'file.moved' | 'file.version_restored',
     id: string,
@@ -122,7 +124,7 @@ export const createFilesService = ({
     fallbackActorId: string | null,
     details: Record<string, unknown>,
   ): Promise<void> {
-    if (!audit) return;
+    if (!events) return;
     const { actor, ...where } = context ?? {};
     const who =
       actor !== undefined
@@ -130,7 +132,7 @@ export const createFilesService = ({
         : fallbackActorId === null
           ? null
           : ((await repo.ownerKeyOfUser(fallbackActorId).catch(() => undefined)) ?? null);
-    await audit.record({ action, actor: who, target: `file:${id}`, details, ...where });
+    await events.emit(action, { actor: who, target: `file:${id}`, details, ...where });
   }
   /** File `id` with what the file policy needs to know of the actor: membership and shares (see `spaces/access.ts`). */
   const find = async (actor: Actor, id: string) => {
@@ -514,7 +516,7 @@ export const createFilesService = ({
       actor: UserActor,
       id: string,
       change: { fileName?: string | undefined; folderId?: string | undefined },
-      context?: AuditContext,
+      context?: RequestContext,
     ): Promise<FileRecord> {
       const file: StoredFile & Partial<AccessFacts> = await requireFile(actor, 'write', () => find(actor, id));
       let target: UploadTarget | undefined;
@@ -649,7 +651,7 @@ export const createFilesService = ({
     },
 
     /** Makes version `versionId` the file's content; the current content becomes a version (`write` needed). */
-    async restoreVersion(actor: Actor, id: string, versionId: string, context?: AuditContext): Promise<FileRecord> {
+    async restoreVersion(actor: Actor, id: string, versionId: string, context?: RequestContext): Promise<FileRecord> {
       await authorized(actor, id, 'write');
       const [row, version] = await Promise.all([repo.findById(id), repo.findVersion(id, versionId)]);
       if (!row) throw new AppError('FILE_NOT_FOUND');

@@ -8,7 +8,8 @@ import { plannedSend, sendBlob, sendThumbnail, type BlobRecord } from '../../lib
 import { zipHeaders } from '../../lib/http/zip-stream';
 import { withFilePart } from '../../lib/multipart';
 import type { RouteRateLimit } from '../../plugins/rate-limit';
-import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import { requestContext } from '../../lib/http/request-context';
 import type { LinksService } from './links.service';
 import { UNLOCK_LIMITS } from './links.service';
 
@@ -39,8 +40,8 @@ const linkErrors = {
 
 export interface LinksRouteOptions {
   links: LinksService;
-  /** Link creation and revocation go into the audit log. */
-  audit: AuditRecorder;
+  /** Link creation and revocation are emitted as audited events (the audit log records them). */
+  events: EventEmitter;
   maxUploadBytes: number;
   /** Secure unlock cookies (https), like the session cookie. */
   secureCookies: boolean;
@@ -80,7 +81,7 @@ function countingBlob(
 /** POST/GET/DELETE /api/links (owners and editors) and the public routes of a link's bearer. */
 export async function registerLinksRoutes(
   app: FastifyInstance,
-  { links, audit, maxUploadBytes, secureCookies }: LinksRouteOptions,
+  { links, events, maxUploadBytes, secureCookies }: LinksRouteOptions,
 ) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const { create, list, revoke } = ENDPOINTS.links;
@@ -98,8 +99,7 @@ export async function registerLinksRoutes(
     handler: async (request, reply) => {
       const actor = await request.requireUser();
       const link = await links.create(actor, request.body);
-      await audit.record({
-        action: 'link.created',
+      await events.emit('link.created', {
         actor: actor.ownerKey,
         target: `link:${link.id}`,
         subject:
@@ -112,7 +112,7 @@ export async function registerLinksRoutes(
           maxDownloads: link.maxDownloads,
           allowUpload: link.allowUpload,
         },
-        ...auditContext(request),
+        ...requestContext(request),
       });
       return reply.status(create.status).send(link);
     },
@@ -144,11 +144,10 @@ export async function registerLinksRoutes(
     handler: async (request) => {
       const actor = await request.requireUser();
       const revoked = await links.revoke(actor, request.params.id);
-      await audit.record({
-        action: 'link.revoked',
+      await events.emit('link.revoked', {
         actor: actor.ownerKey,
         target: `link:${revoked.id}`,
-        ...auditContext(request),
+        ...requestContext(request),
       });
       return revoked;
     },
@@ -325,7 +324,7 @@ export async function registerLinksRoutes(
         return withFilePart(request, async (part) =>
           reply
             .status(P.upload.status)
-            .send(await links.upload(folderId, { ...part, context: { actor: null, ...auditContext(request) } })),
+            .send(await links.upload(folderId, { ...part, context: { actor: null, ...requestContext(request) } })),
         );
       },
     });

@@ -2,14 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
-import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import { requestContext } from '../../lib/http/request-context';
 import type { NotificationsService } from './notifications.service';
 import type { ScheduledNotificationsService } from './scheduled-notifications.service';
 
 /** The admin console's notification routes (issue 18): the history of what was published, scheduled messages. */
 export function registerAdminNotificationRoutes(
   app: FastifyInstance,
-  deps: { notifications: NotificationsService; scheduled: ScheduledNotificationsService; audit: AuditRecorder },
+  deps: { notifications: NotificationsService; scheduled: ScheduledNotificationsService; events: EventEmitter },
 ) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
@@ -49,12 +50,11 @@ export function registerAdminNotificationRoutes(
     handler: async (request, reply) => {
       const admin = await request.requireUser();
       const scheduled = await deps.scheduled.schedule(admin, request.body);
-      await deps.audit.record({
-        action: 'notification.scheduled',
+      await deps.events.emit('notification.scheduled', {
         actor: admin.ownerKey,
         target: `scheduled:${scheduled.id}`,
         details: { message: scheduled.message, sendAt: scheduled.sendAt },
-        ...auditContext(request),
+        ...requestContext(request),
       });
       return reply.status(E.schedule.status).send(scheduled);
     },
@@ -85,12 +85,11 @@ export function registerAdminNotificationRoutes(
     handler: async (request) => {
       const admin = await request.requireUser();
       const cancelled = await deps.scheduled.cancel(request.params.id);
-      await deps.audit.record({
-        action: 'notification.schedule_cancelled',
+      await deps.events.emit('notification.schedule_cancelled', {
         actor: admin.ownerKey,
         target: `scheduled:${cancelled.id}`,
         details: { message: cancelled.message, sendAt: cancelled.sendAt },
-        ...auditContext(request),
+        ...requestContext(request),
       });
       return cancelled;
     },

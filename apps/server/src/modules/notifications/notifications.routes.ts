@@ -1,4 +1,5 @@
-import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import { requestContext } from '../../lib/http/request-context';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,7 +15,7 @@ const E = ENDPOINTS.notifications;
 /** The notification service (docs/PRODUCT.md#api-paths): subscribe, publish, count, stream, the feed, the welcome notification and Web Push's key. */
 export function registerNotificationRoutes(
   app: FastifyInstance,
-  deps: { notifications: NotificationsService; hub: NotificationHub; audit: AuditRecorder },
+  deps: { notifications: NotificationsService; hub: NotificationHub; events: EventEmitter },
 ) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['notifications'];
@@ -55,12 +56,11 @@ export function registerNotificationRoutes(
     handler: async (request) => {
       const admin = await request.requireUser();
       const published = await deps.notifications.publish(admin, request.body);
-      await deps.audit.record({
-        action: 'notification.published',
+      await deps.events.emit('notification.published', {
         actor: admin.ownerKey,
         target: `notification:${published.id}`,
         details: { message: published.message },
-        ...auditContext(request),
+        ...requestContext(request),
       });
       return published;
     },

@@ -293,7 +293,7 @@ describe.each(dialects())('scheduled notifications (%s)', (dialect) => {
             };
           },
         },
-        audit: { record: async () => undefined },
+        events: { emit: async () => undefined },
         clock: time.clock,
         log: { error: () => undefined, info: () => undefined },
       });

@@ -9,7 +9,7 @@ import {
 import { isActiveAdminAccount } from '../../auth/policies/admin';
 import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
-import type { AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
 import type { SessionUser } from '../auth/sessions.service';
 import { audienceOf, presentAudience } from './notifications.repository';
 import type { NotificationsService } from './notifications.service';
@@ -40,7 +40,7 @@ const present = (view: View): ScheduledNotification => ({
 export interface ScheduledNotificationsDeps {
   repo: ScheduledNotificationsRepository;
   notifications: Pick<NotificationsService, 'prepare' | 'publishPrepared'>;
-  audit: AuditRecorder;
+  events: EventEmitter;
   clock: Clock;
   log: Pick<FastifyBaseLogger, 'error' | 'info'>;
 }
@@ -55,7 +55,7 @@ export interface ScheduledNotificationsDeps {
 export const createScheduledNotificationsService = ({
   repo,
   notifications,
-  audit,
+  events,
   clock,
   log,
 }: ScheduledNotificationsDeps) => {
@@ -109,8 +109,7 @@ export const createScheduledNotificationsService = ({
             !isActiveAdminAccount({ role: author.creator_role ?? '', disabledAt: author.creator_disabled_at })
           ) {
             await repo.withdraw(id, iso(clock.now()));
-            await audit.record({
-              action: 'notification.schedule_cancelled',
+            await events.emit('notification.schedule_cancelled', {
               actor: null,
               target: `scheduled:${id}`,
               details: { reason: 'author_not_admin', author: author?.creator_key ?? null },
@@ -127,8 +126,7 @@ export const createScheduledNotificationsService = ({
           await repo.markSent(id, Number(notification.id), iso(clock.now()));
           sent += 1;
           if (created) {
-            await audit.record({
-              action: 'notification.published',
+            await events.emit('notification.published', {
               actor: author.creator_key,
               target: `notification:${notification.id}`,
               details: { message: notification.message, scheduledId: id },

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
-import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import { requestContext } from '../../lib/http/request-context';
 import type { PeopleService } from './people.service';
 
 const errors = { 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
@@ -14,7 +15,7 @@ const { list, settings, photos, rename, merge, split, removeFace } = ENDPOINTS.p
  */
 export function registerPeopleRoutes(
   app: FastifyInstance,
-  { people, audit }: { people: PeopleService; audit: AuditRecorder },
+  { people, events }: { people: PeopleService; events: EventEmitter },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.route({
@@ -43,13 +44,12 @@ export function registerPeopleRoutes(
     handler: async (request) => {
       const actor = await request.requireUser();
       const changed = await people.setSetting(actor, request.params.spaceId, request.body.enabled);
-      await audit.record({
-        action: 'settings.changed',
+      await events.emit('settings.changed', {
         actor: actor.ownerKey,
         target:
           request.params.spaceId === 'personal' ? `user:${actor.ownerKey}` : `workspace:${request.params.spaceId}`,
         details: { setting: 'people', to: changed.enabled ? 'on' : 'off' },
-        ...auditContext(request),
+        ...requestContext(request),
       });
       return changed;
     },

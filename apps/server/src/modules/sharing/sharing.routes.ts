@@ -1,7 +1,8 @@
 import { ENDPOINTS, ErrorResponse, Share } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import { requestContext } from '../../lib/http/request-context';
 import type { ShareResource } from './sharing.repository';
 import type { GranteeInput, SharingService } from './sharing.service';
 
@@ -14,9 +15,9 @@ const tags = ['sharing'];
  * of a file or folder, and the caller's Shared with me. Who may do what is the file and folder policies' `share`
  * action, asked by the service.
  */
-export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: SharingService; audit: AuditRecorder }) {
+export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: SharingService; events: EventEmitter }) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const { sharing, audit } = deps;
+  const { sharing, events } = deps;
 
   for (const kind of ['file', 'folder'] as const) {
     const E = kind === 'file' ? ENDPOINTS.sharing.fileShares : ENDPOINTS.sharing.folderShares;
@@ -47,13 +48,12 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
           const actor = await request.requireUser();
           const p = request.params as { id: string; userId?: string; workspaceId?: string };
           const { created, share } = await sharing.set(actor, resource(p.id), granteeOf(p), request.body.role);
-          await audit.record({
-            action: 'share.created',
+          await events.emit('share.created', {
             actor: actor.ownerKey,
             target: `share:${share.id}`,
             subject: `${kind}:${p.id}`,
             details: { [kind]: p.id, grantee: granteeOf(p), role: share.role, changed: !created },
-            ...auditContext(request),
+            ...requestContext(request),
           });
           return reply.status(created ? 201 : 200).send(share);
         },
@@ -73,13 +73,12 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
           const p = request.params as { id: string; userId?: string; workspaceId?: string };
           const actor = await request.requireUser();
           const revoked = await sharing.revoke(actor, resource(p.id), granteeOf(p));
-          await audit.record({
-            action: 'share.revoked',
+          await events.emit('share.revoked', {
             actor: actor.ownerKey,
             target: `share:${revoked.id}`,
             subject: `${kind}:${p.id}`,
             details: { [kind]: p.id, grantee: granteeOf(p) },
-            ...auditContext(request),
+            ...requestContext(request),
           });
           return revoked;
         },

@@ -21,7 +21,8 @@ import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
 import { presentFile } from '../files/files.presenter';
 import { thumbnailKey, toStoredFile, type UploadTarget } from '../files/stored-file';
-import type { AuditContext, AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import type { RequestContext } from '../../lib/http/request-context';
 import type { AccessResolver } from './access';
 import { FOLDER_DEPTH_MESSAGE, MAX_FOLDER_DEPTH } from './folder-depth';
 import { checkFolderName, folderNameKey, listedNameKeys, numberedFolderName } from './folder-names';
@@ -65,12 +66,12 @@ export interface FoldersServiceDeps {
   blobs: BlobStore;
   clock: Clock;
   log?: FastifyBaseLogger;
-  /** Renames and moves are recorded here (`folder.renamed`, `folder.moved`). */
-  audit?: AuditRecorder;
+  /** Renames and moves are emitted here (`folder.renamed`, `folder.moved`: the audit log records them). */
+  events?: EventEmitter;
 }
 
 /** Folders in every space: create, list (paged, sorted, folders first), rename, move, delete recursively. */
-export function createFoldersService({ repo, workspaces, access, blobs, clock, log, audit }: FoldersServiceDeps) {
+export function createFoldersService({ repo, workspaces, access, blobs, clock, log, events }: FoldersServiceDeps) {
   /**
    * Loads a folder with what the folder policy reads of the actor: membership in its workspace and the strongest
    * share reaching them (`access.ts`).
@@ -415,7 +416,7 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
       actor: UserActor,
       id: string,
       input: { name?: string | undefined; parentId?: string | undefined },
-      context?: AuditContext,
+      context?: RequestContext,
     ) {
       const folder = await authorized(actor, id, 'write');
       if (folder.parent_id === null) throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.rootFixed);
@@ -455,13 +456,12 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
       if (!updated) throw new AppError('FOLDER_NOT_FOUND');
       const entry = { actor: actor.ownerKey, target: `folder:${id}`, ...context };
       if (updated.name !== folder.name) {
-        await audit?.record({ ...entry, action: 'folder.renamed', details: { from: folder.name, to: updated.name } });
+        await events?.emit('folder.renamed', { ...entry, details: { from: folder.name, to: updated.name } });
       }
       if (updated.parent_id !== folder.parent_id && updated.parent_id !== null) {
         const [from, to] = await Promise.all([repo.findFolder(folder.parent_id), repo.findFolder(updated.parent_id)]);
-        await audit?.record({
+        await events?.emit('folder.moved', {
           ...entry,
-          action: 'folder.moved',
           details: {
             name: updated.name,
             from: { id: folder.parent_id, name: from?.name ?? null },
@@ -537,9 +537,8 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
             { folderId: row.id, formerParentId: row.parent_id, rootId: root.id, reason, name },
             'folder tree repaired: a folder whose parents did not reach its root went back to the root of its space',
           );
-          await audit?.record({
+          await events?.emit('folder.moved', {
             actor: null,
-            action: 'folder.moved',
             target: `folder:${row.id}`,
             details: {
               name,

@@ -1,7 +1,8 @@
 import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import { requestContext } from '../../lib/http/request-context';
 import type { FoldersService } from './folders.service';
 import type { WorkspacesService } from './workspaces.service';
 
@@ -15,10 +16,10 @@ const E = ENDPOINTS.spaces;
  */
 export function registerSpacesRoutes(
   app: FastifyInstance,
-  deps: { workspaces: WorkspacesService; folders: FoldersService; audit: AuditRecorder },
+  deps: { workspaces: WorkspacesService; folders: FoldersService; events: EventEmitter },
 ) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const { workspaces, folders, audit } = deps;
+  const { workspaces, folders, events } = deps;
 
   typed.route({
     method: E.spaces.method,
@@ -142,20 +143,18 @@ export function registerSpacesRoutes(
       const { id, userId } = request.params;
       const { member, previousRole, invited } = await workspaces.setMember(actor, id, userId, request.body.role);
       if (invited) {
-        await audit.record({
-          action: 'workspace.member_invited',
+        await events.emit('workspace.member_invited', {
           actor: actor.ownerKey,
           target: `workspace:${id}`,
           details: { member: userId, role: member.role },
-          ...auditContext(request),
+          ...requestContext(request),
         });
       } else if (previousRole !== member.role) {
-        await audit.record({
-          action: previousRole === undefined ? 'workspace.member_added' : 'workspace.member_changed',
+        await events.emit(previousRole === undefined ? 'workspace.member_added' : 'workspace.member_changed', {
           actor: actor.ownerKey,
           target: `workspace:${id}`,
           details: { member: userId, role: member.role, ...(previousRole ? { previousRole } : {}) },
-          ...auditContext(request),
+          ...requestContext(request),
         });
       }
       return member;
@@ -176,12 +175,11 @@ export function registerSpacesRoutes(
       const actor = await request.requireUser();
       const { id, userId } = request.params;
       const { invitation, ...removed } = await workspaces.removeMember(actor, id, userId);
-      await audit.record({
-        action: 'workspace.member_removed',
+      await events.emit('workspace.member_removed', {
         actor: actor.ownerKey,
         target: `workspace:${id}`,
         details: { member: userId, left: userId === actor.ownerKey, ...(invitation ? { invitation } : {}) },
-        ...auditContext(request),
+        ...requestContext(request),
       });
       return removed;
     },
@@ -200,12 +198,11 @@ export function registerSpacesRoutes(
     handler: async (request) => {
       const actor = await request.requireUser();
       const { workspace, role } = await workspaces.accept(actor, request.params.id);
-      await audit.record({
-        action: 'workspace.member_accepted',
+      await events.emit('workspace.member_accepted', {
         actor: actor.ownerKey,
         target: `workspace:${workspace.id}`,
         details: { member: actor.ownerKey, role },
-        ...auditContext(request),
+        ...requestContext(request),
       });
       return workspace;
     },
@@ -224,12 +221,11 @@ export function registerSpacesRoutes(
     handler: async (request) => {
       const actor = await request.requireUser();
       const declined = await workspaces.decline(actor, request.params.id);
-      await audit.record({
-        action: 'workspace.member_declined',
+      await events.emit('workspace.member_declined', {
         actor: actor.ownerKey,
         target: `workspace:${declined.id}`,
         details: { member: actor.ownerKey },
-        ...auditContext(request),
+        ...requestContext(request),
       });
       return declined;
     },
@@ -281,7 +277,7 @@ export function registerSpacesRoutes(
       response: { 200: E.updateFolder.response, 409: ErrorResponse, ...errors },
     },
     handler: async (request) =>
-      folders.update(await request.requireUser(), request.params.id, request.body, auditContext(request)),
+      folders.update(await request.requireUser(), request.params.id, request.body, requestContext(request)),
   });
 
   typed.route({
@@ -297,12 +293,11 @@ export function registerSpacesRoutes(
     handler: async (request) => {
       const actor = await request.requireUser();
       const removed = await folders.remove(actor, request.params.id);
-      await audit.record({
-        action: 'file.deleted',
+      await events.emit('file.deleted', {
         actor: actor.ownerKey,
         target: `folder:${removed.id}`,
         details: { folders: removed.folders, files: removed.files },
-        ...auditContext(request),
+        ...requestContext(request),
       });
       return removed;
     },

@@ -1,7 +1,8 @@
 import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { auditContext, type AuditRecorder } from '../audit/audit-recorder';
+import type { EventEmitter } from '../../events';
+import { requestContext } from '../../lib/http/request-context';
 import type { TrashService } from './trash.service';
 
 const USER = { access: 'user' } as const;
@@ -10,7 +11,7 @@ const { list, restore, purge, empty } = ENDPOINTS.trash;
 /** The trash (issue 16): list, restore, purge one, empty. Who may is the trash policy's. */
 export function registerTrashRoutes(
   app: FastifyInstance,
-  { trash, audit }: { trash: TrashService; audit: AuditRecorder },
+  { trash, events }: { trash: TrashService; events: EventEmitter },
 ) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
@@ -41,12 +42,11 @@ export function registerTrashRoutes(
     handler: async (request) => {
       const actor = await request.requireUser();
       const restored = await trash.restore(actor, request.params.id);
-      await audit.record({
-        action: 'file.restored',
+      await events.emit('file.restored', {
         actor: actor.ownerKey,
         target: `${restored.kind}:${restored.id}`,
         details: { name: restored.name, toRoot: restored.toRoot },
-        ...auditContext(request),
+        ...requestContext(request),
       });
       return restored;
     },
@@ -65,11 +65,10 @@ export function registerTrashRoutes(
     handler: async (request) => {
       const actor = await request.requireUser();
       const { kind, ...purged } = await trash.purge(actor, request.params.id);
-      await audit.record({
-        action: 'file.purged',
+      await events.emit('file.purged', {
         actor: actor.ownerKey,
         target: `${kind}:${purged.id}`,
-        ...auditContext(request),
+        ...requestContext(request),
       });
       return purged;
     },
@@ -88,15 +87,14 @@ export function registerTrashRoutes(
     handler: async (request) => {
       const actor = await request.requireUser();
       const emptied = await trash.empty(actor, request.query.workspaceId);
-      await audit.record({
-        action: 'file.purged',
+      await events.emit('file.purged', {
         actor: actor.ownerKey,
         target:
           request.query.workspaceId === undefined
             ? `trash:${actor.ownerKey}`
             : `workspace:${request.query.workspaceId}`,
         details: { emptied: emptied.purged },
-        ...auditContext(request),
+        ...requestContext(request),
       });
       return emptied;
     },
