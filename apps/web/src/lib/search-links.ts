@@ -2,7 +2,8 @@ import type { SearchResult } from '@atrium/contracts';
 import { folderHref, PAGES } from '@atrium/contracts/pages';
 import { downloadUrl } from './file-urls';
 
-// Where search results open: shared by the search screens and the assistant (issue 17), which answers with them.
+// Where search results open: shared by the search screens and the assistant, which answers with them
+// (docs/PRODUCT.md#assistant-file-commands).
 
 /** The search page, with its text. */
 export const searchPagePath = (q: string) => `${PAGES.search.path}?q=${encodeURIComponent(q.trim())}`;

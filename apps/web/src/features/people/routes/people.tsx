@@ -339,9 +339,10 @@ function PersonDetail({
 }
 
 /**
- * /dashboard/spaces/{personal | workspaceId}/people: the people found in a space's photos (issue 17). A grid of
- * person cards (face, name, number of photos); a card opens the person's photos with inline rename, merge, split and
- * "Not this person". Off by default: the empty state says what People does with face data and how to turn it on.
+ * /dashboard/spaces/{personal | workspaceId}/people: the people found in a space's photos (docs/PRODUCT.md#people).
+ * A grid of person cards (face, name, number of photos); a card opens the person's photos with inline rename, merge,
+ * split and "Not this person". Off by default: the empty state says what People does with face data and how to
+ * turn it on.
  */
 export default function PeoplePage() {
   const { workspaceId } = useParams();

@@ -1,2 +1,2 @@
-// Moved to lib/ so that the assistant answers with the same links (issue 17).
+// Moved to lib/ so that the assistant answers with the same links (docs/PRODUCT.md#assistant-file-commands).
 export { locationText, resultTarget, searchPagePath } from '../../../lib/search-links';

@@ -10,8 +10,9 @@ export interface ConflictDialogProps {
 }
 
 /**
- * Asked before uploading names that exist in the folder (issue 16): **Replace** makes the upload a new version of the
- * existing file (the old content stays in its versions); **Keep both** stores it as `name (1).ext`.
+ * Asked before uploading names that exist in the folder (docs/PRODUCT.md#trash-and-versions): **Replace** makes the
+ * upload a new version of the existing file (the old content stays in its versions); **Keep both** stores it as
+ * `name (1).ext`.
  */
 export function ConflictDialog({ names, onReplace, onKeepBoth, onCancel }: ConflictDialogProps) {
   const one = names.length === 1;

@@ -235,9 +235,10 @@ export interface FileDetailsPanelProps {
 }
 
 /**
- * A file's details (issue 16): type, size, SHA-256 (with Copy), location, versions (opens the Versions dialog), who
- * has access and its active links (owners and editors; the server leaves them out for viewers) and its activity,
- * newest first with relative times. A side panel on wide screens, the whole screen on phones; Escape closes it.
+ * A file's details (docs/PRODUCT.md#file-details): type, size, SHA-256 (with Copy), location, versions (opens the
+ * Versions dialog), who has access and its active links (owners and editors; the server leaves them out for viewers)
+ * and its activity, newest first with relative times. A side panel on wide screens, the whole screen on phones;
+ * Escape closes it.
  */
 export function FileDetailsPanel({ target, onClose }: FileDetailsPanelProps) {
   const details = useFileDetails(target.id);

@@ -18,8 +18,9 @@ export interface VersionsDialogProps {
 }
 
 /**
- * A file's older versions (issue 16): size, date and who uploaded each, newest first; Download for everyone who may
- * read the file, Restore (the current content becomes a version) for those who may change it.
+ * A file's older versions (docs/PRODUCT.md#trash-and-versions): size, date and who uploaded each, newest first;
+ * Download for everyone who may read the file, Restore (the current content becomes a version) for those who may
+ * change it.
  */
 export function VersionsDialog({ target, canWrite, onClose }: VersionsDialogProps) {
   const versions = useVersions(target.id);

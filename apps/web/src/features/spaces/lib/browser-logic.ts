@@ -8,7 +8,7 @@ export type SpaceRef = { kind: 'personal' } | { kind: 'workspace'; id: string };
 export const folderPath = (space: SpaceRef, folderId?: string | null): string =>
   folderHref(space.kind === 'personal' ? null : space.id, folderId);
 
-/** The People screen of a space (issue 17). */
+/** The People screen of a space (docs/PRODUCT.md#people). */
 export const peoplePath = (space: SpaceRef) =>
   space.kind === 'personal'
     ? pageHref(PAGES.personalPeople)
