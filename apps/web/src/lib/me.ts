@@ -1,6 +1,7 @@
 import { ENDPOINTS, type MeResponse } from '@atrium/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { call, isApiError } from './api-client';
+import { queryKeys } from './query-keys';
 
 /**
  * The browser flags (docs/PRODUCT.md#browser-flags): `auth`, `isAdmin`, `user` ({ name,
@@ -46,7 +47,7 @@ export const getMe = async (): Promise<MeResponse | null> => {
   }
 };
 
-export const meQueryOptions = () => queryOptions({ queryKey: ['me'], queryFn: getMe, staleTime: 60_000 });
+export const meQueryOptions = () => queryOptions({ queryKey: queryKeys.me(), queryFn: getMe, staleTime: 60_000 });
 
 export const useMe = () => useQuery(meQueryOptions());
 

@@ -3,22 +3,22 @@ import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify/unstyled';
 import { call } from './api-client';
 import { errorText } from './api-error';
+import { queryKeys } from './query-keys';
 import { showToast } from './toast';
-
-/** Query keys of the trash (`GET /api/trash`); every screen that deletes refreshes it. */
-export const trashKey = ['trash'] as const;
 
 export const restoreFromTrash = (id: string) => call(ENDPOINTS.trash.restore, { params: { id } });
 
 /**
- * Reloads whatever a delete or a restore changes: the file lists and stats (`['files']`), folder listings
- * (`['folders']`), shared with me and the trash.
+ * Reloads whatever a delete or a restore changes: the file lists and stats, folder listings, shared with me and the
+ * trash (every screen that deletes refreshes the trash).
  */
 export function useTrashInvalidation() {
   const client = useQueryClient();
   return () =>
     Promise.all(
-      [['files'], ['folders'], ['shared-with-me'], trashKey].map((queryKey) => client.invalidateQueries({ queryKey })),
+      [queryKeys.files.all(), queryKeys.folders.all(), queryKeys.sharedWithMe(), queryKeys.trash()].map((queryKey) =>
+        client.invalidateQueries({ queryKey }),
+      ),
     );
 }
 

@@ -1,16 +1,15 @@
 import { DEFAULT_PREFERENCES, ENDPOINTS, type UserPreferences, type UserPreferencesPatch } from '@atrium/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../api-client';
+import { queryKeys } from '../query-keys';
 
 /**
  * GET/PUT /api/me/preferences: the signed-in user's own settings (the file browsers' list or grid view), kept on the
  * server so they follow the user to every browser. A change shows at once and is undone if the server refuses it.
  */
-export const preferencesKey = ['me', 'preferences'] as const;
-
 export const preferencesQueryOptions = () =>
   queryOptions({
-    queryKey: preferencesKey,
+    queryKey: queryKeys.preferences(),
     queryFn: () => call(ENDPOINTS.preferences.get),
     staleTime: 5 * 60_000,
   });
@@ -26,12 +25,12 @@ export function useUpdatePreferences() {
   return useMutation({
     mutationFn: (patch: UserPreferencesPatch) => call(ENDPOINTS.preferences.update, { body: patch }),
     onMutate: async (patch) => {
-      await client.cancelQueries({ queryKey: preferencesKey });
-      const before = client.getQueryData<UserPreferences>(preferencesKey);
-      client.setQueryData<UserPreferences>(preferencesKey, { ...DEFAULT_PREFERENCES, ...before, ...patch });
+      await client.cancelQueries({ queryKey: queryKeys.preferences() });
+      const before = client.getQueryData<UserPreferences>(queryKeys.preferences());
+      client.setQueryData<UserPreferences>(queryKeys.preferences(), { ...DEFAULT_PREFERENCES, ...before, ...patch });
       return { before };
     },
-    onError: (_error, _patch, context) => client.setQueryData(preferencesKey, context?.before),
-    onSuccess: (saved) => client.setQueryData(preferencesKey, saved),
+    onError: (_error, _patch, context) => client.setQueryData(queryKeys.preferences(), context?.before),
+    onSuccess: (saved) => client.setQueryData(queryKeys.preferences(), saved),
   });
 }

@@ -1,19 +1,17 @@
 import { ENDPOINTS } from '@atrium/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { call } from '../api-client';
+import { queryKeys } from '../query-keys';
 
 /**
  * The queries several features read (the spaces browser, the share dialog, the stored-file picker of the AI
- * screens): one definition, one cache entry each. Keys: `['spaces']`, `['folders', id, 'choices']` (under
- * `['folders']`, so whatever changes a folder refreshes it), `['shared-with-me']`.
+ * screens): one definition, one cache entry each, under the keys of lib/query-keys.ts (a folder's choices sit under
+ * `queryKeys.folders.all()`, so whatever changes a folder refreshes them).
  */
-export const spacesKey = ['spaces'] as const;
-export const sharedWithMeKey = ['shared-with-me'] as const;
-export const folderChoicesKey = (id: string | null) => ['folders', id, 'choices'] as const;
 
 /** GET /api/spaces: the personal space, then each workspace with the caller's role. */
 export const spacesQueryOptions = () =>
-  queryOptions({ queryKey: spacesKey, queryFn: () => call(ENDPOINTS.spaces.spaces) });
+  queryOptions({ queryKey: queryKeys.spaces(), queryFn: () => call(ENDPOINTS.spaces.spaces) });
 
 /** The most entries one listing of a picker shows (the server's page limit). */
 export const FOLDER_CHOICES_LIMIT = 1000;
@@ -21,7 +19,7 @@ export const FOLDER_CHOICES_LIMIT = 1000;
 /** GET /api/folders/{id}: one page (by name) of a folder's subfolders and files, for pickers. */
 export const folderChoicesQueryOptions = (id: string | null) =>
   queryOptions({
-    queryKey: folderChoicesKey(id),
+    queryKey: queryKeys.folders.choices(id),
     queryFn: () =>
       call(ENDPOINTS.spaces.folder, { params: { id: id ?? '' }, query: { sort: 'name', limit: FOLDER_CHOICES_LIMIT } }),
     enabled: Boolean(id),
@@ -29,4 +27,4 @@ export const folderChoicesQueryOptions = (id: string | null) =>
 
 /** GET /api/shared-with-me */
 export const sharedWithMeQueryOptions = () =>
-  queryOptions({ queryKey: sharedWithMeKey, queryFn: () => call(ENDPOINTS.sharing.sharedWithMe) });
+  queryOptions({ queryKey: queryKeys.sharedWithMe(), queryFn: () => call(ENDPOINTS.sharing.sharedWithMe) });

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { StoredFilePicker, type ChosenFolder } from '../../../components/files/stored-file-picker';
 import { errorText, isApiError } from '../../../lib/api-error';
+import { queryKeys } from '../../../lib/query-keys';
 import { showToast } from '../../../lib/toast';
 import { uploadMultipart } from '../../../lib/upload';
 import { secondaryButtonClass, Working } from './ai-page';
@@ -35,8 +36,8 @@ export function SaveToFiles({ what, make }: { what: string; make: () => File }) 
       showToast('success', `Saved ${record.fileName} to ${folder.name}.`, {
         onClick: () => void navigate(folder.href),
       });
-      void client.invalidateQueries({ queryKey: ['folders'] });
-      void client.invalidateQueries({ queryKey: ['files'] });
+      void client.invalidateQueries({ queryKey: queryKeys.folders.all() });
+      void client.invalidateQueries({ queryKey: queryKeys.files.all() });
     },
   });
   return (

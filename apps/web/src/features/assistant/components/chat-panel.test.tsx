@@ -4,6 +4,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { queryKeys } from '../../../lib/query-keys';
 import { me, stubFetch } from '../../../test/render';
 import { searchResult } from '../../../test/search-results';
 import { ChatPanel } from './chat-panel';
@@ -47,7 +48,7 @@ function Where() {
 
 function renderChat({ signedIn }: { signedIn: boolean | undefined }) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  if (signedIn !== undefined) client.setQueryData(['me'], signedIn ? me() : null);
+  if (signedIn !== undefined) client.setQueryData(queryKeys.me(), signedIn ? me() : null);
   const onNavigate = vi.fn();
   render(
     <QueryClientProvider client={client}>

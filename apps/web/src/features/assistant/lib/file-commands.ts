@@ -1,15 +1,16 @@
 import { SIGN_IN_FOR_FILES_REPLY, type FileCommand } from '@atrium/assistant';
 import { QueryClientContext, type QueryClient } from '@tanstack/react-query';
 import { useContext } from 'react';
+import { queryKeys } from '../../../lib/query-keys';
 import type { FileAnswer } from '../api/file-commands';
 
 /**
- * Whether the user is signed in, as far as this page already knows: the `['me']` query of lib/me.ts (read from the
+ * Whether the user is signed in, as far as this page already knows: the `queryKeys.me()` query of lib/me.ts (read from the
  * cache, never fetched here, so public pages stay free of zod and of a request per message). `undefined`: not
  * known yet (a public page); the server then answers a file command with 401 for a visitor.
  */
 export function knownSignedIn(client: QueryClient | undefined): boolean | undefined {
-  const me: unknown = client?.getQueryData(['me']);
+  const me: unknown = client?.getQueryData(queryKeys.me());
   if (me === undefined) return undefined;
   return me !== null;
 }

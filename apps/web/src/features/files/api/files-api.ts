@@ -1,17 +1,11 @@
 import { ENDPOINTS } from '@atrium/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client';
-import { fileStatsKey } from '../../../lib/queries/file-stats';
-
-export const filesKeys = {
-  all: ['files'] as const,
-  list: (userId: string) => ['files', 'list', userId] as const,
-  stats: fileStatsKey,
-};
+import { queryKeys } from '../../../lib/query-keys';
 
 export const filesQueryOptions = (userId: string) =>
   queryOptions({
-    queryKey: filesKeys.list(userId),
+    queryKey: queryKeys.files.list(userId),
     queryFn: () => call(ENDPOINTS.files.list, { params: { userId } }),
   });
 
@@ -30,7 +24,7 @@ export function useDeleteFile() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: deleteFile,
-    onSettled: () => client.invalidateQueries({ queryKey: filesKeys.all }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.files.all() }),
   });
 }
 
@@ -42,7 +36,7 @@ export { RequestCancelledError as UploadCancelledError } from '../../../lib/http
 /** What background analysis found; polled while the analysis is pending or running. */
 export const useFileInsights = (id: string) =>
   useQuery({
-    queryKey: ['files', 'insights', id] as const,
+    queryKey: queryKeys.files.insights(id),
     queryFn: () => call(ENDPOINTS.analysis.insights, { params: { id } }),
     refetchInterval: (query) => {
       const status = query.state.data?.status;

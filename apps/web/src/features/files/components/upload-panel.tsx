@@ -6,7 +6,8 @@ import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { showToast } from '../../../lib/toast';
 import { isApiError } from '../../../lib/api-error';
-import { filesKeys, UploadCancelledError, type UploadProgress } from '../api/files-api';
+import { queryKeys } from '../../../lib/query-keys';
+import { UploadCancelledError, type UploadProgress } from '../api/files-api';
 import { uploadAnyFile } from '../api/upload';
 
 type ItemState =
@@ -133,7 +134,7 @@ export function UploadPanel({ userId }: { userId: string }) {
         });
         setState(key, { kind: 'done' });
         showToast('success', 'File uploaded successfully!');
-        void queryClient.invalidateQueries({ queryKey: filesKeys.all });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.files.all() });
       } catch (error) {
         allDone = false;
         if (error instanceof UploadCancelledError) {

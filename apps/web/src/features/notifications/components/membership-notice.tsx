@@ -7,7 +7,7 @@ import { buttonClass } from '../../../components/ui/button';
 import { call } from '../../../lib/api-client';
 import { errorText } from '../../../lib/api-error';
 import { useMe } from '../../../lib/me';
-import { spacesKey } from '../../../lib/queries/spaces';
+import { queryKeys } from '../../../lib/query-keys';
 
 type Answer = 'accept' | 'decline' | 'leave';
 const DONE: Record<Answer, string> = {
@@ -36,7 +36,7 @@ export function MembershipActions({ notification }: { notification: Notification
     },
     onSuccess: async (_result, kind) => {
       setDone(kind);
-      await client.invalidateQueries({ queryKey: spacesKey });
+      await client.invalidateQueries({ queryKey: queryKeys.spaces() });
     },
   });
   if (!workspace) return null;

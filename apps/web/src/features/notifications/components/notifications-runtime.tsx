@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { showToast } from '../../../lib/toast';
 import { useMe } from '../../../lib/me';
-import { spacesKey } from '../../../lib/queries/spaces';
+import { queryKeys } from '../../../lib/query-keys';
 import { useTimedMessage } from '../hooks/use-timed-message';
 import { connectNotificationStream } from '../lib/notification-stream';
 import { ingestNotification, onNotificationArrival } from '../lib/notifications-store';
@@ -30,7 +30,7 @@ export function NotificationsRuntime() {
     () =>
       onNotificationArrival((notification) => {
         // Added to (or invited to) a workspace: the spaces list changed, so "Open workspace" and the sidebar find it.
-        if (notification.type === 'membership') void client.invalidateQueries({ queryKey: spacesKey });
+        if (notification.type === 'membership') void client.invalidateQueries({ queryKey: queryKeys.spaces() });
         // A workspace's message says who sent it where; never dressed as an announcement (docs/PRODUCT.md#notifications).
         const source = notification.type === 'workspace' ? workspaceMessageSource(notification) : null;
         const text = source ? `${source}: ${notification.message}` : notification.message;

@@ -1,12 +1,8 @@
 import { ENDPOINTS, type CreateLinkRequest, type ShareRole } from '@atrium/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client';
-import {
-  sharedWithMeKey,
-  sharedWithMeQueryOptions,
-  spacesKey,
-  spacesQueryOptions as sharedSpacesQueryOptions,
-} from '../../../lib/queries/spaces';
+import { sharedWithMeQueryOptions, spacesQueryOptions as sharedSpacesQueryOptions } from '../../../lib/queries/spaces';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** What a share dialog is about: a file or a folder. */
 export interface ShareTarget {
@@ -22,12 +18,10 @@ export type Grantee = { kind: 'user'; id: string } | { kind: 'workspace'; id: st
 const sharesOf = (target: Pick<ShareTarget, 'kind'>) =>
   target.kind === 'file' ? ENDPOINTS.sharing.fileShares : ENDPOINTS.sharing.folderShares;
 
-export const sharingKeys = {
+/** This feature's own keys; the directory, spaces and shared-with-me keys are shared (lib/query-keys.ts). */
+const sharingKeys = {
   shares: (target: Pick<ShareTarget, 'kind' | 'id'>) => ['shares', target.kind, target.id] as const,
   links: (target: Pick<ShareTarget, 'kind' | 'id'>) => ['links', target.kind, target.id] as const,
-  directory: (q: string) => ['directory', q] as const,
-  spaces: spacesKey,
-  sharedWithMe: sharedWithMeKey,
 };
 
 /** The owner and every grant of a file or folder. */
@@ -68,7 +62,7 @@ export function useShareMutations(target: Pick<ShareTarget, 'kind' | 'id'>) {
 /** GET /api/users?q=: people who have signed in, by name, nickname or email. */
 export const directoryQueryOptions = (q: string) =>
   queryOptions({
-    queryKey: sharingKeys.directory(q),
+    queryKey: queryKeys.directory(q),
     queryFn: ({ signal }) => call(ENDPOINTS.spaces.directory, { query: { q } }, { signal }),
     staleTime: 30_000,
   });

@@ -9,19 +9,16 @@ import {
 } from '@atrium/contracts';
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client';
-import { folderChoicesQueryOptions, spacesKey, spacesQueryOptions } from '../../../lib/queries/spaces';
+import { folderChoicesQueryOptions, spacesQueryOptions } from '../../../lib/queries/spaces';
+import { queryKeys } from '../../../lib/query-keys';
 import { sendOk } from '../../../lib/http';
 
 const E = ENDPOINTS.spaces;
 
-export const spacesKeys = {
-  spaces: spacesKey,
+/** This feature's own keys; the spaces, folders, files and directory keys are shared (lib/query-keys.ts). */
+const workspaceKeys = {
   workspace: (id: string) => ['workspaces', id] as const,
   members: (id: string) => ['workspaces', id, 'members'] as const,
-  directory: (q: string) => ['directory', q] as const,
-  folders: ['folders'] as const,
-  folder: (id: string, sort: FolderSort, order: 'asc' | 'desc', limit: number, type: FileKind | '' = '') =>
-    ['folders', id, sort, order, limit, type] as const,
 };
 
 // ---- Spaces, workspaces, members, directory ----
@@ -31,19 +28,19 @@ export const useSpaces = () => useQuery(spacesQueryOptions());
 
 export const useWorkspace = (id: string) =>
   useQuery({
-    queryKey: spacesKeys.workspace(id),
+    queryKey: workspaceKeys.workspace(id),
     queryFn: () => call(E.workspace, { params: { id } }),
   });
 
 export const useMembers = (id: string) =>
   useQuery({
-    queryKey: spacesKeys.members(id),
+    queryKey: workspaceKeys.members(id),
     queryFn: () => call(E.members, { params: { id } }),
   });
 
 export const useDirectory = (q: string) =>
   useQuery({
-    queryKey: spacesKeys.directory(q),
+    queryKey: queryKeys.directory(q),
     queryFn: () => call(E.directory, { query: { q } }),
     enabled: q.trim() !== '',
   });
@@ -52,7 +49,7 @@ export function useCreateWorkspace() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (name: string) => call(E.createWorkspace, { body: { name } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: spacesKeys.spaces }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.spaces() }),
   });
 }
 
@@ -61,8 +58,8 @@ function useWorkspaceInvalidation(id: string) {
   const client = useQueryClient();
   return () =>
     Promise.all([
-      client.invalidateQueries({ queryKey: spacesKeys.spaces }),
-      client.invalidateQueries({ queryKey: spacesKeys.workspace(id) }),
+      client.invalidateQueries({ queryKey: queryKeys.spaces() }),
+      client.invalidateQueries({ queryKey: workspaceKeys.workspace(id) }),
     ]);
 }
 
@@ -88,7 +85,7 @@ export function useDeleteWorkspace(id: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => call(E.deleteWorkspace, { params: { id } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: spacesKeys.spaces }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.spaces() }),
   });
 }
 
@@ -121,7 +118,7 @@ export const folderQueryOptions = (
   type: FileKind | '' = '',
 ) =>
   infiniteQueryOptions({
-    queryKey: spacesKeys.folder(id, sort, order, limit, type),
+    queryKey: queryKeys.folders.listing(id, sort, order, limit, type),
     queryFn: ({ pageParam }) =>
       call(E.folder, { params: { id }, query: { sort, order, limit, type, cursor: pageParam } }),
     initialPageParam: null as string | null,
@@ -162,7 +159,7 @@ export const useFolderChoices = (id: string | null) => useQuery(folderChoicesQue
 
 function useFoldersInvalidation() {
   const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: spacesKeys.folders });
+  return () => client.invalidateQueries({ queryKey: queryKeys.folders.all() });
 }
 
 export function useCreateFolder() {
@@ -210,7 +207,7 @@ export function useDeleteFile() {
 /** GET /api/files/{id}/versions */
 export const useVersions = (id: string) =>
   useQuery({
-    queryKey: ['files', 'versions', id],
+    queryKey: queryKeys.files.versions(id),
     queryFn: () => call(ENDPOINTS.files.versions, { params: { id } }),
   });
 
@@ -221,8 +218,8 @@ export function useRestoreVersion(id: string) {
     mutationFn: (versionId: string) => call(ENDPOINTS.files.restoreVersion, { params: { id, versionId } }),
     onSettled: () =>
       Promise.all([
-        client.invalidateQueries({ queryKey: ['files'] }),
-        client.invalidateQueries({ queryKey: spacesKeys.folders }),
+        client.invalidateQueries({ queryKey: queryKeys.files.all() }),
+        client.invalidateQueries({ queryKey: queryKeys.folders.all() }),
       ]),
   });
 }

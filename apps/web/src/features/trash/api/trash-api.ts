@@ -1,10 +1,11 @@
 import { ENDPOINTS } from '@atrium/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client';
-import { restoreFromTrash, trashKey, useTrashInvalidation } from '../../../lib/trash';
+import { queryKeys } from '../../../lib/query-keys';
+import { restoreFromTrash, useTrashInvalidation } from '../../../lib/trash';
 
 /** The caller's trash and that of the workspaces they may delete in. */
-export const useTrash = () => useQuery({ queryKey: trashKey, queryFn: () => call(ENDPOINTS.trash.list) });
+export const useTrash = () => useQuery({ queryKey: queryKeys.trash(), queryFn: () => call(ENDPOINTS.trash.list) });
 
 export function useRestore() {
   const invalidate = useTrashInvalidation();
