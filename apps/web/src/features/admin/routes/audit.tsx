@@ -3,6 +3,7 @@ import { Download } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
+import { LoadMore } from '../../../components/ui/load-more';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -145,16 +146,7 @@ export default function AdminAuditPage() {
               </li>
             ))}
           </ul>
-          {log.hasNextPage && (
-            <button
-              type="button"
-              className="mt-4 min-h-11 rounded-md px-4 py-2 ring-1 ring-slate-300"
-              disabled={log.isFetchingNextPage}
-              onClick={() => void log.fetchNextPage()}
-            >
-              {log.isFetchingNextPage ? 'Loading…' : 'Load more'}
-            </button>
-          )}
+          <LoadMore query={log} look="plain" />
         </>
       )}
     </section>

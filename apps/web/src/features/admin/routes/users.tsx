@@ -6,6 +6,7 @@ import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Dialog } from '../../../components/ui/dialog';
+import { LoadMore } from '../../../components/ui/load-more';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { useMe } from '../../../lib/me';
@@ -300,16 +301,7 @@ export default function AdminUsersPage() {
               </li>
             ))}
           </ul>
-          {users.hasNextPage && (
-            <button
-              type="button"
-              className="mt-4 min-h-11 rounded-md px-4 py-2 ring-1 ring-slate-300"
-              disabled={users.isFetchingNextPage}
-              onClick={() => void users.fetchNextPage()}
-            >
-              {users.isFetchingNextPage ? 'Loading…' : 'Load more'}
-            </button>
-          )}
+          <LoadMore query={users} look="plain" />
         </>
       )}
     </section>

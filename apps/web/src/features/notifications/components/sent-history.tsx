@@ -1,6 +1,7 @@
 import type { NotificationAudienceView, NotificationHistoryEntry } from '@atrium/contracts';
 import { BellRing, Radio, TriangleAlert } from 'lucide-react';
 import { Alert } from '../../../components/ui/alert';
+import { LoadMore } from '../../../components/ui/load-more';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { useNotificationHistory } from '../api/notifications-api';
@@ -66,16 +67,7 @@ export function SentHistory() {
               <HistoryItem key={entry.id} entry={entry} />
             ))}
           </ul>
-          {history.hasNextPage && (
-            <button
-              type="button"
-              className="mt-4 min-h-11 rounded-md px-4 py-2 ring-1 ring-slate-300"
-              disabled={history.isFetchingNextPage}
-              onClick={() => void history.fetchNextPage()}
-            >
-              {history.isFetchingNextPage ? 'Loading…' : 'Load more'}
-            </button>
-          )}
+          <LoadMore query={history} look="plain" />
         </>
       )}
     </section>

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
-import { buttonClass } from '../../../components/ui/button';
+import { LoadMore } from '../../../components/ui/load-more';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorText } from '../../../lib/api-error';
 import { spacesQueryOptions } from '../../../lib/queries/spaces';
@@ -185,18 +185,7 @@ export default function SearchPage() {
           </ul>
         )}
       </div>
-      {results.hasNextPage && (
-        <div className="flex justify-center">
-          <button
-            type="button"
-            onClick={() => void results.fetchNextPage()}
-            disabled={results.isFetchingNextPage}
-            className={buttonClass('secondary')}
-          >
-            {results.isFetchingNextPage ? 'Loading…' : 'Load more'}
-          </button>
-        </div>
-      )}
+      <LoadMore query={results} centred />
     </section>
   );
 }

@@ -2,11 +2,13 @@
 import type { PublicLink } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { LINK_TEXTS } from '@atrium/contracts/texts';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { Archive, Download, Eye, FileText, Folder, Lock, Upload } from 'lucide-react';
-import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
+import { LoadMore, type PagedQuery } from '../../../components/ui/load-more';
 import { Logo } from '../../../components/ui/logo';
 import { MediaPreview } from '../../../components/ui/media-preview';
 import { Spinner } from '../../../components/ui/spinner';
@@ -33,45 +35,48 @@ export function goneMessage(status: number, code: string, message: string): stri
   return LINK_TEXTS.revoked;
 }
 
-function usePublicLink(token: string, folderId: string | undefined) {
-  const [state, setState] = useState<State>({ kind: 'loading' });
-  const load = useCallback(
-    (signal?: AbortSignal) =>
-      getPublicLink(token, { folderId }, signal)
-        .then((link) => setState(link.locked ? { kind: 'locked' } : { kind: 'ready', link }))
-        .catch((error: unknown) => {
-          if (signal?.aborted) return;
-          setState(failure(error));
-        }),
-    [token, folderId],
+/** Folds the pages "Show more" fetched into one link: the folder's entries in order, its details from the last. */
+function joinPages(first: PublicLink, more: readonly PublicLink[]): PublicLink {
+  return more.reduce<PublicLink>(
+    (link, page) =>
+      link.folder && page.folder
+        ? {
+            ...link,
+            folder: {
+              ...page.folder,
+              folders: [...link.folder.folders, ...page.folder.folders],
+              files: [...link.folder.files, ...page.folder.files],
+            },
+          }
+        : link,
+    first,
   );
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
-  /** The next page of the folder shown, appended to it. */
-  const loadMore = (cursor: string) =>
-    getPublicLink(token, { folderId, cursor })
-      .then((page) =>
-        setState((current) =>
-          current.kind === 'ready' && current.link.folder && page.folder
-            ? {
-                kind: 'ready',
-                link: {
-                  ...current.link,
-                  folder: {
-                    ...page.folder,
-                    folders: [...current.link.folder.folders, ...page.folder.folders],
-                    files: [...current.link.folder.files, ...page.folder.files],
-                  },
-                },
-              }
-            : current,
-        ),
-      )
-      .catch((error: unknown) => setState(failure(error)));
-  return { state, reload: () => load(), loadMore };
+}
+
+/**
+ * The link (the folder shown, `folderId`), a page at a time. Each visit of a folder asks the server afresh for its
+ * first page (`gcTime: 0`: the page counts and the link's limits are the server's), the folder shown stays until the
+ * next one arrives, and a failure shows at once (a 401 asks for the password; no retries).
+ */
+function usePublicLink(token: string, folderId: string | undefined) {
+  const query = useInfiniteQuery({
+    queryKey: ['public-link', token, folderId ?? null] as const,
+    queryFn: ({ pageParam, signal }) => getPublicLink(token, { folderId, cursor: pageParam }, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.folder?.nextCursor || undefined,
+    placeholderData: keepPreviousData,
+    gcTime: 0,
+    retry: false,
+  });
+  const [first, ...more] = query.data?.pages ?? [];
+  let state: State;
+  if (query.isError) state = failure(query.error);
+  else if (!first) state = { kind: 'loading' };
+  else {
+    const link = joinPages(first, more);
+    state = link.locked ? { kind: 'locked' } : { kind: 'ready', link };
+  }
+  return { state, reload: () => query.refetch(), pages: query };
 }
 
 function failure(error: unknown): State {
@@ -201,12 +206,12 @@ function FolderView({
   token,
   folder,
   onOpen,
-  onMore,
+  pages,
 }: {
   token: string;
   folder: NonNullable<PublicLink['folder']>;
   onOpen: (folderId: string | undefined) => void;
-  onMore: (cursor: string) => void;
+  pages: PagedQuery;
 }) {
   const empty = folder.files.length === 0 && folder.folders.length === 0;
   const atTop = folder.path.length <= 1;
@@ -291,11 +296,7 @@ function FolderView({
           ))}
         </ul>
       )}
-      {folder.nextCursor && (
-        <button type="button" onClick={() => onMore(folder.nextCursor ?? '')} className={buttonClass('secondary')}>
-          Show more
-        </button>
-      )}
+      <LoadMore query={pages} label="Show more" />
     </article>
   );
 }
@@ -397,7 +398,7 @@ export default function PublicLinkPage() {
   // A folder below the link's folder is `?folder=<id>`, so Back and reload keep the place.
   const [search, setSearch] = useSearchParams();
   const folderId = search.get('folder') ?? undefined;
-  const { state, reload, loadMore } = usePublicLink(token, folderId);
+  const { state, reload, pages } = usePublicLink(token, folderId);
   const openFolder = (id: string | undefined) => setSearch(id ? { folder: id } : {});
   useNoindexPage();
   useDocumentTitle(
@@ -421,14 +422,7 @@ export default function PublicLinkPage() {
   else if (state.link.allowUpload) body = <DropView token={token} />;
   else if (state.link.kind === 'file' && state.link.file) body = <FileView token={token} file={state.link.file} />;
   else if (state.link.folder)
-    body = (
-      <FolderView
-        token={token}
-        folder={state.link.folder}
-        onOpen={openFolder}
-        onMore={(cursor) => void loadMore(cursor)}
-      />
-    );
+    body = <FolderView token={token} folder={state.link.folder} onOpen={openFolder} pages={pages} />;
   else body = <p className="text-sm text-slate-600">This link has nothing to show.</p>;
 
   return <Shell>{body}</Shell>;

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { LoadMore } from '../../../components/ui/load-more';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/api-error';
@@ -357,18 +358,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
         )}
       </div>
 
-      {listing.hasNextPage && (
-        <div className="flex justify-center">
-          <button
-            type="button"
-            onClick={() => void listing.fetchNextPage()}
-            disabled={listing.isFetchingNextPage}
-            className={buttonClass('secondary')}
-          >
-            {listing.isFetchingNextPage ? 'Loading…' : 'Load more'}
-          </button>
-        </div>
-      )}
+      <LoadMore query={listing} centred />
 
       {dragging && (
         <div
