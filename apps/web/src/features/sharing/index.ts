@@ -1,4 +1,3 @@
-// The sharing feature's public face. Other features open the dialog through lib/share-action.ts
-// (`useShareAction()`), which the app layer provides by mounting `ShareHost`.
-export { ShareDialog } from './components/share-dialog';
+// The sharing feature's public face. Every feature opens the share dialog one way: `useShareAction()` of
+// lib/share-action.ts, which the app layer provides by mounting `ShareHost` (it shows the dialog).
 export { ShareHost } from './components/share-host';

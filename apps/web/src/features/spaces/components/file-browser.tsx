@@ -1,6 +1,6 @@
 import type { FileKind, FolderSort, Space } from '@atrium/contracts';
 import { ArrowDownAZ, ArrowUpZA, ChevronRight, FolderPlus, FolderUp, Upload } from 'lucide-react';
-import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type DragEvent } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
@@ -11,6 +11,7 @@ import { isApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/api-error';
 import { showToast } from '../../../lib/toast';
 import { usePreferences, useUpdatePreferences } from '../../../lib/queries/preferences';
+import { useShareAction } from '../../../lib/share-action';
 import { useUndoToast } from '../../../lib/trash';
 import {
   takenFileNames,
@@ -37,9 +38,6 @@ import { FileDetailsPanel } from './file-details-panel';
 import { useUploadQueue } from './use-upload-queue';
 import { ViewToggle } from './view-toggle';
 
-/** The share dialog another feature provides (the app layer passes it in). */
-export type ShareDialogSlot = (target: EntryTarget, onClose: () => void) => ReactNode;
-
 export interface FileBrowserProps {
   /** The space shown (from GET /api/spaces). */
   space: Space;
@@ -47,15 +45,13 @@ export interface FileBrowserProps {
   spaces: readonly Space[];
   /** The open folder; the space's root when absent. */
   folderId?: string | undefined;
-  /** Renders the share dialog; without it the Share action is hidden. */
-  shareDialog?: ShareDialogSlot | undefined;
   /** Entries per page ("Load more" fetches the next). */
   pageSize?: number;
 }
 
 type Dialog =
   | { kind: 'new-folder' }
-  | { kind: 'rename' | 'move' | 'share' | 'delete' | 'versions' | 'details'; target: EntryTarget }
+  | { kind: 'rename' | 'move' | 'delete' | 'versions' | 'details'; target: EntryTarget }
   | { kind: 'move-many'; targets: EntryTarget[] }
   | { kind: 'conflict'; picked: PickedFile[]; names: string[] }
   | null;
@@ -80,9 +76,10 @@ const SORTS: { value: FolderSort; label: string }[] = [
 /**
  * One file browser for every space: breadcrumbs, folders first, sort, "Load more", new folder, a row menu
  * (open, download, rename, move, share, delete), drag and drop or the Upload button with progress per file.
- * Viewers see no action that changes content; the server decides every action anyway.
+ * Viewers see no action that changes content; the server decides every action anyway. Share opens the app's one
+ * share dialog (lib/share-action.ts); where none is provided the action is hidden.
  */
-export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: FileBrowserProps) {
+export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserProps) {
   const openId = folderId ?? space.rootFolderId;
   const ref = spaceRefOf(space);
   const sortId = useId();
@@ -102,6 +99,7 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
   const deleteFile = useDeleteFile();
   const refresh = useRefreshFolders();
   const undoToast = useUndoToast();
+  const share = useShareAction();
   const queue = useUploadQueue(openId, () => void refresh());
   const folderInputRef = useRef<HTMLInputElement>(null);
   // List or grid, remembered per user on the server (every browser shows the same).
@@ -346,10 +344,10 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
             }}
             actions={{
               canWrite,
-              canShare: Boolean(shareDialog) && canWrite,
+              canShare: Boolean(share) && canWrite,
               onRename: (target) => setDialog({ kind: 'rename', target }),
               onMove: (target) => setDialog({ kind: 'move', target }),
-              onShare: (target) => setDialog({ kind: 'share', target }),
+              onShare: (target) => share?.(target),
               onDelete: (target) => setDialog({ kind: 'delete', target }),
               onVersions: (target) => setDialog({ kind: 'versions', target }),
               onDetails: (target) => setDialog({ kind: 'details', target }),
@@ -406,7 +404,6 @@ export function FileBrowser({ space, spaces, folderId, shareDialog, pageSize }: 
       {dialog?.kind === 'move' && (
         <MoveDialog targets={[dialog.target]} space={space} spaces={spaces} currentFolderId={openId} onClose={close} />
       )}
-      {dialog?.kind === 'share' && shareDialog?.(dialog.target, close)}
       {dialog?.kind === 'versions' && <VersionsDialog target={dialog.target} canWrite={canWrite} onClose={close} />}
       {dialog?.kind === 'details' && <FileDetailsPanel target={dialog.target} onClose={close} />}
       {dialog?.kind === 'conflict' && (

@@ -4,15 +4,15 @@ import { Alert } from '../../../components/ui/alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useSpaces } from '../api/spaces-api';
-import { FileBrowser, type ShareDialogSlot } from '../components/file-browser';
+import { FileBrowser } from '../components/file-browser';
 import { findSpace, type SpaceRef } from '../lib/browser-logic';
 
 /**
  * `/dashboard/spaces/personal/folders/:folderId?` and `/dashboard/spaces/:workspaceId/folders/:folderId?`: the
- * file browser of one space. The app layer passes the share dialog and a toolbar (the search box) in (features
- * never import each other).
+ * file browser of one space. The app layer passes a toolbar (the search box) in (features never import each other);
+ * Share opens the dialog through lib/share-action.ts, as everywhere.
  */
-export function SpaceFolderPage({ shareDialog, toolbar }: { shareDialog?: ShareDialogSlot; toolbar?: ReactNode }) {
+export function SpaceFolderPage({ toolbar }: { toolbar?: ReactNode }) {
   const { workspaceId, folderId } = useParams();
   const spaces = useSpaces();
   const ref: SpaceRef = workspaceId ? { kind: 'workspace', id: workspaceId } : { kind: 'personal' };
@@ -31,15 +31,7 @@ export function SpaceFolderPage({ shareDialog, toolbar }: { shareDialog?: ShareD
       </div>
     );
   } else {
-    body = (
-      <FileBrowser
-        key={space.rootFolderId}
-        space={space}
-        spaces={spaces.data}
-        folderId={folderId}
-        shareDialog={shareDialog}
-      />
-    );
+    body = <FileBrowser key={space.rootFolderId} space={space} spaces={spaces.data} folderId={folderId} />;
   }
   return (
     <section className="mx-auto max-w-5xl space-y-4 px-4 py-8">

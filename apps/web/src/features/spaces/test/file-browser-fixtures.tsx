@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
+import { ShareActionContext, type ShareRequest } from '../../../lib/share-action';
 import { FileBrowser, type FileBrowserProps } from '../components/file-browser';
 
 // What the file browser's tests share: answers of the contracts' shapes, the space, the render and a desktop screen.
@@ -42,16 +43,26 @@ const designTeam = (role: 'owner' | 'editor' | 'viewer'): Space => ({
   rootFolderId: 'root',
 });
 
-/** The file browser on Design team (as an editor unless `role` says otherwise), with a fresh query cache. */
-export function renderFileBrowser(props: Partial<FileBrowserProps> & { role?: 'owner' | 'editor' | 'viewer' } = {}) {
-  const { role = 'editor', ...rest } = props;
+/**
+ * The file browser on Design team (as an editor unless `role` says otherwise), with a fresh query cache; `share`
+ * stands for the app's share dialog (lib/share-action.ts), absent unless given.
+ */
+export function renderFileBrowser(
+  props: Partial<FileBrowserProps> & {
+    role?: 'owner' | 'editor' | 'viewer';
+    share?: (target: ShareRequest) => void;
+  } = {},
+) {
+  const { role = 'editor', share, ...rest } = props;
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const current = designTeam(role);
   return render(
     <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <FileBrowser space={current} spaces={[current]} {...rest} />
-      </MemoryRouter>
+      <ShareActionContext.Provider value={share ?? null}>
+        <MemoryRouter>
+          <FileBrowser space={current} spaces={[current]} {...rest} />
+        </MemoryRouter>
+      </ShareActionContext.Provider>
     </QueryClientProvider>,
   );
 }
