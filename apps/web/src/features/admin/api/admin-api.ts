@@ -19,6 +19,19 @@ import { endpointPath } from '@atrium/contracts/endpoint';
 import { call } from '../../../lib/api-client';
 import { sendOk } from '../../../lib/http';
 
+/** The admin screens' query keys (only this feature reads them; shared keys are in lib/query-keys.ts). */
+const adminKeys = {
+  users: () => ['admin', 'users'] as const,
+  usersMatching: (q: string) => ['admin', 'users', q] as const,
+  audit: (filters: AuditFilters) => ['admin', 'audit', filters] as const,
+  apiKeys: () => ['admin', 'api-keys'] as const,
+  contact: () => ['admin', 'contact'] as const,
+  contactList: () => ['admin', 'contact', 'list'] as const,
+  contactUnread: () => ['admin', 'contact', 'unread'] as const,
+  system: () => ['admin', 'system'] as const,
+  settings: () => ['admin', 'settings'] as const,
+};
+
 /** One page of `GET /api/admin/users` and the cursor of the next (from `X-Next-Cursor`). */
 export async function fetchAdminUsers(q: string, cursor: string | undefined) {
   const response = await sendOk(endpointPath(ENDPOINTS.admin.users, {}, { q, cursor }), {
@@ -33,7 +46,7 @@ export async function fetchAdminUsers(q: string, cursor: string | undefined) {
 
 export const adminUsersQueryOptions = (q: string) =>
   infiniteQueryOptions({
-    queryKey: ['admin', 'users', q],
+    queryKey: adminKeys.usersMatching(q),
     queryFn: ({ pageParam }) => fetchAdminUsers(q, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor,
@@ -46,7 +59,7 @@ export function useUpdateAdminUser() {
   return useMutation({
     mutationFn: ({ userId, patch }: { userId: string; patch: AdminUserPatch }) =>
       call(ENDPOINTS.admin.updateUser, { params: { userId }, body: patch }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.users() }),
   });
 }
 
@@ -54,7 +67,7 @@ export function useRevokeSessions() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (userId: string) => call(ENDPOINTS.admin.revokeSessions, { params: { userId } }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.users() }),
   });
 }
 
@@ -64,7 +77,7 @@ export function useTransferFiles() {
   return useMutation({
     mutationFn: ({ userId, toUserId }: { userId: string; toUserId: string }) =>
       call(ENDPOINTS.admin.transferFiles, { params: { userId }, body: { toUserId } }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.users() }),
   });
 }
 
@@ -97,7 +110,7 @@ function auditQuery(filters: AuditFilters) {
 
 export const auditQueryOptions = (filters: AuditFilters) =>
   infiniteQueryOptions({
-    queryKey: ['admin', 'audit', filters],
+    queryKey: adminKeys.audit(filters),
     queryFn: ({ pageParam }) => call(ENDPOINTS.admin.audit, { query: { ...auditQuery(filters), cursor: pageParam } }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
@@ -111,7 +124,7 @@ export const auditCsvUrl = (filters: AuditFilters) => endpointPath(ENDPOINTS.adm
 // --- API keys (the AI compatibility endpoints' keys, /api/ai/keys) ---
 
 export const apiKeysQueryOptions = () =>
-  queryOptions({ queryKey: ['admin', 'api-keys'], queryFn: () => call(ENDPOINTS.ai.keys) });
+  queryOptions({ queryKey: adminKeys.apiKeys(), queryFn: () => call(ENDPOINTS.ai.keys) });
 
 export const useApiKeys = () => useQuery(apiKeysQueryOptions());
 
@@ -119,7 +132,7 @@ export function useCreateApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateApiKeyRequest) => call(ENDPOINTS.ai.createKey, { body }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'api-keys'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.apiKeys() }),
   });
 }
 
@@ -127,21 +140,21 @@ export function useRevokeApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => call(ENDPOINTS.ai.revokeKey, { params: { id } }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'api-keys'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.apiKeys() }),
   });
 }
 
 // --- Contact messages (/api/contact) ---
 
 export const contactMessagesQueryOptions = () =>
-  queryOptions({ queryKey: ['admin', 'contact', 'list'], queryFn: () => call(ENDPOINTS.contact.messages) });
+  queryOptions({ queryKey: adminKeys.contactList(), queryFn: () => call(ENDPOINTS.contact.messages) });
 
 export const useContactMessages = () => useQuery(contactMessagesQueryOptions());
 
 /** The unread count for the sidebar's badge: fetched for admins only, refreshed every minute. */
 export const useContactUnreadCount = (enabled: boolean) =>
   useQuery({
-    queryKey: ['admin', 'contact', 'unread'],
+    queryKey: adminKeys.contactUnread(),
     queryFn: () => call(ENDPOINTS.contact.unreadCount),
     enabled,
     refetchInterval: 60_000,
@@ -153,7 +166,7 @@ export function useUpdateContactMessage() {
   return useMutation({
     mutationFn: ({ id, patch }: { id: string; patch: ContactMessagePatch }) =>
       call(ENDPOINTS.contact.updateMessage, { params: { id }, body: patch }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'contact'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.contact() }),
   });
 }
 
@@ -161,7 +174,7 @@ export function useDeleteContactMessage() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => call(ENDPOINTS.contact.deleteMessage, { params: { id } }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'contact'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.contact() }),
   });
 }
 
@@ -172,7 +185,7 @@ export const SYSTEM_REFRESH_MS = 15_000;
 
 export const systemStatusQueryOptions = () =>
   queryOptions({
-    queryKey: ['admin', 'system'],
+    queryKey: adminKeys.system(),
     queryFn: () => call(ENDPOINTS.system.status),
     refetchInterval: SYSTEM_REFRESH_MS,
   });
@@ -181,7 +194,7 @@ export const useSystemStatus = () => useQuery(systemStatusQueryOptions());
 
 /** GET /api/admin/settings: instance settings (docs/PRODUCT.md#workspace-members). */
 export const instanceSettingsQueryOptions = () =>
-  queryOptions({ queryKey: ['admin', 'settings'], queryFn: () => call(ENDPOINTS.admin.settings) });
+  queryOptions({ queryKey: adminKeys.settings(), queryFn: () => call(ENDPOINTS.admin.settings) });
 export const useInstanceSettings = () => useQuery(instanceSettingsQueryOptions());
 
 export function useUpdateInstanceSettings() {

@@ -14,12 +14,22 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { call, isApiError } from '../../../lib/api-client';
+import { spacesQueryOptions } from '../../../lib/queries/spaces';
+import { queryKeys } from '../../../lib/query-keys';
 
 const E = ENDPOINTS.notifications;
 
+/** This feature's own query keys (the admin's history and schedule; shared keys are in lib/query-keys.ts). */
+const notificationKeys = {
+  subscriberCount: () => ['notifications', 'subscribers', 'count'] as const,
+  sent: () => ['admin', 'notifications'] as const,
+  history: () => ['admin', 'notifications', 'history'] as const,
+  scheduled: () => ['admin', 'notifications', 'scheduled'] as const,
+};
+
 export const subscriberCountQueryOptions = () =>
   queryOptions({
-    queryKey: ['notifications', 'subscribers', 'count'],
+    queryKey: notificationKeys.subscriberCount(),
     queryFn: () => call(E.subscriberCount),
     refetchInterval: 15_000,
   });
@@ -46,19 +56,18 @@ export const publishNotification = ({
     } satisfies PublishRequest,
   });
 
-/** The admin's own workspaces (GET /api/spaces), to publish to one of them. */
+/** The admin's own workspaces (GET /api/spaces, the one spaces query), to publish to one of them. */
 export const useWorkspaceChoices = (enabled: boolean) =>
   useQuery({
-    queryKey: ['notifications', 'audience', 'workspaces'],
-    queryFn: async () =>
-      (await call(ENDPOINTS.spaces.spaces)).flatMap((space) => (space.kind === 'workspace' ? [space] : [])),
+    ...spacesQueryOptions(),
+    select: (spaces) => spaces.flatMap((space) => (space.kind === 'workspace' ? [space] : [])),
     enabled,
   });
 
 /** People who have signed in matching `q` (GET /api/users), to publish to one of them. */
 export const usePeopleChoices = (q: string) =>
   useQuery({
-    queryKey: ['notifications', 'audience', 'people', q],
+    queryKey: queryKeys.directory(q),
     queryFn: () => call(ENDPOINTS.spaces.directory, { query: { q } }),
     enabled: q.trim().length > 0,
   });
@@ -69,7 +78,7 @@ export const HISTORY_REFRESH_MS = 15_000;
 /** GET /api/admin/notifications: what was published, newest first, a page at a time. */
 export const notificationHistoryQueryOptions = () =>
   infiniteQueryOptions({
-    queryKey: ['admin', 'notifications', 'history'],
+    queryKey: notificationKeys.history(),
     queryFn: ({ pageParam }) => call(E.history, { query: { cursor: pageParam } }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
@@ -81,7 +90,7 @@ export const useNotificationHistory = () => useInfiniteQuery(notificationHistory
 /** GET /api/admin/notifications/scheduled: messages not sent yet, soonest first. */
 export const scheduledNotificationsQueryOptions = () =>
   queryOptions({
-    queryKey: ['admin', 'notifications', 'scheduled'],
+    queryKey: notificationKeys.scheduled(),
     queryFn: () => call(E.scheduled),
     refetchInterval: HISTORY_REFRESH_MS,
   });
@@ -101,7 +110,7 @@ export function useScheduleNotification() {
           ...(audience.kind === 'person' ? { userId: audience.ownerKey } : {}),
         } satisfies ScheduleNotificationRequest,
       }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: notificationKeys.sent() }),
   });
 }
 
@@ -109,7 +118,7 @@ export function useCancelScheduledNotification() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => call(E.cancelScheduled, { params: { id } }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: notificationKeys.sent() }),
   });
 }
 
@@ -120,8 +129,8 @@ export function usePublishNotification() {
     onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: subscriberCountQueryOptions().queryKey });
       // The counts arrive just after the answer: refresh now and once more a moment later.
-      await queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] });
-      setTimeout(() => void queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] }), 1500);
+      await queryClient.invalidateQueries({ queryKey: notificationKeys.sent() });
+      setTimeout(() => void queryClient.invalidateQueries({ queryKey: notificationKeys.sent() }), 1500);
     },
   });
 }
