@@ -8,6 +8,7 @@ import type { FacesTable } from '../../db/schema';
 import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
 import { DESCRIPTOR_LENGTH, nearestPerson, type PlacedFace } from './clustering';
+import { createPeopleRepository } from './people.repository';
 
 export const PEOPLE_MESSAGES = {
   personNotFound: 'Person not found.',
@@ -49,49 +50,12 @@ const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'ima
  */
 export function createPeopleService(deps: PeopleServiceDeps) {
   const { db, clock } = deps;
+  const repo = createPeopleRepository(db);
   const space = (actor: UserActor, spaceId: string, action: ResourceAction) =>
     requirePeopleSpace(actor, spaceId, action, deps.workspaces.authorize);
+  const enabledFor = (spaceKey: string, executor: Db = db) => repo.enabled(spaceKey, executor);
 
-  const enabledFor = async (spaceKey: string, executor: Db = db) =>
-    (await executor
-      .selectFrom('people_settings')
-      .select('space_key')
-      .where('space_key', '=', spaceKey)
-      .executeTakeFirst()) !== undefined;
-
-  /** Deletes people left without a face in the space. */
-  const dropEmpty = (executor: Db, spaceKey: string) =>
-    executor
-      .deleteFrom('people')
-      .where('space_key', '=', spaceKey)
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('faces').select('faces.id').whereRef('faces.person_id', '=', 'people.id'))),
-      )
-      .execute();
-
-  /** Visible faces (their photo not in the trash) of the space, optionally of one person. */
-  const visibleFaces = (spaceKey: string, personId?: string) => {
-    let query = db
-      .selectFrom('faces')
-      .innerJoin('files', 'files.id', 'faces.file_id')
-      .select([
-        'faces.id',
-        'faces.file_id',
-        'faces.person_id',
-        'faces.box_left',
-        'faces.box_top',
-        'faces.box_width',
-        'faces.box_height',
-        'files.file_name',
-        'files.content_type',
-      ])
-      .where('faces.space_key', '=', spaceKey)
-      .where('faces.person_id', 'is not', null)
-      .where('files.trashed_at', 'is', null);
-    if (personId !== undefined) query = query.where('faces.person_id', '=', personId);
-    return query.orderBy('faces.created_at').orderBy('faces.id').execute();
-  };
-  type FaceRow = Awaited<ReturnType<typeof visibleFaces>>[number];
+  type FaceRow = Awaited<ReturnType<typeof repo.visibleFaces>>[number];
   const presentFace = (row: FaceRow): PersonFace => ({
     id: row.id,
     fileId: row.file_id,
@@ -99,10 +63,8 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   });
 
   async function summaries(spaceKey: string, personId?: string): Promise<PersonSummary[]> {
-    let query = db.selectFrom('people').selectAll().where('space_key', '=', spaceKey);
-    if (personId !== undefined) query = query.where('id', '=', personId);
-    const people = await query.execute();
-    const faces = await visibleFaces(spaceKey, personId);
+    const people = await repo.people(spaceKey, personId);
+    const faces = await repo.visibleFaces(spaceKey, personId);
     const byPerson = new Map<string, FaceRow[]>();
     for (const face of faces) byPerson.set(face.person_id ?? '', [...(byPerson.get(face.person_id ?? '') ?? []), face]);
     return people
@@ -130,36 +92,13 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   }
 
   async function personOf(where: PeopleSpace, personId: string) {
-    const person = await db
-      .selectFrom('people')
-      .selectAll()
-      .where('id', '=', personId)
-      .where('space_key', '=', where.key)
-      .executeTakeFirst();
+    const person = await repo.person(where.key, personId);
     if (!person) throw new AppError('NOT_FOUND', PEOPLE_MESSAGES.personNotFound);
     return person;
   }
 
   /** Files showing any of `personIds` (before a change, so files that lose a name are refreshed too). */
-  const filesOf = async (personIds: string[]) =>
-    personIds.length === 0
-      ? []
-      : (await db.selectFrom('faces').select('file_id').distinct().where('person_id', 'in', personIds).execute()).map(
-          (row) => row.file_id,
-        );
-
-  /** The names of the people in a file, for its searchable content. */
-  const namesIn = async (fileId: string) =>
-    (
-      await db
-        .selectFrom('faces')
-        .innerJoin('people', 'people.id', 'faces.person_id')
-        .select('people.name')
-        .distinct()
-        .where('faces.file_id', '=', fileId)
-        .where('people.name', 'is not', null)
-        .execute()
-    ).flatMap((row) => (row.name ? [row.name] : []));
+  const filesOf = (personIds: string[]) => repo.filesOf(personIds);
 
   const service = {
     /** Whether People is on for the space of `file` (the analysis asks before computing descriptors). */
@@ -172,36 +111,26 @@ export function createPeopleService(deps: PeopleServiceDeps) {
      */
     async saveFaces(trx: Db, file: { id: string; workspaceId: string | null; ownerKey: string }, found: FoundFace[]) {
       const spaceKey = spaceKeyOf(file);
-      await trx.deleteFrom('faces').where('file_id', '=', file.id).execute();
+      await repo.dropFacesOfFile(trx, file.id);
       if (!(await enabledFor(spaceKey, trx))) return;
       const valid = found.filter((face) => face.descriptor.length === DESCRIPTOR_LENGTH);
       if (valid.length > 0) {
-        const placed: PlacedFace[] = (
-          await trx
-            .selectFrom('faces')
-            .select(['person_id', 'descriptor'])
-            .where('space_key', '=', spaceKey)
-            .where('person_id', 'is not', null)
-            .execute()
-        ).map((row) => ({ personId: row.person_id ?? '', descriptor: JSON.parse(row.descriptor) as number[] }));
+        const placed: PlacedFace[] = await repo.placedFaces(trx, spaceKey);
         const now = iso(clock.now());
         for (const face of valid) {
           const id = randomUUID();
           let personId = nearestPerson(face.descriptor, placed);
           if (personId === undefined) {
             personId = randomUUID();
-            await trx
-              .insertInto('people')
-              .values({
-                id: personId,
-                space_key: spaceKey,
-                workspace_id: file.workspaceId,
-                name: null,
-                cover_face_id: id,
-                created_at: now,
-                updated_at: now,
-              })
-              .execute();
+            await repo.insertPerson(trx, {
+              id: personId,
+              space_key: spaceKey,
+              workspace_id: file.workspaceId,
+              name: null,
+              cover_face_id: id,
+              created_at: now,
+              updated_at: now,
+            });
           }
           const row: FacesTable = {
             id,
@@ -215,16 +144,16 @@ export function createPeopleService(deps: PeopleServiceDeps) {
             descriptor: JSON.stringify(face.descriptor.map((v) => Math.round(v * 1e6) / 1e6)),
             created_at: now,
           };
-          await trx.insertInto('faces').values(row).execute();
+          await repo.insertFace(trx, row);
           placed.push({ personId, descriptor: face.descriptor });
         }
       }
-      await dropEmpty(trx, spaceKey);
+      await repo.dropEmpty(trx, spaceKey);
     },
 
     /** A file's searchable text with the names of the people in it (what search should find it by). */
     async withNames(fileId: string, text: string): Promise<string> {
-      const names = await namesIn(fileId);
+      const names = await repo.namesIn(fileId);
       return [text, ...names].filter(Boolean).join('\n');
     },
 
@@ -235,18 +164,11 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       }
     },
 
-    /** Drops every face and person of a space (People or face analysis turned off); answers the files touched. */
-    async dropSpace(executor: Db, spaceKey: string): Promise<string[]> {
-      const files = await executor
-        .selectFrom('faces')
-        .select('file_id')
-        .distinct()
-        .where('space_key', '=', spaceKey)
-        .execute();
-      await executor.deleteFrom('faces').where('space_key', '=', spaceKey).execute();
-      await executor.deleteFrom('people').where('space_key', '=', spaceKey).execute();
-      return files.map((row) => row.file_id);
-    },
+    /**
+     * Turns People off for a space (People or face analysis turned off): its setting, every face and every person go;
+     * answers the files touched.
+     */
+    dropSpace: (executor: Db, spaceKey: string): Promise<string[]> => repo.dropSpace(executor, spaceKey),
 
     async list(actor: UserActor, spaceId: string): Promise<PeopleList> {
       const where = await space(actor, spaceId, 'read');
@@ -265,7 +187,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       const [summary] = await summaries(where.key, personId);
       if (!summary) throw new AppError('NOT_FOUND', PEOPLE_MESSAGES.personNotFound);
       const photos = new Map<string, PersonPhotos['photos'][number]>();
-      for (const face of await visibleFaces(where.key, personId)) {
+      for (const face of await repo.visibleFaces(where.key, personId)) {
         const photo = photos.get(face.file_id) ?? {
           fileId: face.file_id,
           fileName: face.file_name,
@@ -282,11 +204,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       const where = await space(actor, spaceId, 'write');
       await personOf(where, personId);
       const trimmed = name?.trim() ? name.trim() : null;
-      await db
-        .updateTable('people')
-        .set({ name: trimmed, updated_at: iso(clock.now()) })
-        .where('id', '=', personId)
-        .execute();
+      await repo.setName(db, personId, trimmed, iso(clock.now()));
       await service.refreshSearch(await filesOf([personId]));
       return (await summaries(where.key, personId))[0] ?? notFound();
     },
@@ -299,14 +217,10 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       const source = await personOf(where, fromId);
       const files = await filesOf([fromId]);
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('faces').set({ person_id: personId }).where('person_id', '=', fromId).execute();
+        await repo.moveFaces(trx, fromId, personId);
         if (target.name === null && source.name !== null)
-          await trx
-            .updateTable('people')
-            .set({ name: source.name, updated_at: iso(clock.now()) })
-            .where('id', '=', personId)
-            .execute();
-        await trx.deleteFrom('people').where('id', '=', fromId).execute();
+          await repo.setName(trx, personId, source.name, iso(clock.now()));
+        await repo.deletePerson(trx, fromId);
       });
       await service.refreshSearch(files);
       return (await summaries(where.key, personId))[0] ?? notFound();
@@ -317,30 +231,22 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       const where = await space(actor, spaceId, 'write');
       await personOf(where, personId);
       const ids = [...new Set(faceIds)];
-      const own = await db
-        .selectFrom('faces')
-        .select(['id', 'file_id'])
-        .where('person_id', '=', personId)
-        .where('id', 'in', ids)
-        .execute();
+      const own = await repo.facesOfPerson(personId, ids);
       if (own.length !== ids.length) throw new AppError('BAD_REQUEST', PEOPLE_MESSAGES.faceNotFound);
       const newId = randomUUID();
       const now = iso(clock.now());
       await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('people')
-          .values({
-            id: newId,
-            space_key: where.key,
-            workspace_id: where.workspaceId,
-            name: null,
-            cover_face_id: ids[0] ?? null,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
-        await trx.updateTable('faces').set({ person_id: newId }).where('id', 'in', ids).execute();
-        await dropEmpty(trx, where.key);
+        await repo.insertPerson(trx, {
+          id: newId,
+          space_key: where.key,
+          workspace_id: where.workspaceId,
+          name: null,
+          cover_face_id: ids[0] ?? null,
+          created_at: now,
+          updated_at: now,
+        });
+        await repo.assignFaces(trx, ids, newId);
+        await repo.dropEmpty(trx, where.key);
       });
       await service.refreshSearch(own.map((face) => face.file_id));
       return (await summaries(where.key, newId))[0] ?? notFound();
@@ -350,16 +256,11 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     async removeFace(actor: UserActor, spaceId: string, personId: string, faceId: string): Promise<void> {
       const where = await space(actor, spaceId, 'write');
       await personOf(where, personId);
-      const face = await db
-        .selectFrom('faces')
-        .select(['id', 'file_id'])
-        .where('id', '=', faceId)
-        .where('person_id', '=', personId)
-        .executeTakeFirst();
+      const [face] = await repo.facesOfPerson(personId, [faceId]);
       if (!face) throw new AppError('NOT_FOUND', PEOPLE_MESSAGES.faceNotFound);
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('faces').set({ person_id: null }).where('id', '=', faceId).execute();
-        await dropEmpty(trx, where.key);
+        await repo.assignFaces(trx, [faceId], null);
+        await repo.dropEmpty(trx, where.key);
       });
       await service.refreshSearch([face.file_id]);
     },
@@ -377,35 +278,16 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       const where = await space(actor, spaceId, 'manage');
       if (enabled) {
         if (where.workspaceId !== null) {
-          const analysis = await db
-            .selectFrom('analysis_settings')
-            .select('analysis')
-            .where('workspace_id', '=', where.workspaceId)
-            .executeTakeFirst();
-          if (analysis && analysis.analysis !== 'on') throw new AppError('CONFLICT', PEOPLE_MESSAGES.facesOff);
+          const analysis = await repo.analysisSetting(where.workspaceId);
+          if (analysis && analysis !== 'on') throw new AppError('CONFLICT', PEOPLE_MESSAGES.facesOff);
         }
         if (await enabledFor(where.key)) return { enabled };
-        await db
-          .insertInto('people_settings')
-          .values({ space_key: where.key, workspace_id: where.workspaceId, updated_at: iso(clock.now()) })
-          .onConflict((oc) => oc.column('space_key').doNothing())
-          .execute();
-        let photos = db
-          .selectFrom('files')
-          .select('id')
-          .where('content_type', 'in', IMAGE_TYPES)
-          .where('trashed_at', 'is', null);
-        photos =
-          where.workspaceId === null
-            ? photos.where('workspace_id', 'is', null).where('owner_key', '=', actor.ownerKey)
-            : photos.where('workspace_id', '=', where.workspaceId);
-        await deps.reanalyse((await photos.execute()).map((row) => row.id));
+        await repo.enable(where.key, where.workspaceId, iso(clock.now()));
+        const photos = await repo.photos({ workspaceId: where.workspaceId, ownerKey: actor.ownerKey }, IMAGE_TYPES);
+        await deps.reanalyse(photos);
         return { enabled };
       }
-      const touched = await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('people_settings').where('space_key', '=', where.key).execute();
-        return service.dropSpace(trx, where.key);
-      });
+      const touched = await db.transaction().execute((trx) => service.dropSpace(trx, where.key));
       await service.refreshSearch(touched);
       return { enabled };
     },
