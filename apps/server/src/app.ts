@@ -12,7 +12,7 @@ import { registerAiModule } from './modules/ai';
 import { registerAnalysisRoutes } from './modules/analysis/analysis.routes';
 import { registerPreferencesRoutes } from './modules/preferences/preferences.routes';
 import { createPreferencesService } from './modules/preferences/preferences.service';
-import { createThumbnailJobs, type ThumbnailJobs, type ThumbnailJobsDeps } from './modules/files/thumbnail-jobs';
+import { createThumbnailJobs, type ThumbnailJobs } from './modules/files/thumbnail-jobs';
 import {
   createAnalysisService,
   insightsText,
@@ -62,6 +62,7 @@ import { createWorkspacesService, type MembershipNotice } from './modules/spaces
 import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
 import { createDbLeases, createScheduler, defineJobs, type Scheduler } from './jobs';
 import { createDomainEvents } from './events';
+import { createJobQueue, type JobQueueOptions } from './jobs/queue';
 import { createRateLimiter } from './lib/rate-limiter';
 import { collectRoutes, enforceAccess, undeclaredApiRoutes } from './plugins/access';
 import { enforceRateLimits } from './plugins/rate-limit';
@@ -108,12 +109,12 @@ export interface AppOverrides {
   logger?: boolean | Record<string, unknown>;
   /** How often leftovers of interrupted uploads are swept (tests; default: half the grace period, 1 min–1 h). */
   uploadSweepIntervalMs?: number;
-  /** The background job queue's figures for the system screen (tests; default: the analysis queue's `stats()`). */
+  /** The background job queue's figures for the system screen (tests; default: the job queue's `stats()`). */
   queueStats?: () => Promise<{ queued: number; running: number; failed: number }>;
-  /** Background analysis: `onAnalysed` (default: the search index's `setContent`), queue tuning (tests). */
-  analysis?: Pick<AnalysisServiceDeps, 'onAnalysed' | 'queue'>;
-  /** Background thumbnails' queue tuning (tests). */
-  thumbnailQueue?: ThumbnailJobsDeps['queue'];
+  /** Background analysis: `onAnalysed` (default: the search index's `setContent`). */
+  analysis?: Pick<AnalysisServiceDeps, 'onAnalysed'>;
+  /** The job queue's tuning, over every kind's own (tests). */
+  jobQueue?: Pick<JobQueueOptions, 'pollMs' | 'leaseMs' | 'backoffMs' | 'maxAttempts'>;
 }
 
 declare module 'fastify' {
@@ -123,7 +124,7 @@ declare module 'fastify' {
     notificationHub: NotificationHub;
     /** The scheduled jobs (jobs/): tests run one at once with `scheduler.runNow(name)`. */
     scheduler: Scheduler;
-    /** Background analysis of stored files (modules/analysis): its queue, for tests. */
+    /** Background analysis of stored files (modules/analysis), for tests. */
     analysis: AnalysisService;
     /** Search (issue 16); `searchIndex.setContent(fileId, text)` is how background analysis feeds a file's text in. */
     searchIndex: SearchService;
@@ -196,6 +197,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addHook('onClose', async () => database.close());
   const applied = await migrateToLatest(database.db);
   if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
+  // The one durable job queue (jobs/queue.ts): modules register their kinds on it. Started when the server is
+  // ready, stopped before the database closes (runs in progress are handed back).
+  const jobQueue = createJobQueue({
+    db: database.db,
+    dialect: database.dialect,
+    clock,
+    log: app.log,
+    ...overrides.jobQueue,
+  });
+  app.addHook('onReady', async () => jobQueue.start());
+  app.addHook('preClose', async () => jobQueue.stop());
 
   const probes = new Map<string, ReadinessProbe>([
     ['database', async () => (await database.ping(), { status: 'ok' as const })],
@@ -409,7 +421,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     workspaces,
     people,
     db: database.db,
-    dialect: database.dialect,
+    queue: jobQueue,
     clock,
     ai,
     files: {
@@ -425,24 +437,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     ...overrides.analysis,
   });
   registerAnalysisRoutes(app, { analysis, events });
-  // Started with the scheduler; stopped before the database closes (runs in progress are handed back).
   late.analysis = analysis;
   app.decorate('analysis', analysis);
-  app.addHook('onReady', async () => analysis.start());
-  app.addHook('preClose', async () => analysis.stop());
   // Thumbnails of new uploads, made in the background (THUMBNAILS_IN_BACKGROUND); otherwise on first request.
   if (config.thumbnails.inBackground) {
-    const thumbnailJobs = createThumbnailJobs({
-      db: database.db,
-      dialect: database.dialect,
-      clock,
-      files,
-      log: app.log,
-      ...(overrides.thumbnailQueue ? { queue: overrides.thumbnailQueue } : {}),
-    });
-    late.thumbnails = thumbnailJobs;
-    app.addHook('onReady', async () => thumbnailJobs.start());
-    app.addHook('preClose', async () => thumbnailJobs.stop());
+    late.thumbnails = createThumbnailJobs({ queue: jobQueue, files, log: app.log });
   }
   registerPreferencesRoutes(app, { preferences: createPreferencesService({ db: database.db, clock }) });
   registerNotificationRoutes(app, { notifications, hub, events });
@@ -471,7 +470,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     openStreams: () => hub.size,
     pushSubscriptions: () => notificationsRepo.countPushSubscriptions(),
     scheduledPending: () => scheduledNotifications.countPending(),
-    queueStats: overrides.queueStats ?? (() => analysis.queue.stats()),
+    queueStats: overrides.queueStats ?? (() => jobQueue.stats()),
     tusBytes: () => tus.pendingBytes(),
   });
   registerAuditRoutes(app, { audit });

@@ -314,7 +314,7 @@ export interface Database {
   shares: SharesTable;
   links: LinksTable;
   audit_log: AuditLogTable;
-  analysis_jobs: AnalysisJobsTable;
+  jobs: JobsTable;
   file_insights: FileInsightsTable;
   analysis_settings: AnalysisSettingsTable;
   user_preferences: UserPreferencesTable;
@@ -323,8 +323,8 @@ export interface Database {
   faces: FacesTable;
 }
 
-/** The durable analysis queue (migration 0018): one job per (file, kind, content hash). */
-export interface AnalysisJobsTable {
+/** The durable job queue (migration 0018, renamed in 0027): one job per (file, kind, content hash). */
+export interface JobsTable {
   id: string;
   kind: string;
   file_id: string;

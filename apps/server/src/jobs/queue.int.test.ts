@@ -49,17 +49,37 @@ describe.each(dialects())('durable job queue (%s)', (dialect) => {
   }
   const makeFile = async () => (await makeFiles(1))[0] ?? '';
   const jobsOf = (ids: string[]) =>
-    db().selectFrom('analysis_jobs').selectAll().where('file_id', 'in', ids).orderBy('created_at').execute();
-  const queueWith = (kinds: Record<string, JobKind>, extra: Partial<Parameters<typeof createJobQueue>[0]> = {}) =>
-    createJobQueue({ db: db(), dialect, clock: systemClock, kinds, log: quiet, pollMs: 50, ...extra });
+    db().selectFrom('jobs').selectAll().where('file_id', 'in', ids).orderBy('created_at').execute();
+  const queueWith = (kinds: Record<string, JobKind>, extra: Partial<Parameters<typeof createJobQueue>[0]> = {}) => {
+    const queue = createJobQueue({ db: db(), dialect, clock: systemClock, log: quiet, pollMs: 50, ...extra });
+    for (const [name, kind] of Object.entries(kinds)) queue.register(name, kind);
+    return queue;
+  };
 
   it('adds a job once per file, kind and content', async () => {
     const file = await makeFile();
     const queue = queueWith({});
-    expect(await queue.enqueue(db(), { kind: 'k', fileId: file, contentSha: 'a' })).toBe(true);
-    expect(await queue.enqueue(db(), { kind: 'k', fileId: file, contentSha: 'a' })).toBe(false);
-    expect(await queue.enqueue(db(), { kind: 'k', fileId: file, contentSha: 'b' })).toBe(true);
+    expect(await queue.enqueue('k', { fileId: file, contentSha: 'a' })).toBe(true);
+    expect(await queue.enqueue('k', { fileId: file, contentSha: 'a' })).toBe(false);
+    expect(await queue.enqueue('k', { fileId: file, contentSha: 'b' })).toBe(true);
     expect(await jobsOf([file])).toHaveLength(2);
+  });
+
+  it('queues content again once its job has finished (a version made current again), one kind at a time', async () => {
+    const file = await makeFile();
+    const kind = `again-${randomUUID()}`;
+    const queue = queueWith({ [kind]: { concurrency: 1, run: async () => undefined } });
+    await queue.enqueue(kind, { fileId: file, contentSha: 'a' });
+    await queue.enqueue('other', { fileId: file, contentSha: 'a' });
+    queue.start();
+    await until(async () => (await jobsOf([file])).some((job) => job.kind === kind && job.state === 'done'));
+    await queue.stop();
+    expect(await queue.enqueue(kind, { fileId: file, contentSha: 'a' })).toBe(true);
+    expect((await jobsOf([file])).map((job) => [job.kind, job.state])).toEqual([
+      ['other', 'queued'],
+      [kind, 'queued'],
+    ]);
+    expect(() => queue.register(kind, { concurrency: 1, run: async () => undefined })).toThrow(/twice/);
   });
 
   it('runs every job exactly once across two instances, at most `concurrency` at a time per instance', async () => {
@@ -81,7 +101,7 @@ describe.each(dialects())('durable job queue (%s)', (dialect) => {
     });
     const a = queueWith({ [kind]: handler() });
     const b = queueWith({ [kind]: handler() });
-    for (const fileId of files) await a.enqueue(db(), { kind, fileId, contentSha: 'x' });
+    for (const fileId of files) await a.enqueue(kind, { fileId, contentSha: 'x' });
     a.start();
     b.start();
     await until(async () => (await jobsOf(files)).every((job) => job.state === 'done'));
@@ -96,23 +116,19 @@ describe.each(dialects())('durable job queue (%s)', (dialect) => {
     const files = await makeFiles(2);
     const kind = `fail-${randomUUID()}`;
     const gaveUp: string[] = [];
-    const queue = queueWith(
-      {
-        [kind]: {
-          concurrency: 1,
-          async run({ job }) {
-            if (job.fileId === files[1]) throw new PermanentJobError('not this kind of file', 'unsupported');
-            throw new Error('engine hiccup');
-          },
-        },
-      },
-      {
+    const queue = queueWith({
+      [kind]: {
+        concurrency: 1,
         maxAttempts: 3,
         backoffMs: 40,
+        async run({ job }) {
+          if (job.fileId === files[1]) throw new PermanentJobError('not this kind of file', 'unsupported');
+          throw new Error('engine hiccup');
+        },
         onGaveUp: async (_trx, job, error, outcome) => void gaveUp.push(`${job.fileId}:${outcome}:${error}`),
       },
-    );
-    for (const fileId of files) await queue.enqueue(db(), { kind, fileId, contentSha: 'x' });
+    });
+    for (const fileId of files) await queue.enqueue(kind, { fileId, contentSha: 'x' });
     queue.start();
     await until(async () => (await jobsOf(files)).every((job) => job.state === 'failed'));
     await queue.stop();
@@ -136,11 +152,11 @@ describe.each(dialects())('durable job queue (%s)', (dialect) => {
       { [kind]: { concurrency: 1, run: () => new Promise(() => undefined) } },
       { leaseMs: 200, holder: 'dead' },
     );
-    await dead.enqueue(db(), { kind, fileId: file, contentSha: 'x' });
+    await dead.enqueue(kind, { fileId: file, contentSha: 'x' });
     dead.start();
     await until(async () => (await jobsOf([file]))[0]?.state === 'running');
     // Simulate the crash: stop renewing by dropping the lease holder's timers without handing the job back.
-    await db().updateTable('analysis_jobs').set({ locked_by: 'dead-for-good' }).where('file_id', '=', file).execute();
+    await db().updateTable('jobs').set({ locked_by: 'dead-for-good' }).where('file_id', '=', file).execute();
     await dead.stop();
     const alive = queueWith({
       [kind]: {
@@ -168,7 +184,7 @@ describe.each(dialects())('durable job queue (%s)', (dialect) => {
           new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error))),
       },
     });
-    await queue.enqueue(db(), { kind, fileId: file, contentSha: 'x' });
+    await queue.enqueue(kind, { fileId: file, contentSha: 'x' });
     queue.start();
     await until(async () => (await jobsOf([file]))[0]?.state === 'running');
     await queue.stop();
@@ -180,7 +196,7 @@ describe.each(dialects())('durable job queue (%s)', (dialect) => {
   it('removes a file’s jobs with the file', async () => {
     const file = await makeFile();
     const queue = queueWith({});
-    await queue.enqueue(db(), { kind: 'k', fileId: file, contentSha: 'a' });
+    await queue.enqueue('k', { fileId: file, contentSha: 'a' });
     await db().deleteFrom('files').where('id', '=', file).execute();
     expect(await jobsOf([file])).toEqual([]);
   });

@@ -1,26 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Db, Dialect } from '../db';
 import { iso, type Clock } from '../lib/time';
+import { createJobsRepository, type JobKey, type QueueJob } from './jobs.repository';
+
+export type { JobKey, QueueJob } from './jobs.repository';
 
 /**
- * A durable job queue in the database (`analysis_jobs`, migration 0018), for work that must survive a crash: every
- * instance claims jobs with one conditional UPDATE (on PostgreSQL the candidate is picked with `FOR UPDATE SKIP
- * LOCKED`, so instances never wait on or take the same row; SQLite has one writer), holds a lease it renews while the
- * job runs, and finishes the job and saves its result in one transaction only while it still holds the lease. A lease
- * that expires (the instance was killed) makes the job claimable again, so no job is lost and no result is saved
- * twice. Failures are retried with exponential backoff up to `maxAttempts`; each run has a time-out. Jobs are
- * identified by (file, kind, content hash): enqueueing the same content again changes nothing.
+ * The one durable job queue in the database (`jobs`, migration 0027), for work that must survive a crash. It is built
+ * once by `app.ts`; modules register their kinds (`register(kind, handler)`: analysis per file type, thumbnails) and
+ * enqueue with `enqueue(kind, key)`. Every instance claims jobs with one conditional UPDATE (on PostgreSQL the
+ * candidate is picked with `FOR UPDATE SKIP LOCKED`, so instances never wait on or take the same row; SQLite has one
+ * writer), holds a lease it renews while the job runs, and finishes the job and saves its result in one transaction
+ * only while it still holds the lease. A lease that expires (the instance was killed) makes the job claimable again,
+ * so no job is lost and no result is saved twice. Failures are retried with exponential backoff up to
+ * `maxAttempts`; each run has a time-out. Jobs are identified by (file, kind, content hash): enqueueing the same
+ * content again while a job waits changes nothing.
  */
-
-export interface QueueJob {
-  id: string;
-  kind: string;
-  fileId: string;
-  contentSha: string;
-  /** Runs so far, this one included. */
-  attempts: number;
-}
 
 export interface JobContext {
   job: QueueJob;
@@ -37,10 +32,23 @@ export interface JobContext {
 export type Commit = (trx: Db) => Promise<AfterCommit | undefined>;
 export type AfterCommit = () => Promise<void> | void;
 
-export interface JobKind {
+/** How a kind's jobs are run: the queue's defaults unless the kind says otherwise. */
+export interface JobTuning {
+  /** How long a claimed job stays ours without a renewal (renewed every third of it while it runs). */
+  leaseMs?: number;
+  maxAttempts?: number;
+  /** The first retry's delay; doubled for each further one. */
+  backoffMs?: number;
+  /** Per-run time-out. */
+  timeoutMs?: number;
+}
+
+export interface JobKind extends JobTuning {
   /** Jobs of this kind running at once on one instance. */
   concurrency: number;
   run(context: JobContext): Promise<Commit | undefined>;
+  /** Called (in a transaction) when a job has failed for good: e.g. to record the failure with the file. */
+  onGaveUp?: (trx: Db, job: QueueJob, error: string, outcome: 'failed' | 'unsupported') => Promise<void>;
 }
 
 /** An error that retrying cannot fix (bad input, unsupported content): the job fails at once. */
@@ -54,36 +62,16 @@ export class PermanentJobError extends Error {
   }
 }
 
-export interface JobQueueOptions {
+export interface JobQueueOptions extends JobTuning {
   db: Db;
   dialect: Dialect;
   clock: Clock;
-  kinds: Record<string, JobKind>;
-  /** Called (in a transaction) when a job has failed for good: e.g. to record the failure with the file. */
-  onGaveUp?: (trx: Db, job: QueueJob, error: string, outcome: 'failed' | 'unsupported') => Promise<void>;
   log: { info(details: object, message: string): void; warn(details: object, message: string): void };
   holder?: string;
-  leaseMs?: number;
   pollMs?: number;
-  maxAttempts?: number;
-  backoffMs?: number;
-  timeoutMs?: number;
 }
 
-type Row = {
-  id: string;
-  kind: string;
-  file_id: string;
-  content_sha: string;
-  attempts: number;
-};
-const toJob = (row: Row): QueueJob => ({
-  id: row.id,
-  kind: row.kind,
-  fileId: row.file_id,
-  contentSha: row.content_sha,
-  attempts: Number(row.attempts),
-});
+const DEFAULTS: Required<JobTuning> = { leaseMs: 30_000, maxAttempts: 3, backoffMs: 5000, timeoutMs: 10 * 60_000 };
 
 class LeaseLost extends Error {
   constructor() {
@@ -91,20 +79,17 @@ class LeaseLost extends Error {
   }
 }
 
+type Registered = JobKind & Required<JobTuning>;
+
 export function createJobQueue(options: JobQueueOptions) {
-  const {
-    db,
-    dialect,
-    clock,
-    kinds,
-    log,
-    holder = randomUUID(),
-    leaseMs = 30_000,
-    pollMs = 1000,
-    maxAttempts = 3,
-    backoffMs = 5000,
-    timeoutMs = 10 * 60_000,
-  } = options;
+  const { db, clock, log, holder = randomUUID(), pollMs = 1000 } = options;
+  // Tuning given to the queue (tests) wins over each kind's own.
+  const { leaseMs, maxAttempts, backoffMs, timeoutMs } = options;
+  const overrides = Object.fromEntries(
+    Object.entries({ leaseMs, maxAttempts, backoffMs, timeoutMs }).filter(([, value]) => value !== undefined),
+  );
+  const repo = createJobsRepository(db, options.dialect, holder);
+  const kinds = new Map<string, Registered>();
   const active = new Map<string, Set<Promise<void>>>();
   const controllers = new Set<AbortController>();
   let running = false;
@@ -112,140 +97,61 @@ export function createJobQueue(options: JobQueueOptions) {
   let pumping: Promise<void> | undefined;
   let again = false;
 
-  // Queues of different modules share the table: each looks only at its own kinds.
-  const kindNames = Object.keys(kinds);
-  const now = () => clock.now();
-  const later = (ms: number) => iso(new Date(now().getTime() + ms));
-
-  /** One conditional UPDATE: the oldest due job of `kind`, or one whose lease expired, becomes ours. */
-  async function claim(kind: string): Promise<QueueJob | undefined> {
-    const at = iso(now());
-    const row = await db
-      .updateTable('analysis_jobs')
-      .set({
-        state: 'running',
-        locked_by: holder,
-        locked_until: later(leaseMs),
-        attempts: sql<number>`attempts + 1`,
-        progress: 0,
-        updated_at: at,
-      })
-      .where('id', '=', (eb) =>
-        eb
-          .selectFrom('analysis_jobs')
-          .select('id')
-          .where('kind', '=', kind)
-          .where('attempts', '<', maxAttempts)
-          .where((w) =>
-            w.or([
-              w.and([w('state', '=', 'queued'), w('run_after', '<=', at)]),
-              w.and([w('state', '=', 'running'), w('locked_until', '<=', at)]),
-            ]),
-          )
-          .orderBy('run_after')
-          .orderBy('created_at')
-          .limit(1)
-          .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
-      )
-      // Checked again on the row itself: another instance may have taken it meanwhile (SQLite has no SKIP LOCKED).
-      .where((w) =>
-        w.or([
-          w.and([w('state', '=', 'queued'), w('run_after', '<=', at)]),
-          w.and([w('state', '=', 'running'), w('locked_until', '<=', at)]),
-        ]),
-      )
-      .returning(['id', 'kind', 'file_id', 'content_sha', 'attempts'])
-      .executeTakeFirst();
-    return row && toJob(row);
-  }
+  const now = () => iso(clock.now());
+  const later = (ms: number) => iso(new Date(clock.now().getTime() + ms));
 
   /** Jobs whose last run died with its instance after the last attempt: failed for good. */
   async function giveUpExhausted(): Promise<void> {
-    const at = iso(now());
-    const rows = await db
-      .updateTable('analysis_jobs')
-      .set({ state: 'failed', locked_by: null, locked_until: null, updated_at: at })
-      .where('state', '=', 'running')
-      .where('locked_until', '<=', at)
-      .where('attempts', '>=', maxAttempts)
-      .where('kind', 'in', kindNames)
-      .returning(['id', 'kind', 'file_id', 'content_sha', 'attempts'])
-      .execute();
-    for (const row of rows) {
-      const message = 'The analysis stopped several times before it finished.';
-      await db
-        .transaction()
-        .execute((trx) => options.onGaveUp?.(trx, toJob(row), message, 'failed') ?? Promise.resolve());
+    for (const [name, kind] of kinds) {
+      for (const job of await repo.failExhausted(name, now(), kind.maxAttempts)) {
+        const message = 'The analysis stopped several times before it finished.';
+        await db.transaction().execute((trx) => kind.onGaveUp?.(trx, job, message, 'failed') ?? Promise.resolve());
+      }
     }
   }
 
-  async function renew(job: QueueJob): Promise<boolean> {
-    const result = await db
-      .updateTable('analysis_jobs')
-      .set({ locked_until: later(leaseMs), updated_at: iso(now()) })
-      .where('id', '=', job.id)
-      .where('locked_by', '=', holder)
-      .where('state', '=', 'running')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  }
-
-  async function fail(job: QueueJob, error: unknown): Promise<void> {
+  async function fail(kind: Registered, job: QueueJob, error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
     const permanent = error instanceof PermanentJobError;
-    const final = permanent || job.attempts >= maxAttempts;
+    const final = permanent || job.attempts >= kind.maxAttempts;
     await db.transaction().execute(async (trx) => {
-      const result = await trx
-        .updateTable('analysis_jobs')
-        .set({
-          state: final ? 'failed' : 'queued',
-          run_after: final ? iso(now()) : later(backoffMs * 2 ** (job.attempts - 1)),
-          locked_by: null,
-          locked_until: null,
-          last_error: message.slice(0, 2000),
-          updated_at: iso(now()),
-        })
-        .where('id', '=', job.id)
-        .where('locked_by', '=', holder)
-        .where('state', '=', 'running')
-        .executeTakeFirst();
-      if (final && Number(result.numUpdatedRows) > 0)
-        await options.onGaveUp?.(trx, job, message, permanent ? error.outcome : 'failed');
+      const held = await repo.updateHeld(trx, job.id, {
+        state: final ? 'failed' : 'queued',
+        run_after: final ? now() : later(kind.backoffMs * 2 ** (job.attempts - 1)),
+        locked_by: null,
+        locked_until: null,
+        last_error: message.slice(0, 2000),
+        updated_at: now(),
+      });
+      if (final && held) await kind.onGaveUp?.(trx, job, message, permanent ? error.outcome : 'failed');
     });
-    log.warn({ job: job.id, kind: job.kind, attempts: job.attempts, final, err: message }, 'analysis job failed');
+    log.warn({ job: job.id, kind: job.kind, attempts: job.attempts, final, err: message }, 'a background job failed');
   }
 
   /** Hands a job back without counting the run (graceful shutdown). */
-  async function release(job: QueueJob): Promise<void> {
-    await db
-      .updateTable('analysis_jobs')
-      .set({
-        state: 'queued',
-        locked_by: null,
-        locked_until: null,
-        attempts: sql<number>`attempts - 1`,
-        updated_at: iso(now()),
-      })
-      .where('id', '=', job.id)
-      .where('locked_by', '=', holder)
-      .where('state', '=', 'running')
-      .execute();
-  }
+  const release = (job: QueueJob) =>
+    repo.updateHeld(db, job.id, {
+      state: 'queued',
+      locked_by: null,
+      locked_until: null,
+      attempts: 'one-less',
+      updated_at: now(),
+    });
 
-  async function execute(kind: JobKind, job: QueueJob): Promise<void> {
+  async function execute(kind: Registered, job: QueueJob): Promise<void> {
     const controller = new AbortController();
     controllers.add(controller);
     const renewal = setInterval(
       () =>
-        void renew(job).then(
+        void repo.updateHeld(db, job.id, { locked_until: later(kind.leaseMs), updated_at: now() }).then(
           (held) => held || controller.abort(new LeaseLost()),
-          (error: unknown) => log.warn({ err: error, job: job.id }, 'could not renew an analysis job’s lease'),
+          (error: unknown) => log.warn({ err: error, job: job.id }, 'could not renew a background job’s lease'),
         ),
-      Math.max(50, Math.floor(leaseMs / 3)),
+      Math.max(50, Math.floor(kind.leaseMs / 3)),
     );
     const timeout = setTimeout(
-      () => controller.abort(new Error(`The analysis took longer than ${Math.round(timeoutMs / 1000)} s.`)),
-      timeoutMs,
+      () => controller.abort(new Error(`The analysis took longer than ${Math.round(kind.timeoutMs / 1000)} s.`)),
+      kind.timeoutMs,
     );
     const aborted = new Promise<never>((_resolve, reject) => {
       controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
@@ -257,45 +163,30 @@ export function createJobQueue(options: JobQueueOptions) {
           job,
           signal: controller.signal,
           progress: async (fraction) => {
-            await db
-              .updateTable('analysis_jobs')
-              .set({ progress: Math.max(0, Math.min(1, fraction)), updated_at: iso(now()) })
-              .where('id', '=', job.id)
-              .where('locked_by', '=', holder)
-              .execute();
+            const clamped = Math.max(0, Math.min(1, fraction));
+            await repo.updateHeld(db, job.id, { progress: clamped, updated_at: now() }, { stillRunning: false });
           },
         }),
         aborted,
       ]);
       let after: AfterCommit | undefined;
       await db.transaction().execute(async (trx) => {
-        const done = await trx
-          .updateTable('analysis_jobs')
-          .set({
-            state: 'done',
-            progress: 1,
-            locked_by: null,
-            locked_until: null,
-            last_error: null,
-            updated_at: iso(now()),
-          })
-          .where('id', '=', job.id)
-          .where('locked_by', '=', holder)
-          .where('state', '=', 'running')
-          .executeTakeFirst();
-        if (Number(done.numUpdatedRows) === 0) throw new LeaseLost();
+        const done = { state: 'done', progress: 1, locked_by: null, locked_until: null, last_error: null } as const;
+        if (!(await repo.updateHeld(trx, job.id, { ...done, updated_at: now() }))) throw new LeaseLost();
         after = await commit?.(trx);
       });
       if (after)
         await Promise.resolve(after()).catch((error: unknown) =>
-          log.warn({ err: error, job: job.id }, 'after an analysis job'),
+          log.warn({ err: error, job: job.id }, 'after a background job'),
         );
     } catch (error) {
       const reason = controller.signal.aborted ? controller.signal.reason : error;
-      if (reason instanceof LeaseLost) log.warn({ job: job.id }, 'an analysis job was taken over by another instance');
+      if (reason instanceof LeaseLost) log.warn({ job: job.id }, 'a background job was taken over by another instance');
       else if (!running && controller.signal.aborted) await release(job).catch(() => undefined);
       else
-        await fail(job, reason).catch((e: unknown) => log.warn({ err: e, job: job.id }, 'could not record a failure'));
+        await fail(kind, job, reason).catch((e: unknown) =>
+          log.warn({ err: e, job: job.id }, 'could not record a failure'),
+        );
     } finally {
       clearInterval(renewal);
       clearTimeout(timeout);
@@ -303,33 +194,15 @@ export function createJobQueue(options: JobQueueOptions) {
     }
   }
 
-  /** Whether any job of this queue's kinds is due or has an expired lease: a read, so an idle queue's polls write nothing. */
-  async function anythingDue(): Promise<boolean> {
-    const at = iso(now());
-    const row = await db
-      .selectFrom('analysis_jobs')
-      .select('id')
-      .where('kind', 'in', kindNames)
-      .where((w) =>
-        w.or([
-          w.and([w('state', '=', 'queued'), w('run_after', '<=', at)]),
-          w.and([w('state', '=', 'running'), w('locked_until', '<=', at)]),
-        ]),
-      )
-      .limit(1)
-      .executeTakeFirst();
-    return Boolean(row);
-  }
-
   /** Claims as many jobs as each kind has free slots, and starts them. */
   async function pump(): Promise<void> {
-    if (kindNames.length === 0 || !(await anythingDue())) return;
+    if (kinds.size === 0 || !(await repo.anythingDue([...kinds.keys()], now()))) return;
     await giveUpExhausted();
-    for (const [name, kind] of Object.entries(kinds)) {
+    for (const [name, kind] of kinds) {
       const slots = active.get(name) ?? new Set<Promise<void>>();
       active.set(name, slots);
       while (running && slots.size < kind.concurrency) {
-        const job = await claim(name);
+        const job = await repo.claim(name, now(), later(kind.leaseMs), kind.maxAttempts);
         if (!job) break;
         if (!running) {
           // Stopped while claiming: hand it back at once.
@@ -354,32 +227,31 @@ export function createJobQueue(options: JobQueueOptions) {
 
   const queue = {
     holder,
-    /** Adds a job unless one for this file, kind and content exists; true when it was added. */
-    async enqueue(
-      executor: Db,
-      job: { kind: string; fileId: string; contentSha: string; runAfter?: Date },
-    ): Promise<boolean> {
-      const at = iso(now());
-      const result = await executor
-        .insertInto('analysis_jobs')
-        .values({
-          id: randomUUID(),
-          kind: job.kind,
-          file_id: job.fileId,
-          content_sha: job.contentSha,
-          state: 'queued',
-          attempts: 0,
-          run_after: job.runAfter ? iso(job.runAfter) : at,
-          progress: 0,
-          created_at: at,
-          updated_at: at,
-        })
-        .onConflict((oc) => oc.columns(['file_id', 'kind', 'content_sha']).doNothing())
-        .executeTakeFirst();
-      const added = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    /** Makes this instance run jobs of `kind` (a module, when it is built; before `start`). */
+    register(name: string, kind: JobKind): void {
+      if (kinds.has(name)) throw new Error(`The job kind ${name} is registered twice.`);
+      kinds.set(name, { ...DEFAULTS, ...kind, ...overrides });
+    },
+    /**
+     * Adds a job for this content unless one waits or runs for it already; true when it was added. A finished job of
+     * the file and kind goes first, so new content is worked on even if the file had it before (a version made
+     * current again). Runs in `executor` when given (a transaction the caller commits), else in its own transaction.
+     */
+    async enqueue(kind: string, key: JobKey, options: { executor?: Db; runAfter?: Date } = {}): Promise<boolean> {
+      const at = now();
+      const runAfter = options.runAfter ? iso(options.runAfter) : at;
+      const executor = options.executor;
+      const added = executor
+        ? await repo.enqueue(executor, kind, key, at, runAfter)
+        : await db.transaction().execute((trx) => repo.enqueue(trx, kind, key, at, runAfter));
       if (added) queue.kick();
       return added;
     },
+    /** Removes the jobs of `kinds` for a file or a workspace's files, whatever their state. */
+    forget: (executor: Db, files: { fileId: string } | { workspaceId: string }, names: string[]) =>
+      repo.forget(executor, files, names),
+    /** The newest job of `names` for this content (state, progress, last error), to show while it waits or runs. */
+    latest: (key: JobKey, names: string[]) => repo.latest(key, names),
     /** Looks for work now (after an enqueue, when a slot frees) instead of at the next poll. */
     kick(): void {
       if (!running) return;
@@ -388,7 +260,7 @@ export function createJobQueue(options: JobQueueOptions) {
         return;
       }
       pumping = pump()
-        .catch((error: unknown) => log.warn({ err: error }, 'the analysis queue could not claim jobs'))
+        .catch((error: unknown) => log.warn({ err: error }, 'the job queue could not claim jobs'))
         .finally(() => {
           pumping = undefined;
           if (again) {
@@ -411,16 +283,7 @@ export function createJobQueue(options: JobQueueOptions) {
       await Promise.all([...active.values()].flatMap((slots) => [...slots]));
     },
     /** How many jobs wait (queued, due or not), run (on any instance) and failed for good, across all instances. */
-    async stats(): Promise<{ queued: number; running: number; failed: number }> {
-      const rows = await db
-        .selectFrom('analysis_jobs')
-        .select(['state', (eb) => eb.fn.countAll<number | string | bigint>().as('count')])
-        .where('state', 'in', ['queued', 'running', 'failed'])
-        .groupBy('state')
-        .execute();
-      const count = (state: string) => Number(rows.find((row) => row.state === state)?.count ?? 0);
-      return { queued: count('queued'), running: count('running'), failed: count('failed') };
-    },
+    stats: () => repo.countByState(),
     /** Jobs running on this instance now. */
     get runningCount(): number {
       return [...active.values()].reduce((sum, slots) => sum + slots.size, 0);
@@ -428,3 +291,5 @@ export function createJobQueue(options: JobQueueOptions) {
   };
   return queue;
 }
+
+export type JobQueue = ReturnType<typeof createJobQueue>;

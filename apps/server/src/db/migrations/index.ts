@@ -25,6 +25,7 @@ import { m0023SearchRecent } from './0023-search-recent';
 import { m0024SearchScope } from './0024-search-scope';
 import { m0025LinkBytes } from './0025-link-bytes';
 import { m0026MembershipConsent } from './0026-membership-consent';
+import { m0027Jobs } from './0027-jobs';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '0024-search-scope': m0024SearchScope,
   '0025-link-bytes': m0025LinkBytes,
   '0026-membership-consent': m0026MembershipConsent,
+  '0027-jobs': m0027Jobs,
 };

@@ -126,7 +126,7 @@ describe.each(dialects())('analysis survives kill -9 (%s)', (dialect) => {
       expect(response.status).toBe(200);
       ids.push(((await response.json()) as FileRecord).id);
     }
-    const jobs = () => db.selectFrom('analysis_jobs').selectAll().where('file_id', 'in', ids).execute();
+    const jobs = () => db.selectFrom('jobs').selectAll().where('file_id', 'in', ids).execute();
     expect(await jobs()).toHaveLength(FILES);
 
     // Kill the instance while the queue is half way: some files analysed, one running, the rest waiting.

@@ -127,7 +127,7 @@ describe.each(dialects())('background analysis and GET /api/files/{id}/insights 
     await settled(file.id);
     const db = server.app.database.db;
     const count = async () =>
-      (await db.selectFrom('analysis_jobs').select('id').where('file_id', '=', file.id).execute()).length +
+      (await db.selectFrom('jobs').select('id').where('file_id', '=', file.id).execute()).length +
       (await db.selectFrom('file_insights').select('file_id').where('file_id', '=', file.id).execute()).length;
     expect(await count()).toBe(2);
     const deleted = await server.fetch(`/api/files/user/${file.id}`, { method: 'DELETE', headers: { cookie: owner } });

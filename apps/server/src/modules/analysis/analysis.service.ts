@@ -3,10 +3,11 @@ import type { Actor, UserActor } from '../../auth/actor';
 import type { ResourceAction } from '../../auth/policies/roles';
 import type { Db, Dialect } from '../../db';
 import type { FileInsightsTable } from '../../db/schema';
-import { createJobQueue, PermanentJobError, type JobKind, type QueueJob } from '../../jobs/queue';
+import { createJobQueue, PermanentJobError, type JobKind, type JobQueue, type QueueJob } from '../../jobs/queue';
 import { iso, type Clock } from '../../lib/time';
 import type { AiService } from '../ai/ai.service';
 import type { StoredFile } from '../files/stored-file';
+import { createAnalysisRepository, type InsightsRow } from './analysis.repository';
 import {
   analyseAudio,
   analyseDocument,
@@ -36,7 +37,8 @@ export interface AnalysisServiceDeps {
   /** The workspace policy, for the per-workspace setting (read: members; change: owners). */
   workspaces: { authorize(actor: UserActor, id: string, action: ResourceAction): Promise<unknown> };
   db: Db;
-  dialect: Dialect;
+  /** The one job queue (`jobs/queue.ts`): analysis registers a kind per analyser on it. */
+  queue: JobQueue;
   clock: Clock;
   ai: AiService;
   files: AnalysedFiles;
@@ -60,8 +62,6 @@ export interface AnalysisServiceDeps {
     dropSpace(trx: Db, spaceKey: string): Promise<string[]>;
     refreshSearch(fileIds: string[]): Promise<void>;
   };
-  /** Queue tuning (tests). */
-  queue?: { pollMs?: number; leaseMs?: number; backoffMs?: number; maxAttempts?: number };
 }
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
@@ -69,11 +69,7 @@ const parse = <T>(value: string | null): T | undefined => (value === null ? unde
 
 /** The words a search should find a file by, from its saved insights ('' without any). */
 export async function insightsText(db: Db, fileId: string): Promise<string> {
-  const row = await db
-    .selectFrom('file_insights')
-    .select(['caption', 'tags', 'text', 'transcript'])
-    .where('file_id', '=', fileId)
-    .executeTakeFirst();
+  const row = await createAnalysisRepository(db).insights(fileId);
   if (!row) return '';
   return searchableText({
     engine: '',
@@ -94,7 +90,8 @@ export const searchableText = (result: Result): string =>
  * the transaction that finishes the job; `insights(actor, id)` answers with the file's read access.
  */
 export function createAnalysisService(deps: AnalysisServiceDeps) {
-  const { db, clock } = deps;
+  const { db, clock, queue } = deps;
+  const repo = createAnalysisRepository(db);
 
   async function readFile(file: StoredFile): Promise<Buffer> {
     if (file.size > MAX_ANALYSED_BYTES)
@@ -104,15 +101,8 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     return Buffer.concat(chunks);
   }
 
-  const upsert = async (executor: Db, row: Omit<FileInsightsTable, 'updated_at'>) => {
-    const values = { ...row, updated_at: iso(clock.now()) };
-    await executor
-      .insertInto('file_insights')
-      .values(values)
-      .onConflict((oc) => oc.column('file_id').doUpdateSet(values))
-      .execute();
-  };
-  const emptyRow = (fileId: string, contentSha: string): Omit<FileInsightsTable, 'updated_at'> => ({
+  const upsert = (executor: Db, row: InsightsRow) => repo.upsertInsights(executor, row, iso(clock.now()));
+  const emptyRow = (fileId: string, contentSha: string): InsightsRow => ({
     file_id: fileId,
     status: 'pending',
     progress: null,
@@ -133,12 +123,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
   /** A workspace's setting (`on` without a row; personal spaces are always `on`). */
   const settingOf = async (workspaceId: string | null, executor: Db = db): Promise<AnalysisSetting> => {
     if (workspaceId === null) return 'on';
-    const row = await executor
-      .selectFrom('analysis_settings')
-      .select('analysis')
-      .where('workspace_id', '=', workspaceId)
-      .executeTakeFirst();
-    return row?.analysis ?? 'on';
+    return (await repo.setting(workspaceId, executor)) ?? 'on';
   };
   const TURNED_OFF = 'Analysis is turned off for this workspace.';
 
@@ -149,11 +134,26 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     text: analyseText,
   };
 
+  async function onGaveUp(trx: Db, job: QueueJob, error: string, outcome: 'failed' | 'unsupported') {
+    if ((await repo.contentShaOf(trx, job.fileId)) !== job.contentSha) return;
+    await upsert(trx, {
+      ...emptyRow(job.fileId, job.contentSha),
+      status: outcome,
+      error: error.slice(0, 2000),
+      model_version: ANALYSIS_VERSION,
+      analysed_at: iso(clock.now()),
+    });
+  }
+
   const kinds: Record<string, JobKind> = Object.fromEntries(
     (Object.keys(analyser) as AnalysisKind[]).map((kind) => [
       kind,
       {
         concurrency: KIND_CONCURRENCY[kind],
+        timeoutMs: deps.timeoutMs,
+        // A killed instance's jobs are taken over 15 s later (renewed every 5 s while they run).
+        leaseMs: 15_000,
+        onGaveUp,
         async run({ job, signal, progress }) {
           const file = await deps.files.findUnchecked(job.fileId);
           // Deleted, or its content replaced meanwhile (the newer content has a job of its own): nothing to save.
@@ -199,29 +199,9 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       } satisfies JobKind,
     ]),
   );
-
-  const queue = createJobQueue({
-    db,
-    dialect: deps.dialect,
-    clock,
-    kinds,
-    log: deps.log,
-    timeoutMs: deps.timeoutMs,
-    // A killed instance's jobs are taken over 15 s later (renewed every 5 s while they run).
-    leaseMs: 15_000,
-    ...deps.queue,
-    async onGaveUp(trx: Db, job: QueueJob, error: string, outcome: 'failed' | 'unsupported') {
-      const file = await trx.selectFrom('files').select('sha256').where('id', '=', job.fileId).executeTakeFirst();
-      if (!file || file.sha256 !== job.contentSha) return;
-      await upsert(trx, {
-        ...emptyRow(job.fileId, job.contentSha),
-        status: outcome,
-        error: error.slice(0, 2000),
-        model_version: ANALYSIS_VERSION,
-        analysed_at: iso(clock.now()),
-      });
-    },
-  });
+  const kindNames = Object.keys(kinds);
+  // Off (`ANALYSIS_ENABLED=false`): no job of analysis runs on this instance.
+  if (deps.enabled) for (const [name, kind] of Object.entries(kinds)) queue.register(name, kind);
 
   const present = (row: FileInsightsTable): FileInsights => ({
     status: row.status,
@@ -238,7 +218,6 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
   });
 
   const service = {
-    queue,
     /**
      * A file's content was stored (upload, resumable upload, file drop; versions and restores once wired): enqueue
      * its analysis, or record that its type has none. Never throws: storing the file has succeeded either way.
@@ -261,16 +240,9 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
           });
           return;
         }
-        // New content, even if the file had it before (a version made current again): finished jobs of the file
-        // would make the enqueue a no-op, so they go first.
-        await db.transaction().execute(async (trx) => {
-          await trx
-            .deleteFrom('analysis_jobs')
-            .where('file_id', '=', file.id)
-            .where('state', 'in', ['done', 'failed'])
-            .execute();
-          await queue.enqueue(trx, { kind, fileId: file.id, contentSha: file.sha256 });
-        });
+        // New content, even if the file had it before (a version made current again): the queue drops the
+        // finished job first.
+        await queue.enqueue(kind, { fileId: file.id, contentSha: file.sha256 });
       } catch (error) {
         deps.log.warn({ err: error, file: file.id }, 'could not enqueue a file’s analysis');
       }
@@ -281,24 +253,13 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       const file = await deps.files.get(actor, id);
       if ((await settingOf(file.workspaceId)) === 'off')
         return { status: 'unsupported', engine: null, analysedAt: null, error: TURNED_OFF };
-      const row = await db.selectFrom('file_insights').selectAll().where('file_id', '=', id).executeTakeFirst();
+      const row = await repo.insights(id);
       if (row && row.content_sha === file.sha256 && row.status !== 'pending') return present(row);
-      const job = await db
-        .selectFrom('analysis_jobs')
-        .select(['state', 'progress', 'last_error'])
-        .where('file_id', '=', id)
-        .where('content_sha', '=', file.sha256)
-        .orderBy('created_at', 'desc')
-        .executeTakeFirst();
+      const job = await queue.latest({ fileId: id, contentSha: file.sha256 }, kindNames);
       if (job?.state === 'running')
-        return { status: 'running', progress: Number(job.progress), engine: null, analysedAt: null };
+        return { status: 'running', progress: job.progress, engine: null, analysedAt: null };
       if (job?.state === 'failed')
-        return {
-          status: 'failed',
-          engine: null,
-          analysedAt: null,
-          ...(job.last_error ? { error: job.last_error } : {}),
-        };
+        return { status: 'failed', engine: null, analysedAt: null, ...(job.lastError ? { error: job.lastError } : {}) };
       // Queued, or older results while the new content waits.
       return { ...(row ? present(row) : { engine: null, analysedAt: null }), status: 'pending', progress: 0 };
     },
@@ -322,35 +283,18 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       await deps.workspaces.authorize(actor, workspaceId, 'manage');
       const updated_at = iso(clock.now());
       const touched = await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('analysis_settings')
-          .values({ workspace_id: workspaceId, analysis, updated_at })
-          .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ analysis, updated_at }))
-          .execute();
-        const files = trx.selectFrom('files').select('id').where('workspace_id', '=', workspaceId);
-        if (analysis === 'no-faces')
-          await trx
-            .updateTable('file_insights')
-            .set({ faces: null, updated_at })
-            .where('file_id', 'in', files)
-            .execute();
+        await repo.saveSetting(trx, workspaceId, analysis, updated_at);
+        if (analysis === 'no-faces') await repo.dropWorkspaceFaces(trx, workspaceId, updated_at);
         if (analysis === 'off') {
-          await trx.deleteFrom('file_insights').where('file_id', 'in', files).execute();
-          await trx.deleteFrom('analysis_jobs').where('file_id', 'in', files).execute();
+          await repo.dropWorkspaceInsights(trx, workspaceId);
+          await queue.forget(trx, { workspaceId }, kindNames);
         }
-        // No faces, no people: the workspace's descriptors and people go, and People is off.
-        if (analysis !== 'on' && deps.people) {
-          await trx.deleteFrom('people_settings').where('space_key', '=', workspaceId).execute();
-          return deps.people.dropSpace(trx, workspaceId);
-        }
-        return [];
+        // No faces, no people: the workspace's descriptors and people go, and People is off (`dropSpace`).
+        return analysis !== 'on' && deps.people ? deps.people.dropSpace(trx, workspaceId) : [];
       });
       await deps.people?.refreshSearch(touched);
       return { analysis };
     },
-
-    start: () => (deps.enabled ? queue.start() : undefined),
-    stop: () => queue.stop(),
   };
   return service;
 }
@@ -363,48 +307,37 @@ export type AnalysisService = ReturnType<typeof createAnalysisService>;
  * `unsupported`. Only writes rows: the running servers' queues pick the jobs up. Answers how many were queued.
  */
 export async function reindexAll({ db, dialect, clock }: { db: Db; dialect: Dialect; clock: Clock }) {
-  const queue = createJobQueue({
-    db,
-    dialect,
-    clock,
-    kinds: {},
-    log: { info: () => undefined, warn: () => undefined },
-  });
+  // Not started: its enqueues only write rows.
+  const queue = createJobQueue({ db, dialect, clock, log: { info: () => undefined, warn: () => undefined } });
+  const repo = createAnalysisRepository(db);
+  const kinds = Object.keys(KIND_CONCURRENCY);
   let queued = 0;
   let unsupported = 0;
   let after = '';
   for (;;) {
-    const files = await db
-      .selectFrom('files')
-      .select(['id', 'content_type', 'sha256'])
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(500)
-      .execute();
+    const files = await repo.filesAfter(after, 500);
     if (files.length === 0) break;
     for (const file of files) {
       const kind = kindOf(file.content_type);
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('analysis_jobs').where('file_id', '=', file.id).execute();
+        await queue.forget(trx, { fileId: file.id }, kinds);
         if (kind) {
-          await queue.enqueue(trx, { kind, fileId: file.id, contentSha: file.sha256 });
+          await queue.enqueue(kind, { fileId: file.id, contentSha: file.sha256 }, { executor: trx });
           queued += 1;
         } else {
           const at = iso(clock.now());
-          const row = {
-            file_id: file.id,
-            status: 'unsupported' as const,
-            content_sha: file.sha256,
-            error: `Files of type ${file.content_type} are not analysed.`,
-            model_version: ANALYSIS_VERSION,
-            analysed_at: at,
-            updated_at: at,
-          };
-          await trx
-            .insertInto('file_insights')
-            .values(row)
-            .onConflict((oc) => oc.column('file_id').doUpdateSet(row))
-            .execute();
+          await repo.upsertInsights(
+            trx,
+            {
+              file_id: file.id,
+              status: 'unsupported',
+              content_sha: file.sha256,
+              error: `Files of type ${file.content_type} are not analysed.`,
+              model_version: ANALYSIS_VERSION,
+              analysed_at: at,
+            },
+            at,
+          );
           unsupported += 1;
         }
       });

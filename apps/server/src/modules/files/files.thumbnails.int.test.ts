@@ -42,7 +42,7 @@ describe.each(dialects())('thumbnails of PDFs and videos (%s)', (dialect) => {
     server = await startTestServer({
       dialect,
       env: { THUMBNAILS_IN_BACKGROUND: 'true' },
-      overrides: { thumbnailQueue: { pollMs: 50 } },
+      overrides: { jobQueue: { pollMs: 50 } },
     });
     alice = await server.signInAs({ owner_key: 'alice' });
     bob = await server.signInAs({ owner_key: 'bob' });
