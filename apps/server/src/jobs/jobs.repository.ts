@@ -201,5 +201,3 @@ export const createJobsRepository = (db: Db, dialect: Dialect, holder: string) =
     return { queued: count('queued'), running: count('running'), failed: count('failed') };
   },
 });
-
-export type JobsRepository = ReturnType<typeof createJobsRepository>;

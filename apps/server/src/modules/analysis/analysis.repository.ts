@@ -75,5 +75,3 @@ export const createAnalysisRepository = (db: Db) => ({
       .limit(limit)
       .execute(),
 });
-
-export type AnalysisRepository = ReturnType<typeof createAnalysisRepository>;

@@ -169,5 +169,3 @@ export const createPeopleRepository = (db: Db) => ({
     return (await photos.execute()).map((row) => row.id);
   },
 });
-
-export type PeopleRepository = ReturnType<typeof createPeopleRepository>;
