@@ -1,4 +1,4 @@
-// Writes README.md's configuration table from the configuration schema (apps/server/src/config.ts), where
+// Writes README.md's configuration table from the configuration schema (apps/server/src/config/), where
 // each variable's description lives. `--check` only reports whether README.md is up to date (exit 1 if not).
 // The unit test apps/server/src/config-docs.test.ts fails while they disagree.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ const { withConfigTable, undocumentedVariables } = await tsImport(
 
 const missing = undocumentedVariables();
 if (missing.length > 0) {
-  console.error(`No description in apps/server/src/config.ts for: ${missing.join(', ')} (add .describe('…'))`);
+  console.error(`No description in apps/server/src/config/ for: ${missing.join(', ')} (add .describe('…'))`);
   process.exit(1);
 }
 const readme = readFileSync(readmeFile, 'utf8');

@@ -31,7 +31,7 @@ function disabled(service: AiServiceName) {
 
 /**
  * Chooses the provider of each service from configuration (AI_PROVIDER and
- * the per-service overrides, already validated by config.ts). The local
+ * the per-service overrides, already validated by config/ai.ts). The local
  * engines are loaded only if a service uses them.
  */
 export function createAiProviders(config: AiConfig, loadLocal: LocalEnginesLoader): AiProviders {

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { aiEnv } from './ai';
+import { authEnv } from './auth';
+import { notificationsEnv } from './notifications';
+import { retentionEnv } from './retention';
+import { endpointsEnv, requestEnv, serverEnv } from './server';
+import { storageEnv, uploadsEnv } from './storage';
+
+/**
+ * Every environment variable the server reads, with its description. Unknown variables are ignored. The order of
+ * the parts is the order of README.md's configuration table (config-docs.ts).
+ */
+export const EnvSchema = z.object({
+  ...serverEnv,
+  ...authEnv,
+  ...uploadsEnv,
+  ...requestEnv,
+  ...storageEnv,
+  ...aiEnv,
+  ...notificationsEnv,
+  ...retentionEnv,
+  ...endpointsEnv,
+});
+export type Env = z.infer<typeof EnvSchema>;
