@@ -122,6 +122,52 @@ export default tseslint.config(
     },
   },
   {
+    // No Kysely outside repositories and migrations: services, routes, jobs and adapters reach the database through a
+    // module's *.repository.ts, so every SQL statement has one home. `import type` stays allowed (a `Kysely`, a
+    // `Selectable` or a `RawBuilder` passed along is not a query). A service that writes `db.selectFrom(…)` without
+    // importing kysely is caught in review, not here: the rule sees imports only.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      '**/*.test.ts',
+      '**/*.repository.ts',
+      // The connection, the migrations (frozen SQL) and the table types.
+      'apps/server/src/db/**',
+      // SQL fragments that repositories splice into their queries: which rows a user can read (moving to
+      // auth/access-facts.ts) and which content types a file kind covers.
+      'apps/server/src/modules/spaces/access.ts',
+      'apps/server/src/auth/access-facts.ts',
+      'apps/server/src/lib/file-kind-sql.ts',
+      // A store of its own below the modules: one atomic upsert per hit is the limiter (table `rate_limits`).
+      'apps/server/src/lib/rate-limiter.ts',
+      // For now: the job queue and the analysis and people modules are being moved to repositories (one queue, a
+      // table `jobs`); drop these three once they have.
+      'apps/server/src/jobs/**',
+      'apps/server/src/modules/analysis/**',
+      'apps/server/src/modules/people/**',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'kysely',
+              allowTypeImports: true,
+              message: 'Queries live in the module’s *.repository.ts (or a migration); import only types here.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['kysely/*'],
+              allowTypeImports: true,
+              message: 'Queries live in the module’s *.repository.ts (or a migration); import only types here.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Web layers: shared (components, lib) → features → app. Shared code never imports a feature or the app;
     // a feature never imports the app (features not importing each other is the rule below).
     files: ['apps/web/src/**/*.{ts,tsx}'],

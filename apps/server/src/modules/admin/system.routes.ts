@@ -3,13 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import { ENDPOINTS, ErrorResponse, type SystemCheck, type SystemConfigEntry } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import type { Config } from '../../config';
 import type { DatabaseHandle } from '../../db';
 import { readBuildInfo } from '../../lib/build-info';
 import { runProbes, type ReadinessProbe } from '../health/health.routes';
+import { createSystemRepository } from './system.repository';
 
 const E = ENDPOINTS.system;
 
@@ -65,12 +65,7 @@ export function configSummary(config: Config): SystemConfigEntry[] {
 }
 
 async function databaseSize(database: DatabaseHandle, config: Config['database']): Promise<number | null> {
-  if (config.kind === 'postgres') {
-    const { rows } = await sql<{ size: string | number }>`select pg_database_size(current_database()) as size`.execute(
-      database.db,
-    );
-    return rows[0] ? Number(rows[0].size) : null;
-  }
+  if (config.kind === 'postgres') return createSystemRepository(database.db).postgresSize();
   const sizes = await Promise.all(
     [config.file, `${config.file}-wal`].map((file) =>
       stat(file).then(
@@ -116,7 +111,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
       response: { 200: E.status.response, 401: ErrorResponse, 403: ErrorResponse },
     },
     handler: async (request) => {
-      const { db } = deps.database;
+      const system = createSystemRepository(deps.database.db);
       const [entries, sizeBytes, blobs, versions, tusBytes, pushSubscriptions, scheduledPending, jobs] =
         await Promise.all([
           runProbes(deps.probes, request.log),
@@ -124,18 +119,8 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
             request.log.warn({ err: error }, 'could not read the database size');
             return null;
           }),
-          db
-            .selectFrom('files')
-            .select((eb) => [
-              eb.fn.countAll<string | number>().as('files'),
-              eb.fn.sum<string | number>('size').as('bytes'),
-              eb.fn.sum<string | number | null>(sql`case when trashed_at is null then 0 else size end`).as('trash'),
-            ])
-            .executeTakeFirst(),
-          db
-            .selectFrom('file_versions')
-            .select((eb) => eb.fn.sum<string | number | null>('size').as('bytes'))
-            .executeTakeFirst(),
+          system.fileTotals(),
+          system.versionTotals(),
           deps.tusBytes().catch(() => null),
           deps.pushSubscriptions(),
           deps.scheduledPending(),

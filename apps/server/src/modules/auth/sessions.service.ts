@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db';
 import { iso, type Clock } from '../../lib/time';
 import { userActor, type UserActor } from '../../auth/actor';
+import { createSessionsRepository } from './sessions.repository';
 
 /** The signed-in user as services see it: the `user` actor (auth/actor.ts). */
 export type SessionUser = UserActor;
@@ -56,6 +57,7 @@ export const createSessionService = ({
   endListeners = new Set(),
   cacheTtlMs = 10_000,
 }: SessionServiceDeps) => {
+  const sessions = createSessionsRepository(db);
   /** Verified sessions by id, for `resolveCached`. Forgotten before any end is told, so a stream never outlives its session. */
   const cache = new Map<string, CachedSession>();
   /** Moves on every forget: a lookup that raced with an end does not cache what it read before it. */
@@ -71,23 +73,7 @@ export const createSessionService = ({
     if (!/^[\w-]{20,100}$/.test(token)) return null;
     const id = hashToken(token);
     const startedAt = generation;
-    const row = await db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select([
-        'sessions.last_seen_at',
-        'sessions.expires_at',
-        'users.id',
-        'users.owner_key',
-        'users.role',
-        'users.name',
-        'users.nickname',
-        'users.email',
-        'users.picture',
-        'users.disabled_at',
-      ])
-      .where('sessions.id', '=', id)
-      .executeTakeFirst();
+    const row = await sessions.findWithUser(id);
     if (!row) return null;
     // A disabled account's sessions were ended when it was disabled; any left over count for nothing.
     if (row.disabled_at !== null) return null;
@@ -95,17 +81,13 @@ export const createSessionService = ({
     let lastSeen = Date.parse(row.last_seen_at);
     const expiresAt = Date.parse(row.expires_at);
     if (now >= expiresAt || now - lastSeen >= idleMs) {
-      await db.deleteFrom('sessions').where('id', '=', id).execute();
+      await sessions.delete(id);
       forget({ sessionId: id });
       await tell(endListeners, { sessionId: id });
       return null;
     }
     if (now - lastSeen >= TOUCH_INTERVAL_MS) {
-      await db
-        .updateTable('sessions')
-        .set({ last_seen_at: iso(new Date(now)) })
-        .where('id', '=', id)
-        .execute();
+      await sessions.touch(id, iso(new Date(now)));
       lastSeen = now;
     }
     const user = userActor(row);
@@ -124,18 +106,15 @@ export const createSessionService = ({
     ): Promise<string> {
       const token = randomBytes(32).toString('base64url');
       const now = clock.now();
-      await db
-        .insertInto('sessions')
-        .values({
-          id: hashToken(token),
-          user_id: userId,
-          created_at: iso(now),
-          last_seen_at: iso(now),
-          expires_at: iso(new Date(now.getTime() + absoluteMs)),
-          user_agent: meta.userAgent?.slice(0, 512) ?? null,
-          ip: meta.ip ?? null,
-        })
-        .execute();
+      await sessions.insert({
+        id: hashToken(token),
+        user_id: userId,
+        created_at: iso(now),
+        last_seen_at: iso(now),
+        expires_at: iso(new Date(now.getTime() + absoluteMs)),
+        user_agent: meta.userAgent?.slice(0, 512) ?? null,
+        ip: meta.ip ?? null,
+      });
       return token;
     },
 
@@ -170,11 +149,11 @@ export const createSessionService = ({
 
     async destroy(token: string): Promise<void> {
       const sessionId = hashToken(token);
-      const deleted = await db.deleteFrom('sessions').where('id', '=', sessionId).executeTakeFirst();
+      const existed = await sessions.delete(sessionId);
       // After the delete: a lookup still in flight sees the generation move and caches nothing.
       forget({ sessionId });
       // Only a session that existed has streams to end: unknown cookies announce nothing.
-      if (deleted.numDeletedRows > 0n) await tell(endListeners, { sessionId });
+      if (existed) await tell(endListeners, { sessionId });
     },
 
     /**
@@ -183,19 +162,14 @@ export const createSessionService = ({
      */
     async destroyAllForUser(userId: string, exceptSessionId?: string): Promise<number> {
       if (exceptSessionId === undefined) {
-        const deleted = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+        const deleted = await sessions.deleteAllOfUser(userId);
         forget({ userId });
         await tell(endListeners, { userId });
-        return Number(deleted.numDeletedRows);
+        return deleted;
       }
-      const ended = await db
-        .deleteFrom('sessions')
-        .where('user_id', '=', userId)
-        .where('id', '!=', exceptSessionId)
-        .returning('id')
-        .execute();
-      for (const { id } of ended) forget({ sessionId: id });
-      for (const { id } of ended) await tell(endListeners, { sessionId: id });
+      const ended = await sessions.deleteOthersOfUser(userId, exceptSessionId);
+      for (const id of ended) forget({ sessionId: id });
+      for (const id of ended) await tell(endListeners, { sessionId: id });
       return ended.length;
     },
 
@@ -209,14 +183,9 @@ export const createSessionService = ({
       const now = clock.now().getTime();
       const live = new Set<string>();
       for (let i = 0; i < ids.length; i += LIVE_CHECK_BATCH) {
-        const rows = await db
-          .selectFrom('sessions')
-          .select('id')
-          .where('id', 'in', ids.slice(i, i + LIVE_CHECK_BATCH))
-          .where('expires_at', '>', iso(new Date(now)))
-          .where('last_seen_at', '>', iso(new Date(now - idleMs)))
-          .execute();
-        for (const row of rows) live.add(row.id);
+        const batch = ids.slice(i, i + LIVE_CHECK_BATCH);
+        const rows = await sessions.liveAmong(batch, iso(new Date(now)), iso(new Date(now - idleMs)));
+        for (const id of rows) live.add(id);
       }
       return live;
     },
@@ -224,13 +193,7 @@ export const createSessionService = ({
     /** Deletes sessions past their absolute expiry or idle limit. */
     async sweep(): Promise<number> {
       const now = clock.now().getTime();
-      const result = await db
-        .deleteFrom('sessions')
-        .where((eb) =>
-          eb.or([eb('expires_at', '<=', iso(new Date(now))), eb('last_seen_at', '<=', iso(new Date(now - idleMs)))]),
-        )
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return sessions.deleteStale(iso(new Date(now)), iso(new Date(now - idleMs)));
     },
   };
 };
