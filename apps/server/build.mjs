@@ -21,7 +21,7 @@ const externalDependencies = {
 
 // The local AI engines run in worker threads: each worker entry is bundled
 // beside main.js, where the engines' `new URL('./x.worker.ts', import.meta.url)`
-// finds it as `./x.worker.js` (see adapters/ai/local/pool.ts).
+// finds it as `./x.worker.js` (see adapters/ai/local/worker-entry.ts).
 const localAi = `${here}src/adapters/ai/local/`;
 const workers = Object.fromEntries(
   readdirSync(localAi)

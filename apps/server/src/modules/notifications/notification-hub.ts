@@ -1,15 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Notification } from '@atrium/contracts';
 import type { EventBus } from '../../adapters/event-bus';
 import type { SessionEnd } from '../auth/sessions.service';
 import {
-  audienceOf,
-  type NotificationDetails,
-  type NotificationRow,
-  type NotificationsRepository,
-} from './notifications.repository';
+  FIRST_CHUNK,
+  FIRST_FRAME,
+  formatEvent,
+  LAST_CHUNK,
+  parseSessionEnd,
+  responseHead,
+  SSE_HEADERS,
+  toFrame,
+  type Frame,
+  type ResponseHeaders,
+} from './notification-frames';
+import { audienceOf, type NotificationRow, type NotificationsRepository } from './notifications.repository';
+
+export { parseLastEventId, parseSessionEnd, presentNotification } from './notification-frames';
 
 export const NOTIFICATIONS_CHANNEL = 'notifications';
 /** Announces `SessionEnd`s, so every instance ends the streams of a session signed out elsewhere. */
@@ -34,99 +42,6 @@ interface Connection {
    * ServerResponse. Null for the others (HTTP/1.0: ServerResponse frames them).
    */
   socket: Socket | null;
-}
-
-/** An SSE frame encoded once: raw bytes, and the same bytes as one HTTP/1.1 chunk. */
-interface Frame {
-  raw: Buffer;
-  chunked: Buffer;
-}
-
-const CRLF = Buffer.from('\r\n');
-/** Headers already set for the answer (lower-case names), e.g. `reply.getHeaders()`. */
-type ResponseHeaders = Record<string, string | string[] | number | undefined>;
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-} as const;
-const FIRST_FRAME = 'retry: 3000\n: connected\n\n';
-const FIRST_CHUNK = `${FIRST_FRAME.length.toString(16)}\r\n${FIRST_FRAME}\r\n`;
-const LAST_CHUNK = '0\r\n\r\n';
-/** What Node refuses in a header value (`validateHeaderValue`): such a header is left out. */
-const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
-const SSE_HEAD_TAIL = Object.entries(SSE_HEADERS)
-  .map(([name, value]) => `${name}: ${value}\r\n`)
-  .join('')
-  .concat('transfer-encoding: chunked\r\n\r\n');
-
-/**
- * An HTTP/1.1 200 head with the headers set so far on the request (security headers, request id; the stream's own
- * replace any of the same name) and chunked framing, as ServerResponse would write it.
- */
-function responseHead(headers: ResponseHeaders): string {
-  let head = 'HTTP/1.1 200 OK\r\n';
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || name in SSE_HEADERS || name === 'transfer-encoding' || name === 'content-length') {
-      continue;
-    }
-    for (const one of Array.isArray(value) ? value : [value]) {
-      const text = String(one);
-      if (!INVALID_HEADER_VALUE.test(text)) head += `${name}: ${text}\r\n`;
-    }
-  }
-  return head + SSE_HEAD_TAIL;
-}
-const toFrame = (text: string): Frame => {
-  const raw = Buffer.from(text, 'utf8');
-  return { raw, chunked: Buffer.concat([Buffer.from(`${raw.length.toString(16)}\r\n`), raw, CRLF]) };
-};
-
-/** The stored details (workspace, sender, membership) of a row; none when absent or unreadable. */
-function detailsOf(row: NotificationRow): NotificationDetails {
-  if (!row.details) return {};
-  try {
-    const parsed = JSON.parse(row.details) as NotificationDetails | null;
-    return parsed && typeof parsed === 'object' ? parsed : {};
-  } catch {
-    return {};
-  }
-}
-
-export const presentNotification = (row: NotificationRow): Notification => {
-  const { workspace, sender, membership } = detailsOf(row);
-  return {
-    id: String(row.seq),
-    message: row.message,
-    timestamp: row.created_at,
-    type: row.type,
-    ...(workspace ? { workspace: { id: workspace.id, name: workspace.name } } : {}),
-    ...(sender ? { sender: { name: sender.name } } : {}),
-    ...(membership ? { membership: { role: membership.role, state: membership.state } } : {}),
-  };
-};
-
-/** One SSE event: `id:` is the notification id, `data:` the JSON notification (one line). */
-export const formatEvent = (row: NotificationRow): string =>
-  `id: ${row.seq}\ndata: ${JSON.stringify(presentNotification(row))}\n\n`;
-
-/** A `SessionEnd` announced on `STREAMS_END_CHANNEL`, or undefined when the message is not one. */
-export function parseSessionEnd(message: string): SessionEnd | undefined {
-  try {
-    const ended = JSON.parse(message) as Partial<Record<'sessionId' | 'userId', unknown>>;
-    if (typeof ended.sessionId === 'string') return { sessionId: ended.sessionId };
-    if (typeof ended.userId === 'string') return { userId: ended.userId };
-  } catch {
-    // not JSON
-  }
-  return undefined;
-}
-
-/** Parses Last-Event-ID: a non-negative integer, anything else means "no replay". */
-export function parseLastEventId(value: string | undefined): number | undefined {
-  if (!value || !/^\d{1,15}$/.test(value.trim())) return undefined;
-  return Number(value.trim());
 }
 
 /**

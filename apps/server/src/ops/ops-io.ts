@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import { readdir, stat } from 'node:fs/promises';
+
+// What the backup and restore commands share: the operator's error and small file and process helpers.
+
+/** A refusal or failure with a message meant for the operator (exit code 1, no stack trace). */
+export class OpsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OpsError';
+  }
+}
+
+export const isMissing = (error: unknown) => (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+
+/** The entries of a folder, or [] when it does not exist. */
+export async function entriesOf(dir: string): Promise<string[]> {
+  return readdir(dir).catch((error: unknown) => {
+    if (isMissing(error)) return [];
+    throw error;
+  });
+}
+
+export async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    (error: unknown) => {
+      if (isMissing(error)) return false;
+      throw error;
+    },
+  );
+}
+
+/** Runs a PostgreSQL client tool; fails with its own error output. */
+export function runTool(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new OpsError(
+          error.code === 'ENOENT'
+            ? `${command} not found: install the PostgreSQL client tools (Debian: apt-get install postgresql-client)`
+            : `${command}: ${error.message}`,
+        ),
+      ),
+    );
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new OpsError(`${command} failed (exit ${code}):\n${stderr.trim()}`)),
+    );
+  });
+}
