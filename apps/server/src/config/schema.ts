@@ -21,4 +21,3 @@ export const EnvSchema = z.object({
   ...retentionEnv,
   ...endpointsEnv,
 });
-export type Env = z.infer<typeof EnvSchema>;

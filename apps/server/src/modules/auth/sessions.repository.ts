@@ -75,5 +75,3 @@ export const createSessionsRepository = (db: Db) => ({
     return Number(result.numDeletedRows);
   },
 });
-
-export type SessionsRepository = ReturnType<typeof createSessionsRepository>;

@@ -21,5 +21,3 @@ export const createPreferencesRepository = (db: Db) => ({
       .execute();
   },
 });
-
-export type PreferencesRepository = ReturnType<typeof createPreferencesRepository>;
