@@ -29,7 +29,7 @@ export interface AiModuleDeps {
  * the Azure/OpenAI compatibility paths for API-key clients, /readyz probes
  * `ai.<service>`, and background warm-up of local models after start-up.
  */
-export async function registerAiModule(app: FastifyInstance, deps: AiModuleDeps) {
+export async function createAiModule(app: FastifyInstance, deps: AiModuleDeps) {
   const providers = createAiProviders(deps.config, deps.loadLocalEngines);
   app.addHook('onClose', async () => providers.close());
   if (deps.config.warmUp) app.addHook('onReady', async () => providers.warmUp());

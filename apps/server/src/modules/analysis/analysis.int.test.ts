@@ -22,8 +22,9 @@ describe.each(dialects())('background analysis and GET /api/files/{id}/insights 
     server = await startTestServer({
       dialect,
       env: { ANALYSIS_ENABLED: 'true' },
-      overrides: { analysis: { onAnalysed: (fileId, text) => void searchable.set(fileId, text) } },
     });
+    // What analysis announces it read in each file (search makes it searchable).
+    server.app.events.on('file.analysed', 'test', ({ fileId, text }) => void searchable.set(fileId, text));
     owner = await server.signInAs({ owner_key: 'insights-owner' });
     stranger = await server.signInAs({ owner_key: 'insights-stranger' });
   });

@@ -3,6 +3,7 @@ import type { Actor, UserActor } from '../../auth/actor';
 import type { ResourceAction } from '../../auth/policies/roles';
 import type { Db, Dialect } from '../../db';
 import type { FileInsightsTable } from '../../db/schema';
+import type { EventEmitter } from '../../events';
 import { createJobQueue, PermanentJobError, type JobKind, type JobQueue, type QueueJob } from '../../jobs/queue';
 import { iso, type Clock } from '../../lib/time';
 import type { AiService } from '../ai/ai.service';
@@ -48,10 +49,10 @@ export interface AnalysisServiceDeps {
   /** Per-job time-out. */
   timeoutMs: number;
   /**
-   * Told the searchable text of a file (OCR, transcript, document text, tags, caption) each time an analysis is
-   * saved: the search module's `setContent(fileId, text)`.
+   * Hears `file.analysed` with the searchable text of a file (OCR, transcript, document text, tags, caption) each time
+   * an analysis is saved (search makes it searchable), and `people.changed` when turning faces off dropped people.
    */
-  onAnalysed?: (fileId: string, searchableText: string) => Promise<void> | void;
+  events: EventEmitter;
   /**
    * People (issue 17), where it is on for a file's space: descriptors are computed with the faces and handed over in
    * the transaction that saves the insights; turning faces off drops the workspace's people.
@@ -60,7 +61,6 @@ export interface AnalysisServiceDeps {
     enabledForFile(file: StoredFile): Promise<boolean>;
     saveFaces(trx: Db, file: StoredFile, found: NonNullable<Result['people']>): Promise<void>;
     dropSpace(trx: Db, spaceKey: string): Promise<string[]>;
-    refreshSearch(fileIds: string[]): Promise<void>;
   };
 }
 
@@ -192,8 +192,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
             });
             if (deps.people && (result.people || now !== 'on'))
               await deps.people.saveFaces(trx, file, now === 'on' ? (result.people ?? []) : []);
-            const tell = deps.onAnalysed;
-            return tell && (() => tell(file.id, searchableText(result)));
+            return () => deps.events.emit('file.analysed', { fileId: file.id, text: searchableText(result) });
           };
         },
       } satisfies JobKind,
@@ -292,7 +291,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
         // No faces, no people: the workspace's descriptors and people go, and People is off (`dropSpace`).
         return analysis !== 'on' && deps.people ? deps.people.dropSpace(trx, workspaceId) : [];
       });
-      await deps.people?.refreshSearch(touched);
+      if (touched.length > 0) await deps.events.emit('people.changed', { fileIds: touched });
       return { analysis };
     },
   };

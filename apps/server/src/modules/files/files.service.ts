@@ -14,6 +14,7 @@ import { fileRole, requireActsFor, requireFile, requireMoveOut } from '../../aut
 import type { ResourceAction } from '../../auth/policies/roles';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
+import type { EventEmitter } from '../../events';
 import type { BlobRecord } from '../../lib/http/send-blob';
 import { StreamInspector } from '../../lib/stream-inspector';
 import { iso, type Clock } from '../../lib/time';
@@ -27,7 +28,6 @@ import { sweepOrphans } from './maintenance';
 import { fileBlobKey, thumbnailKey, toStoredFile, type StoredFile, type UploadTarget } from './stored-file';
 import { createThumbnails } from './thumbnails';
 import type { AccessFacts, AccessResolver } from '../spaces/access';
-import type { EventEmitter } from '../../events';
 import type { RequestContext } from '../../lib/http/request-context';
 
 /** Attempts to find a free name when simultaneous uploads keep taking the one chosen. */
@@ -54,15 +54,12 @@ export interface FilesServiceDeps {
   versionsKept: number;
   log?: { warn(details: object, message: string): void };
   /**
-   * Told of every file whose content was stored (multipart upload, upload into a folder, finished tus upload), after
-   * its row is written: background analysis enqueues its job here. Awaited, so the job is durable before the upload
-   * is answered; it must not throw.
-   */
-  onStored?: (file: StoredFile) => Promise<void>;
-  /**
-   * Audited changes: uploads (`file.uploaded`, `file.version_added` for a replace), renames, moves and version
-   * restores are emitted here, where the service knows what changed (the audit log records them; a file's activity
-   * in its details reads them).
+   * Where the service tells what happened. `file.stored` for every file whose content was stored (multipart upload,
+   * upload into a folder, finished tus upload, new version), after its row is written: background analysis and
+   * thumbnails enqueue their jobs there, awaited, so the jobs are durable before the upload is answered. Audited
+   * changes: uploads (`file.uploaded`, `file.version_added` for a replace), renames, moves and version restores, where
+   * the service knows what changed (the audit log records them; a file's activity in its details reads them).
+   * A failing reaction is logged, never thrown.
    */
   events?: EventEmitter;
 }
@@ -112,7 +109,6 @@ export const createFilesService = ({
   quotas,
   versionsKept,
   log,
-  onStored,
   events,
 }: FilesServiceDeps) => {
   const thumbnails = createThumbnails(blobs, log ? { log } : {});
@@ -230,7 +226,7 @@ export const createFilesService = ({
    * THE place where a file gets new content — an upload that replaces it (`?onConflict=replace`) or an older version
    * made current: the content it had becomes a version (one transaction), versions beyond `FILE_VERSIONS_KEPT` and
    * the old thumbnail go. `fromVersionId`: the version the content comes from (no new bytes: the quota is unchanged).
-   * Announces the new content to `onStored` (background analysis), as a new upload does.
+   * Announces the new content (`file.stored`), as a new upload does.
    */
   async function storeNewContent(current: FileRow, next: Content, fromVersionId?: string): Promise<FileRecord> {
     const space = { workspaceId: current.workspace_id, ownerKey: current.owner_key };
@@ -254,11 +250,9 @@ export const createFilesService = ({
     return presentFile(stored);
   }
 
-  /** Tells `onStored` (background analysis) that a file has new content; a failure there never fails the upload. */
+  /** Announces that a file has new content (`file.stored`); `emit` logs a failing reaction, never fails the upload. */
   async function announceStored(stored: StoredFile): Promise<void> {
-    await onStored?.(stored).catch((error: unknown) =>
-      log?.warn({ err: error, id: stored.id }, 'could not announce a stored file'),
-    );
+    await events?.emit('file.stored', { file: stored });
   }
 
   /** The 409 of `?onConflict=fail` when `fileName` is taken in `folderId` (checked before any byte is read). */

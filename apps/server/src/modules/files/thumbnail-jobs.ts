@@ -56,5 +56,3 @@ export function createThumbnailJobs(deps: ThumbnailJobsDeps) {
     },
   };
 }
-
-export type ThumbnailJobs = ReturnType<typeof createThumbnailJobs>;

@@ -6,6 +6,7 @@ import { allows, type ResourceAction, type ResourceRole } from '../../auth/polic
 import type { Db } from '../../db';
 import type { FacesTable } from '../../db/schema';
 import { AppError } from '../../errors';
+import type { EventEmitter } from '../../events';
 import { iso, type Clock } from '../../lib/time';
 import { DESCRIPTOR_LENGTH, nearestPerson, type PlacedFace } from './clustering';
 import { createPeopleRepository } from './people.repository';
@@ -30,12 +31,11 @@ export interface PeopleServiceDeps {
   workspaces: {
     authorize(actor: UserActor, id: string, action: ResourceAction): Promise<{ memberRole: ResourceRole }>;
   };
-  /** Sets a file's searchable content (the search module's `setContent`). */
-  setContent(fileId: string, text: string | null): Promise<unknown>;
-  /** The searchable text analysis found in a file (its insights), without people's names. */
-  analysedText(fileId: string): Promise<string>;
-  /** Analyses the files again (People turned on: the space's photos get their descriptors). */
-  reanalyse(fileIds: string[]): Promise<void>;
+  /**
+   * Hears `people.changed` when the names in files change (search composes their content again) and
+   * `file.reanalyse` when People is turned on (the space's photos get their descriptors).
+   */
+  events: EventEmitter;
 }
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif', 'image/avif', 'image/tiff'];
@@ -100,6 +100,9 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   /** Files showing any of `personIds` (before a change, so files that lose a name are refreshed too). */
   const filesOf = (personIds: string[]) => repo.filesOf(personIds);
 
+  /** The names of people in these files changed (named, renamed, merged, a face moved, people dropped). */
+  const announceChanged = (fileIds: string[]) => deps.events.emit('people.changed', { fileIds: [...new Set(fileIds)] });
+
   const service = {
     /** Whether People is on for the space of `file` (the analysis asks before computing descriptors). */
     enabledForFile: (file: { workspaceId: string | null; ownerKey: string }, executor: Db = db) =>
@@ -151,18 +154,8 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       await repo.dropEmpty(trx, spaceKey);
     },
 
-    /** A file's searchable text with the names of the people in it (what search should find it by). */
-    async withNames(fileId: string, text: string): Promise<string> {
-      const names = await repo.namesIn(fileId);
-      return [text, ...names].filter(Boolean).join('\n');
-    },
-
-    /** Sets the searchable content of `fileIds` again (a name changed, people merged or removed). */
-    async refreshSearch(fileIds: string[]) {
-      for (const fileId of new Set(fileIds)) {
-        await deps.setContent(fileId, await service.withNames(fileId, await deps.analysedText(fileId)));
-      }
-    },
+    /** The names of the people in a file (search finds the file by them). */
+    namesIn: (fileId: string) => repo.namesIn(fileId),
 
     /**
      * Turns People off for a space (People or face analysis turned off): its setting, every face and every person go;
@@ -205,7 +198,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       await personOf(where, personId);
       const trimmed = name?.trim() ? name.trim() : null;
       await repo.setName(db, personId, trimmed, iso(clock.now()));
-      await service.refreshSearch(await filesOf([personId]));
+      await announceChanged(await filesOf([personId]));
       return (await summaries(where.key, personId))[0] ?? notFound();
     },
 
@@ -222,7 +215,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
           await repo.setName(trx, personId, source.name, iso(clock.now()));
         await repo.deletePerson(trx, fromId);
       });
-      await service.refreshSearch(files);
+      await announceChanged(files);
       return (await summaries(where.key, personId))[0] ?? notFound();
     },
 
@@ -248,7 +241,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
         await repo.assignFaces(trx, ids, newId);
         await repo.dropEmpty(trx, where.key);
       });
-      await service.refreshSearch(own.map((face) => face.file_id));
+      await announceChanged(own.map((face) => face.file_id));
       return (await summaries(where.key, newId))[0] ?? notFound();
     },
 
@@ -262,7 +255,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
         await repo.assignFaces(trx, [faceId], null);
         await repo.dropEmpty(trx, where.key);
       });
-      await service.refreshSearch([face.file_id]);
+      await announceChanged([face.file_id]);
     },
 
     async setting(actor: UserActor, spaceId: string): Promise<{ enabled: boolean }> {
@@ -284,11 +277,11 @@ export function createPeopleService(deps: PeopleServiceDeps) {
         if (await enabledFor(where.key)) return { enabled };
         await repo.enable(where.key, where.workspaceId, iso(clock.now()));
         const photos = await repo.photos({ workspaceId: where.workspaceId, ownerKey: actor.ownerKey }, IMAGE_TYPES);
-        await deps.reanalyse(photos);
+        await deps.events.emit('file.reanalyse', { fileIds: photos });
         return { enabled };
       }
       const touched = await db.transaction().execute((trx) => service.dropSpace(trx, where.key));
-      await service.refreshSearch(touched);
+      await announceChanged(touched);
       return { enabled };
     },
   };

@@ -16,6 +16,7 @@ import { requireWorkspace } from '../../auth/policies/workspace';
 import type { ResourceAction } from '../../auth/policies/roles';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
+import type { EventEmitter, MemberAdded } from '../../events';
 import { iso, type Clock } from '../../lib/time';
 import { thumbnailKey } from '../files/stored-file';
 import { folderNameKey } from './folder-names';
@@ -31,19 +32,12 @@ export const MEMBER_MESSAGES = {
 } as const;
 
 /** A membership notice: who added or invited whom to which workspace (docs/PRODUCT.md#workspace-members). */
-export interface MembershipNotice {
-  userId: string;
-  workspace: { id: string; name: string };
-  by: { id: string; name: string };
-  role: MemberRole;
-  state: 'added' | 'invited';
-}
+export type MembershipNotice = MemberAdded;
 
-/** Consent to membership: the admin's setting, and how the person added is told. */
+/** Consent to membership: the admin's setting. */
 export interface MembershipConsent {
   /** Whether adding someone invites them (accept or decline) instead of adding them at once. */
   mustAccept(): Promise<boolean>;
-  notify(notice: MembershipNotice): Promise<unknown>;
 }
 
 export interface WorkspacesServiceDeps {
@@ -52,8 +46,10 @@ export interface WorkspacesServiceDeps {
   clock: Clock;
   quotaBytes: number;
   log?: FastifyBaseLogger;
-  /** Without it (tests of other modules), people are added at once and not told. */
+  /** Without it (tests of other modules), people are added at once. */
   consent?: MembershipConsent;
+  /** Hears `member.added` for everyone added or invited (notifications tell them). */
+  events?: EventEmitter;
 }
 
 /** What adding someone did: made them a member (with their previous role, if any) or invited them. */
@@ -104,7 +100,15 @@ export const rootFolderRow = (
 });
 
 /** Workspaces, their members, the space switcher and the directory of people (issue 15). */
-export function createWorkspacesService({ repo, blobs, clock, quotaBytes, log, consent }: WorkspacesServiceDeps) {
+export function createWorkspacesService({
+  repo,
+  blobs,
+  clock,
+  quotaBytes,
+  log,
+  consent,
+  events,
+}: WorkspacesServiceDeps) {
   /** The workspace as the actor sees it, checked for `action` (404 for non-members, 403 for too weak a role). */
   const authorized = (actor: UserActor, id: string, action: ResourceAction) =>
     requireWorkspace(actor, id, action, async (workspaceId) => {
@@ -277,10 +281,8 @@ export function createWorkspacesService({ repo, blobs, clock, quotaBytes, log, c
         role,
         state,
       });
-      const tell = async (state: 'added' | 'invited') =>
-        consent
-          ?.notify(notice(state))
-          .catch((error: unknown) => log?.warn({ err: error, id }, 'could not send a membership notice'));
+      // `emit` logs a failing reaction (a notice not sent): the membership change stands.
+      const tell = async (state: 'added' | 'invited') => events?.emit('member.added', notice(state));
 
       if (!isMember && consent && (await consent.mustAccept())) {
         const now = iso(clock.now());

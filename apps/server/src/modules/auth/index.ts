@@ -1,0 +1,96 @@
+/**
+ * The auth module's face: sign-in with the built-in admin's credentials (rate-limited) or with the identity
+ * provider (OIDC, or the embedded development provider), sign-out, who is signed in. Sessions themselves are the
+ * session plugin's (`plugins/session.ts`), built before every module so each request knows its user.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config';
+import type { Db } from '../../db';
+import type { SiteOrigin } from '../../lib/site-origin';
+import type { Clock } from '../../lib/time';
+import type { SessionControls } from '../../plugins/session';
+import type { EventEmitter } from '../../events';
+import { registerDevIdentityProvider } from '../dev-idp';
+import { loadAdminCredentials } from './admin-credentials';
+import { registerAuthRoutes } from './auth.routes';
+import { createAuthService } from './auth.service';
+import { createLoginLimiter } from './login-limiter';
+import { registerOidcRoutes } from './oidc.routes';
+import { createOidcService } from './oidc.service';
+import type { UsersRepository } from './users.repository';
+
+export interface AuthModuleDeps {
+  db: Db;
+  clock: Clock;
+  config: Pick<
+    Config,
+    | 'admin'
+    | 'dataDir'
+    | 'loginRateLimit'
+    | 'providerName'
+    | 'oidc'
+    | 'publicUrl'
+    | 'publicUrlConfigured'
+    | 'isProduction'
+    | 'session'
+    | 'trustProxy'
+  >;
+  users: UsersRepository;
+  sessions: SessionControls;
+  site: SiteOrigin;
+  events: EventEmitter;
+}
+
+export async function createAuthModule(
+  app: FastifyInstance,
+  { db, clock, config, users, sessions, site, events }: AuthModuleDeps,
+) {
+  const admin = await loadAdminCredentials({ ...config.admin, dataDir: config.dataDir });
+  if (admin.generatedPassword) {
+    app.log.warn(
+      { username: admin.username, password: admin.generatedPassword },
+      'Generated a password for the built-in admin. It is shown only this once; set ADMIN_PASSWORD to choose your own.',
+    );
+  }
+  const limiter = createLoginLimiter({ db, clock, ...config.loginRateLimit });
+  const auth = createAuthService({ users, admin, providerName: config.providerName, limiter });
+  const oidc =
+    config.oidc &&
+    createOidcService({
+      ...config.oidc,
+      publicUrl: config.publicUrl,
+      embedded: config.oidc.mode === 'embedded',
+    });
+  if (config.oidc?.mode === 'embedded' && oidc) {
+    if (config.isProduction) app.log.warn('The development identity provider is enabled in production');
+    await registerDevIdentityProvider(app, {
+      ...config.oidc,
+      publicUrl: config.publicUrl,
+      anyOrigin: !config.publicUrlConfigured,
+      redirectUri: oidc.redirectUri,
+      dataDir: config.dataDir,
+      sessionSecret: config.session.secret,
+      trustProxy: config.trustProxy.length > 0,
+    });
+  }
+  registerAuthRoutes(app, {
+    auth,
+    sessions,
+    authConfig: { providerName: config.providerName, oidcEnabled: Boolean(oidc), publicUrl: site.fixed },
+    async logoutRedirect(user, request) {
+      const row = user && oidc ? await users.findById(user.id) : undefined;
+      return (row?.oidc_issuer && (await oidc?.endSessionUrl(site.of(request)))) || '/';
+    },
+    events,
+  });
+  registerOidcRoutes(app, {
+    oidc,
+    auth,
+    sessions,
+    site,
+    sessionSecret: config.session.secret,
+    secureCookies: config.session.cookieSecure,
+    events,
+  });
+  return { loginLimiter: limiter };
+}

@@ -1,0 +1,91 @@
+/**
+ * The notifications module's face: the notification list and live streams (one hub per instance, fed over the event
+ * bus), Web Push, scheduled messages. It reacts to `member.added` (a membership notice to the person added or
+ * invited, docs/PRODUCT.md#workspace-members); sessions that end end their streams on every instance.
+ */
+import type { FastifyInstance } from 'fastify';
+import { createWebPushSender, loadVapidKeys } from '../../adapters/push/web-push-sender';
+import type { EventBus } from '../../adapters/event-bus';
+import type { Config } from '../../config';
+import type { Db, Dialect } from '../../db';
+import type { EventEmitter, EventSubscriber } from '../../events';
+import type { RateLimiter } from '../../lib/rate-limiter';
+import type { Clock } from '../../lib/time';
+import type { SessionService } from '../auth/sessions.service';
+import { registerAdminNotificationRoutes } from './admin-notifications.routes';
+import { createNotificationHub, parseSessionEnd, STREAMS_END_CHANNEL } from './notification-hub';
+import { createNotificationsRepository } from './notifications.repository';
+import { registerNotificationRoutes } from './notifications.routes';
+import { countLiveDeliveries, createNotificationsService } from './notifications.service';
+import { createScheduledNotificationsRepository } from './scheduled-notifications.repository';
+import { createScheduledNotificationsService } from './scheduled-notifications.service';
+
+export type { NotificationHub } from './notification-hub';
+export { SCHEDULED_SEND_INTERVAL_MS } from './scheduled-notifications.service';
+
+export interface NotificationsModuleDeps {
+  db: Db;
+  dialect: Dialect;
+  clock: Clock;
+  bus: EventBus;
+  config: Pick<Config, 'notifications' | 'dataDir'>;
+  sessions: Pick<SessionService, 'liveSessionIds' | 'onEnded' | 'forgetCached'>;
+  limiter: RateLimiter;
+  events: EventEmitter & EventSubscriber;
+}
+
+export async function createNotificationsModule(app: FastifyInstance, deps: NotificationsModuleDeps) {
+  const { config, sessions, events, clock } = deps;
+  const repo = createNotificationsRepository(deps.db, deps.dialect, clock);
+  const hub = createNotificationHub({
+    repo,
+    bus: deps.bus,
+    heartbeatMs: config.notifications.heartbeatMs,
+    log: app.log,
+    liveSessions: (ids) => sessions.liveSessionIds(ids),
+    onDelivered: countLiveDeliveries(repo, app.log),
+  });
+  // A session that ends (sign-out, replaced, expired) ends its notification streams on every instance.
+  sessions.onEnded((ended) =>
+    hub.endStreamsOf(ended).catch((error: unknown) => app.log.warn({ err: error }, 'could not end streams')),
+  );
+  await hub.start();
+  // Ends announced by any instance also drop the session from the stream route's memory of verified sessions.
+  const unsubscribeSessionEnds = await deps.bus.subscribe(STREAMS_END_CHANNEL, (message) => {
+    const ended = parseSessionEnd(message);
+    if (ended) sessions.forgetCached(ended);
+  });
+  app.addHook('preClose', async () => unsubscribeSessionEnds().catch(() => undefined));
+  // Streams never finish by themselves: end them first so close() does not wait on them.
+  app.addHook('preClose', async () => hub.close());
+  const notifications = createNotificationsService({
+    repo,
+    hub,
+    push: createWebPushSender({
+      keys: loadVapidKeys(config.notifications.vapid, config.dataDir),
+      subject: config.notifications.vapidSubject,
+      allowLoopback: config.notifications.pushAllowLoopback,
+    }),
+    log: app.log,
+    limiter: deps.limiter,
+  });
+  app.addHook('preClose', async () => notifications.drain());
+  deps.events.on('member.added', 'membership notice', async (notice) => {
+    await notifications.notifyMembership(notice);
+  });
+  registerNotificationRoutes(app, { notifications, hub, events });
+  const scheduled = createScheduledNotificationsService({
+    repo: createScheduledNotificationsRepository(deps.db),
+    notifications,
+    events,
+    clock,
+    log: app.log,
+  });
+  registerAdminNotificationRoutes(app, { notifications, scheduled, events });
+  return {
+    notifications,
+    hub,
+    scheduled,
+    pushSubscriptions: () => repo.countPushSubscriptions(),
+  };
+}
