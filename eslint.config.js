@@ -132,18 +132,12 @@ export default tseslint.config(
       '**/*.repository.ts',
       // The connection, the migrations (frozen SQL) and the table types.
       'apps/server/src/db/**',
-      // SQL fragments that repositories splice into their queries: which rows a user can read (moving to
-      // auth/access-facts.ts) and which content types a file kind covers.
-      'apps/server/src/modules/spaces/access.ts',
+      // SQL fragments that repositories splice into their queries: which rows a user can read and which content
+      // types a file kind covers.
       'apps/server/src/auth/access-facts.ts',
       'apps/server/src/lib/file-kind-sql.ts',
       // A store of its own below the modules: one atomic upsert per hit is the limiter (table `rate_limits`).
       'apps/server/src/lib/rate-limiter.ts',
-      // For now: the job queue and the analysis and people modules are being moved to repositories (one queue, a
-      // table `jobs`); drop these three once they have.
-      'apps/server/src/jobs/**',
-      'apps/server/src/modules/analysis/**',
-      'apps/server/src/modules/people/**',
     ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

@@ -18,6 +18,21 @@ export const THUMBNAIL_TYPES: readonly string[] = [
   'image/tiff',
 ];
 
+/**
+ * The image content types the server analyses (text in images, captions, faces for People): the one list the
+ * background analysis picks images by and turning People on analyses a space's photos again by.
+ */
+export const IMAGE_TYPES: readonly string[] = [
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/heic',
+  'image/heif',
+  'image/avif',
+  'image/tiff',
+  'image/gif',
+];
+
 /** PDFs: the server makes a thumbnail of the first page when poppler-utils is installed. */
 export const PAGE_THUMBNAIL_TYPES: readonly string[] = ['application/pdf'];
 

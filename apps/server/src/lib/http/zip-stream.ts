@@ -193,6 +193,43 @@ export function createZipStream() {
   };
 }
 
+/** A folder below a tree's root, for `addFolderTree`. */
+export interface ZipTreeFolder {
+  id: string;
+  parent_id: string | null;
+  name: string;
+}
+
+/** A file of a tree, for `addFolderTree`: the folder it is in, its name and its bytes. */
+export interface ZipTreeFile {
+  folderId: string | null;
+  name: string;
+  source: ZipSource;
+}
+
+/**
+ * Adds the whole tree of folder `rootId` to `zip` inside `parent` (a path from `folder()`, or '' for the top): every
+ * folder below the root (`tree.subfolders`: a parent before its children) and the files of the root and of those
+ * folders (`tree.filesIn`, each made an entry by `entryOf`). The one folder-tree zip: a folder link's whole folder
+ * and the folders of `POST /api/files/archive`.
+ */
+export async function addFolderTree<Row>(
+  zip: Pick<ReturnType<typeof createZipStream>, 'folder' | 'file'>,
+  parent: string,
+  rootId: string,
+  tree: {
+    subfolders(rootId: string): Promise<ZipTreeFolder[]>;
+    filesIn(folderIds: string[]): Promise<Row[]>;
+  },
+  entryOf: (row: Row) => ZipTreeFile,
+): Promise<void> {
+  const below = await tree.subfolders(rootId);
+  const rows = await tree.filesIn([rootId, ...below.map((folder) => folder.id)]);
+  const pathOf = new Map<string, string>([[rootId, parent]]);
+  for (const folder of below) pathOf.set(folder.id, zip.folder(pathOf.get(folder.parent_id ?? '') ?? '', folder.name));
+  for (const entry of rows.map(entryOf)) zip.file(pathOf.get(entry.folderId ?? '') ?? '', entry.name, entry.source);
+}
+
 /**
  * The headers of a zip download (a chosen selection or a folder link's folder): an attachment named `fileName`,
  * never cached, sandboxed, with its length when it is known up front (`size` < 0: unknown).

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { categoryLabel, type FileInsights, type TranscriptSegment } from '@atrium/contracts';
+import { IMAGE_TYPES } from '@atrium/contracts/texts';
 import sharp from 'sharp';
 import { requireExecutable, runPipeline } from '../../adapters/ai/local/system';
 import { AppError } from '../../errors';
@@ -20,16 +21,7 @@ export type AnalysisKind = 'image' | 'audio' | 'document' | 'text';
  */
 export const KIND_CONCURRENCY: Record<AnalysisKind, number> = { image: 1, audio: 1, document: 1, text: 2 };
 
-const IMAGE_TYPES = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/webp',
-  'image/heic',
-  'image/heif',
-  'image/avif',
-  'image/tiff',
-  'image/gif',
-]);
+const IMAGES = new Set(IMAGE_TYPES);
 const AUDIO_VIDEO = /^(audio|video)\//;
 const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/csv', 'application/json']);
 
@@ -37,7 +29,7 @@ const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.doc
 
 /** Which analysis a stored file gets, from its sniffed content type; undefined: none (`unsupported`). */
 export function kindOf(contentType: string): AnalysisKind | undefined {
-  if (IMAGE_TYPES.has(contentType)) return 'image';
+  if (IMAGES.has(contentType)) return 'image';
   if (AUDIO_VIDEO.test(contentType) || contentType === 'application/ogg') return 'audio';
   if (contentType === 'application/pdf' || contentType === DOCX) return 'document';
   if (TEXT_TYPES.has(contentType)) return 'text';

@@ -5,6 +5,7 @@ import type { Db, Dialect } from '../../db';
 import type { FileInsightsTable } from '../../db/schema';
 import type { EventEmitter } from '../../events';
 import { createJobQueue, PermanentJobError, type JobKind, type JobQueue, type QueueJob } from '../../jobs/queue';
+import { readAll } from '../../lib/read-all';
 import { iso, type Clock } from '../../lib/time';
 import type { AiService } from '../ai/ai.service';
 import type { StoredFile } from '../files/stored-file';
@@ -94,11 +95,9 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
   const repo = createAnalysisRepository(db);
 
   async function readFile(file: StoredFile): Promise<Buffer> {
-    if (file.size > MAX_ANALYSED_BYTES)
-      throw new PermanentJobError(`The file is larger than ${MAX_ANALYSED_BYTES / 1024 / 1024} MB.`);
-    const chunks: Buffer[] = [];
-    for await (const chunk of await deps.files.read(file)) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+    const tooLarge = () => new PermanentJobError(`The file is larger than ${MAX_ANALYSED_BYTES / 1024 / 1024} MB.`);
+    if (file.size > MAX_ANALYSED_BYTES) throw tooLarge();
+    return readAll(await deps.files.read(file), MAX_ANALYSED_BYTES, tooLarge);
   }
 
   const upsert = (executor: Db, row: InsightsRow) => repo.upsertInsights(executor, row, iso(clock.now()));

@@ -1,14 +1,14 @@
 import type { Readable } from 'node:stream';
 import type { ArchiveRequest } from '@atrium/contracts';
 import type { UserActor } from '../../auth/actor';
-import { createZipStream } from '../../lib/http/zip-stream';
+import { addFolderTree, createZipStream } from '../../lib/http/zip-stream';
 import type { FilesService } from '../files/files.service';
 import { toStoredFile, type StoredFile } from '../files/stored-file';
 import type { LinksRepository } from '../links/links.repository';
 import type { FoldersService } from '../spaces/folders.service';
 
 export interface ArchiveServiceDeps {
-  files: Pick<FilesService, 'authorize' | 'blobOf'>;
+  files: Pick<FilesService, 'authorize' | 'zipEntryOf'>;
   folders: Pick<FoldersService, 'authorize'>;
   /** The walk of a folder's tree (the same queries as a folder link's zip). */
   tree: Pick<LinksRepository, 'subfolders' | 'filesIn'>;
@@ -35,22 +35,15 @@ export function createArchiveService({ files, folders, tree }: ArchiveServiceDep
       for (const id of folderIds) chosenFolders.push(await folders.authorize(actor, id, 'read'));
 
       const zip = createZipStream();
-      const add = (parent: string, file: StoredFile) =>
-        zip.file(parent, file.fileName, {
-          size: file.size,
-          mtime: new Date(file.uploadDate),
-          open: () => files.blobOf(file).open(),
-        });
       for (const folder of chosenFolders) {
-        const pathOf = new Map<string, string>([[folder.id, zip.folder('', folder.name)]]);
-        const below = await tree.subfolders(folder.id);
-        for (const child of below)
-          pathOf.set(child.id, zip.folder(pathOf.get(child.parent_id ?? '') ?? '', child.name));
-        for (const row of await tree.filesIn([folder.id, ...below.map((child) => child.id)])) {
-          add(pathOf.get(row.folder_id ?? '') ?? '', toStoredFile(row));
-        }
+        await addFolderTree(zip, zip.folder('', folder.name), folder.id, tree, (row) =>
+          files.zipEntryOf(toStoredFile(row)),
+        );
       }
-      for (const file of chosenFiles) add('', file);
+      for (const file of chosenFiles) {
+        const { name, source } = files.zipEntryOf(file);
+        zip.file('', name, source);
+      }
       const { size, stream } = await zip.finish();
       const only = chosenFolders.length + chosenFiles.length === 1;
       const single = chosenFolders[0]?.name ?? chosenFiles[0]?.fileName.replace(/\.[^.]*$/, '');

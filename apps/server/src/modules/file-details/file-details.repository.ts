@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db';
-import { folderAncestors } from '../spaces/spaces.repository';
+import { folderAncestors } from '../../db/folder-walk';
 
 /** A user's display name in SQL: name, else nickname, else owner key (`u` aliases `users`). */
 const userName = sql<string | null>`coalesce(u.name, u.nickname, u.owner_key)`;

@@ -15,7 +15,7 @@ import type { StoredFile } from '../files/stored-file';
 import type { LinkRow, LinksRepository } from '../links/links.repository';
 import { linkSubject, presentLink } from '../links/links.presenter';
 import { SHARED_SPACE_NAME } from '../search/search.service';
-import type { AccessFacts, AccessResolver } from '../spaces/access';
+import type { AccessFacts, AccessResolver } from '../../auth/access-facts';
 import type { FileDetailsRepository } from './file-details.repository';
 
 export interface FileDetailsServiceDeps {

@@ -1,4 +1,5 @@
 import { AppError } from '../../errors';
+import { readAll } from '../../lib/read-all';
 import type { FileSource } from '../ai/file-source';
 import type { FilesService } from './files.service';
 
@@ -17,8 +18,7 @@ export const createFilesFileSource = (files: FilesService): FileSource => ({
         `The stored file is ${file.size} bytes; this service accepts at most ${maxBytes} bytes.`,
       );
     }
-    const chunks: Buffer[] = [];
-    for await (const chunk of await files.blobOf(file).open()) chunks.push(chunk as Buffer);
-    return { buffer: Buffer.concat(chunks), contentType: file.contentType, fileName: file.fileName };
+    const buffer = await readAll(await files.blobOf(file).open(), maxBytes);
+    return { buffer, contentType: file.contentType, fileName: file.fileName };
   },
 });

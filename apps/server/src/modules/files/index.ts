@@ -10,12 +10,13 @@ import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { EventEmitter, EventSubscriber } from '../../events';
 import type { Clock } from '../../lib/time';
-import type { AccessResolver } from '../spaces/access';
+import type { AccessResolver } from '../../auth/access-facts';
 import { createFilesFileSource } from './files.file-source';
 import { createFilesRepository } from './files.repository';
 import { registerFileRoutes, type FilesRouteOptions } from './files.routes';
-import { createFilesService, type FilePlacement, type FilesService } from './files.service';
-import { registerTusRoutes } from './files.tus';
+import type { FilePlacement } from './files.core';
+import { createFilesService, type FilesService } from './files.service';
+import { registerTusRoutes } from './tus/tus.routes';
 import type { StoredFile } from './stored-file';
 import { createThumbnailJobs, type ThumbnailJobsDeps } from './thumbnail-jobs';
 

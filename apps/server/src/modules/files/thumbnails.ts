@@ -13,6 +13,7 @@ import {
 import sharp from 'sharp';
 import { EngineUnavailableError } from '../../adapters/ai/local/errors';
 import { requireExecutable, runPipeline } from '../../adapters/ai/local/system';
+import { readAll } from '../../lib/read-all';
 import type { BlobStore } from '../../adapters/blob-store';
 import { AppError } from '../../errors';
 import { thumbnailKey, type StoredFile } from './stored-file';
@@ -83,20 +84,6 @@ function createGate(concurrency: number, maxWaiting: number) {
   };
 }
 
-async function readAll(stream: Readable, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      stream.destroy();
-      throw couldNotMake();
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
 /**
  * Small WebP pictures of files, kept in the blob store under a key derived from the content's blob key (so new
  * content — a replace, a version restored — never shows an older picture). Images go through sharp; PDFs' first page
@@ -121,7 +108,7 @@ export function createThumbnails(
       runPipeline(
         [{ command: pdftoppm, args: ['-png', '-f', '1', '-l', '1', '-scale-to', '512', '-singlefile', '-'] }],
         {
-          input: await readAll(await blobs.get(file.blobKey), limits.maxPdfBytes),
+          input: await readAll(await blobs.get(file.blobKey), limits.maxPdfBytes, couldNotMake),
           timeoutMs: limits.timeoutMs,
           maxOutputBytes: limits.maxRenderBytes,
           label: 'PDF thumbnail',

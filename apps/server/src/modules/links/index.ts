@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db';
 import { createLinksRepository } from './links.repository';
 import { registerLinksRoutes, type LinksRouteOptions } from './links.routes';
-import { createLinkMakerCheck, createLinksService, type LinksServiceDeps } from './links.service';
+import { createLinkMakerCheck } from './link-maker-check';
+import { createLinksService, type LinksServiceDeps } from './links.service';
 import { createUnlocker } from './unlock-cookie';
 
 export interface LinksModuleDeps

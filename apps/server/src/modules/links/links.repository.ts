@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db';
 import type { LinksTable } from '../../db/schema';
 import type { FileRow } from '../files/files.repository';
-import { folderAncestors, folderAncestorsCte, folderDescendants } from '../spaces/spaces.repository';
+import { folderAncestors, folderAncestorsCte, folderDescendants } from '../../db/folder-walk';
 
 export type LinkRow = Selectable<LinksTable>;
 /** The columns of a link's maker that its use needs (their right to share is checked on each use); null: deleted. */

@@ -9,19 +9,20 @@ import type {
   RevokeLinkResponse,
 } from '@atrium/contracts';
 import { LINK_TEXTS } from '@atrium/contracts/texts';
-import { userActor, type LinkActor, type UserActor } from '../../auth/actor';
+import type { LinkActor, UserActor } from '../../auth/actor';
 import { LINK_MANAGE_ACTION, linkState, requireLink, type LinkAction } from '../../auth/policies/link';
 import { AppError } from '../../errors';
 import type { BlobRecord } from '../../lib/http/send-blob';
-import { createZipStream } from '../../lib/http/zip-stream';
+import { addFolderTree, createZipStream } from '../../lib/http/zip-stream';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import type { Hit, RateLimiter } from '../../lib/rate-limiter';
 import { iso, type Clock } from '../../lib/time';
 import type { FilesService, UploadInput } from '../files/files.service';
 import { toStoredFile, type StoredFile } from '../files/stored-file';
 import type { FoldersService } from '../spaces/folders.service';
+import { createLinkMakerCheck } from './link-maker-check';
 import { linkSubject, presentLink } from './links.presenter';
-import type { LinkMaker, LinkRow, LinksRepository } from './links.repository';
+import type { LinkRow, LinksRepository } from './links.repository';
 import { unlockCookieName, type Unlocker } from './unlock-cookie';
 import type { UsersRepository } from '../auth/users.repository';
 
@@ -42,64 +43,16 @@ export const LINK_MESSAGES = {
 
 export interface LinksServiceDeps {
   repo: LinksRepository;
-  files: Pick<FilesService, 'authorize' | 'findUnchecked' | 'blobOf' | 'ingestIntoFolder' | 'thumbnailUnchecked'>;
+  files: Pick<
+    FilesService,
+    'authorize' | 'findUnchecked' | 'blobOf' | 'ingestIntoFolder' | 'thumbnailUnchecked' | 'zipEntryOf'
+  >;
   folders: Pick<FoldersService, 'authorize' | 'pageUnchecked'>;
   unlocker: Unlocker;
   limiter: Pick<RateLimiter, 'hit' | 'unhit'>;
   clock: Clock;
   /** The link's maker, whose right to share the target the link borrows (`makerCheck`). */
   users: Pick<UsersRepository, 'findById'>;
-}
-
-/**
- * Whether the person who made a link may still share its file or folder (`LINK_MANAGE_ACTION`, the same file and
- * folder policies as creating it): a link lends its maker's right and lasts only as long as that right does. Removed
- * from the workspace, a lowered role, a person share revoked, the item moved out of their reach, the maker deleted:
- * the link is suspended (answers like a revoked link to its bearer; the owners see it marked in the list) and works
- * again once the right is back (docs/PRODUCT.md#public-links).
- */
-export function createLinkMakerCheck({
-  users,
-  files,
-  folders,
-}: {
-  users: Pick<UsersRepository, 'findById'>;
-  files: Pick<FilesService, 'authorize'>;
-  folders: Pick<FoldersService, 'authorize'>;
-}) {
-  /** The maker as an actor: from the columns `findByToken` joined (no second query), else looked up. */
-  const makerOf = async (link: Pick<LinkRow, 'created_by'> & Partial<LinkMaker>): Promise<UserActor | undefined> => {
-    if (link.created_by === null) return undefined;
-    if (link.maker_owner_key !== undefined) {
-      // findByToken already left out the links of disabled makers.
-      if (link.maker_owner_key === null || !link.maker_role) return undefined;
-      return userActor({
-        id: link.created_by,
-        owner_key: link.maker_owner_key,
-        role: link.maker_role,
-        name: link.maker_name ?? null,
-        nickname: link.maker_nickname ?? null,
-        email: link.maker_email ?? null,
-        picture: link.maker_picture ?? null,
-      });
-    }
-    const maker = await users.findById(link.created_by);
-    return maker && maker.disabled_at === null ? userActor(maker) : undefined;
-  };
-  return async (link: Pick<LinkRow, 'created_by' | 'file_id' | 'folder_id'> & Partial<LinkMaker>): Promise<boolean> => {
-    const actor = await makerOf(link);
-    if (!actor) return false;
-    try {
-      if (link.file_id !== null) await files.authorize(actor, link.file_id, LINK_MANAGE_ACTION);
-      else if (link.folder_id !== null) await folders.authorize(actor, link.folder_id, LINK_MANAGE_ACTION);
-      else return false;
-      return true;
-    } catch (error) {
-      // Refused (403) or out of sight (404): either way the maker cannot share it now.
-      if (error instanceof AppError && error.statusCode < 500) return false;
-      throw error;
-    }
-  };
 }
 
 /** Cookies of the request (the unlock cookie is looked up by the link's name). */
@@ -343,21 +296,9 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
       const root = folderOf(link);
       const [top] = await repo.pathBetween(root, root);
       if (!top) throw new AppError('LINK_NOT_FOUND', LINK_TEXTS.revoked);
-      const subfolders = await repo.subfolders(root);
-      const rows = await repo.filesIn([root, ...subfolders.map((folder) => folder.id)]);
-      if (count) await countDownload(link.id);
       const zip = createZipStream();
-      const pathOf = new Map<string, string>([[root, '']]);
-      for (const folder of subfolders)
-        pathOf.set(folder.id, zip.folder(pathOf.get(folder.parent_id ?? '') ?? '', folder.name));
-      for (const row of rows) {
-        const file = toStoredFile(row);
-        zip.file(pathOf.get(row.folder_id ?? '') ?? '', file.fileName, {
-          size: file.size,
-          mtime: new Date(file.uploadDate),
-          open: () => files.blobOf(file).open(),
-        });
-      }
+      await addFolderTree(zip, '', root, repo, (row) => files.zipEntryOf(toStoredFile(row)));
+      if (count) await countDownload(link.id);
       const { size, stream } = await zip.finish();
       return { fileName: `${top.name}.zip`, size, stream };
     },

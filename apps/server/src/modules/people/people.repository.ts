@@ -160,7 +160,7 @@ export const createPeopleRepository = (db: Db) => ({
       .execute(),
 
   /** A space's photos not in the trash (a workspace's, or a personal space's by owner), by content type. */
-  async photos(where: { workspaceId: string | null; ownerKey: string }, types: string[]): Promise<string[]> {
+  async photos(where: { workspaceId: string | null; ownerKey: string }, types: readonly string[]): Promise<string[]> {
     let photos = db.selectFrom('files').select('id').where('content_type', 'in', types).where('trashed_at', 'is', null);
     photos =
       where.workspaceId === null

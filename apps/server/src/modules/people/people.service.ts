@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PeopleList, PersonFace, PersonPhotos, PersonSummary } from '@atrium/contracts';
+import { IMAGE_TYPES } from '@atrium/contracts/texts';
 import type { UserActor } from '../../auth/actor';
 import { requirePeopleSpace, spaceKeyOf, type PeopleSpace } from '../../auth/policies/people';
 import { allows, type ResourceAction, type ResourceRole } from '../../auth/policies/roles';
@@ -37,8 +38,6 @@ export interface PeopleServiceDeps {
    */
   events: EventEmitter;
 }
-
-const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif', 'image/avif', 'image/tiff'];
 
 /**
  * People in photos (issue 17), opt-in per space: the faces the background analysis finds in a space's photos are

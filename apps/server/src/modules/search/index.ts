@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db, Dialect } from '../../db';
 import type { EventSubscriber } from '../../events';
-import type { AccessResolver } from '../spaces/access';
+import type { AccessResolver } from '../../auth/access-facts';
 import { subscribeSearchContent, type SearchContentSources } from './search-content';
 import { createSearchRepository } from './search.repository';
 import { registerSearchRoutes } from './search.routes';

@@ -3,8 +3,8 @@ import { sql, type RawBuilder } from 'kysely';
 import type { UserActor } from '../../auth/actor';
 import type { Db, Dialect } from '../../db';
 import { fileKindCondition } from '../../lib/file-kind-sql';
-import { readableScope } from '../spaces/access';
-import { folderAncestorsCte } from '../spaces/spaces.repository';
+import { readableScope } from '../../auth/access-facts';
+import { folderAncestorsCte } from '../../db/folder-walk';
 
 /** Longest content text kept per file, in characters (PostgreSQL's tsvector holds at most 1 MB). */
 export const CONTENT_MAX = 200_000;

@@ -5,7 +5,7 @@ import type { SearchService } from './search.service';
 
 /**
  * `GET /api/search` (issue 16): signed-in users; what each may see is decided in the query itself
- * (`readableScope`, `spaces/access.ts`), so nothing is loaded that the caller may not read.
+ * (`readableScope`, `auth/access-facts.ts`), so nothing is loaded that the caller may not read.
  */
 export function registerSearchRoutes(app: FastifyInstance, deps: { search: SearchService }) {
   const { search } = ENDPOINTS.search;

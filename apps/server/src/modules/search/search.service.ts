@@ -9,7 +9,7 @@ import {
 } from '@atrium/contracts';
 import type { UserActor } from '../../auth/actor';
 import { AppError } from '../../errors';
-import type { AccessResolver } from '../spaces/access';
+import type { AccessResolver } from '../../auth/access-facts';
 import type { ChainRow, SearchFilters, SearchHitRow, SearchRepository } from './search.repository';
 import { snippetOf } from './snippet';
 
@@ -68,7 +68,7 @@ export interface SearchServiceDeps {
 
 /**
  * Search over names (and, once analysis fills it, content text) of everything a user can read: their personal
- * space, their workspaces, and what is shared with them (`readableScope` in `spaces/access.ts`). The matching
+ * space, their workspaces, and what is shared with them (`readableScope` in `auth/access-facts.ts`). The matching
  * engine is the database's own (`search.repository.ts`); the words of the query go through `searchTerms`, so no
  * engine syntax ever reaches it.
  */

@@ -25,7 +25,8 @@ import {
 } from '../../../test/helpers';
 import { unzip } from '../../../test/zip';
 import { folderNameKey } from './folder-names';
-import { FOLDER_DEPTH_MESSAGE, MAX_FOLDER_DEPTH } from './folder-depth';
+import { MAX_FOLDER_DEPTH } from '../../db/folder-walk';
+import { FOLDER_DEPTH_MESSAGE } from './folder-depth';
 import { FOLDER_MESSAGES } from './folders.service';
 import { createSpacesRepository } from './spaces.repository';
 

@@ -5,7 +5,6 @@ import type {
   FolderCrumb,
   FolderListing,
   FolderListQuery,
-  FolderSort,
   MemberRole,
 } from '@atrium/contracts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -16,48 +15,26 @@ import { requireFolder, type FolderSubject } from '../../auth/policies/folder';
 import type { ResourceAction } from '../../auth/policies/roles';
 import { requireWorkspace } from '../../auth/policies/workspace';
 import type { Db } from '../../db';
-import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
-import { presentFile } from '../files/files.presenter';
-import { thumbnailKey, toStoredFile, type UploadTarget } from '../files/stored-file';
+import { thumbnailKey, type UploadTarget } from '../files/stored-file';
 import type { EventEmitter } from '../../events';
 import type { RequestContext } from '../../lib/http/request-context';
-import type { AccessResolver } from './access';
-import { FOLDER_DEPTH_MESSAGE, MAX_FOLDER_DEPTH } from './folder-depth';
-import { checkFolderName, folderNameKey, listedNameKeys, numberedFolderName } from './folder-names';
-import type { FolderRow, KeysetAfter, SpacesRepository, StrandedFolder } from './spaces.repository';
+import type { AccessResolver } from '../../auth/access-facts';
+import { MAX_FOLDER_DEPTH } from '../../db/folder-walk';
+import { withFreeFolderName } from './folder-free-name';
+import { createFolderPager } from './folder-listing';
+import { FOLDER_MESSAGES } from './folder-messages';
+import { checkFolderName, folderNameKey } from './folder-names';
+import { createFolderRepair } from './folder-repair';
+import type { FolderRow } from './folders.repository';
+import type { SpacesRepository } from './spaces.repository';
 import type { WorkspacesService } from './workspaces.service';
 
-/** The 400/409 messages of folder changes. */
-export const FOLDER_MESSAGES = {
-  rootFixed: 'The root folder of a space cannot be renamed, moved or deleted.',
-  otherSpace: 'Folders can only be moved within their space.',
-  parentElsewhere: 'That parent folder is not in this workspace.',
-  cycle: 'A folder cannot be moved into itself or into one of its subfolders.',
-  tooDeep: FOLDER_DEPTH_MESSAGE,
-  noFreeName: 'Could not find a free name for the folder. Please try again.',
-  badCursor: 'The cursor is not valid for this folder and sort. Start again from the first page.',
-  folderNotInWorkspace: 'That folder is not in this workspace.',
-  folderNotInUserSpace: "That folder is not in that user's space.",
-  userOrWorkspace: 'Send userId or workspaceId, not both.',
-} as const;
+export { FOLDER_MESSAGES } from './folder-messages';
 
 /** A folder row with what the folder policy reads. */
 type CheckedFolder = FolderRow & FolderSubject;
-
-interface Cursor extends KeysetAfter {
-  /** 0: still in the folders; 1: in the files. */
-  phase: 0 | 1;
-}
-
-const FOLDER_SORT_COLUMN: Record<FolderSort, 'name_key' | 'created_at'> = {
-  name: 'name_key',
-  date: 'created_at',
-  size: 'name_key',
-  type: 'name_key',
-};
-const FILE_SORT_COLUMN = { name: 'name', date: 'upload_date', size: 'size', type: 'content_type' } as const;
 
 export interface FoldersServiceDeps {
   repo: SpacesRepository;
@@ -66,15 +43,19 @@ export interface FoldersServiceDeps {
   blobs: BlobStore;
   clock: Clock;
   log?: FastifyBaseLogger;
-  /** Renames and moves are emitted here (`folder.renamed`, `folder.moved`: the audit log records them). */
+  /** Renames and moves are recorded here (`folder.renamed`, `folder.moved`). */
   events?: EventEmitter;
 }
 
 /** Folders in every space: create, list (paged, sorted, folders first), rename, move, delete recursively. */
 export function createFoldersService({ repo, workspaces, access, blobs, clock, log, events }: FoldersServiceDeps) {
+  const page = createFolderPager(repo);
+  /** `withFreeFolderName` in this module's repository. */
+  const withFreeName = (parentId: string, name: string, write: (name: string) => Promise<void>, excludeId?: string) =>
+    withFreeFolderName(repo, parentId, name, write, excludeId);
   /**
    * Loads a folder with what the folder policy reads of the actor: membership in its workspace and the strongest
-   * share reaching them (`access.ts`).
+   * share reaching them (`auth/access-facts.ts`).
    */
   const loadFor =
     (actor: UserActor) =>
@@ -136,31 +117,6 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
   });
 
   /**
-   * Tries `name`, `name (1)`, `name (2)`… in `parentId` until `write` succeeds: the unique index (parent, name key)
-   * settles two simultaneous writes of one name, the loser taking the next number.
-   */
-  async function withFreeName(
-    parentId: string,
-    name: string,
-    write: (name: string) => Promise<void>,
-    excludeId?: string,
-  ): Promise<string> {
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const taken = await repo.childNameKeysStartingWith(parentId, folderNameKey(name).slice(0, 200), excludeId);
-      let n = 0;
-      while (taken.has(folderNameKey(numberedFolderName(name, n)))) n++;
-      const candidate = numberedFolderName(name, n);
-      try {
-        await write(candidate);
-        return candidate;
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-      }
-    }
-    throw new AppError('CONFLICT', FOLDER_MESSAGES.noFreeName);
-  }
-
-  /**
    * Refuses (409) to put a subtree `height` levels tall into `parentId` when that would nest it deeper than
    * `MAX_FOLDER_DEPTH` (docs/PRODUCT.md#workspaces-and-folders), or, with `movingId`, when `parentId` is that folder or
    * below it (a cycle). Runs inside the write's transaction, after `lockSpace`: what it checked still holds when the
@@ -172,133 +128,6 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
     if (standing.depth === null || standing.depth + 1 + height > MAX_FOLDER_DEPTH) {
       throw new AppError('CONFLICT', FOLDER_MESSAGES.tooDeep);
     }
-  }
-
-  /**
-   * Which of the stranded folders to put back at their space's root so every chain reaches a root within the cap:
-   * each folder one level too deep (its parent is at the cap), one member of each cycle, and, below those, each folder
-   * that would still be too deep once they moved (a walk over the stranded rows only, in memory).
-   */
-  function foldersToReattach(rows: (StrandedFolder & { parent_reached: boolean })[]) {
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    const children = new Map<string, StrandedFolder[]>();
-    for (const row of rows) {
-      if (row.parent_id !== null && byId.has(row.parent_id)) {
-        children.set(row.parent_id, [...(children.get(row.parent_id) ?? []), row]);
-      }
-    }
-    const picked: { row: StrandedFolder; reason: 'cycle' | 'too deep' }[] = [];
-    const placed = new Set<string>();
-    const place = (top: StrandedFolder, reason: 'cycle' | 'too deep') => {
-      picked.push({ row: top, reason });
-      placed.add(top.id);
-      const queue: [StrandedFolder, number][] = [[top, 1]];
-      for (let i = 0; i < queue.length; i++) {
-        const [folder, depth] = queue[i] ?? [top, 1];
-        for (const child of children.get(folder.id) ?? []) {
-          if (placed.has(child.id)) continue;
-          placed.add(child.id);
-          if (depth + 1 > MAX_FOLDER_DEPTH) {
-            picked.push({ row: child, reason: 'too deep' });
-            queue.push([child, 1]);
-          } else queue.push([child, depth + 1]);
-        }
-      }
-    };
-    for (const row of rows) if (row.parent_reached) place(row, 'too deep');
-    for (const row of rows) {
-      // Not below a too-deep folder: up its parents it meets a cycle; the first folder met twice is on it.
-      const seen = new Set<string>();
-      let current: StrandedFolder | undefined = row;
-      while (current && !placed.has(current.id) && !seen.has(current.id)) {
-        seen.add(current.id);
-        current = current.parent_id === null ? undefined : byId.get(current.parent_id);
-      }
-      if (current && !placed.has(current.id)) place(current, 'cycle');
-    }
-    return picked;
-  }
-
-  const encodeCursor = (cursor: Cursor, query: FolderListQuery) =>
-    Buffer.from(JSON.stringify([cursor.phase, cursor.value, cursor.id, query.sort, query.order])).toString('base64url');
-
-  function decodeCursor(raw: string, query: FolderListQuery): Cursor {
-    try {
-      const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-      if (
-        Array.isArray(value) &&
-        (value[0] === 0 || value[0] === 1) &&
-        (typeof value[1] === 'string' || typeof value[1] === 'number') &&
-        typeof value[2] === 'string' &&
-        value[3] === query.sort &&
-        value[4] === query.order
-      ) {
-        return { phase: value[0], value: value[1], id: value[2] };
-      }
-    } catch {
-      // fall through
-    }
-    throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.badCursor);
-  }
-
-  /** One page of folder `id`'s content: its folders first, then its files, in the order asked for. */
-  async function page(
-    id: string,
-    query: FolderListQuery,
-  ): Promise<Pick<FolderListing, 'folders' | 'files' | 'nextCursor'>> {
-    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query);
-    const nameKeys = query.names === undefined ? undefined : listedNameKeys(query.names);
-    if (nameKeys?.length === 0) return { folders: [], files: [], nextCursor: null };
-    const filter = { kind: query.type, nameKeys };
-    const desc = query.order === 'desc';
-    const folderColumn = FOLDER_SORT_COLUMN[query.sort];
-    const fileColumn = FILE_SORT_COLUMN[query.sort];
-    const folders =
-      cursor?.phase === 1 ? [] : await repo.listChildFolders(id, folderColumn, desc, query.limit + 1, cursor, nameKeys);
-    let nextCursor: string | null = null;
-    let files: Awaited<ReturnType<SpacesRepository['listFolderFiles']>> = [];
-    /** The cursor after the last folder of this page. */
-    const afterFolders = () => {
-      const last = folders.at(-1);
-      return last ? encodeCursor({ phase: 0, value: last[folderColumn], id: last.id }, query) : null;
-    };
-    if (folders.length > query.limit) {
-      folders.length = query.limit;
-      nextCursor = afterFolders();
-    } else {
-      const room = query.limit - folders.length;
-      if (room > 0) {
-        files = await repo.listFolderFiles(
-          id,
-          fileColumn,
-          desc,
-          room + 1,
-          cursor?.phase === 1 ? cursor : undefined,
-          filter,
-        );
-        if (files.length > room) {
-          files.length = room;
-          const last = files.at(-1);
-          if (last) {
-            const value =
-              fileColumn === 'name'
-                ? (last.name_key ?? last.file_name)
-                : fileColumn === 'size'
-                  ? last.size
-                  : last[fileColumn];
-            nextCursor = encodeCursor({ phase: 1, value, id: last.id }, query);
-          }
-        }
-      } else if ((await repo.listFolderFiles(id, fileColumn, desc, 1, undefined, filter)).length > 0) {
-        // The page ended exactly with the last folder and files follow.
-        nextCursor = afterFolders();
-      }
-    }
-    return {
-      folders: folders.map((f) => ({ id: f.id, name: f.name, createdAt: f.created_at, updatedAt: f.updated_at })),
-      files: files.map((row) => presentFile(toStoredFile(row))),
-      nextCursor,
-    };
   }
 
   return {
@@ -501,56 +330,8 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
       );
     },
 
-    /**
-     * The start-up repair: folders whose chain of parents does not reach a root within `MAX_FOLDER_DEPTH` (a cycle,
-     * or rows stored deeper than the cap before it existed) go back to the root of their space, under a free name,
-     * logged and recorded as `folder.moved` by nobody. One bounded query that answers nothing on a healthy table.
-     * Answers the folders it moved.
-     */
-    async repairTree(): Promise<{ id: string; reason: 'cycle' | 'too deep'; name: string }[]> {
-      const repaired: { id: string; reason: 'cycle' | 'too deep'; name: string }[] = [];
-      // One pass fixes everything; a second one confirms (a write made meanwhile may call for another).
-      for (let pass = 0; pass < 3; pass++) {
-        const stranded = await repo.strandedFolders();
-        if (stranded.length === 0) break;
-        for (const { row, reason } of foldersToReattach(stranded)) {
-          const root = await repo.rootOf(row);
-          if (!root) continue;
-          const now = iso(clock.now());
-          // A folder at the top of a trash entry keeps its name key (`/trash/<id>`): it holds no name in its parent.
-          const name = row.name_key.startsWith('/trash/')
-            ? (await repo.updateFolder(row.id, { parent_id: root.id, updated_at: now }), row.name)
-            : await withFreeName(
-                root.id,
-                row.name,
-                (chosen) =>
-                  repo.updateFolder(row.id, {
-                    parent_id: root.id,
-                    name: chosen,
-                    name_key: folderNameKey(chosen),
-                    updated_at: now,
-                  }),
-                row.id,
-              );
-          repaired.push({ id: row.id, reason, name });
-          log?.warn(
-            { folderId: row.id, formerParentId: row.parent_id, rootId: root.id, reason, name },
-            'folder tree repaired: a folder whose parents did not reach its root went back to the root of its space',
-          );
-          await events?.emit('folder.moved', {
-            actor: null,
-            target: `folder:${row.id}`,
-            details: {
-              name,
-              from: { id: row.parent_id, name: null },
-              to: { id: root.id, name: root.name },
-              repaired: reason,
-            },
-          });
-        }
-      }
-      return repaired;
-    },
+    /** See `folder-repair.ts`. */
+    repairTree: createFolderRepair({ repo, clock, log, events }),
 
     /**
      * Deletes trashed folder `id` for good: its subfolders and files that went to the trash with it (rows in one

@@ -8,7 +8,7 @@ import type { BlobStore } from '../../adapters/blob-store';
 import type { Db } from '../../db';
 import type { EventEmitter } from '../../events';
 import type { Clock } from '../../lib/time';
-import { createAccessResolver } from './access';
+import { createAccessResolver } from '../../auth/access-facts';
 import { createFoldersService } from './folders.service';
 import { createSpacesRepository } from './spaces.repository';
 import { registerSpacesRoutes } from './spaces.routes';

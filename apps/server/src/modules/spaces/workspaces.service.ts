@@ -20,7 +20,9 @@ import type { EventEmitter, MemberAdded } from '../../events';
 import { iso, type Clock } from '../../lib/time';
 import { thumbnailKey } from '../files/stored-file';
 import { folderNameKey } from './folder-names';
-import type { DirectoryRow, FolderRow, SpacesRepository, WorkspaceView } from './spaces.repository';
+import type { FolderRow } from './folders.repository';
+import type { SpacesRepository } from './spaces.repository';
+import type { DirectoryRow, WorkspaceView } from './workspaces.repository';
 
 /** The 409s of the last-owner rule and the other membership messages. */
 export const MEMBER_MESSAGES = {

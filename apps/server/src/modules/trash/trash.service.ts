@@ -11,7 +11,7 @@ import { requireWorkspace } from '../../auth/policies/workspace';
 import { iso, type Clock } from '../../lib/time';
 import type { FilesRepository } from '../files/files.repository';
 import type { FilesService } from '../files/files.service';
-import type { AccessResolver } from '../spaces/access';
+import type { AccessResolver } from '../../auth/access-facts';
 import type { FoldersService } from '../spaces/folders.service';
 import type { SpacesRepository } from '../spaces/spaces.repository';
 import type { TrashRepository, TrashRow } from './trash.repository';

@@ -3,8 +3,8 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { FileRecord } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, rawRequest, readError, readJson, startTestServer, type TestServer } from '../../../test/helpers';
-import { S3_TEST_CREDENTIALS, startS3 } from '../../../test/s3';
+import { dialects, rawRequest, readError, readJson, startTestServer, type TestServer } from '../../../../test/helpers';
+import { S3_TEST_CREDENTIALS, startS3 } from '../../../../test/s3';
 
 const b64 = (value: string) => Buffer.from(value).toString('base64');
 const TUS = { 'tus-resumable': '1.0.0' };

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ERRORS } from '@tus/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEventBus, type EventBus } from '../../adapters/event-bus';
-import { createRedisLocker } from './tus-redis-locker';
+import { createEventBus, type EventBus } from '../../../adapters/event-bus';
+import { createRedisLocker } from './redis-locker';
 
 /** The Redis-shared tus locker on its own, as two instances would use it. Runs when TEST_REDIS_URL is set. */
 const url = process.env.TEST_REDIS_URL;

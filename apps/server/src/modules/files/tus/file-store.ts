@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import { ERRORS } from '@tus/server';
-import { syncedFileWriter } from '../../lib/synced-file-writer';
+import { syncedFileWriter } from '../../../lib/synced-file-writer';
 
 /**
  * tus's file store, with the blob store's writer: every PATCH streams through a 16 MiB buffer,

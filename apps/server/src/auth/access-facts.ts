@@ -1,9 +1,12 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { UserActor } from '../../auth/actor';
-import { strongerRole, type ResourceRole } from '../../auth/policies/roles';
-import type { Db } from '../../db';
-import { FOLDER_WALK_BOUND } from './folder-depth';
-import { folderAncestorsCte } from './spaces.repository';
+import type { Db } from '../db';
+import { FOLDER_WALK_BOUND, folderAncestorsCte } from '../db/folder-walk';
+import type { UserActor } from './actor';
+import { strongerRole, type ResourceRole } from './policies/roles';
+
+// What a signed-in user is to a file or folder beyond its policy's own reading (membership, shares): the facts the
+// file and folder policies decide on, and their set form for queries over many rows. Below the modules, beside the
+// policies: every module that authorizes items (files, folders, trash, search, file details) reads them here.
 
 /** Where a file or folder is: what the resolver needs to find the acting user's roles on it. */
 export interface Placement {

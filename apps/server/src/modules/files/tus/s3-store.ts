@@ -1,6 +1,6 @@
 import { S3Store, type MetadataValue } from '@tus/s3-store';
 import { ERRORS, type KvStore } from '@tus/server';
-import { s3ClientConfig, TUS_KEY_PREFIX, type S3BlobStoreOptions } from '../../adapters/blob-store/s3-blob-store';
+import { s3ClientConfig, TUS_KEY_PREFIX, type S3BlobStoreOptions } from '../../../adapters/blob-store/s3-blob-store';
 
 /**
  * No metadata cache: every request reads the upload's `.info` object, so an

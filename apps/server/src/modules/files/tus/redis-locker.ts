@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/server';
 import { Redis } from 'ioredis';
-import type { EventBus } from '../../adapters/event-bus';
+import type { EventBus } from '../../../adapters/event-bus';
 
 /** Bus channel on which an instance asks the holder of an upload's lock to let go. */
 export const TUS_RELEASE_CHANNEL = 'tus-lock-release';

@@ -1,103 +1,23 @@
-import { readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
-import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Metadata, Server, Uid, type DataStore } from '@tus/server';
+import { Server, Uid } from '@tus/server';
 import { UploadConflict } from '@atrium/contracts';
-import type { BlobStore } from '../../adapters/blob-store';
-import type { EventBus } from '../../adapters/event-bus';
-import type { Config } from '../../config';
-import { canFile } from '../../auth/policies/file';
-import type { UserActor } from '../../auth/actor';
-import { AppError } from '../../errors';
-import type { FilesService } from './files.service';
-import type { UploadTarget } from './stored-file';
-import { createRedisLocker } from './tus-redis-locker';
-import { AtriumS3Store } from './tus-s3-store';
-import { DurableFileStore } from './tus-file-store';
-import { handleTusRequest } from './tus-web';
+import type { BlobStore } from '../../../adapters/blob-store';
+import type { EventBus } from '../../../adapters/event-bus';
+import type { Config } from '../../../config';
+import { canFile } from '../../../auth/policies/file';
+import type { UserActor } from '../../../auth/actor';
+import { AppError } from '../../../errors';
+import type { FilesService } from '../files.service';
+import type { UploadTarget } from '../stored-file';
+import { createRedisLocker } from './redis-locker';
+import { createDataStore } from './data-store';
+import { readMetadata } from './metadata';
+import { handleTusRequest } from './web';
 
 export const TUS_PATH = '/api/files/tus';
 /** Header on the final PATCH answer naming the committed file. */
 const TUS_FILE_ID_HEADER = 'x-atrium-file-id';
-const EXPIRY_MS = 24 * 60 * 60 * 1000;
-
-/** Upload ids in URLs: what tus's default naming makes (hex), nothing that could leave the key prefix. */
-const URL_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-interface TusStore {
-  datastore: DataStore & { read(id: string): Readable | Promise<Readable> };
-  /** The upload id (data store key) named by the last segment of an upload URL. */
-  idOf(urlId: string): string | undefined;
-  /** The last segment of the upload URL of an id. */
-  urlIdOf(id: string): string;
-  /** The data file of an upload, when uploads are files on the local disk. */
-  localFileOf?(id: string): string;
-  /** Bytes received by unfinished uploads, when they are files on the local disk (S3 keeps them as parts). */
-  pendingBytes?(): Promise<number>;
-}
-
-/** The bytes of the data files in `directory` (tus's `.json` records apart); 0 when it does not exist yet. */
-async function dataBytesIn(directory: string): Promise<number> {
-  const entries = await readdir(directory, { withFileTypes: true }).catch(() => []);
-  let total = 0;
-  for (const entry of entries) {
-    if (!entry.isFile() || entry.name.endsWith('.json')) continue;
-    total += await stat(path.join(directory, entry.name)).then(
-      (info) => info.size,
-      () => 0,
-    );
-  }
-  return total;
-}
-
-function createDataStore(config: Pick<Config, 'blobStore' | 'dataDir'>): TusStore {
-  const store = config.blobStore;
-  if (store.kind === 's3') {
-    // Keys `<S3_PREFIX>tus/<id>` (+ `.info`, `.part`); URLs carry only `<id>`.
-    const datastore = new AtriumS3Store({
-      ...store,
-      partSize: 8 * 1024 * 1024,
-      expirationPeriodInMilliseconds: EXPIRY_MS,
-    });
-    return {
-      datastore,
-      idOf: (urlId) => (URL_ID.test(urlId) ? `${datastore.keyPrefix}${urlId}` : undefined),
-      urlIdOf: (id) => id.slice(datastore.keyPrefix.length),
-    };
-  }
-  const directory = path.join(config.dataDir, 'tus');
-  const datastore = new DurableFileStore({ directory, expirationPeriodInMilliseconds: EXPIRY_MS });
-  return {
-    datastore,
-    idOf: (urlId) => (URL_ID.test(urlId) ? urlId : undefined),
-    urlIdOf: (id) => id,
-    localFileOf: (id) => datastore.dataFile(id),
-    pendingBytes: () => dataBytesIn(directory),
-  };
-}
-
-/** Metadata keys Atrium accepts: visible ASCII, so no key reads as another one once trimmed. */
-const METADATA_KEY = /^[!-~]+$/;
-
-/**
- * Reads tus `Upload-Metadata` (comma-separated `key base64value` pairs) with tus's own parser, the one
- * @tus/server stores: what it refuses (a repeated key, a value that is not base64, an empty pair) and
- * keys with blanks or control characters (`\tuserId` is not `userId` to tus) are a 400.
- */
-function readMetadata(header: string): Record<string, string | null> {
-  let metadata: Record<string, string | null>;
-  try {
-    metadata = Metadata.parse(header);
-  } catch {
-    throw new AppError('BAD_REQUEST', 'Upload-Metadata is not valid tus metadata.');
-  }
-  if (!Object.keys(metadata).every((key) => METADATA_KEY.test(key))) {
-    throw new AppError('BAD_REQUEST', 'Upload-Metadata keys must be printable ASCII without blanks.');
-  }
-  return metadata;
-}
 
 /**
  * Resumable uploads with the tus 1.0 protocol under /api/files/tus. Bytes

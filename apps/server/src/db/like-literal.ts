@@ -1,0 +1,2 @@
+/** Escapes LIKE's wildcards (`escape '\'`). */
+export const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
