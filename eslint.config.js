@@ -12,6 +12,23 @@ const UNSTYLED_TOASTS = {
   message: "Import from 'react-toastify/unstyled': the default entry injects an inline <style> that the CSP blocks.",
 };
 
+/** The audit log has one writer (docs/ARCHITECTURE.md#where-modules-meet-domain-events). */
+const NO_RECORDER = {
+  selector: "MemberExpression[property.name='recorder']",
+  message: "Emit the audited event (events.emit('<action>', change)); the audit module records it.",
+};
+
+/** Routes come from the endpoint table (plugins/route.ts). */
+const ROUTES_FROM_TABLE = [
+  "CallExpression[callee.property.name='withTypeProvider']",
+  "CallExpression[callee.property.name='route'][arguments.0.type='ObjectExpression']",
+  'CallExpression[callee.property.name=/^(get|post|put|patch|delete|head|options|all)$/][arguments.0.value=/^\\//]',
+  'CallExpression[callee.property.name=/^(get|post|put|patch|delete|head|options|all)$/][arguments.0.quasis.0.value.raw=/^\\//]',
+].map((selector) => ({
+  selector,
+  message: 'Register routes with route(app, ENDPOINTS.…, { … }) from plugins/route.ts (the endpoint table).',
+}));
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', '**/*.d.ts'] },
   js.configs.recommended,
@@ -112,13 +129,7 @@ export default tseslint.config(
           ],
         },
       ],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "MemberExpression[property.name='recorder']",
-          message: "Emit the audited event (events.emit('<action>', change)); the audit module records it.",
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_RECORDER],
     },
   },
   {
@@ -160,6 +171,21 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Routes are registered from the endpoint table through `route()` (plugins/route.ts), which takes their method,
+    // path and schemas from the table entry: a module declares no route of its own. Not here: the development
+    // identity provider (pages and a catch-all, never an API) and the tus protocol (every tus method on one hidden
+    // path, answered by the tus server). One `no-restricted-syntax` list per file set (flat config replaces a rule's
+    // options, it does not merge them), so the recorder rule above is repeated here.
+    files: ['apps/server/src/modules/**/*.ts'],
+    ignores: ['**/*.test.ts', 'apps/server/src/modules/dev-idp/**', 'apps/server/src/modules/files/tus/**'],
+    rules: { 'no-restricted-syntax': ['error', NO_RECORDER, ...ROUTES_FROM_TABLE] },
+  },
+  {
+    files: ['apps/server/src/modules/audit/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...ROUTES_FROM_TABLE] },
   },
   {
     // Web layers: shared (components, lib) → features → app. Shared code never imports a feature or the app;

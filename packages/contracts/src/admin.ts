@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CheckStatus } from './health';
-import { NOTIFICATION_MESSAGE_MAX } from './notifications';
+import { endpoint } from './endpoint';
 
 /**
  * The admin console (issue 18): users and roles, per-user quotas, the audit log. Every route is admin-only
@@ -237,100 +237,6 @@ export const SystemStatus = z
   .meta({ id: 'SystemStatus' });
 export type SystemStatus = z.infer<typeof SystemStatus>;
 
-/** Who a published notification went to, with a readable name (null when it no longer exists). */
-export const NotificationAudienceView = z
-  .object({
-    type: z.enum(['all', 'workspace', 'user']),
-    id: z.string().nullable().describe('workspace id or user owner key; null for everyone'),
-    name: z.string().nullable().describe('workspace or user name; null for everyone or when it was deleted'),
-  })
-  .meta({ id: 'NotificationAudienceView' });
-export type NotificationAudienceView = z.infer<typeof NotificationAudienceView>;
-
-/** One published notification in the admin's history, with its delivery counts. */
-export const NotificationHistoryEntry = z
-  .object({
-    id: z.string().describe('the notification id (the SSE event id)'),
-    message: z.string(),
-    publishedAt: z.string().describe('ISO-8601'),
-    publishedBy: z
-      .object({ userId: z.string().describe('owner key'), name: z.string().nullable() })
-      .nullable()
-      .describe('null when the publisher no longer exists'),
-    audience: NotificationAudienceView,
-    deliveredLive: z.number().int().describe('live streams it was written to, summed over every instance'),
-    pushSent: z.number().int().describe('Web Push messages the push services accepted'),
-    pushFailed: z.number().int().describe('Web Push messages refused (expired subscription included) or not sent'),
-  })
-  .meta({ id: 'NotificationHistoryEntry' });
-export type NotificationHistoryEntry = z.infer<typeof NotificationHistoryEntry>;
-
-export const NOTIFICATION_HISTORY_PAGE_MAX = 100;
-
-/** GET /api/admin/notifications: published notifications, newest first. */
-export const NotificationHistoryQuery = z.object({
-  cursor: z
-    .string()
-    .regex(/^\d{1,15}$/, 'Use the nextCursor of the previous page.')
-    .optional()
-    .describe('`nextCursor` of the previous page'),
-  limit: z.coerce.number().int().min(1).max(NOTIFICATION_HISTORY_PAGE_MAX).default(20),
-});
-export type NotificationHistoryQuery = z.infer<typeof NotificationHistoryQuery>;
-
-export const NotificationHistoryPage = z
-  .object({ entries: z.array(NotificationHistoryEntry), nextCursor: z.string().nullable() })
-  .meta({ id: 'NotificationHistoryPage' });
-export type NotificationHistoryPage = z.infer<typeof NotificationHistoryPage>;
-
-/** How far ahead a message may be scheduled. */
-export const SCHEDULE_MAX_AHEAD_DAYS = 365;
-
-/** What the scheduling routes and screen say (400s and 404). */
-export const SCHEDULE_TEXTS = {
-  inPast: 'Choose a time in the future to schedule the message.',
-  tooFar: `Messages can be scheduled at most ${SCHEDULE_MAX_AHEAD_DAYS} days ahead.`,
-  notPending: 'This scheduled message was already sent or cancelled.',
-  invalidTime: 'sendAt must be an ISO-8601 date and time, e.g. 2026-11-24T18:00:00Z.',
-} as const;
-
-/** POST /api/admin/notifications/scheduled: the publish request's audience fields, plus when to send. */
-export const ScheduleNotificationRequest = z
-  .object({
-    message: z.string().describe(`Non-blank, at most ${NOTIFICATION_MESSAGE_MAX} characters`),
-    sendAt: z.iso
-      .datetime({ offset: true, message: SCHEDULE_TEXTS.invalidTime })
-      .describe(`ISO-8601; in the future and at most ${SCHEDULE_MAX_AHEAD_DAYS} days ahead`),
-    workspaceId: z.string().min(1).max(200).optional().describe("Only this workspace's current members see it"),
-    userId: z.string().min(1).max(320).optional().describe('Only this person (owner key) sees it'),
-  })
-  .strict()
-  .refine((value) => value.workspaceId === undefined || value.userId === undefined, {
-    message: 'Send workspaceId or userId, not both.',
-  })
-  .meta({ id: 'ScheduleNotificationRequest' });
-export type ScheduleNotificationRequest = z.infer<typeof ScheduleNotificationRequest>;
-
-export const ScheduledNotification = z
-  .object({
-    id: z.string(),
-    message: z.string(),
-    sendAt: z.string().describe('ISO-8601'),
-    createdAt: z.string().describe('ISO-8601'),
-    createdBy: z.object({ userId: z.string().describe('owner key'), name: z.string().nullable() }).nullable(),
-    audience: NotificationAudienceView,
-    state: z.enum(['pending', 'sending', 'sent', 'cancelled']),
-    notificationId: z.string().nullable().describe('the notification it became, once sent'),
-  })
-  .meta({ id: 'ScheduledNotification' });
-export type ScheduledNotification = z.infer<typeof ScheduledNotification>;
-
-/** GET /api/admin/notifications/scheduled: messages not sent yet, soonest first. */
-export const ScheduledNotificationList = z.array(ScheduledNotification).meta({ id: 'ScheduledNotificationList' });
-export type ScheduledNotificationList = z.infer<typeof ScheduledNotificationList>;
-
-export const ScheduledNotificationParams = z.object({ id: z.string().min(1).max(100) });
-
 /**
  * GET/PUT /api/admin/settings: instance settings (admins only). `membersMustAccept`: adding someone to a workspace
  * invites them, and they become a member only once they accept (docs/PRODUCT.md#workspace-members).
@@ -350,3 +256,44 @@ export type InstanceSettingsPatch = z.infer<typeof InstanceSettingsPatch>;
 
 /** The label of the setting on the system screen (docs/PRODUCT.md#workspace-members). */
 export const MEMBERS_MUST_ACCEPT_LABEL = 'Members must accept workspace invitations';
+
+/** The system endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const systemEndpoints = {
+  status: endpoint({ method: 'GET', path: '/api/admin/system', response: SystemStatus }),
+} as const;
+
+/** The admin endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const adminEndpoints = {
+  /** The next page's cursor is in the `X-Next-Cursor` header. */
+  users: endpoint({ method: 'GET', path: '/api/admin/users', query: AdminUsersQuery, response: AdminUserList }),
+  updateUser: endpoint({
+    method: 'PATCH',
+    path: '/api/admin/users/:userId',
+    params: AdminUserParams,
+    body: AdminUserPatch,
+    response: AdminUser,
+  }),
+  revokeSessions: endpoint({
+    method: 'DELETE',
+    path: '/api/admin/users/:userId/sessions',
+    params: AdminUserParams,
+    response: SessionsRevoked,
+  }),
+  transferFiles: endpoint({
+    method: 'POST',
+    path: '/api/admin/users/:userId/transfer',
+    params: AdminUserParams,
+    body: TransferFilesRequest,
+    response: TransferFilesResponse,
+  }),
+  audit: endpoint({ method: 'GET', path: '/api/admin/audit', query: AuditQuery, response: AuditPage }),
+  /** Every matching entry as CSV, streamed (an attachment). */
+  auditCsv: endpoint({ method: 'GET', path: '/api/admin/audit.csv', query: AuditCsvQuery }),
+  settings: endpoint({ method: 'GET', path: '/api/admin/settings', response: InstanceSettings }),
+  updateSettings: endpoint({
+    method: 'PUT',
+    path: '/api/admin/settings',
+    body: InstanceSettingsPatch,
+    response: InstanceSettings,
+  }),
+} as const;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
+import { PUBLIC_ENDPOINTS } from './public-endpoints';
 
 /** The four AI services, by the names used in configuration, /readyz and /api/ai/status. */
 export const AiServiceName = z.enum(['speechToText', 'textToSpeech', 'faceDetection', 'imageAnalysis']);
@@ -159,3 +161,49 @@ export const OpenAiSpeechRequest = z
   })
   .meta({ id: 'OpenAiSpeechRequest' });
 export type OpenAiSpeechRequest = z.infer<typeof OpenAiSpeechRequest>;
+
+/** The ai endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const aiEndpoints = {
+  /** A WAV file: the body (audio/wav), multipart field `file`, or a stored file (`?fileId=`). */
+  speechToText: endpoint({
+    method: 'POST',
+    path: '/api/ai/speech-to-text',
+    query: AiFileQuery,
+    response: SpeechToTextResult,
+  }),
+  /** An image: the body, multipart field `file`, or a stored file (`?fileId=`). */
+  faceDetection: endpoint({
+    method: 'POST',
+    path: '/api/ai/face-detection',
+    query: AiFileQuery,
+    response: FaceDetectionResult,
+  }),
+  /** An image: the body, multipart field `file`, or a stored file (`?fileId=`). */
+  imageAnalysis: endpoint({
+    method: 'POST',
+    path: '/api/ai/image-analysis',
+    query: AiFileQuery,
+    response: ImageAnalysisResult,
+  }),
+  /**
+   * JSON `{ text }` (`TextToSpeechRequest`) or SSML (application/ssml+xml), read by the handler, which takes both;
+   * answers audio/mpeg.
+   */
+  textToSpeech: endpoint({ method: 'POST', path: '/api/ai/text-to-speech' }),
+  status: endpoint({ method: 'GET', path: '/api/ai/status', response: AiStatusResponse }),
+  createKey: endpoint({
+    method: 'POST',
+    path: '/api/ai/keys',
+    body: CreateApiKeyRequest,
+    response: CreatedApiKey,
+    status: 201,
+  }),
+  keys: endpoint({ method: 'GET', path: '/api/ai/keys', response: ApiKeyList }),
+  revokeKey: endpoint({ method: 'DELETE', path: '/api/ai/keys/:id', params: ApiKeyIdParams, response: ApiKeyRecord }),
+} as const;
+
+/** The assistant endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const assistantEndpoints = {
+  /** A short spoken command (body audio/wav); public, rate-limited per client. */
+  voiceCommand: endpoint({ ...PUBLIC_ENDPOINTS.assistant.voiceCommand, response: SpeechToTextResult }),
+} as const;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
+import { MeResponse } from './me';
 
 export const LoginRequest = z
   .object({
@@ -40,3 +42,16 @@ export type OidcLoginError = z.infer<typeof OidcLoginError>;
 /** GET /api/auth/oidc/start?returnTo=/dashboard/files */
 export const OidcStartQuery = z.object({ returnTo: z.string().max(2000).optional() });
 export type OidcStartQuery = z.infer<typeof OidcStartQuery>;
+
+/** The auth endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const authEndpoints = {
+  config: endpoint({ method: 'GET', path: '/api/auth/config', response: AuthConfigResponse }),
+  login: endpoint({ method: 'POST', path: '/api/auth/login', body: LoginRequest, response: MeResponse }),
+  logout: endpoint({ method: 'POST', path: '/api/auth/logout', response: LogoutResponse }),
+  me: endpoint({ method: 'GET', path: '/api/me', response: MeResponse }),
+  firstLogin: endpoint({ method: 'POST', path: '/api/me/first-login', response: MeResponse }),
+  /** A browser navigation to the identity provider (answered with a redirect). */
+  oidcStart: endpoint({ method: 'GET', path: '/api/auth/oidc/start', query: OidcStartQuery }),
+  /** Where the identity provider sends the browser back (redirects onwards). */
+  oidcCallback: endpoint({ method: 'GET', path: '/api/auth/oidc/callback' }),
+} as const;

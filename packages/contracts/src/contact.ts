@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 
 /** POST /api/contact: a message from the public contact form (docs/PRODUCT.md#contact). */
 export const ContactRequest = z
@@ -70,4 +71,30 @@ export const CONTACT_ADMIN_TEXTS = {
   notFound: 'There is no such message.',
   deleteConfirm: 'Delete this message? This cannot be undone.',
   empty: 'No messages yet. Messages sent through the contact form appear here.',
+} as const;
+
+/** The contact endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const contactEndpoints = {
+  submit: endpoint({
+    method: 'POST',
+    path: '/api/contact',
+    body: ContactRequest,
+    response: ContactCreated,
+    status: 201,
+  }),
+  messages: endpoint({ method: 'GET', path: '/api/contact', response: ContactMessageList }),
+  unreadCount: endpoint({ method: 'GET', path: '/api/contact/unread-count', response: ContactUnreadCount }),
+  updateMessage: endpoint({
+    method: 'PATCH',
+    path: '/api/contact/:id',
+    params: ContactMessageIdParams,
+    body: ContactMessagePatch,
+    response: ContactMessage,
+  }),
+  deleteMessage: endpoint({
+    method: 'DELETE',
+    path: '/api/contact/:id',
+    params: ContactMessageIdParams,
+    response: ContactMessageDeleted,
+  }),
 } as const;

@@ -4,9 +4,9 @@ import { fillPath } from './fill-path';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * One HTTP endpoint, declared once: the server registers its method and path with these schemas (a test checks
- * that every declared endpoint is registered as declared), the web calls it with `call(endpoint, …)`, which fills
- * in the path and validates the answer with `response`.
+ * One HTTP endpoint, declared once: the server registers its route from it (`route()`, apps/server/src/plugins/route.ts:
+ * method, path and these schemas), the web calls it with `call(endpoint, …)`, which fills in the path and validates the
+ * answer with `response`.
  */
 export interface Endpoint {
   method: HttpMethod;

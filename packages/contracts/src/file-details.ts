@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { AuditAction } from './admin';
 import { SearchLocation } from './search';
 import { Link } from './sharing';
+import { endpoint } from './endpoint';
+import { FileIdParams } from './files';
 
 /** Most activity entries `GET /api/files/{id}/details` answers (newest first). */
 export const FILE_ACTIVITY_MAX = 50;
@@ -73,3 +75,8 @@ export const FileDetails = z
   })
   .meta({ id: 'FileDetails' });
 export type FileDetails = z.infer<typeof FileDetails>;
+
+/** The fileDetails endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const fileDetailsEndpoints = {
+  details: endpoint({ method: 'GET', path: '/api/files/:id/details', params: FileIdParams, response: FileDetails }),
+} as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 
 /** A stored file as the screens read it (docs/PRODUCT.md#file-record). */
 export const FileRecord = z
@@ -99,3 +100,103 @@ export const FileVersionList = z
 export type FileVersionList = z.infer<typeof FileVersionList>;
 
 export const FileVersionParams = z.object({ id: z.string().min(1).max(200), versionId: z.string().min(1).max(200) });
+
+// ---- Rename and move a file ----
+
+/** PATCH /api/files/{id}: rename and/or move into another folder (of any space the caller may write to). */
+export const UpdateFileRequest = z
+  .object({
+    fileName: z.string().max(1024, 'A file name can be at most 255 characters.').optional(),
+    folderId: z.string().min(1).max(200).optional(),
+  })
+  .refine((value) => value.fileName !== undefined || value.folderId !== undefined, {
+    message: 'Send a new fileName, a new folderId, or both.',
+  })
+  .meta({ id: 'UpdateFileRequest' });
+export type UpdateFileRequest = z.infer<typeof UpdateFileRequest>;
+
+/** Where uploads go: `POST /api/files/upload?workspaceId=&folderId=` (both optional; `userId` as in the spec). */
+export const UploadPlacementQuery = z.object({
+  userId: z.string().min(1).max(320).optional(),
+  workspaceId: z.string().min(1).max(200).optional(),
+  folderId: z.string().min(1).max(200).optional(),
+});
+export type UploadPlacementQuery = z.infer<typeof UploadPlacementQuery>;
+
+/** POST /api/files/upload query: where the file goes, and what to do when its name is taken there. */
+export const UploadQuery = UploadPlacementQuery.extend({ onConflict: UploadConflict.optional() });
+export type UploadQuery = z.infer<typeof UploadQuery>;
+
+/** Most items one archive request may name (each folder brings everything below it). */
+export const ARCHIVE_ITEMS_MAX = 1000;
+
+/** POST /api/files/archive: files and folders to download as one zip. */
+export const ArchiveRequest = z
+  .object({
+    fileIds: z.array(z.string().min(1).max(200)).max(ARCHIVE_ITEMS_MAX).default([]),
+    folderIds: z.array(z.string().min(1).max(200)).max(ARCHIVE_ITEMS_MAX).default([]),
+  })
+  .refine((value) => value.fileIds.length + value.folderIds.length > 0, {
+    message: 'Choose at least one file or folder to download.',
+  })
+  .refine((value) => value.fileIds.length + value.folderIds.length <= ARCHIVE_ITEMS_MAX, {
+    message: `Choose at most ${ARCHIVE_ITEMS_MAX} files and folders at once.`,
+  })
+  .meta({ id: 'ArchiveRequest' });
+export type ArchiveRequest = z.infer<typeof ArchiveRequest>;
+
+/** The files endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const filesEndpoints = {
+  /** Multipart (field `file`); answers text, or JSON with `Accept: application/json`. */
+  upload: endpoint({ method: 'POST', path: '/api/files/upload', query: UploadQuery, response: UploadFileResponse }),
+  /** The bytes (Range, conditional requests); `?inline=1` for media sources. */
+  download: endpoint({ method: 'GET', path: '/api/files/download/:id', params: FileIdParams, query: DownloadQuery }),
+  /** A WebP thumbnail (the web adds `?v=` of the file's version to bust caches). */
+  thumbnail: endpoint({ method: 'GET', path: '/api/files/:id/thumbnail', params: FileIdParams }),
+  versionContent: endpoint({
+    method: 'GET',
+    path: '/api/files/:id/versions/:versionId/content',
+    params: FileVersionParams,
+  }),
+  /** A zip of files and folders, streamed. */
+  archive: endpoint({ method: 'POST', path: '/api/files/archive', body: ArchiveRequest }),
+  list: endpoint({
+    method: 'GET',
+    path: '/api/files/user/:userId',
+    params: FileUserParams,
+    query: FileListQuery,
+    response: FileList,
+  }),
+  stats: endpoint({
+    method: 'GET',
+    path: '/api/files/user-stats/:userId',
+    params: FileUserParams,
+    response: UserFileStats,
+  }),
+  versions: endpoint({
+    method: 'GET',
+    path: '/api/files/:id/versions',
+    params: FileIdParams,
+    response: FileVersionList,
+  }),
+  restoreVersion: endpoint({
+    method: 'POST',
+    path: '/api/files/:id/versions/:versionId/restore',
+    params: FileVersionParams,
+    response: FileRecord,
+  }),
+  file: endpoint({ method: 'GET', path: '/api/files/:id', params: FileIdParams, response: FileRecord }),
+  update: endpoint({
+    method: 'PATCH',
+    path: '/api/files/:id',
+    params: FileIdParams,
+    body: UpdateFileRequest,
+    response: FileRecord,
+  }),
+  delete: endpoint({
+    method: 'DELETE',
+    path: '/api/files/user/:id',
+    params: FileIdParams,
+    response: DeleteFileResponse,
+  }),
+} as const;

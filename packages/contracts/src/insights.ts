@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
+import { FileIdParams } from './files';
+import { WorkspaceIdParams } from './workspaces';
 
 /** Where a file's background analysis stands (issue 17). */
 export const InsightStatus = z.enum(['pending', 'running', 'done', 'failed', 'unsupported']);
@@ -96,3 +99,26 @@ export function categoryLabel(name: string): string {
   if (!child) return CATEGORY_PARENTS[parent] ?? (parent ? parent[0]?.toUpperCase() + parent.slice(1) : name);
   return child[0]?.toUpperCase() + child.slice(1);
 }
+
+/** The analysis endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const analysisEndpoints = {
+  insights: endpoint({
+    method: 'GET',
+    path: '/api/files/:id/insights',
+    params: FileIdParams,
+    response: FileInsights,
+  }),
+  setting: endpoint({
+    method: 'GET',
+    path: '/api/workspaces/:id/analysis',
+    params: WorkspaceIdParams,
+    response: WorkspaceAnalysisSettings,
+  }),
+  changeSetting: endpoint({
+    method: 'PUT',
+    path: '/api/workspaces/:id/analysis',
+    params: WorkspaceIdParams,
+    body: WorkspaceAnalysisSettings,
+    response: WorkspaceAnalysisSettings,
+  }),
+} as const;

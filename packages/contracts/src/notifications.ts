@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 
 /** Longest message an admin may publish (characters). Keeps a Web Push payload well under 4 KB. */
 export const NOTIFICATION_MESSAGE_MAX = 1000;
@@ -154,3 +155,156 @@ export type VapidPublicKey = z.infer<typeof VapidPublicKey>;
 export const StreamQuery = z.object({
   lastEventId: z.string().max(32).optional().describe('Fallback for the Last-Event-ID header'),
 });
+
+/** Who a published notification went to, with a readable name (null when it no longer exists). */
+export const NotificationAudienceView = z
+  .object({
+    type: z.enum(['all', 'workspace', 'user']),
+    id: z.string().nullable().describe('workspace id or user owner key; null for everyone'),
+    name: z.string().nullable().describe('workspace or user name; null for everyone or when it was deleted'),
+  })
+  .meta({ id: 'NotificationAudienceView' });
+export type NotificationAudienceView = z.infer<typeof NotificationAudienceView>;
+
+/** One published notification in the admin's history, with its delivery counts. */
+export const NotificationHistoryEntry = z
+  .object({
+    id: z.string().describe('the notification id (the SSE event id)'),
+    message: z.string(),
+    publishedAt: z.string().describe('ISO-8601'),
+    publishedBy: z
+      .object({ userId: z.string().describe('owner key'), name: z.string().nullable() })
+      .nullable()
+      .describe('null when the publisher no longer exists'),
+    audience: NotificationAudienceView,
+    deliveredLive: z.number().int().describe('live streams it was written to, summed over every instance'),
+    pushSent: z.number().int().describe('Web Push messages the push services accepted'),
+    pushFailed: z.number().int().describe('Web Push messages refused (expired subscription included) or not sent'),
+  })
+  .meta({ id: 'NotificationHistoryEntry' });
+export type NotificationHistoryEntry = z.infer<typeof NotificationHistoryEntry>;
+
+export const NOTIFICATION_HISTORY_PAGE_MAX = 100;
+
+/** GET /api/admin/notifications: published notifications, newest first. */
+export const NotificationHistoryQuery = z.object({
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}$/, 'Use the nextCursor of the previous page.')
+    .optional()
+    .describe('`nextCursor` of the previous page'),
+  limit: z.coerce.number().int().min(1).max(NOTIFICATION_HISTORY_PAGE_MAX).default(20),
+});
+export type NotificationHistoryQuery = z.infer<typeof NotificationHistoryQuery>;
+
+export const NotificationHistoryPage = z
+  .object({ entries: z.array(NotificationHistoryEntry), nextCursor: z.string().nullable() })
+  .meta({ id: 'NotificationHistoryPage' });
+export type NotificationHistoryPage = z.infer<typeof NotificationHistoryPage>;
+
+/** How far ahead a message may be scheduled. */
+export const SCHEDULE_MAX_AHEAD_DAYS = 365;
+
+/** What the scheduling routes and screen say (400s and 404). */
+export const SCHEDULE_TEXTS = {
+  inPast: 'Choose a time in the future to schedule the message.',
+  tooFar: `Messages can be scheduled at most ${SCHEDULE_MAX_AHEAD_DAYS} days ahead.`,
+  notPending: 'This scheduled message was already sent or cancelled.',
+  invalidTime: 'sendAt must be an ISO-8601 date and time, e.g. 2026-11-24T18:00:00Z.',
+} as const;
+
+/** POST /api/admin/notifications/scheduled: the publish request's audience fields, plus when to send. */
+export const ScheduleNotificationRequest = z
+  .object({
+    message: z.string().describe(`Non-blank, at most ${NOTIFICATION_MESSAGE_MAX} characters`),
+    sendAt: z.iso
+      .datetime({ offset: true, message: SCHEDULE_TEXTS.invalidTime })
+      .describe(`ISO-8601; in the future and at most ${SCHEDULE_MAX_AHEAD_DAYS} days ahead`),
+    workspaceId: z.string().min(1).max(200).optional().describe("Only this workspace's current members see it"),
+    userId: z.string().min(1).max(320).optional().describe('Only this person (owner key) sees it'),
+  })
+  .strict()
+  .refine((value) => value.workspaceId === undefined || value.userId === undefined, {
+    message: 'Send workspaceId or userId, not both.',
+  })
+  .meta({ id: 'ScheduleNotificationRequest' });
+export type ScheduleNotificationRequest = z.infer<typeof ScheduleNotificationRequest>;
+
+export const ScheduledNotification = z
+  .object({
+    id: z.string(),
+    message: z.string(),
+    sendAt: z.string().describe('ISO-8601'),
+    createdAt: z.string().describe('ISO-8601'),
+    createdBy: z.object({ userId: z.string().describe('owner key'), name: z.string().nullable() }).nullable(),
+    audience: NotificationAudienceView,
+    state: z.enum(['pending', 'sending', 'sent', 'cancelled']),
+    notificationId: z.string().nullable().describe('the notification it became, once sent'),
+  })
+  .meta({ id: 'ScheduledNotification' });
+export type ScheduledNotification = z.infer<typeof ScheduledNotification>;
+
+/** GET /api/admin/notifications/scheduled: messages not sent yet, soonest first. */
+export const ScheduledNotificationList = z.array(ScheduledNotification).meta({ id: 'ScheduledNotificationList' });
+export type ScheduledNotificationList = z.infer<typeof ScheduledNotificationList>;
+
+export const ScheduledNotificationParams = z.object({ id: z.string().min(1).max(100) });
+
+/** The notifications endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const notificationsEndpoints = {
+  subscribe: endpoint({
+    method: 'POST',
+    path: '/public/api/notifications/subscribe',
+    body: SubscribeRequest,
+    response: SubscribeResponse,
+  }),
+  publish: endpoint({
+    method: 'POST',
+    path: '/public/api/notifications',
+    body: PublishRequest,
+    response: Notification,
+  }),
+  feed: endpoint({
+    method: 'GET',
+    path: '/public/api/notifications',
+    query: NotificationFeedQuery,
+    response: NotificationFeed,
+  }),
+  subscriberCount: endpoint({
+    method: 'GET',
+    path: '/public/api/notifications/subscribers/count',
+    response: SubscriberCount,
+  }),
+  welcome: endpoint({ method: 'POST', path: '/public/api/notifications/welcome', response: WelcomeResponse }),
+  vapidPublicKey: endpoint({
+    method: 'GET',
+    path: '/public/api/notifications/vapid-public-key',
+    response: VapidPublicKey,
+  }),
+  /** Server-Sent Events, one per notification; resumes after `Last-Event-ID` (or `?lastEventId=`). */
+  stream: endpoint({ method: 'GET', path: '/public/api/notifications/stream', query: StreamQuery }),
+  history: endpoint({
+    method: 'GET',
+    path: '/api/admin/notifications',
+    query: NotificationHistoryQuery,
+    response: NotificationHistoryPage,
+  }),
+  schedule: endpoint({
+    method: 'POST',
+    path: '/api/admin/notifications/scheduled',
+    body: ScheduleNotificationRequest,
+    response: ScheduledNotification,
+    status: 201,
+  }),
+  scheduled: endpoint({
+    method: 'GET',
+    path: '/api/admin/notifications/scheduled',
+    response: ScheduledNotificationList,
+  }),
+  cancelScheduled: endpoint({
+    method: 'DELETE',
+    path: '/api/admin/notifications/scheduled/:id',
+    params: ScheduledNotificationParams,
+    response: ScheduledNotification,
+  }),
+} as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InsightBox } from './insights';
+import { endpoint } from './endpoint';
 
 /** People in photos (issue 17): the faces of a space's photos grouped into people, opt-in per space. */
 
@@ -60,3 +61,54 @@ export const SplitPersonRequest = z.object({ faceIds: z.array(z.string().min(1).
 /** DELETE /api/spaces/{spaceId}/people/{personId}/faces/{faceId} */
 export const RemoveFaceResponse = z.object({ removed: z.literal(true) }).meta({ id: 'RemoveFaceResponse' });
 export type RemoveFaceResponse = z.infer<typeof RemoveFaceResponse>;
+
+/** The people endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const peopleEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/spaces/:spaceId/people',
+    params: PeopleSpaceParams,
+    response: PeopleList,
+  }),
+  settings: endpoint({
+    method: 'PUT',
+    path: '/api/spaces/:spaceId/people/settings',
+    params: PeopleSpaceParams,
+    body: PeopleSettings,
+    response: PeopleSettings,
+  }),
+  photos: endpoint({
+    method: 'GET',
+    path: '/api/spaces/:spaceId/people/:personId',
+    params: PersonParams,
+    response: PersonPhotos,
+  }),
+  rename: endpoint({
+    method: 'PATCH',
+    path: '/api/spaces/:spaceId/people/:personId',
+    params: PersonParams,
+    body: RenamePersonRequest,
+    response: PersonSummary,
+  }),
+  merge: endpoint({
+    method: 'POST',
+    path: '/api/spaces/:spaceId/people/:personId/merge',
+    params: PersonParams,
+    body: MergePeopleRequest,
+    response: PersonSummary,
+  }),
+  split: endpoint({
+    method: 'POST',
+    path: '/api/spaces/:spaceId/people/:personId/split',
+    params: PersonParams,
+    body: SplitPersonRequest,
+    response: PersonSummary,
+    status: 201,
+  }),
+  removeFace: endpoint({
+    method: 'DELETE',
+    path: '/api/spaces/:spaceId/people/:personId/faces/:faceId',
+    params: PersonFaceParams,
+    response: RemoveFaceResponse,
+  }),
+} as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 
 /** How the file browsers show a folder: rows, or cards with thumbnails. */
 export const FileView = z.enum(['list', 'grid']);
@@ -22,3 +23,14 @@ export const UserPreferencesPatch = z
 export type UserPreferencesPatch = z.infer<typeof UserPreferencesPatch>;
 
 export const DEFAULT_PREFERENCES: UserPreferences = { fileView: 'list' };
+
+/** The preferences endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const preferencesEndpoints = {
+  get: endpoint({ method: 'GET', path: '/api/me/preferences', response: UserPreferences }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/me/preferences',
+    body: UserPreferencesPatch,
+    response: UserPreferences,
+  }),
+} as const;

@@ -1,6 +1,6 @@
 // The endpoints the public pages call (the shared-link page, the voice assistant), zod-free
 // (`@atrium/contracts/public-endpoints`): their method and path only, so a page without sign-in loads no schema. The
-// endpoint table (`ENDPOINTS`, endpoints.ts) declares them with their schemas by spreading these, so each method and
+// endpoint table (`ENDPOINTS`: sharing.ts, ai.ts) declares them with their schemas by spreading these, so each method and
 // path is still written once.
 
 import type { Endpoint } from './endpoint';

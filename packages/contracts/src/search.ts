@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FileKind } from './file-kinds';
 import { FolderCrumb } from './workspaces';
+import { endpoint } from './endpoint';
 
 /** Longest search text, in characters. */
 export const SEARCH_QUERY_MAX = 200;
@@ -89,20 +90,7 @@ export function searchTerms(text: string): string[] {
   return [...new Set(words)].slice(0, 16);
 }
 
-/** Most items one archive request may name (each folder brings everything below it). */
-export const ARCHIVE_ITEMS_MAX = 1000;
-
-/** POST /api/files/archive: files and folders to download as one zip. */
-export const ArchiveRequest = z
-  .object({
-    fileIds: z.array(z.string().min(1).max(200)).max(ARCHIVE_ITEMS_MAX).default([]),
-    folderIds: z.array(z.string().min(1).max(200)).max(ARCHIVE_ITEMS_MAX).default([]),
-  })
-  .refine((value) => value.fileIds.length + value.folderIds.length > 0, {
-    message: 'Choose at least one file or folder to download.',
-  })
-  .refine((value) => value.fileIds.length + value.folderIds.length <= ARCHIVE_ITEMS_MAX, {
-    message: `Choose at most ${ARCHIVE_ITEMS_MAX} files and folders at once.`,
-  })
-  .meta({ id: 'ArchiveRequest' });
-export type ArchiveRequest = z.infer<typeof ArchiveRequest>;
+/** The search endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const searchEndpoints = {
+  search: endpoint({ method: 'GET', path: '/api/search', query: SearchQuery, response: SearchResponse }),
+} as const;

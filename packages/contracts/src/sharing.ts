@@ -1,32 +1,8 @@
 import { z } from 'zod';
-import { FileRecord, UploadConflict } from './files';
-import { DirectoryUser, FolderEntry } from './workspaces';
-
-// ---- Rename and move a file (issue 15) ----
-
-/** PATCH /api/files/{id}: rename and/or move into another folder (of any space the caller may write to). */
-export const UpdateFileRequest = z
-  .object({
-    fileName: z.string().max(1024, 'A file name can be at most 255 characters.').optional(),
-    folderId: z.string().min(1).max(200).optional(),
-  })
-  .refine((value) => value.fileName !== undefined || value.folderId !== undefined, {
-    message: 'Send a new fileName, a new folderId, or both.',
-  })
-  .meta({ id: 'UpdateFileRequest' });
-export type UpdateFileRequest = z.infer<typeof UpdateFileRequest>;
-
-/** Where uploads go: `POST /api/files/upload?workspaceId=&folderId=` (both optional; `userId` as in the spec). */
-export const UploadPlacementQuery = z.object({
-  userId: z.string().min(1).max(320).optional(),
-  workspaceId: z.string().min(1).max(200).optional(),
-  folderId: z.string().min(1).max(200).optional(),
-});
-export type UploadPlacementQuery = z.infer<typeof UploadPlacementQuery>;
-
-/** POST /api/files/upload query: where the file goes, and what to do when its name is taken there. */
-export const UploadQuery = UploadPlacementQuery.extend({ onConflict: UploadConflict.optional() });
-export type UploadQuery = z.infer<typeof UploadQuery>;
+import { FileRecord, DownloadQuery } from './files';
+import { DirectoryUser, FolderEntry, FolderIdParams } from './workspaces';
+import { endpoint } from './endpoint';
+import { PUBLIC_ENDPOINTS } from './public-endpoints';
 
 // ---- Shares with people and workspaces ----
 
@@ -232,3 +208,86 @@ export type UnlockLinkRequest = z.infer<typeof UnlockLinkRequest>;
 
 /** What the public page says of a link that cannot be used: in `texts.ts` (zod-free, for the public page). */
 export { LINK_TEXTS } from './texts';
+
+/** The share endpoints of a file or a folder (`base`: its shares' path): list, and set or revoke one grant. */
+function sharesOf<K extends 'file' | 'folder'>(kind: K, base: string) {
+  const endpoints = {
+    list: endpoint({ method: 'GET', path: base, params: FolderIdParams, response: ShareList }),
+    setUser: endpoint({
+      method: 'PUT',
+      path: `${base}/:userId`,
+      params: ShareUserParams,
+      body: SetShareRequest,
+      response: Share,
+    }),
+    revokeUser: endpoint({
+      method: 'DELETE',
+      path: `${base}/:userId`,
+      params: ShareUserParams,
+      response: RevokeShareResponse,
+    }),
+    setWorkspace: endpoint({
+      method: 'PUT',
+      path: `${base}/workspaces/:workspaceId`,
+      params: ShareWorkspaceParams,
+      body: SetShareRequest,
+      response: Share,
+    }),
+    revokeWorkspace: endpoint({
+      method: 'DELETE',
+      path: `${base}/workspaces/:workspaceId`,
+      params: ShareWorkspaceParams,
+      response: RevokeShareResponse,
+    }),
+  };
+  return { [`${kind}Shares`]: endpoints } as Record<`${K}Shares`, typeof endpoints>;
+}
+
+/** The sharing endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const sharingEndpoints = {
+  ...sharesOf('file', '/api/files/:id/shares'),
+  ...sharesOf('folder', '/api/folders/:id/shares'),
+  sharedWithMe: endpoint({ method: 'GET', path: '/api/shared-with-me', response: SharedWithMe }),
+} as const;
+
+/** The links endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const linksEndpoints = {
+  create: endpoint({ method: 'POST', path: '/api/links', body: CreateLinkRequest, response: Link, status: 201 }),
+  list: endpoint({ method: 'GET', path: '/api/links', query: LinkListQuery, response: LinkList }),
+  revoke: endpoint({ method: 'DELETE', path: '/api/links/:id', params: LinkIdParams, response: RevokeLinkResponse }),
+} as const;
+
+/** A link's bearer's routes (no sign-in; the link's page calls them zod-free, from `PUBLIC_ENDPOINTS`). */
+export const publicLinksEndpoints = {
+  link: endpoint({
+    ...PUBLIC_ENDPOINTS.publicLinks.link,
+    params: LinkTokenParams,
+    query: PublicLinkQuery,
+    response: PublicLink,
+  }),
+  /** A file link's bytes (Range, ETag; `?inline=1` for previews). */
+  download: endpoint({ ...PUBLIC_ENDPOINTS.publicLinks.download, params: LinkTokenParams, query: DownloadQuery }),
+  /** A file below a folder link's folder. */
+  fileDownload: endpoint({
+    ...PUBLIC_ENDPOINTS.publicLinks.fileDownload,
+    params: PublicLinkFileParams,
+    query: DownloadQuery,
+  }),
+  thumbnail: endpoint({ ...PUBLIC_ENDPOINTS.publicLinks.thumbnail, params: LinkTokenParams }),
+  fileThumbnail: endpoint({ ...PUBLIC_ENDPOINTS.publicLinks.fileThumbnail, params: PublicLinkFileParams }),
+  /** A folder link's whole folder as a zip, streamed. */
+  zip: endpoint({ ...PUBLIC_ENDPOINTS.publicLinks.zip, params: LinkTokenParams }),
+  unlock: endpoint({
+    ...PUBLIC_ENDPOINTS.publicLinks.unlock,
+    params: LinkTokenParams,
+    body: UnlockLinkRequest,
+    response: UnlockLinkResponse,
+  }),
+  /** Multipart (field `file`), into a file-drop link's folder. */
+  upload: endpoint({
+    ...PUBLIC_ENDPOINTS.publicLinks.upload,
+    params: LinkTokenParams,
+    response: PublicUploadResponse,
+    status: 201,
+  }),
+} as const;

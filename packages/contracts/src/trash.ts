@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 
 /** One item of the trash: a file or a folder (with what went to the trash with it) deleted by someone. */
 export const TrashItem = z
@@ -59,4 +60,22 @@ export type EmptyTrashResponse = z.infer<typeof EmptyTrashResponse>;
 /** Messages of the trash (the web app shows them as they are). */
 export const TRASH_MESSAGES = {
   notFound: 'This item is not in the trash.',
+} as const;
+
+/** The trash endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const trashEndpoints = {
+  list: endpoint({ method: 'GET', path: '/api/trash', response: TrashList }),
+  restore: endpoint({
+    method: 'POST',
+    path: '/api/trash/:id/restore',
+    params: TrashIdParams,
+    response: RestoreTrashResponse,
+  }),
+  purge: endpoint({
+    method: 'DELETE',
+    path: '/api/trash/:id',
+    params: TrashIdParams,
+    response: PurgeTrashItemResponse,
+  }),
+  empty: endpoint({ method: 'DELETE', path: '/api/trash', query: EmptyTrashQuery, response: EmptyTrashResponse }),
 } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FileKind } from './file-kinds';
 import { FileRecord } from './files';
+import { endpoint } from './endpoint';
 
 /** A member's role in a workspace: owner (everything, members, delete), editor (content), viewer (read). */
 export const MemberRole = z.enum(['owner', 'editor', 'viewer']).meta({ id: 'MemberRole' });
@@ -232,3 +233,96 @@ export const DeclineInvitationResponse = z
   .object({ id: z.string(), declined: z.literal(true) })
   .meta({ id: 'DeclineInvitationResponse' });
 export type DeclineInvitationResponse = z.infer<typeof DeclineInvitationResponse>;
+
+/** The spaces endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+export const spacesEndpoints = {
+  spaces: endpoint({ method: 'GET', path: '/api/spaces', response: SpaceList }),
+  directory: endpoint({ method: 'GET', path: '/api/users', query: DirectoryQuery, response: DirectoryList }),
+  createWorkspace: endpoint({
+    method: 'POST',
+    path: '/api/workspaces',
+    body: CreateWorkspaceRequest,
+    response: Workspace,
+    status: 201,
+  }),
+  workspaces: endpoint({ method: 'GET', path: '/api/workspaces', response: WorkspaceList }),
+  workspace: endpoint({
+    method: 'GET',
+    path: '/api/workspaces/:id',
+    params: WorkspaceIdParams,
+    response: WorkspaceDetails,
+  }),
+  renameWorkspace: endpoint({
+    method: 'PATCH',
+    path: '/api/workspaces/:id',
+    params: WorkspaceIdParams,
+    body: UpdateWorkspaceRequest,
+    response: WorkspaceDetails,
+  }),
+  deleteWorkspace: endpoint({
+    method: 'DELETE',
+    path: '/api/workspaces/:id',
+    params: WorkspaceIdParams,
+    response: DeleteWorkspaceResponse,
+  }),
+  members: endpoint({
+    method: 'GET',
+    path: '/api/workspaces/:id/members',
+    params: WorkspaceIdParams,
+    response: MemberList,
+  }),
+  setMember: endpoint({
+    method: 'PUT',
+    path: '/api/workspaces/:id/members/:userId',
+    params: MemberParams,
+    body: SetMemberRequest,
+    response: Member,
+  }),
+  removeMember: endpoint({
+    method: 'DELETE',
+    path: '/api/workspaces/:id/members/:userId',
+    params: MemberParams,
+    response: RemoveMemberResponse,
+  }),
+  /** The invited person accepts: a member from now on (404 without an invitation). */
+  acceptInvitation: endpoint({
+    method: 'POST',
+    path: '/api/workspaces/:id/membership/accept',
+    params: WorkspaceIdParams,
+    response: Workspace,
+  }),
+  /** The invited person declines: the invitation is gone (404 without one). */
+  declineInvitation: endpoint({
+    method: 'POST',
+    path: '/api/workspaces/:id/membership/decline',
+    params: WorkspaceIdParams,
+    response: DeclineInvitationResponse,
+  }),
+  createFolder: endpoint({
+    method: 'POST',
+    path: '/api/folders',
+    body: CreateFolderRequest,
+    response: Folder,
+    status: 201,
+  }),
+  folder: endpoint({
+    method: 'GET',
+    path: '/api/folders/:id',
+    params: FolderIdParams,
+    query: FolderListQuery,
+    response: FolderListing,
+  }),
+  updateFolder: endpoint({
+    method: 'PATCH',
+    path: '/api/folders/:id',
+    params: FolderIdParams,
+    body: UpdateFolderRequest,
+    response: Folder,
+  }),
+  deleteFolder: endpoint({
+    method: 'DELETE',
+    path: '/api/folders/:id',
+    params: FolderIdParams,
+    response: DeleteFolderResponse,
+  }),
+} as const;

@@ -1,3 +1,4 @@
+import type { Endpoint } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import { isAdmin } from '../auth/actor';
 import { ADMIN_CAPABILITIES } from '../auth/policies/admin';
@@ -19,6 +20,8 @@ export interface RouteEntry {
   access: Access | undefined;
   /** The schemas the route was registered with (the endpoint-table test compares them with the declared ones). */
   schema?: { params?: unknown; querystring?: unknown; body?: unknown; response?: Record<number, unknown> } | undefined;
+  /** The endpoint table entry it was registered from (`plugins/route.ts`); none for a plugin's own route. */
+  endpoint?: Endpoint | undefined;
 }
 
 declare module 'fastify' {
@@ -39,9 +42,11 @@ export function collectRoutes(app: FastifyInstance) {
   const table: RouteEntry[] = [];
   app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
-    const config = route.config as { access?: Access } | undefined;
+    const config = route.config as { access?: Access; endpoint?: Endpoint } | undefined;
     const schema = route.schema as RouteEntry['schema'];
-    for (const method of [route.method].flat()) table.push({ method, url: route.url, access: config?.access, schema });
+    for (const method of [route.method].flat()) {
+      table.push({ method, url: route.url, access: config?.access, schema, endpoint: config?.endpoint });
+    }
   });
 }
 

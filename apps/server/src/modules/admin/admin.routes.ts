@@ -1,28 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ErrorResponse, NEXT_CURSOR_HEADER } from '@atrium/contracts';
+import { ENDPOINTS, NEXT_CURSOR_HEADER } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import { SESSION_COOKIE } from '../../plugins/session';
 import { requestContext } from '../../lib/http/request-context';
 import { sessionIdOf } from '../auth/sessions.service';
 import type { AdminUsersService } from './admin-users.service';
+import { routesOf } from '../../plugins/route';
 
 /** /api/admin/users: the users screen (admins only). */
 export function registerAdminRoutes(app: FastifyInstance, { users }: { users: AdminUsersService }) {
-  const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
   const { users: list, updateUser, revokeSessions, transferFiles } = ENDPOINTS.admin;
 
-  typed.route({
-    method: list.method,
-    url: list.path,
-    config: adminOnly('users'),
-    schema: {
-      tags,
-      summary: 'Everyone who has signed in, by owner key (next page: the `X-Next-Cursor` header)',
-      querystring: list.query,
-      response: { 200: list.response, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
-    },
+  const serve = routesOf(app, { config: adminOnly('users'), tags });
+
+  serve(list, {
+    summary: 'Everyone who has signed in, by owner key (next page: the `X-Next-Cursor` header)',
+    errors: [400, 401, 403],
     handler: async (request, reply) => {
       const page = await users.list(await request.requireUser(), request.query);
       if (page.nextCursor) void reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
@@ -30,41 +24,19 @@ export function registerAdminRoutes(app: FastifyInstance, { users }: { users: Ad
     },
   });
 
-  typed.route({
-    method: updateUser.method,
-    url: updateUser.path,
-    config: adminOnly('users'),
-    schema: {
-      tags,
-      summary: 'Change a user’s role, status (disable / enable) or quota',
-      description:
-        'Disabling ends the user’s sessions and live streams at once and refuses their sign-in. The built-in ' +
-        'admin and the calling admin cannot be demoted or disabled (409).',
-      params: updateUser.params,
-      body: updateUser.body,
-      response: {
-        200: updateUser.response,
-        400: ErrorResponse,
-        401: ErrorResponse,
-        403: ErrorResponse,
-        404: ErrorResponse,
-        409: ErrorResponse,
-      },
-    },
+  serve(updateUser, {
+    summary: 'Change a user’s role, status (disable / enable) or quota',
+    description:
+      'Disabling ends the user’s sessions and live streams at once and refuses their sign-in. The built-in ' +
+      'admin and the calling admin cannot be demoted or disabled (409).',
+    errors: [400, 401, 403, 404, 409],
     handler: async (request) =>
       users.update(await request.requireUser(), request.params.userId, request.body, requestContext(request)),
   });
 
-  typed.route({
-    method: revokeSessions.method,
-    url: revokeSessions.path,
-    config: adminOnly('users'),
-    schema: {
-      tags,
-      summary: 'Sign a user out everywhere (for yourself: everywhere but this session)',
-      params: revokeSessions.params,
-      response: { 200: revokeSessions.response, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
-    },
+  serve(revokeSessions, {
+    summary: 'Sign a user out everywhere (for yourself: everywhere but this session)',
+    errors: [401, 403, 404],
     handler: async (request) => {
       const token = request.cookies[SESSION_COOKIE];
       const revoked = await users.revokeSessions(
@@ -77,29 +49,14 @@ export function registerAdminRoutes(app: FastifyInstance, { users }: { users: Ad
     },
   });
 
-  typed.route({
-    method: transferFiles.method,
-    url: transferFiles.path,
-    config: adminOnly('users'),
-    schema: {
-      tags,
-      summary: 'Transfer files: move every personal file and folder of a disabled user to another user',
-      description:
-        'Everything in the personal space of `userId` (trashed items and versions included) moves, in one ' +
-        'transaction, into a new folder "From <their name>" of the personal space of `toUserId`, and counts ' +
-        'against their quota (not checked). Audited as `user.files_transferred`. The account must be disabled ' +
-        '(409); the recipient enabled (409) and someone else (400).',
-      params: transferFiles.params,
-      body: transferFiles.body,
-      response: {
-        200: transferFiles.response,
-        400: ErrorResponse,
-        401: ErrorResponse,
-        403: ErrorResponse,
-        404: ErrorResponse,
-        409: ErrorResponse,
-      },
-    },
+  serve(transferFiles, {
+    summary: 'Transfer files: move every personal file and folder of a disabled user to another user',
+    description:
+      'Everything in the personal space of `userId` (trashed items and versions included) moves, in one ' +
+      'transaction, into a new folder "From <their name>" of the personal space of `toUserId`, and counts ' +
+      'against their quota (not checked). Audited as `user.files_transferred`. The account must be disabled ' +
+      '(409); the recipient enabled (409) and someone else (400).',
+    errors: [400, 401, 403, 404, 409],
     handler: async (request) =>
       users.transferFiles(await request.requireUser(), request.params.userId, request.body, requestContext(request)),
   });

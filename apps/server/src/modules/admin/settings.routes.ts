@@ -1,42 +1,30 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import type { EventEmitter } from '../../events';
 import { requestContext } from '../../lib/http/request-context';
 import type { SettingsService } from './settings.service';
+import { routesOf } from '../../plugins/route';
 
 /** /api/admin/settings: instance settings (admins only); each change is a `settings.changed` audit entry. */
 export function registerSettingsRoutes(
   app: FastifyInstance,
   { settings, events }: { settings: SettingsService; events: EventEmitter },
 ) {
-  const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
   const { settings: get, updateSettings: update } = ENDPOINTS.admin;
 
-  typed.route({
-    method: get.method,
-    url: get.path,
-    config: adminOnly('settings'),
-    schema: {
-      tags,
-      summary: 'Instance settings (admins only)',
-      response: { 200: get.response, 401: ErrorResponse, 403: ErrorResponse },
-    },
+  const serve = routesOf(app, { config: adminOnly('settings'), tags });
+
+  serve(get, {
+    summary: 'Instance settings (admins only)',
+    errors: [401, 403],
     handler: async () => settings.get(),
   });
 
-  typed.route({
-    method: update.method,
-    url: update.path,
-    config: adminOnly('settings'),
-    schema: {
-      tags,
-      summary: 'Change instance settings (admins only); settings left out keep their value',
-      body: update.body,
-      response: { 200: update.response, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
-    },
+  serve(update, {
+    summary: 'Change instance settings (admins only); settings left out keep their value',
+    errors: [400, 401, 403],
     handler: async (request) => {
       const admin = await request.requireUser();
       const { before, after } = await settings.update(admin.id, request.body);

@@ -2,14 +2,14 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ErrorResponse, type SystemCheck, type SystemConfigEntry } from '@atrium/contracts';
+import { ENDPOINTS, type SystemCheck, type SystemConfigEntry } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import type { Config } from '../../config';
 import type { DatabaseHandle } from '../../db';
 import { readBuildInfo } from '../../lib/build-info';
 import { runProbes, type ReadinessProbe } from '../health/health.routes';
 import { createSystemRepository } from './system.repository';
+import { route } from '../../plugins/route';
 
 const E = ENDPOINTS.system;
 
@@ -96,20 +96,15 @@ export interface SystemDeps {
 
 /** GET /api/admin/system: the system status screen (admins only). */
 export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
-  const typed = app.withTypeProvider<ZodTypeProvider>();
   const build = readBuildInfo(here);
   const startedAt = deps.startedAt ?? Date.now();
 
-  typed.route({
-    method: E.status.method,
-    url: E.status.path,
+  route(app, E.status, {
     config: adminOnly('system'),
-    schema: {
-      tags: ['admin'],
-      summary: 'Version, uptime, dependency checks, database and storage size, streams and configuration',
-      description: 'Secrets in the configuration summary are only ever `set` or `unset`.',
-      response: { 200: E.status.response, 401: ErrorResponse, 403: ErrorResponse },
-    },
+    tags: ['admin'],
+    summary: 'Version, uptime, dependency checks, database and storage size, streams and configuration',
+    description: 'Secrets in the configuration summary are only ever `set` or `unset`.',
+    errors: [401, 403],
     handler: async (request) => {
       const system = createSystemRepository(deps.database.db);
       const [entries, sizeBytes, blobs, versions, tusBytes, pushSubscriptions, scheduledPending, jobs] =

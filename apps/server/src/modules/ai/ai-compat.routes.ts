@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  endpoint,
   FaceDetectionResult,
   ImageAnalysisResult,
   OpenAiSpeechRequest,
@@ -13,6 +13,21 @@ import '../../plugins/access';
 import type { AiService } from './ai.service';
 import type { ApiKeysService } from './api-keys.service';
 import { readUpload, registerMediaParsers, tooLargeMessage } from './ai.input';
+import { routesOf } from '../../plugins/route';
+
+/** For outside clients, not the web: outside the endpoint table (`ENDPOINTS`), declared here the same way. */
+const COMPAT = {
+  recognition: endpoint({
+    method: 'POST',
+    path: '/speech/recognition/conversation/cognitiveservices/v1',
+    response: SpeechToTextResult,
+  }),
+  synthesis: endpoint({ method: 'POST', path: '/cognitiveservices/v1' }),
+  faces: endpoint({ method: 'POST', path: '/face/v1.0/detect', response: FaceDetectionResult }),
+  vision: endpoint({ method: 'POST', path: '/vision/v3.2/analyze', response: ImageAnalysisResult }),
+  transcriptions: endpoint({ method: 'POST', path: '/v1/audio/transcriptions' }),
+  speech: endpoint({ method: 'POST', path: '/v1/audio/speech' }),
+};
 
 const AZURE_ACCESS_DENIED =
   'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
@@ -76,11 +91,11 @@ export async function registerAiCompatRoutes(
   await app.register(async (scope) => {
     await registerMediaParsers(scope, Math.max(limits.audioBytes, limits.imageBytes));
     const bodyLimits: Record<string, [string, number]> = {
-      '/speech/recognition/conversation/cognitiveservices/v1': ['audio file', limits.audioBytes],
-      '/cognitiveservices/v1': ['SSML document', 256 * 1024],
-      '/face/v1.0/detect': ['image', limits.imageBytes],
-      '/vision/v3.2/analyze': ['image', limits.imageBytes],
-      '/v1/audio/speech': ['request', 256 * 1024],
+      [COMPAT.recognition.path]: ['audio file', limits.audioBytes],
+      [COMPAT.synthesis.path]: ['SSML document', 256 * 1024],
+      [COMPAT.faces.path]: ['image', limits.imageBytes],
+      [COMPAT.vision.path]: ['image', limits.imageBytes],
+      [COMPAT.speech.path]: ['request', 256 * 1024],
     };
     scope.setErrorHandler((error: FastifyError, request, reply) => {
       let appError = toAppError(error);
@@ -106,37 +121,26 @@ export async function registerAiCompatRoutes(
         );
       }
     });
-    const typed = scope.withTypeProvider<ZodTypeProvider>();
     const apikey = { access: 'apikey' as const };
 
-    typed.post(
-      '/speech/recognition/conversation/cognitiveservices/v1',
-      {
-        bodyLimit: limits.audioBytes,
-        config: apikey,
-        schema: {
-          tags: ['ai-compat'],
-          summary: 'Azure Speech short-audio recognition',
-          response: { 200: SpeechToTextResult },
-        },
-      },
-      async (request) => {
+    const serve = routesOf(scope, { config: apikey, tags: ['ai-compat'] });
+
+    serve(COMPAT.recognition, {
+      bodyLimit: limits.audioBytes,
+      summary: 'Azure Speech short-audio recognition',
+      handler: async (request) => {
         const { language } = request.query as { language?: string };
         if (language && language.toLowerCase() !== 'en-us')
           throw new AppError('BAD_REQUEST', `Language ${language} is not supported; use en-US.`);
         const { buffer } = await readUpload(request, { what: 'audio', maxBytes: limits.audioBytes });
         return ai.transcribe(buffer);
       },
-    );
+    });
 
-    typed.post(
-      '/cognitiveservices/v1',
-      {
-        bodyLimit: 256 * 1024,
-        config: apikey,
-        schema: { tags: ['ai-compat'], summary: 'Azure neural TTS (SSML in, MP3 out)' },
-      },
-      async (request, reply) => {
+    serve(COMPAT.synthesis, {
+      bodyLimit: 256 * 1024,
+      summary: 'Azure neural TTS (SSML in, MP3 out)',
+      handler: async (request, reply) => {
         const format = request.headers['x-microsoft-outputformat'];
         if (format && format !== TTS_FORMAT)
           throw new AppError('BAD_REQUEST', `Output format ${String(format)} is not supported; use ${TTS_FORMAT}.`);
@@ -145,20 +149,16 @@ export async function registerAiCompatRoutes(
         const audio = await ai.synthesize({ ssml: request.body });
         return reply.type('audio/mpeg').send(audio);
       },
-    );
+    });
 
-    for (const [url, summary, run, schema] of [
-      ['/face/v1.0/detect', 'Azure Face v1.0 detect', ai.detectFaces, FaceDetectionResult],
-      ['/vision/v3.2/analyze', 'Azure Computer Vision v3.2 analyze', ai.analyzeImage, ImageAnalysisResult],
+    for (const [declared, summary, run] of [
+      [COMPAT.faces, 'Azure Face v1.0 detect', ai.detectFaces],
+      [COMPAT.vision, 'Azure Computer Vision v3.2 analyze', ai.analyzeImage],
     ] as const) {
-      typed.post(
-        url,
-        {
-          bodyLimit: limits.imageBytes,
-          config: apikey,
-          schema: { tags: ['ai-compat'], summary, response: { 200: schema } },
-        },
-        async (request) => {
+      serve(declared, {
+        bodyLimit: limits.imageBytes,
+        summary,
+        handler: async (request) => {
           if (request.body && !Buffer.isBuffer(request.body))
             throw new AppError(
               'BAD_REQUEST',
@@ -167,17 +167,13 @@ export async function registerAiCompatRoutes(
           const { buffer } = await readUpload(request, { what: 'image', maxBytes: limits.imageBytes });
           return run(buffer);
         },
-      );
+      });
     }
 
-    // Untyped: answers JSON { text } or, with response_format=text, plain text.
-    scope.post(
-      '/v1/audio/transcriptions',
-      {
-        config: apikey,
-        schema: { tags: ['ai-compat'], summary: 'OpenAI-compatible transcription (multipart "file" WAV, "model")' },
-      },
-      async (request, reply) => {
+    // No response schema: answers JSON { text } or, with response_format=text, plain text.
+    serve(COMPAT.transcriptions, {
+      summary: 'OpenAI-compatible transcription (multipart "file" WAV, "model")',
+      handler: async (request, reply) => {
         if (!request.isMultipart()) throw new AppError('BAD_REQUEST', 'Send multipart/form-data with a "file" field.');
         const { buffer, fields } = await readUpload(request, { what: 'audio', maxBytes: limits.audioBytes });
         const format = fields.response_format ?? 'json';
@@ -188,19 +184,12 @@ export async function registerAiCompatRoutes(
         const answer: OpenAiTranscription = { text: result.DisplayText };
         return answer;
       },
-    );
+    });
 
-    typed.post(
-      '/v1/audio/speech',
-      {
-        bodyLimit: 256 * 1024,
-        config: apikey,
-        schema: {
-          tags: ['ai-compat'],
-          summary: 'OpenAI-compatible speech (JSON { model, input, voice }) → audio/mpeg',
-        },
-      },
-      async (request, reply) => {
+    serve(COMPAT.speech, {
+      bodyLimit: 256 * 1024,
+      summary: 'OpenAI-compatible speech (JSON { model, input, voice }) → audio/mpeg',
+      handler: async (request, reply) => {
         const parsed = OpenAiSpeechRequest.safeParse(request.body);
         if (!parsed.success) throw new AppError('BAD_REQUEST', 'Send JSON { "model", "input", "voice" }.');
         const format = parsed.data.response_format ?? 'mp3';
@@ -208,6 +197,6 @@ export async function registerAiCompatRoutes(
         const audio = await ai.synthesize({ text: parsed.data.input });
         return reply.type('audio/mpeg').send(audio);
       },
-    );
+    });
   });
 }

@@ -1,8 +1,7 @@
 import { VOICE_COMMAND_RATE_MESSAGE } from '@atrium/contracts/texts';
 import { adminOnly } from '../../auth/policies/admin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ErrorResponse, TextToSpeechRequest } from '@atrium/contracts';
+import { ENDPOINTS, TextToSpeechRequest } from '@atrium/contracts';
 import { AppError } from '../../errors';
 import { sendError, toAppError } from '../../plugins/errors';
 import '../../plugins/access';
@@ -12,6 +11,7 @@ import { requestContext } from '../../lib/http/request-context';
 import type { ApiKeysService } from './api-keys.service';
 import type { FileSource } from './file-source';
 import { readUpload, registerMediaParsers, tooLargeMessage } from './ai.input';
+import { routesOf } from '../../plugins/route';
 
 const E = ENDPOINTS.ai;
 const VOICE_COMMAND = ENDPOINTS.assistant.voiceCommand;
@@ -80,26 +80,14 @@ export async function registerAiRoutes(
       }),
     );
     // Access (`config.access`) is enforced by the app-wide hook before any body is read.
-    const typed = scope.withTypeProvider<ZodTypeProvider>();
-    const errors = {
-      400: ErrorResponse,
-      401: ErrorResponse,
-      413: ErrorResponse,
-      415: ErrorResponse,
-      503: ErrorResponse,
-    };
+    const errors = [400, 401, 413, 415, 503] as const;
 
-    typed.route({
-      method: E.speechToText.method,
-      url: E.speechToText.path,
+    const serve = routesOf(scope, { config: { access: 'user' }, tags: ['ai'] });
+
+    serve(E.speechToText, {
       bodyLimit: limits.audioBytes,
-      config: { access: 'user' },
-      schema: {
-        tags: ['ai'],
-        summary: 'Transcribe a WAV file (body audio/wav, multipart field "file", or ?fileId=)',
-        querystring: E.speechToText.query,
-        response: { 200: E.speechToText.response, ...errors },
-      },
+      summary: 'Transcribe a WAV file (body audio/wav, multipart field "file", or ?fileId=)',
+      errors,
       handler: async (request) => {
         const user = await request.requireUser();
         const { buffer } = await readUpload(request, { what: 'audio', maxBytes: limits.audioBytes, user, files });
@@ -109,9 +97,7 @@ export async function registerAiRoutes(
 
     // The voice assistant works on public pages too, so visitors without a session may send it a
     // short recording (the browser's own recogniser needs the vendor's cloud; this does not).
-    typed.route({
-      method: VOICE_COMMAND.method,
-      url: VOICE_COMMAND.path,
+    serve(VOICE_COMMAND, {
       bodyLimit: VOICE_COMMAND_MAX_BYTES,
       // Counted before the body is read, so a flood over the limit costs no body.
       config: {
@@ -123,18 +109,8 @@ export async function registerAiRoutes(
           message: VOICE_COMMAND_RATE_MESSAGE,
         },
       },
-      schema: {
-        tags: ['ai'],
-        summary: `Transcribe a spoken assistant command (body audio/wav, at most ${VOICE_COMMAND_MAX_SECONDS} s; ${voiceCommandsPerMinute} per minute per client)`,
-        response: {
-          200: VOICE_COMMAND.response,
-          400: ErrorResponse,
-          413: ErrorResponse,
-          415: ErrorResponse,
-          429: ErrorResponse,
-          503: ErrorResponse,
-        },
-      },
+      summary: `Transcribe a spoken assistant command (body audio/wav, at most ${VOICE_COMMAND_MAX_SECONDS} s; ${voiceCommandsPerMinute} per minute per client)`,
+      errors: [400, 413, 415, 429, 503],
       handler: async (request) => {
         const body = request.body;
         if (typeof body === 'string' || request.isMultipart())
@@ -145,16 +121,10 @@ export async function registerAiRoutes(
       },
     });
 
-    // Untyped: the answer is audio/mpeg, not a JSON schema; the body is JSON or SSML (`readSpeechInput`).
-    scope.route({
-      method: E.textToSpeech.method,
-      url: E.textToSpeech.path,
+    // No body or response schema: the answer is audio/mpeg; the body is JSON or SSML (`readSpeechInput`).
+    serve(E.textToSpeech, {
       bodyLimit: TEXT_BODY_LIMIT,
-      config: { access: 'user' },
-      schema: {
-        tags: ['ai'],
-        summary: 'Speak text (JSON { text }) or SSML (application/ssml+xml); answers audio/mpeg',
-      },
+      summary: 'Speak text (JSON { text }) or SSML (application/ssml+xml); answers audio/mpeg',
       handler: async (request, reply) => {
         await request.requireUser();
         const audio = await ai.synthesize(readSpeechInput(request));
@@ -166,17 +136,10 @@ export async function registerAiRoutes(
       [E.faceDetection, 'Detect faces (Azure Face v1.0 shape)', ai.detectFaces],
       [E.imageAnalysis, 'Analyse an image (Computer Vision v3.2 shape)', ai.analyzeImage],
     ] as const) {
-      typed.route({
-        method: declared.method,
-        url: declared.path,
+      serve(declared, {
         bodyLimit: limits.imageBytes,
-        config: { access: 'user' },
-        schema: {
-          tags: ['ai'],
-          summary: `${summary}: body image/jpeg, image/png or application/octet-stream, multipart "file", or ?fileId=`,
-          querystring: declared.query,
-          response: { 200: declared.response, ...errors },
-        },
+        summary: `${summary}: body image/jpeg, image/png or application/octet-stream, multipart "file", or ?fileId=`,
+        errors,
         handler: async (request) => {
           const user = await request.requireUser();
           const { buffer } = await readUpload(request, { what: 'image', maxBytes: limits.imageBytes, user, files });
@@ -185,36 +148,18 @@ export async function registerAiRoutes(
       });
     }
 
-    typed.route({
-      method: E.status.method,
-      url: E.status.path,
-      config: { access: 'user' },
-      schema: {
-        tags: ['ai'],
-        summary: 'Provider and state of each AI service',
-        response: { 200: E.status.response },
-      },
+    serve(E.status, {
+      summary: 'Provider and state of each AI service',
       handler: async (request) => {
         await request.requireUser();
         return ai.status();
       },
     });
 
-    typed.route({
-      method: E.createKey.method,
-      url: E.createKey.path,
+    serve(E.createKey, {
       config: adminOnly('apiKeys'),
-      schema: {
-        tags: ['ai'],
-        summary: 'Create an API key for the compatibility endpoints (the key is shown only in this answer)',
-        body: E.createKey.body,
-        response: {
-          [E.createKey.status]: E.createKey.response,
-          400: ErrorResponse,
-          401: ErrorResponse,
-          403: ErrorResponse,
-        },
-      },
+      summary: 'Create an API key for the compatibility endpoints (the key is shown only in this answer)',
+      errors: [400, 401, 403],
       handler: async (request, reply) => {
         const admin = await request.requireUser();
         const created = await keys.create(admin, request.body.name, request.body.expiresAt);
@@ -228,28 +173,16 @@ export async function registerAiRoutes(
       },
     });
 
-    typed.route({
-      method: E.keys.method,
-      url: E.keys.path,
+    serve(E.keys, {
       config: adminOnly('apiKeys'),
-      schema: {
-        tags: ['ai'],
-        summary: 'List API keys (never the keys themselves)',
-        response: { 200: E.keys.response },
-      },
+      summary: 'List API keys (never the keys themselves)',
       handler: async () => keys.list(),
     });
 
-    typed.route({
-      method: E.revokeKey.method,
-      url: E.revokeKey.path,
+    serve(E.revokeKey, {
       config: adminOnly('apiKeys'),
-      schema: {
-        tags: ['ai'],
-        summary: 'Revoke an API key',
-        params: E.revokeKey.params,
-        response: { 200: E.revokeKey.response, 404: ErrorResponse },
-      },
+      summary: 'Revoke an API key',
+      errors: [404],
       handler: async (request) => {
         const admin = await request.requireUser();
         const revoked = await keys.revoke(request.params.id);

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import type { EventEmitter } from '../../events';
 import { requestContext } from '../../lib/http/request-context';
 import type { AnalysisService } from './analysis.service';
+import { routesOf } from '../../plugins/route';
 
 /**
  * `GET /api/files/{id}/insights`: what background analysis found in a file, for whoever may read the file; a
@@ -14,41 +14,22 @@ export function registerAnalysisRoutes(
   { analysis, events }: { analysis: AnalysisService; events: EventEmitter },
 ) {
   const { insights, setting, changeSetting } = ENDPOINTS.analysis;
-  app.withTypeProvider<ZodTypeProvider>().route({
-    method: insights.method,
-    url: insights.path,
-    config: { access: 'user' },
-    schema: {
-      tags: ['files'],
-      summary: 'What background analysis found in a file: text (OCR, document), transcript, caption, tags, faces',
-      params: insights.params,
-      response: { 200: insights.response, 404: ErrorResponse },
-    },
+  const serve = routesOf(app, { config: { access: 'user' }, tags: ['workspaces'] });
+
+  serve(insights, {
+    tags: ['files'],
+    summary: 'What background analysis found in a file: text (OCR, document), transcript, caption, tags, faces',
+    errors: [404],
     handler: async (request) => analysis.insights(await request.requireUser(), request.params.id),
   });
-  app.withTypeProvider<ZodTypeProvider>().route({
-    method: setting.method,
-    url: setting.path,
-    config: { access: 'user' },
-    schema: {
-      tags: ['workspaces'],
-      summary: "A workspace's background analysis: on, no-faces or off (members)",
-      params: setting.params,
-      response: { 200: setting.response, 404: ErrorResponse },
-    },
+  serve(setting, {
+    summary: "A workspace's background analysis: on, no-faces or off (members)",
+    errors: [404],
     handler: async (request) => analysis.setting(await request.requireUser(), request.params.id),
   });
-  app.withTypeProvider<ZodTypeProvider>().route({
-    method: changeSetting.method,
-    url: changeSetting.path,
-    config: { access: 'user' },
-    schema: {
-      tags: ['workspaces'],
-      summary: "Change a workspace's background analysis (owners); no-faces drops faces found, off drops insights",
-      params: changeSetting.params,
-      body: changeSetting.body,
-      response: { 200: changeSetting.response, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
-    },
+  serve(changeSetting, {
+    summary: "Change a workspace's background analysis (owners); no-faces drops faces found, off drops insights",
+    errors: [400, 403, 404],
     handler: async (request) => {
       const actor = await request.requireUser();
       const changed = await analysis.setSetting(actor, request.params.id, request.body.analysis);

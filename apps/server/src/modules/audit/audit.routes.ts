@@ -1,40 +1,27 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import type { AuditService } from './audit.service';
+import { routesOf } from '../../plugins/route';
 
 /** /api/admin/audit (a page as JSON) and /api/admin/audit.csv (everything matching, streamed). Admins only. */
 export function registerAuditRoutes(app: FastifyInstance, { audit }: { audit: AuditService }) {
-  const typed = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
 
   const { audit: page, auditCsv: csv } = ENDPOINTS.admin;
-  typed.route({
-    method: page.method,
-    url: page.path,
-    config: adminOnly('audit'),
-    schema: {
-      tags,
-      summary: 'The audit log, newest first, filtered by actor, action, target and time',
-      querystring: page.query,
-      response: { 200: page.response, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
-    },
+  const serve = routesOf(app, { config: adminOnly('audit'), tags });
+
+  serve(page, {
+    summary: 'The audit log, newest first, filtered by actor, action, target and time',
+    errors: [400, 401, 403],
     handler: async (request) => audit.page(request.query),
   });
 
-  typed.route({
-    method: csv.method,
-    url: csv.path,
-    config: adminOnly('audit'),
-    schema: {
-      tags,
-      summary: 'The audit log as CSV (same filters; every matching entry, streamed)',
-      description:
-        "text/csv; every cell quoted; a `'` goes before `=`, `+`, `-`, `@`, tab or CR at the start of a value or after `,` `;` tab CR LF inside it (formula injection).",
-      querystring: csv.query,
-    },
+  serve(csv, {
+    summary: 'The audit log as CSV (same filters; every matching entry, streamed)',
+    description:
+      "text/csv; every cell quoted; a `'` goes before `=`, `+`, `-`, `@`, tab or CR at the start of a value or after `,` `;` tab CR LF inside it (formula injection).",
     handler: async (request, reply) => {
       const lines = audit.csv(request.query);
       // Read the first line before answering, so a bad filter is still a JSON 400.

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type AuthConfigResponse, ENDPOINTS, ErrorResponse, type MeResponse } from '@atrium/contracts';
+import { type AuthConfigResponse, ENDPOINTS, type MeResponse } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
 import { AppError } from '../../errors';
 import type { EventEmitter } from '../../events';
@@ -8,6 +7,7 @@ import { requestContext } from '../../lib/http/request-context';
 import { AccountDisabledError, type AuthService } from './auth.service';
 import { isAdmin } from '../../auth/actor';
 import type { SessionUser } from './sessions.service';
+import { routesOf } from '../../plugins/route';
 
 const E = ENDPOINTS.auth;
 
@@ -43,27 +43,17 @@ const failureReason = (error: unknown) =>
         : 'error';
 
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
-  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const serve = routesOf(app, { config: { access: 'public' }, tags: ['auth'] });
 
-  typed.route({
-    method: E.config.method,
-    url: E.config.path,
-    config: { access: 'public' },
-    schema: { tags: ['auth'], summary: 'Sign-in options for the login page', response: { 200: E.config.response } },
+  serve(E.config, {
+    summary: 'Sign-in options for the login page',
     handler: async () => deps.authConfig,
   });
 
-  typed.route({
-    method: E.login.method,
-    url: E.login.path,
-    config: { access: 'public' },
-    schema: {
-      tags: ['auth'],
-      summary: 'Sign in with the built-in admin credentials',
-      description: 'Failed attempts are limited per client IP and per username (429 with Retry-After).',
-      body: E.login.body,
-      response: { 200: E.login.response, 401: ErrorResponse, 429: ErrorResponse },
-    },
+  serve(E.login, {
+    summary: 'Sign in with the built-in admin credentials',
+    description: 'Failed attempts are limited per client IP and per username (429 with Retry-After).',
+    errors: [401, 429],
     // A client over its per-IP limit is refused before its body is read.
     onRequest: async (request) => {
       try {
@@ -101,11 +91,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     },
   });
 
-  typed.route({
-    method: E.logout.method,
-    url: E.logout.path,
-    config: { access: 'public' },
-    schema: { tags: ['auth'], summary: 'End the session', response: { 200: E.logout.response } },
+  serve(E.logout, {
+    summary: 'End the session',
     handler: async (request, reply) => {
       const user = await request.currentUser();
       await deps.sessions.signOut(request, reply);
@@ -119,29 +106,23 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     },
   });
 
-  typed.route({
-    method: E.me.method,
-    url: E.me.path,
+  serve(E.me, {
     config: { access: 'user' },
-    schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: E.me.response, 401: ErrorResponse } },
+    summary: 'The signed-in user',
+    errors: [401],
     handler: async (request) => {
       const user = await request.requireUser();
       return presentMe(user, await deps.auth.isFirstLogin(user.id));
     },
   });
 
-  typed.route({
-    method: E.firstLogin.method,
-    url: E.firstLogin.path,
+  serve(E.firstLogin, {
     config: { access: 'user' },
-    schema: {
-      tags: ['auth'],
-      summary: "Record that the user's first sign-in was greeted",
-      description:
-        'The client calls this once it has shown the first-login greeting and subscribed to notifications; ' +
-        'from then on `GET /api/me` answers `firstLogin: false` in every browser. Repeating it changes nothing.',
-      response: { 200: E.firstLogin.response, 401: ErrorResponse },
-    },
+    summary: "Record that the user's first sign-in was greeted",
+    description:
+      'The client calls this once it has shown the first-login greeting and subscribed to notifications; ' +
+      'from then on `GET /api/me` answers `firstLogin: false` in every browser. Repeating it changes nothing.',
+    errors: [401],
     handler: async (request) => {
       const user = await request.requireUser();
       await deps.auth.completeFirstLogin(user.id);

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ENDPOINTS, type OidcLoginError } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
 import type { SiteOrigin } from '../../lib/site-origin';
@@ -8,6 +7,7 @@ import { requestContext } from '../../lib/http/request-context';
 import { AccountDisabledError, type AuthService } from './auth.service';
 import { OidcFlow, OidcUnavailableError, safeReturnTo, type OidcService } from './oidc.service';
 import { createSealer } from './sealed-cookie';
+import { routesOf } from '../../plugins/route';
 
 export const OIDC_FLOW_COOKIE = 'atrium_oidc';
 const { oidcStart: start, oidcCallback: callback } = ENDPOINTS.auth;
@@ -30,7 +30,6 @@ export interface OidcRoutesDeps {
  * /login?error=oidc_unavailable|oidc_failed, which the login page explains.
  */
 export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
-  const typed = app.withTypeProvider<ZodTypeProvider>();
   const sealer = createSealer(deps.sessionSecret, 'oidc-flow');
   const cookieOptions = {
     path: '/api/auth/oidc',
@@ -41,15 +40,10 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
   };
   const toLogin = (reply: FastifyReply, error: OidcLoginError) => reply.redirect(`/login?error=${error}`, 302);
 
-  typed.route({
-    method: start.method,
-    url: start.path,
-    config: { access: 'public' },
-    schema: {
-      tags: ['auth'],
-      summary: 'Start signing in with the identity provider (a browser navigation, answered with a redirect)',
-      querystring: start.query,
-    },
+  const serve = routesOf(app, { config: { access: 'public' }, tags: ['auth'] });
+
+  serve(start, {
+    summary: 'Start signing in with the identity provider (a browser navigation, answered with a redirect)',
     handler: async (request, reply) => {
       if (!deps.oidc) return toLogin(reply, 'oidc_unavailable');
       const site = deps.site.of(request);
@@ -67,11 +61,8 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
     },
   });
 
-  typed.route({
-    method: callback.method,
-    url: callback.path,
-    config: { access: 'public' },
-    schema: { tags: ['auth'], summary: 'Where the identity provider sends the browser back (redirects onwards)' },
+  serve(callback, {
+    summary: 'Where the identity provider sends the browser back (redirects onwards)',
     handler: async (request, reply) => {
       const flow = OidcFlow.safeParse(sealer.unseal(request.cookies[OIDC_FLOW_COOKIE]));
       void reply.clearCookie(OIDC_FLOW_COOKIE, cookieOptions).header('cache-control', 'no-store');

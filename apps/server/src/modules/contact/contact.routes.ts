@@ -1,8 +1,8 @@
 import { adminOnly } from '../../auth/policies/admin';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import type { ContactService } from './contact.service';
+import { routesOf } from '../../plugins/route';
 
 const E = ENDPOINTS.contact;
 
@@ -10,11 +10,10 @@ const E = ENDPOINTS.contact;
 const CONTACT_WINDOW_MS = 60 * 60 * 1000;
 
 export function registerContactRoutes(app: FastifyInstance, deps: { contact: ContactService; maxPerHour: number }) {
-  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const serve = routesOf(app, { config: adminOnly('contactMessages'), tags: ['contact'] });
 
-  typed.route({
-    method: E.submit.method,
-    url: E.submit.path, // Messages accepted (not attempts) count; a sender at the limit is refused before its body is read.
+  serve(E.submit, {
+    // Messages accepted (not attempts) count; a sender at the limit is refused before its body is read.
     config: {
       access: 'public',
       rateLimit: {
@@ -25,12 +24,8 @@ export function registerContactRoutes(app: FastifyInstance, deps: { contact: Con
         count: 'success',
       },
     },
-    schema: {
-      tags: ['contact'],
-      summary: 'Send a message through the contact form',
-      body: E.submit.body,
-      response: { [E.submit.status]: E.submit.response, 400: ErrorResponse, 429: ErrorResponse },
-    },
+    summary: 'Send a message through the contact form',
+    errors: [400, 429],
     handler: async (request, reply) => {
       const created = await deps.contact.submit(request.body, {
         ip: request.ip,
@@ -40,60 +35,27 @@ export function registerContactRoutes(app: FastifyInstance, deps: { contact: Con
     },
   });
 
-  typed.route({
-    method: E.messages.method,
-    url: E.messages.path,
-    config: adminOnly('contactMessages'),
-    schema: {
-      tags: ['contact'],
-      summary: 'Contact messages, newest first (admins)',
-      response: { 200: E.messages.response, 401: ErrorResponse, 403: ErrorResponse },
-    },
+  serve(E.messages, {
+    summary: 'Contact messages, newest first (admins)',
+    errors: [401, 403],
     handler: async () => deps.contact.list(),
   });
 
-  typed.route({
-    method: E.unreadCount.method,
-    url: E.unreadCount.path,
-    config: adminOnly('contactMessages'),
-    schema: {
-      tags: ['contact'],
-      summary: 'How many contact messages no admin has read yet (admins)',
-      response: { 200: E.unreadCount.response, 401: ErrorResponse, 403: ErrorResponse },
-    },
+  serve(E.unreadCount, {
+    summary: 'How many contact messages no admin has read yet (admins)',
+    errors: [401, 403],
     handler: async () => ({ unread: await deps.contact.unreadCount() }),
   });
 
-  typed.route({
-    method: E.updateMessage.method,
-    url: E.updateMessage.path,
-    config: adminOnly('contactMessages'),
-    schema: {
-      tags: ['contact'],
-      summary: 'Mark a contact message read/unread or handled (admins)',
-      params: E.updateMessage.params,
-      body: E.updateMessage.body,
-      response: {
-        200: E.updateMessage.response,
-        400: ErrorResponse,
-        401: ErrorResponse,
-        403: ErrorResponse,
-        404: ErrorResponse,
-      },
-    },
+  serve(E.updateMessage, {
+    summary: 'Mark a contact message read/unread or handled (admins)',
+    errors: [400, 401, 403, 404],
     handler: async (request) => deps.contact.update(request.params.id, request.body),
   });
 
-  typed.route({
-    method: E.deleteMessage.method,
-    url: E.deleteMessage.path,
-    config: adminOnly('contactMessages'),
-    schema: {
-      tags: ['contact'],
-      summary: 'Delete a contact message (admins)',
-      params: E.deleteMessage.params,
-      response: { 200: E.deleteMessage.response, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
-    },
+  serve(E.deleteMessage, {
+    summary: 'Delete a contact message (admins)',
+    errors: [401, 403, 404],
     handler: async (request) => {
       await deps.contact.remove(request.params.id);
       return { id: request.params.id, deleted: true as const };

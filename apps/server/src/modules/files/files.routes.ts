@@ -2,14 +2,14 @@ import type { EventEmitter } from '../../events';
 import { requestContext } from '../../lib/http/request-context';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ErrorResponse, NEXT_CURSOR_HEADER, type UploadPlacementQuery } from '@atrium/contracts';
+import { ENDPOINTS, NEXT_CURSOR_HEADER, type UploadPlacementQuery } from '@atrium/contracts';
 import { sendBlob, sendThumbnail } from '../../lib/http/send-blob';
 import { withFilePart } from '../../lib/multipart';
 import { presentFile } from './files.presenter';
 import type { FilesService } from './files.service';
 import type { UploadTarget } from './stored-file';
 import type { UserActor } from '../../auth/actor';
+import { routesOf } from '../../plugins/route';
 
 const user = { access: 'user' } as const;
 const E = ENDPOINTS.files;
@@ -36,26 +36,12 @@ export async function registerFileRoutes(
     await scope.register(multipart, {
       limits: { fileSize: maxUploadBytes + 1, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 25, headerPairs: 100 },
     });
-    const typed = scope.withTypeProvider<ZodTypeProvider>();
+    const serve = routesOf(scope, { config: user, tags: ['files'] });
 
-    typed.route({
-      method: E.upload.method,
-      url: E.upload.path,
-      config: user,
-      schema: {
-        tags: ['files'],
-        summary:
-          'Upload a file (multipart field "file") into folderId, the root of workspaceId, or the personal space of userId (default: your own); a taken name: onConflict=rename (default, "name (1).ext"), replace (a new version of that file, same id) or fail (409); text answer with the id, JSON with Accept: application/json',
-        querystring: E.upload.query,
-        response: {
-          200: E.upload.response,
-          400: ErrorResponse,
-          403: ErrorResponse,
-          404: ErrorResponse,
-          409: ErrorResponse,
-          413: ErrorResponse,
-        },
-      },
+    serve(E.upload, {
+      summary:
+        'Upload a file (multipart field "file") into folderId, the root of workspaceId, or the personal space of userId (default: your own); a taken name: onConflict=rename (default, "name (1).ext"), replace (a new version of that file, same id) or fail (409); text answer with the id, JSON with Accept: application/json',
+      errors: [400, 403, 404, 409, 413],
       handler: async (request, reply) => {
         const caller = await request.requireUser();
         // Before the body is read: a refused upload costs no bytes.
@@ -76,17 +62,9 @@ export async function registerFileRoutes(
       },
     });
 
-    typed.route({
-      method: E.list.method,
-      url: E.list.path,
-      config: user,
-      schema: {
-        tags: ['files'],
-        summary: `A user's files, newest first. With ?limit= the next page's cursor comes in the ${NEXT_CURSOR_HEADER} header`,
-        params: E.list.params,
-        querystring: E.list.query,
-        response: { 200: E.list.response, 403: ErrorResponse },
-      },
+    serve(E.list, {
+      summary: `A user's files, newest first. With ?limit= the next page's cursor comes in the ${NEXT_CURSOR_HEADER} header`,
+      errors: [403],
       handler: async (request, reply) => {
         const caller = await request.requireUser();
         const page = await files.list(caller, request.params.userId, request.query);
@@ -104,29 +82,14 @@ export async function registerFileRoutes(
       },
     });
 
-    typed.route({
-      method: E.stats.method,
-      url: E.stats.path,
-      config: user,
-      schema: {
-        tags: ['files'],
-        summary: "A user's file count and total size",
-        params: E.stats.params,
-        response: { 200: E.stats.response, 403: ErrorResponse },
-      },
+    serve(E.stats, {
+      summary: "A user's file count and total size",
+      errors: [403],
       handler: async (request) => files.stats(await request.requireUser(), request.params.userId),
     });
 
-    typed.route({
-      method: E.download.method,
-      url: E.download.path,
-      config: user,
-      schema: {
-        tags: ['files'],
-        summary: 'The file bytes (Range, ETag, If-None-Match, If-Modified-Since); ?inline=1 for media sources',
-        params: E.download.params,
-        querystring: E.download.query,
-      },
+    serve(E.download, {
+      summary: 'The file bytes (Range, ETag, If-None-Match, If-Modified-Since); ?inline=1 for media sources',
       handler: async (request, reply) => {
         const file = await files.get(await request.requireUser(), request.params.id);
         const inline = request.query.inline === '1' || request.query.inline === 'true';
@@ -134,59 +97,31 @@ export async function registerFileRoutes(
       },
     });
 
-    typed.route({
-      method: E.thumbnail.method,
-      url: E.thumbnail.path,
-      config: user,
-      schema: {
-        tags: ['files'],
-        summary:
-          'A WebP thumbnail of an image, a PDF’s first page or a video’s poster frame (made once, then cached; 404 without its engine)',
-        params: E.thumbnail.params,
-      },
+    serve(E.thumbnail, {
+      summary:
+        'A WebP thumbnail of an image, a PDF’s first page or a video’s poster frame (made once, then cached; 404 without its engine)',
       handler: async (request, reply) => {
         return sendThumbnail(request, reply, await files.thumbnail(await request.requireUser(), request.params.id));
       },
     });
 
-    typed.route({
-      method: E.versions.method,
-      url: E.versions.path,
-      config: user,
-      schema: {
-        tags: ['files'],
-        summary: "A file's older versions, newest first (size, date, who uploaded each)",
-        params: E.versions.params,
-        response: { 200: E.versions.response, 404: ErrorResponse },
-      },
+    serve(E.versions, {
+      summary: "A file's older versions, newest first (size, date, who uploaded each)",
+      errors: [404],
       handler: async (request) => files.versions(await request.requireUser(), request.params.id),
     });
 
-    typed.route({
-      method: E.versionContent.method,
-      url: E.versionContent.path,
-      config: user,
-      schema: {
-        tags: ['files'],
-        summary: 'The bytes of an older version (Range, ETag, If-None-Match, If-Modified-Since), named as the file',
-        params: E.versionContent.params,
-      },
+    serve(E.versionContent, {
+      summary: 'The bytes of an older version (Range, ETag, If-None-Match, If-Modified-Since), named as the file',
       handler: async (request, reply) => {
         const blob = await files.versionBlob(await request.requireUser(), request.params.id, request.params.versionId);
         return sendBlob(request, reply, blob, { disposition: 'attachment' });
       },
     });
 
-    typed.route({
-      method: E.restoreVersion.method,
-      url: E.restoreVersion.path,
-      config: user,
-      schema: {
-        tags: ['files'],
-        summary: 'Make an older version the current content (the current one becomes a version); same file id',
-        params: E.restoreVersion.params,
-        response: { 200: E.restoreVersion.response, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse },
-      },
+    serve(E.restoreVersion, {
+      summary: 'Make an older version the current content (the current one becomes a version); same file id',
+      errors: [403, 404, 409],
       handler: async (request) =>
         files.restoreVersion(
           await request.requireUser(),
@@ -196,51 +131,22 @@ export async function registerFileRoutes(
         ),
     });
 
-    typed.route({
-      method: E.file.method,
-      url: E.file.path,
-      config: user,
-      schema: {
-        tags: ['files'],
-        summary: 'Existence check and metadata of one file',
-        params: E.file.params,
-        response: { 200: E.file.response, 404: ErrorResponse },
-      },
+    serve(E.file, {
+      summary: 'Existence check and metadata of one file',
+      errors: [404],
       handler: async (request) => presentFile(await files.get(await request.requireUser(), request.params.id)),
     });
 
-    typed.route({
-      method: E.update.method,
-      url: E.update.path,
-      config: user,
-      schema: {
-        tags: ['files'],
-        summary: 'Rename a file and/or move it into another folder (of any space you may write to)',
-        params: E.update.params,
-        body: E.update.body,
-        response: {
-          200: E.update.response,
-          400: ErrorResponse,
-          403: ErrorResponse,
-          404: ErrorResponse,
-          409: ErrorResponse,
-          413: ErrorResponse,
-        },
-      },
+    serve(E.update, {
+      summary: 'Rename a file and/or move it into another folder (of any space you may write to)',
+      errors: [400, 403, 404, 409, 413],
       handler: async (request) =>
         files.update(await request.requireUser(), request.params.id, request.body, requestContext(request)),
     });
 
-    typed.route({
-      method: E.delete.method,
-      url: E.delete.path,
-      config: user,
-      schema: {
-        tags: ['files'],
-        summary: 'Delete a file: it moves to the trash of its space (the path carries the file id)',
-        params: E.delete.params,
-        response: { 200: E.delete.response, 404: ErrorResponse },
-      },
+    serve(E.delete, {
+      summary: 'Delete a file: it moves to the trash of its space (the path carries the file id)',
+      errors: [404],
       handler: async (request) => {
         const actor = await request.requireUser();
         const removed = await files.remove(actor, request.params.id);

@@ -1,7 +1,13 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { HealthResponse, ReadinessResponse, type ReadinessCheck } from '@atrium/contracts';
+import { endpoint, HealthResponse, ReadinessResponse, type ReadinessCheck } from '@atrium/contracts';
 import { canSeeSystemDetails } from '../../auth/policies/admin';
+import { routesOf } from '../../plugins/route';
+
+/** For probes, not the web: outside the endpoint table (`ENDPOINTS`), declared here the same way. */
+const HEALTH = {
+  live: endpoint({ method: 'GET', path: '/healthz', response: HealthResponse }),
+  ready: endpoint({ method: 'GET', path: '/readyz', response: ReadinessResponse }),
+};
 
 export type ReadinessProbe = () => Promise<ReadinessCheck>;
 
@@ -31,28 +37,18 @@ export function runProbes(
  * (messages, latencies) go to signed-in admins only, and failures to the log.
  */
 export function registerHealthRoutes(app: FastifyInstance, probes: Map<string, ReadinessProbe>) {
-  const typed = app.withTypeProvider<ZodTypeProvider>();
-  typed.get(
-    '/healthz',
-    {
-      config: { access: 'public' },
-      schema: { tags: ['health'], summary: 'Liveness', response: { 200: HealthResponse } },
-      logLevel: 'warn',
-    },
-    async () => ({ status: 'ok' as const }),
-  );
-  typed.get(
-    '/readyz',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['health'],
-        summary: 'Readiness of every dependency',
-        response: { 200: ReadinessResponse, 503: ReadinessResponse },
-      },
-      logLevel: 'warn',
-    },
-    async (request, reply) => {
+  const serve = routesOf(app, { config: { access: 'public' }, tags: ['health'] });
+
+  serve(HEALTH.live, {
+    summary: 'Liveness',
+    logLevel: 'warn',
+    handler: async () => ({ status: 'ok' as const }),
+  });
+  serve(HEALTH.ready, {
+    summary: 'Readiness of every dependency',
+    responses: { 503: ReadinessResponse },
+    logLevel: 'warn',
+    handler: async (request, reply) => {
       const entries = await runProbes(probes, request.log);
       const failed = entries.some(([, check]) => check.status === 'error');
       // A database that is down must not turn readiness into a 500: no session is read then.
@@ -63,5 +59,5 @@ export function registerHealthRoutes(app: FastifyInstance, probes: Map<string, R
       );
       return reply.status(failed ? 503 : 200).send({ status: failed ? 'error' : 'ok', checks });
     },
-  );
+  });
 }

@@ -1,8 +1,7 @@
 import { Readable, Transform, pipeline } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import { LINK_TEXTS } from '@atrium/contracts/texts';
 import { plannedSend, sendBlob, sendThumbnail, type BlobRecord } from '../../lib/http/send-blob';
 import { zipHeaders } from '../../lib/http/zip-stream';
@@ -12,6 +11,7 @@ import type { EventEmitter } from '../../events';
 import { requestContext } from '../../lib/http/request-context';
 import type { LinksService } from './links.service';
 import { UNLOCK_LIMITS } from './links.service';
+import { routesOf } from '../../plugins/route';
 
 /** Every public link route: per client IP, all of them together (a page, its downloads, its uploads). */
 export const PUBLIC_LINK_RATE_LIMIT: RouteRateLimit = {
@@ -30,13 +30,7 @@ export const UNLOCK_RATE_LIMIT: RouteRateLimit = {
 
 const user = { access: 'user' } as const;
 const pub = { access: 'public', rateLimit: PUBLIC_LINK_RATE_LIMIT } as const;
-const linkErrors = {
-  401: ErrorResponse,
-  403: ErrorResponse,
-  404: ErrorResponse,
-  410: ErrorResponse,
-  429: ErrorResponse,
-};
+const linkErrors = [401, 403, 404, 410, 429] as const;
 
 export interface LinksRouteOptions {
   links: LinksService;
@@ -83,19 +77,13 @@ export async function registerLinksRoutes(
   app: FastifyInstance,
   { links, events, maxUploadBytes, secureCookies }: LinksRouteOptions,
 ) {
-  const typed = app.withTypeProvider<ZodTypeProvider>();
   const { create, list, revoke } = ENDPOINTS.links;
 
-  typed.route({
-    method: create.method,
-    url: create.path,
-    config: user,
-    schema: {
-      tags: ['links'],
-      summary: 'Create a public link to a file or folder (you must be allowed to share it: owner or editor)',
-      body: create.body,
-      response: { [create.status]: create.response, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
-    },
+  const serve = routesOf(app, { config: user, tags: ['links'] });
+
+  serve(create, {
+    summary: 'Create a public link to a file or folder (you must be allowed to share it: owner or editor)',
+    errors: [400, 403, 404],
     handler: async (request, reply) => {
       const actor = await request.requireUser();
       const link = await links.create(actor, request.body);
@@ -118,29 +106,15 @@ export async function registerLinksRoutes(
     },
   });
 
-  typed.route({
-    method: list.method,
-    url: list.path,
-    config: user,
-    schema: {
-      tags: ['links'],
-      summary: "A file's or folder's links not revoked, newest first (with their download counts)",
-      querystring: list.query,
-      response: { 200: list.response, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse },
-    },
+  serve(list, {
+    summary: "A file's or folder's links not revoked, newest first (with their download counts)",
+    errors: [400, 403, 404],
     handler: async (request) => links.list(await request.requireUser(), request.query),
   });
 
-  typed.route({
-    method: revoke.method,
-    url: revoke.path,
-    config: user,
-    schema: {
-      tags: ['links'],
-      summary: 'Revoke a link (it answers 404 from then on)',
-      params: revoke.params,
-      response: { 200: revoke.response, 403: ErrorResponse, 404: ErrorResponse },
-    },
+  serve(revoke, {
+    summary: 'Revoke a link (it answers 404 from then on)',
+    errors: [403, 404],
     handler: async (request) => {
       const actor = await request.requireUser();
       const revoked = await links.revoke(actor, request.params.id);
@@ -162,21 +136,14 @@ export async function registerLinksRoutes(
       void reply.header('x-robots-tag', 'noindex, nofollow').header('referrer-policy', 'no-referrer');
       return payload;
     });
-    const pubTyped = scope.withTypeProvider<ZodTypeProvider>();
     const P = ENDPOINTS.publicLinks;
 
-    pubTyped.route({
-      method: P.link.method,
-      url: P.link.path,
-      config: pub,
-      schema: {
-        tags: ['public links'],
-        summary:
-          "What a link's page shows: a file's details, a folder's listing (paged; ?folderId= for a folder below it), or only that it is locked",
-        params: P.link.params,
-        querystring: P.link.query,
-        response: { 200: P.link.response, 400: ErrorResponse, ...linkErrors },
-      },
+    const servePublic = routesOf(scope, { config: pub, tags: ['public links'] });
+
+    servePublic(P.link, {
+      summary:
+        "What a link's page shows: a file's details, a folder's listing (paged; ?folderId= for a folder below it), or only that it is locked",
+      errors: [400, ...linkErrors],
       handler: async (request, reply) => {
         void reply.header('cache-control', 'no-store');
         return links.metadata(request.params.token, request.cookies, request.query);
@@ -199,70 +166,33 @@ export async function registerLinksRoutes(
       return sendBlob(request, reply, blob, { disposition: inline ? 'inline' : 'attachment' });
     };
 
-    pubTyped.route({
-      method: P.download.method,
-      url: P.download.path,
-      config: pub,
-      schema: {
-        tags: ['public links'],
-        summary:
-          "A file link's bytes (Range, ETag; ?inline=1 for previews); a whole GET or the first range counts as a download",
-        params: P.download.params,
-        querystring: P.download.query,
-      },
+    servePublic(P.download, {
+      summary:
+        "A file link's bytes (Range, ETag; ?inline=1 for previews); a whole GET or the first range counts as a download",
       handler: async (request, reply) => download(request, reply, { ...request.params, inline: request.query.inline }),
     });
 
-    pubTyped.route({
-      method: P.fileDownload.method,
-      url: P.fileDownload.path,
-      config: pub,
-      schema: {
-        tags: ['public links'],
-        summary:
-          "A file anywhere below a folder link's folder (Range, ETag; ?inline=1 for previews); counts as the link's download does",
-        params: P.fileDownload.params,
-        querystring: P.fileDownload.query,
-      },
+    servePublic(P.fileDownload, {
+      summary:
+        "A file anywhere below a folder link's folder (Range, ETag; ?inline=1 for previews); counts as the link's download does",
       handler: async (request, reply) => download(request, reply, { ...request.params, inline: request.query.inline }),
     });
 
     const thumbnail = async (request: FastifyRequest, reply: FastifyReply, token: string, fileId?: string) =>
       sendThumbnail(request, reply, await links.thumbnail(token, request.cookies, fileId));
 
-    pubTyped.route({
-      method: P.thumbnail.method,
-      url: P.thumbnail.path,
-      config: pub,
-      schema: {
-        tags: ['public links'],
-        summary: "A WebP thumbnail of a file link's image (not counted as a download)",
-        params: P.thumbnail.params,
-      },
+    servePublic(P.thumbnail, {
+      summary: "A WebP thumbnail of a file link's image (not counted as a download)",
       handler: async (request, reply) => thumbnail(request, reply, request.params.token),
     });
 
-    pubTyped.route({
-      method: P.fileThumbnail.method,
-      url: P.fileThumbnail.path,
-      config: pub,
-      schema: {
-        tags: ['public links'],
-        summary: "A WebP thumbnail of an image below a folder link's folder (not counted as a download)",
-        params: P.fileThumbnail.params,
-      },
+    servePublic(P.fileThumbnail, {
+      summary: "A WebP thumbnail of an image below a folder link's folder (not counted as a download)",
       handler: async (request, reply) => thumbnail(request, reply, request.params.token, request.params.fileId),
     });
 
-    pubTyped.route({
-      method: P.zip.method,
-      url: P.zip.path,
-      config: pub,
-      schema: {
-        tags: ['public links'],
-        summary: "A folder link's whole folder as a zip, streamed (counts one download)",
-        params: P.zip.params,
-      },
+    servePublic(P.zip, {
+      summary: "A folder link's whole folder as a zip, streamed (counts one download)",
       handler: async (request, reply) => {
         const zip = await links.zip(request.params.token, request.cookies, { count: request.method === 'GET' });
         void reply.headers(zipHeaders(zip));
@@ -275,17 +205,10 @@ export async function registerLinksRoutes(
       },
     });
 
-    pubTyped.route({
-      method: P.unlock.method,
-      url: P.unlock.path,
+    servePublic(P.unlock, {
       config: { access: 'public', rateLimit: UNLOCK_RATE_LIMIT },
-      schema: {
-        tags: ['public links'],
-        summary: "Give a link's password: sets an HttpOnly cookie that unlocks this link in this browser",
-        params: P.unlock.params,
-        body: P.unlock.body,
-        response: { 200: P.unlock.response, 400: ErrorResponse, ...linkErrors },
-      },
+      summary: "Give a link's password: sets an HttpOnly cookie that unlocks this link in this browser",
+      errors: [400, ...linkErrors],
       handler: async (request, reply) => {
         const { cookie } = await links.unlock(request.params.token, request.body.password, request.ip);
         if (cookie) {
@@ -301,23 +224,10 @@ export async function registerLinksRoutes(
       },
     });
 
-    pubTyped.route({
-      method: P.upload.method,
-      url: P.upload.path,
-      config: pub,
-      schema: {
-        tags: ['public links'],
-        summary:
-          'Upload a file (multipart field "file") through a file-drop link into its folder (the folder\'s quota and the upload limit apply; the server names it)',
-        params: P.upload.params,
-        response: {
-          [P.upload.status]: P.upload.response,
-          400: ErrorResponse,
-          ...linkErrors,
-          409: ErrorResponse,
-          413: ErrorResponse,
-        },
-      },
+    servePublic(P.upload, {
+      summary:
+        'Upload a file (multipart field "file") through a file-drop link into its folder (the folder\'s quota and the upload limit apply; the server names it)',
+      errors: [400, ...linkErrors, 409, 413],
       handler: async (request, reply) => {
         // Before the body is read: a refused upload costs no bytes.
         const folderId = await links.uploadFolder(request.params.token, request.cookies);

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import type { EventEmitter } from '../../events';
 import { requestContext } from '../../lib/http/request-context';
 import type { PeopleService } from './people.service';
+import { routesOf } from '../../plugins/route';
 
-const errors = { 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+const errors = [400, 403, 404] as const;
 const { list, settings, photos, rename, merge, split, removeFace } = ENDPOINTS.people;
 
 /**
@@ -17,30 +17,16 @@ export function registerPeopleRoutes(
   app: FastifyInstance,
   { people, events }: { people: PeopleService; events: EventEmitter },
 ) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  r.route({
-    method: list.method,
-    url: list.path,
-    config: { access: 'user' },
-    schema: {
-      tags: ['people'],
-      summary: 'The people of a space, with face counts and cover faces (members)',
-      params: list.params,
-      response: { 200: list.response, 404: ErrorResponse },
-    },
+  const serve = routesOf(app, { config: { access: 'user' }, tags: ['people'] });
+
+  serve(list, {
+    summary: 'The people of a space, with face counts and cover faces (members)',
+    errors: [404],
     handler: async (request) => people.list(await request.requireUser(), request.params.spaceId),
   });
-  r.route({
-    method: settings.method,
-    url: settings.path,
-    config: { access: 'user' },
-    schema: {
-      tags: ['people'],
-      summary: 'Turn People on (photos are analysed for faces again) or off (descriptors and people deleted)',
-      params: settings.params,
-      body: settings.body,
-      response: { 200: settings.response, 409: ErrorResponse, ...errors },
-    },
+  serve(settings, {
+    summary: 'Turn People on (photos are analysed for faces again) or off (descriptors and people deleted)',
+    errors: [409, ...errors],
     handler: async (request) => {
       const actor = await request.requireUser();
       const changed = await people.setSetting(actor, request.params.spaceId, request.body.enabled);
@@ -54,58 +40,27 @@ export function registerPeopleRoutes(
       return changed;
     },
   });
-  r.route({
-    method: photos.method,
-    url: photos.path,
-    config: { access: 'user' },
-    schema: {
-      tags: ['people'],
-      summary: "A person's photos, with the person's face boxes in each (members)",
-      params: photos.params,
-      response: { 200: photos.response, 404: ErrorResponse },
-    },
+  serve(photos, {
+    summary: "A person's photos, with the person's face boxes in each (members)",
+    errors: [404],
     handler: async (request) =>
       people.photos(await request.requireUser(), request.params.spaceId, request.params.personId),
   });
-  r.route({
-    method: rename.method,
-    url: rename.path,
-    config: { access: 'user' },
-    schema: {
-      tags: ['people'],
-      summary: 'Name a person (editors and owners); their photos become findable by the name',
-      params: rename.params,
-      body: rename.body,
-      response: { 200: rename.response, ...errors },
-    },
+  serve(rename, {
+    summary: 'Name a person (editors and owners); their photos become findable by the name',
+    errors,
     handler: async (request) =>
       people.rename(await request.requireUser(), request.params.spaceId, request.params.personId, request.body.name),
   });
-  r.route({
-    method: merge.method,
-    url: merge.path,
-    config: { access: 'user' },
-    schema: {
-      tags: ['people'],
-      summary: 'Merge another person into this one (editors and owners)',
-      params: merge.params,
-      body: merge.body,
-      response: { 200: merge.response, ...errors },
-    },
+  serve(merge, {
+    summary: 'Merge another person into this one (editors and owners)',
+    errors,
     handler: async (request) =>
       people.merge(await request.requireUser(), request.params.spaceId, request.params.personId, request.body.personId),
   });
-  r.route({
-    method: split.method,
-    url: split.path,
-    config: { access: 'user' },
-    schema: {
-      tags: ['people'],
-      summary: "Move some of a person's faces to a new person (editors and owners)",
-      params: split.params,
-      body: split.body,
-      response: { [split.status]: split.response, ...errors },
-    },
+  serve(split, {
+    summary: "Move some of a person's faces to a new person (editors and owners)",
+    errors,
     handler: async (request, reply) => {
       const created = await people.split(
         await request.requireUser(),
@@ -116,16 +71,9 @@ export function registerPeopleRoutes(
       return reply.code(split.status).send(created);
     },
   });
-  r.route({
-    method: removeFace.method,
-    url: removeFace.path,
-    config: { access: 'user' },
-    schema: {
-      tags: ['people'],
-      summary: 'Remove a face from a person: it is not this person (editors and owners)',
-      params: removeFace.params,
-      response: { 200: removeFace.response, ...errors },
-    },
+  serve(removeFace, {
+    summary: 'Remove a face from a person: it is not this person (editors and owners)',
+    errors,
     handler: async (request) => {
       const { spaceId, personId, faceId } = request.params;
       await people.removeFace(await request.requireUser(), spaceId, personId, faceId);

@@ -1,7 +1,7 @@
-import { ENDPOINTS, ErrorResponse } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SearchService } from './search.service';
+import { route } from '../../plugins/route';
 
 /**
  * `GET /api/search` (issue 16): signed-in users; what each may see is decided in the query itself
@@ -9,17 +9,12 @@ import type { SearchService } from './search.service';
  */
 export function registerSearchRoutes(app: FastifyInstance, deps: { search: SearchService }) {
   const { search } = ENDPOINTS.search;
-  app.withTypeProvider<ZodTypeProvider>().route({
-    method: search.method,
-    url: search.path,
+  route(app, search, {
     config: { access: 'user' },
-    schema: {
-      tags: ['search'],
-      summary:
-        'Search the names (and content text) of the files and folders the caller can read: name prefixes as typed, best first',
-      querystring: search.query,
-      response: { 200: search.response, 400: ErrorResponse, 401: ErrorResponse },
-    },
+    tags: ['search'],
+    summary:
+      'Search the names (and content text) of the files and folders the caller can read: name prefixes as typed, best first',
+    errors: [400, 401],
     handler: async (request) => deps.search.search(await request.requireUser(), request.query),
   });
 }

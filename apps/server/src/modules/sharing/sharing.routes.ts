@@ -1,14 +1,14 @@
-import { ENDPOINTS, ErrorResponse, Share } from '@atrium/contracts';
+import { ENDPOINTS, Share } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { EventEmitter } from '../../events';
 import { requestContext } from '../../lib/http/request-context';
 import type { ShareResource } from './sharing.repository';
 import type { GranteeInput, SharingService } from './sharing.service';
+import { routesOf } from '../../plugins/route';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse } as const;
 const USER = { access: 'user' } as const;
 const tags = ['sharing'];
+const errors = [400, 401, 403, 404] as const;
 
 /**
  * Sharing with people and workspaces (issue 15): grant or change (PUT), revoke (DELETE) and list (GET) the shares
@@ -16,8 +16,8 @@ const tags = ['sharing'];
  * action, asked by the service.
  */
 export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: SharingService; events: EventEmitter }) {
-  const typed = app.withTypeProvider<ZodTypeProvider>();
   const { sharing, events } = deps;
+  const serve = routesOf(app, { config: USER, tags });
 
   for (const kind of ['file', 'folder'] as const) {
     const E = kind === 'file' ? ENDPOINTS.sharing.fileShares : ENDPOINTS.sharing.folderShares;
@@ -33,17 +33,10 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
           ? { kind: 'workspace', id: p.workspaceId }
           : { kind: 'user', ownerKey: p.userId ?? '' };
 
-      typed.route({
-        method: set.method,
-        url: set.path,
-        config: USER,
-        schema: {
-          tags,
-          summary: `Share ${label} with ${whom} as viewer or editor, or change the role (owners and editors)`,
-          params: set.params,
-          body: set.body,
-          response: { 200: set.response, 201: Share, ...errors },
-        },
+      serve(set, {
+        summary: `Share ${label} with ${whom} as viewer or editor, or change the role (owners and editors)`,
+        errors,
+        responses: { 201: Share },
         handler: async (request, reply) => {
           const actor = await request.requireUser();
           const p = request.params as { id: string; userId?: string; workspaceId?: string };
@@ -59,16 +52,9 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
         },
       });
 
-      typed.route({
-        method: revoke.method,
-        url: revoke.path,
-        config: USER,
-        schema: {
-          tags,
-          summary: `Revoke the share of ${label} with ${whom} (those who may share it, or the recipient)`,
-          params: revoke.params,
-          response: { 200: revoke.response, ...errors },
-        },
+      serve(revoke, {
+        summary: `Revoke the share of ${label} with ${whom} (those who may share it, or the recipient)`,
+        errors,
         handler: async (request) => {
           const p = request.params as { id: string; userId?: string; workspaceId?: string };
           const actor = await request.requireUser();
@@ -85,29 +71,16 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
       });
     }
 
-    typed.route({
-      method: E.list.method,
-      url: E.list.path,
-      config: USER,
-      schema: {
-        tags,
-        summary: `Who has access to ${label}: its owner and its shares (owners and editors; viewers 403)`,
-        params: E.list.params,
-        response: { 200: E.list.response, ...errors },
-      },
+    serve(E.list, {
+      summary: `Who has access to ${label}: its owner and its shares (owners and editors; viewers 403)`,
+      errors,
       handler: async (request) => sharing.list(await request.requireUser(), resource(request.params.id)),
     });
   }
 
-  typed.route({
-    method: ENDPOINTS.sharing.sharedWithMe.method,
-    url: ENDPOINTS.sharing.sharedWithMe.path,
-    config: USER,
-    schema: {
-      tags,
-      summary: 'Files and folders shared with the caller (directly or with a workspace of theirs), newest first',
-      response: { 200: ENDPOINTS.sharing.sharedWithMe.response, 401: ErrorResponse },
-    },
+  serve(ENDPOINTS.sharing.sharedWithMe, {
+    summary: 'Files and folders shared with the caller (directly or with a workspace of theirs), newest first',
+    errors: [401],
     handler: async (request) => sharing.sharedWithMe(await request.requireUser()),
   });
 }
