@@ -29,6 +29,19 @@ const ROUTES_FROM_TABLE = [
   message: 'Register routes with route(app, ENDPOINTS.…, { … }) from plugins/route.ts (the endpoint table).',
 }));
 
+/** No Kysely values outside repositories and migrations (docs/ARCHITECTURE.md#server-layers). */
+const KYSELY_MESSAGE = 'Queries live in the module’s *.repository.ts (or a migration); import only types here.';
+const NO_KYSELY = {
+  paths: [{ name: 'kysely', allowTypeImports: true, message: KYSELY_MESSAGE }],
+  patterns: [{ group: ['kysely/*'], allowTypeImports: true, message: KYSELY_MESSAGE }],
+};
+
+/** Another module's files, from a file `depth` folders below `modules/` (its face `../<module>` is fine). */
+const otherModuleFiles = (depth) => ({
+  regex: `^${'\\.\\./'.repeat(depth)}[^./][^/]*/.+`,
+  message: `Import another module through its face ('${'../'.repeat(depth)}<module>'), not its files.`,
+});
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', '**/*.d.ts'] },
   js.configs.recommended,
@@ -151,25 +164,7 @@ export default tseslint.config(
       'apps/server/src/lib/rate-limiter.ts',
     ],
     rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: 'kysely',
-              allowTypeImports: true,
-              message: 'Queries live in the module’s *.repository.ts (or a migration); import only types here.',
-            },
-          ],
-          patterns: [
-            {
-              group: ['kysely/*'],
-              allowTypeImports: true,
-              message: 'Queries live in the module’s *.repository.ts (or a migration); import only types here.',
-            },
-          ],
-        },
-      ],
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: NO_KYSELY.paths, patterns: NO_KYSELY.patterns }],
     },
   },
   {
@@ -186,6 +181,33 @@ export default tseslint.config(
     files: ['apps/server/src/modules/audit/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-syntax': ['error', ...ROUTES_FROM_TABLE] },
+  },
+  {
+    // A module uses another module only through its face (`modules/<m>/index.ts`) or contracts, never its internals
+    // (docs/ARCHITECTURE.md#server-layers). One options object per file set (flat config replaces a rule's options):
+    // outside repositories the Kysely rule above comes along.
+    files: ['apps/server/src/modules/*/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.repository.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: NO_KYSELY.paths, patterns: [...NO_KYSELY.patterns, otherModuleFiles(1)] },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/modules/*/*.repository.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [otherModuleFiles(1)] }] },
+  },
+  {
+    files: ['apps/server/src/modules/*/*/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.repository.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: NO_KYSELY.paths, patterns: [...NO_KYSELY.patterns, otherModuleFiles(2)] },
+      ],
+    },
   },
   {
     // Web layers: shared (components, lib) → features → app. Shared code never imports a feature or the app;

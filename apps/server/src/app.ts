@@ -7,8 +7,7 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from './db';
 import { systemClock, type Clock } from './lib/time';
 import { loadLocalEngines } from './adapters/ai/local-engines';
 import { createAiModule } from './modules/ai';
-import { registerPreferencesRoutes } from './modules/preferences/preferences.routes';
-import { createPreferencesService } from './modules/preferences/preferences.service';
+import { createPreferencesModule } from './modules/preferences';
 import { createAnalysisModule, type AnalysisService } from './modules/analysis';
 import { createArchiveModule } from './modules/archive';
 import { createAuthModule } from './modules/auth';
@@ -24,7 +23,7 @@ import { createPeopleModule } from './modules/people';
 import { createSearchModule, type SearchService } from './modules/search';
 import { createTrashModule } from './modules/trash';
 import { createSpacesModule } from './modules/spaces';
-import { registerHealthRoutes, type ReadinessProbe } from './modules/health/health.routes';
+import { createHealthModule, type ReadinessProbe } from './modules/health';
 import { createDbLeases, createScheduler, defineJobs, type Scheduler } from './jobs';
 import { createRateLimiter } from './lib/rate-limiter';
 import { collectRoutes, enforceAccess, undeclaredApiRoutes } from './plugins/access';
@@ -40,19 +39,10 @@ import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security';
 import { registerSessions } from './plugins/session';
 import { registerSpa } from './plugins/spa';
-import { createAuditRepository } from './modules/audit/audit.repository';
-import { registerAuditRoutes } from './modules/audit/audit.routes';
-import { createAuditService } from './modules/audit/audit.service';
-import { createAdminUsersRepository } from './modules/admin/admin-users.repository';
-import { createAdminUsersService } from './modules/admin/admin-users.service';
-import { registerAdminRoutes } from './modules/admin/admin.routes';
-import { registerSystemRoutes } from './modules/admin/system.routes';
-import { createSettingsRepository } from './modules/admin/settings.repository';
-import { registerSettingsRoutes } from './modules/admin/settings.routes';
-import { createSettingsService } from './modules/admin/settings.service';
+import { createAuditModule } from './modules/audit';
+import { createAdminModule, createAdminStores } from './modules/admin';
 import { createDomainEvents, type DomainEventHub } from './events';
 import { createJobQueue, type JobQueueOptions } from './jobs/queue';
-import { subscribeAuditLog } from './modules/audit/audit.subscriptions';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -176,18 +166,18 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     maxAgeMs: config.session.absoluteMs,
   });
   enforceAccess(app);
-  // The audit log: modules emit audited events; the audit module's subscriptions record each one.
-  const audit = createAuditService({
-    repo: createAuditRepository(database.db),
-    clock,
-    retentionDays: config.audit.retentionDays,
-    log: app.log,
-  });
+  // Modules meet through domain events (events/): the faces below subscribe in the order their reactions run.
   const events = createDomainEvents({ log: app.log });
   app.decorate('events', events);
   // First: an audited change is recorded before any other reaction to it runs.
-  subscribeAuditLog(events, audit);
-  const adminUsersRepo = createAdminUsersRepository(database.db, clock);
+  const { audit } = createAuditModule(app, {
+    db: database.db,
+    clock,
+    retentionDays: config.audit.retentionDays,
+    log: app.log,
+    events,
+  });
+  const adminStores = createAdminStores({ db: database.db, clock });
   const rateLimiter = createRateLimiter({ db: database.db, clock });
   const rateLimits = enforceRateLimits(app, rateLimiter);
   const { loginLimiter } = await createAuthModule(app, {
@@ -203,7 +193,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const blobs = createBlobStore(config);
   app.addHook('onClose', async () => blobs.close());
   probes.set('blobStore', async () => (await blobs.ping(), { status: 'ok' as const, message: blobs.kind }));
-  const settings = createSettingsService({ repo: createSettingsRepository(database.db), clock });
   // Event bus between instances: in-process, or Redis pub/sub with REDIS_URL.
   const bus = await createEventBus({
     redisUrl: config.bus.redisUrl,
@@ -219,7 +208,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     clock,
     workspaceQuotaBytes: config.uploads.workspaceQuotaBytes,
     log: app.log,
-    consent: { mustAccept: () => settings.membersMustAccept() },
+    consent: { mustAccept: () => adminStores.settings.membersMustAccept() },
     events,
   });
   const { files, filesRepo, tus, fileSource, reader } = await createFilesModule(app, {
@@ -230,7 +219,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     clock,
     access,
     folders,
-    quotas: adminUsersRepo,
+    quotas: adminStores.quotas,
     log: app.log,
     events,
   });
@@ -245,7 +234,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     events,
   });
   app.decorate('notificationHub', notices.hub);
-  registerHealthRoutes(app, probes);
+  createHealthModule(app, probes);
   const { ai } = await createAiModule(app, {
     config: config.ai,
     db: database.db,
@@ -286,29 +275,25 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     namesIn: people.namesIn,
   });
   app.decorate('searchIndex', search);
-  registerPreferencesRoutes(app, { preferences: createPreferencesService({ db: database.db, clock }) });
-  registerAdminRoutes(app, {
-    users: createAdminUsersService({
-      repo: adminUsersRepo,
-      sessions: sessionService,
-      events,
-      clock,
-      defaultQuotaBytes: config.uploads.userQuotaBytes,
-      spaces: workspaces,
-    }),
+  createPreferencesModule(app, { db: database.db, clock });
+  createAdminModule(app, {
+    stores: adminStores,
+    sessions: sessionService,
+    events,
+    clock,
+    defaultQuotaBytes: config.uploads.userQuotaBytes,
+    spaces: workspaces,
+    system: {
+      config,
+      database,
+      probes,
+      openStreams: () => notices.hub.size,
+      pushSubscriptions: notices.pushSubscriptions,
+      scheduledPending: () => notices.scheduled.countPending(),
+      queueStats: overrides.queueStats ?? (() => jobQueue.stats()),
+      tusBytes: () => tus.pendingBytes(),
+    },
   });
-  registerSystemRoutes(app, {
-    config,
-    database,
-    probes,
-    openStreams: () => notices.hub.size,
-    pushSubscriptions: notices.pushSubscriptions,
-    scheduledPending: () => notices.scheduled.countPending(),
-    queueStats: overrides.queueStats ?? (() => jobQueue.stats()),
-    tusBytes: () => tus.pendingBytes(),
-  });
-  registerAuditRoutes(app, { audit });
-  registerSettingsRoutes(app, { settings, events });
   const { trash } = createTrashModule(app, {
     db: database.db,
     filesRepo,

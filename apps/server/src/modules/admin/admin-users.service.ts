@@ -14,8 +14,8 @@ import { sanitizeFileName } from '../../lib/file-names';
 import { iso, type Clock } from '../../lib/time';
 import type { EventEmitter } from '../../events';
 import type { RequestContext } from '../../lib/http/request-context';
-import { ADMIN_OWNER_KEY } from '../auth/auth.service';
-import { folderNameKey, numberedFolderName } from '../spaces/folder-names';
+import { ADMIN_OWNER_KEY } from '../auth';
+import { folderNameKey, numberedFolderName } from '../spaces';
 import type { AdminUserRow, AdminUsersRepository } from './admin-users.repository';
 
 export interface AdminUsersServiceDeps {

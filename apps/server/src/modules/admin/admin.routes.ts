@@ -3,7 +3,7 @@ import { ENDPOINTS, NEXT_CURSOR_HEADER } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import { SESSION_COOKIE } from '../../plugins/session';
 import { requestContext } from '../../lib/http/request-context';
-import { sessionIdOf } from '../auth/sessions.service';
+import { sessionIdOf } from '../auth';
 import type { AdminUsersService } from './admin-users.service';
 import { routesOf } from '../../plugins/route';
 

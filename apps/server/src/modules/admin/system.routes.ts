@@ -7,7 +7,7 @@ import { adminOnly } from '../../auth/policies/admin';
 import type { Config } from '../../config';
 import type { DatabaseHandle } from '../../db';
 import { readBuildInfo } from '../../lib/build-info';
-import { runProbes, type ReadinessProbe } from '../health/health.routes';
+import { runProbes, type ReadinessProbe } from '../health';
 import { createSystemRepository } from './system.repository';
 import { route } from '../../plugins/route';
 

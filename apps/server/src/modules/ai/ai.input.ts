@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { AppError } from '../../errors';
 import { MALFORMED_MULTIPART_MESSAGE, multipartFailure } from '../../lib/multipart';
-import type { SessionUser } from '../auth/sessions.service';
+import type { SessionUser } from '../auth';
 import type { FileSource } from './file-source';
 
 const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { API_KEY_TEXTS, type ApiKeyRecord, type CreatedApiKey } from '@atrium/contracts';
 import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
-import type { SessionUser } from '../auth/sessions.service';
+import type { SessionUser } from '../auth';
 import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
 
 const KEY_PREFIX = 'atr_';

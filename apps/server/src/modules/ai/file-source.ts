@@ -1,4 +1,4 @@
-import type { SessionUser } from '../auth/sessions.service';
+import type { SessionUser } from '../auth';
 
 /** A stored file the caller may read, read whole (the AI services limit their inputs to a few MB). */
 export interface SourceFile {

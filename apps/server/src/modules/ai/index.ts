@@ -5,7 +5,7 @@ import type { LocalEnginesLoader } from '../../adapters/ai/local-provider';
 import type { AiConfig } from '../../config';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/time';
-import type { ReadinessProbe } from '../health/health.routes';
+import type { ReadinessProbe } from '../health';
 import { registerAiCompatRoutes } from './ai-compat.routes';
 import { registerAiRoutes } from './ai.routes';
 import { createAiService } from './ai.service';
@@ -49,3 +49,7 @@ export async function createAiModule(app: FastifyInstance, deps: AiModuleDeps) {
   await registerAiCompatRoutes(app, { ai, keys });
   return { ai };
 }
+
+// What other modules may use (docs/ARCHITECTURE.md#server-layers: only through this face).
+export type { AiService } from './ai.service';
+export type { FileSource } from './file-source';

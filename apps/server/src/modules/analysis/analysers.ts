@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { requireExecutable, runPipeline } from '../../adapters/ai/local/system';
 import { AppError } from '../../errors';
 import { PermanentJobError } from '../../jobs/queue';
-import type { AiService } from '../ai/ai.service';
+import type { AiService } from '../ai';
 
 /** The kinds of analysis (one queue kind each, with its own concurrency). */
 export type AnalysisKind = 'image' | 'audio' | 'document' | 'text';

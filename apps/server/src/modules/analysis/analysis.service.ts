@@ -7,8 +7,8 @@ import type { EventEmitter } from '../../events';
 import { createJobQueue, PermanentJobError, type JobKind, type JobQueue, type QueueJob } from '../../jobs/queue';
 import { readAll } from '../../lib/read-all';
 import { iso, type Clock } from '../../lib/time';
-import type { AiService } from '../ai/ai.service';
-import type { StoredFile } from '../files/stored-file';
+import type { AiService } from '../ai';
+import type { StoredFile } from '../files';
 import { createAnalysisRepository, type InsightsRow } from './analysis.repository';
 import {
   analyseAudio,

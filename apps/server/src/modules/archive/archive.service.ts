@@ -2,10 +2,9 @@ import type { Readable } from 'node:stream';
 import type { ArchiveRequest } from '@atrium/contracts';
 import type { UserActor } from '../../auth/actor';
 import { addFolderTree, createZipStream } from '../../lib/http/zip-stream';
-import type { FilesService } from '../files/files.service';
-import { toStoredFile, type StoredFile } from '../files/stored-file';
-import type { LinksRepository } from '../links/links.repository';
-import type { FoldersService } from '../spaces/folders.service';
+import { type FilesService, toStoredFile, type StoredFile } from '../files';
+import type { LinksRepository } from '../links';
+import type { FoldersService } from '../spaces';
 
 export interface ArchiveServiceDeps {
   files: Pick<FilesService, 'authorize' | 'zipEntryOf'>;

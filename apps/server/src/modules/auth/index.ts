@@ -94,3 +94,9 @@ export async function createAuthModule(
   });
   return { loginLimiter: limiter };
 }
+
+// What other modules may use (docs/ARCHITECTURE.md#server-layers: only through this face).
+export { ADMIN_OWNER_KEY } from './auth.service';
+export { sessionIdOf } from './sessions.service';
+export type { SessionEnd, SessionService, SessionUser } from './sessions.service';
+export type { UsersRepository } from './users.repository';

@@ -10,11 +10,9 @@ import type { UserActor } from '../../auth/actor';
 import { fileDetailsView, reachesInOwnSpaces } from '../../auth/policies/file';
 import { linkState } from '../../auth/policies/link';
 import type { Clock } from '../../lib/time';
-import type { FilesService } from '../files/files.service';
-import type { StoredFile } from '../files/stored-file';
-import type { LinkRow, LinksRepository } from '../links/links.repository';
-import { linkSubject, presentLink } from '../links/links.presenter';
-import { SHARED_SPACE_NAME } from '../search/search.service';
+import type { FilesService, StoredFile } from '../files';
+import { type LinkRow, type LinksRepository, linkSubject, presentLink } from '../links';
+import { SHARED_SPACE_NAME } from '../search';
 import type { AccessFacts, AccessResolver } from '../../auth/access-facts';
 import type { FileDetailsRepository } from './file-details.repository';
 

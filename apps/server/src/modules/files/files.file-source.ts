@@ -1,6 +1,6 @@
 import { AppError } from '../../errors';
 import { readAll } from '../../lib/read-all';
-import type { FileSource } from '../ai/file-source';
+import type { FileSource } from '../ai';
 import type { FilesService } from './files.service';
 
 /**

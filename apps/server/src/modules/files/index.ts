@@ -94,3 +94,11 @@ export function createThumbnailsModule({ events, inBackground, ...deps }: Thumbn
   const jobs = createThumbnailJobs(deps);
   events.on('file.stored', 'thumbnails', ({ file }) => jobs.onStored(file));
 }
+
+// What other modules may use (docs/ARCHITECTURE.md#server-layers: only through this face).
+export { presentFile } from './files.presenter';
+export { workspaceUsedBytes } from './files.repository';
+export type { FileRow, FilesRepository } from './files.repository';
+export type { FilesService, UploadInput } from './files.service';
+export { thumbnailKey, toStoredFile } from './stored-file';
+export type { StoredFile, UploadTarget } from './stored-file';

@@ -33,3 +33,7 @@ export async function createLinksModule(
     linkMakerMayShare: createLinkMakerCheck(deps),
   };
 }
+
+// What other modules may use (docs/ARCHITECTURE.md#server-layers: only through this face).
+export { linkSubject, presentLink } from './links.presenter';
+export type { LinkRow, LinksRepository } from './links.repository';

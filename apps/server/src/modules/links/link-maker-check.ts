@@ -1,9 +1,9 @@
 import { userActor, type UserActor } from '../../auth/actor';
 import { LINK_MANAGE_ACTION } from '../../auth/policies/link';
 import { AppError } from '../../errors';
-import type { UsersRepository } from '../auth/users.repository';
-import type { FilesService } from '../files/files.service';
-import type { FoldersService } from '../spaces/folders.service';
+import type { UsersRepository } from '../auth';
+import type { FilesService } from '../files';
+import type { FoldersService } from '../spaces';
 import type { LinkMaker, LinkRow } from './links.repository';
 
 /**

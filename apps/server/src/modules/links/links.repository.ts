@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../../db';
 import type { LinksTable } from '../../db/schema';
-import type { FileRow } from '../files/files.repository';
+import type { FileRow } from '../files';
 import { folderAncestors, folderAncestorsCte, folderDescendants } from '../../db/folder-walk';
 
 export type LinkRow = Selectable<LinksTable>;

@@ -17,14 +17,13 @@ import { addFolderTree, createZipStream } from '../../lib/http/zip-stream';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import type { Hit, RateLimiter } from '../../lib/rate-limiter';
 import { iso, type Clock } from '../../lib/time';
-import type { FilesService, UploadInput } from '../files/files.service';
-import { toStoredFile, type StoredFile } from '../files/stored-file';
-import type { FoldersService } from '../spaces/folders.service';
+import { type FilesService, type UploadInput, toStoredFile, type StoredFile } from '../files';
+import type { FoldersService } from '../spaces';
+import type { UsersRepository } from '../auth';
 import { createLinkMakerCheck } from './link-maker-check';
 import { linkSubject, presentLink } from './links.presenter';
 import type { LinkRow, LinksRepository } from './links.repository';
 import { unlockCookieName, type Unlocker } from './unlock-cookie';
-import type { UsersRepository } from '../auth/users.repository';
 
 /** Random bytes in a token: 192 bits (the issue asks for at least 128), 32 base64url characters. */
 const TOKEN_BYTES = 24;

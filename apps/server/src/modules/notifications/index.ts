@@ -11,7 +11,7 @@ import type { Db, Dialect } from '../../db';
 import type { EventEmitter, EventSubscriber } from '../../events';
 import type { RateLimiter } from '../../lib/rate-limiter';
 import type { Clock } from '../../lib/time';
-import type { SessionService } from '../auth/sessions.service';
+import type { SessionService } from '../auth';
 import { registerAdminNotificationRoutes } from './admin-notifications.routes';
 import { createNotificationHub, parseSessionEnd, STREAMS_END_CHANNEL } from './notification-hub';
 import { createNotificationsRepository } from './notifications.repository';

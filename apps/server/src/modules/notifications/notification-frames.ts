@@ -1,5 +1,5 @@
 import type { Notification } from '@atrium/contracts';
-import type { SessionEnd } from '../auth/sessions.service';
+import type { SessionEnd } from '../auth';
 import type { NotificationDetails, NotificationRow } from './notifications.repository';
 
 // What a notification stream writes and reads on the wire: the SSE frames (encoded once, with their HTTP/1.1 chunk

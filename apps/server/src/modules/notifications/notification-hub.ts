@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus } from '../../adapters/event-bus';
-import type { SessionEnd } from '../auth/sessions.service';
+import type { SessionEnd } from '../auth';
 import {
   FIRST_CHUNK,
   FIRST_FRAME,

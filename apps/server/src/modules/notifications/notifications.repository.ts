@@ -4,7 +4,7 @@ import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db, Dialect } from '../../db';
 import type { Database, NotificationsTable } from '../../db/schema';
 import { iso, type Clock } from '../../lib/time';
-import { workspaceAudienceIds } from '../spaces/workspaces.repository';
+import { workspaceAudienceIds } from '../spaces';
 
 export type NotificationRow = Selectable<NotificationsTable>;
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ENDPOINTS } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import { SESSION_COOKIE } from '../../plugins/session';
-import { sessionIdOf } from '../auth/sessions.service';
+import { sessionIdOf } from '../auth';
 import { parseLastEventId, type NotificationHub } from './notification-hub';
 import type { NotificationsService } from './notifications.service';
 import { routesOf } from '../../plugins/route';

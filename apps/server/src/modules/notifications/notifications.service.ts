@@ -15,7 +15,7 @@ import { AppError } from '../../errors';
 import type { RateLimiter } from '../../lib/rate-limiter';
 import { requireAdmin } from '../../auth/policies/admin';
 import { requireWorkspaceAudience } from '../../auth/policies/workspace';
-import type { SessionUser } from '../auth/sessions.service';
+import type { SessionUser } from '../auth';
 import { presentNotification, type NotificationHub } from './notification-hub';
 import {
   audienceOf,

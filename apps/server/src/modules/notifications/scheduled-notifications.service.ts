@@ -10,7 +10,7 @@ import { isActiveAdminAccount } from '../../auth/policies/admin';
 import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
 import type { EventEmitter } from '../../events';
-import type { SessionUser } from '../auth/sessions.service';
+import type { SessionUser } from '../auth';
 import { audienceOf, presentAudience } from './notifications.repository';
 import type { NotificationsService } from './notifications.service';
 import type { ScheduledNotificationsRepository } from './scheduled-notifications.repository';

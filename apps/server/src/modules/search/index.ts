@@ -31,3 +31,6 @@ export function createSearchModule(app: FastifyInstance, deps: SearchModuleDeps)
   });
   return { search };
 }
+
+// What other modules may use (docs/ARCHITECTURE.md#server-layers: only through this face).
+export { SHARED_SPACE_NAME } from './search.service';

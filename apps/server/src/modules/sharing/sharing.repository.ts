@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db';
 import { isUniqueViolation } from '../../db/errors';
 import type { FilesTable, FoldersTable, SharesTable } from '../../db/schema';
-import { workspaceMemberIds } from '../spaces/workspaces.repository';
+import { workspaceMemberIds } from '../spaces';
 
 export type ShareRow = Selectable<SharesTable>;
 

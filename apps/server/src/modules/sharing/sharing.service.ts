@@ -14,12 +14,8 @@ import { strongerRole } from '../../auth/policies/roles';
 import { canWorkspace, requireWorkspace } from '../../auth/policies/workspace';
 import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
-import { presentFile } from '../files/files.presenter';
-import type { FilesService } from '../files/files.service';
-import { toStoredFile } from '../files/stored-file';
-import type { FoldersService } from '../spaces/folders.service';
-import type { SpacesRepository } from '../spaces/spaces.repository';
-import { MEMBER_MESSAGES } from '../spaces/workspaces.service';
+import { presentFile, type FilesService, toStoredFile } from '../files';
+import { type FoldersService, type SpacesRepository, MEMBER_MESSAGES } from '../spaces';
 import type { ShareGrantee, ShareResource, ShareView, SharingRepository } from './sharing.repository';
 
 /** The 400/404 messages of sharing (contracts' `SHARE_TEXTS`, and the unknown-person 404 of members). */

@@ -1,7 +1,6 @@
 import type { FolderListing, FolderListQuery, FolderSort } from '@atrium/contracts';
 import { AppError } from '../../errors';
-import { presentFile } from '../files/files.presenter';
-import { toStoredFile } from '../files/stored-file';
+import { presentFile, toStoredFile } from '../files';
 import { FOLDER_MESSAGES } from './folder-messages';
 import { listedNameKeys } from './folder-names';
 import type { KeysetAfter } from './folders.repository';

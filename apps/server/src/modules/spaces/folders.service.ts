@@ -17,7 +17,7 @@ import { requireWorkspace } from '../../auth/policies/workspace';
 import type { Db } from '../../db';
 import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
-import { thumbnailKey, type UploadTarget } from '../files/stored-file';
+import { thumbnailKey, type UploadTarget } from '../files';
 import type { EventEmitter } from '../../events';
 import type { RequestContext } from '../../lib/http/request-context';
 import type { AccessResolver } from '../../auth/access-facts';

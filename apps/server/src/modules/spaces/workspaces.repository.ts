@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db';
 import { likeLiteral } from '../../db/like-literal';
 import type { MemberRole, UsersTable, WorkspacesTable } from '../../db/schema';
-import { workspaceUsedBytes } from '../files/files.repository';
+import { workspaceUsedBytes } from '../files';
 import type { FolderRow } from './folders.repository';
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;

@@ -18,7 +18,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
 import type { EventEmitter, MemberAdded } from '../../events';
 import { iso, type Clock } from '../../lib/time';
-import { thumbnailKey } from '../files/stored-file';
+import { thumbnailKey } from '../files';
 import { folderNameKey } from './folder-names';
 import type { FolderRow } from './folders.repository';
 import type { SpacesRepository } from './spaces.repository';

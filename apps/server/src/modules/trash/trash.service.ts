@@ -9,11 +9,9 @@ import type { UserActor } from '../../auth/actor';
 import { requireTrashItem, type TrashSubject } from '../../auth/policies/trash';
 import { requireWorkspace } from '../../auth/policies/workspace';
 import { iso, type Clock } from '../../lib/time';
-import type { FilesRepository } from '../files/files.repository';
-import type { FilesService } from '../files/files.service';
+import type { FilesRepository, FilesService } from '../files';
+import type { FoldersService, SpacesRepository } from '../spaces';
 import type { AccessResolver } from '../../auth/access-facts';
-import type { FoldersService } from '../spaces/folders.service';
-import type { SpacesRepository } from '../spaces/spaces.repository';
 import type { TrashRepository, TrashRow } from './trash.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
