@@ -36,7 +36,10 @@ const NO_KYSELY = {
   patterns: [{ group: ['kysely/*'], allowTypeImports: true, message: KYSELY_MESSAGE }],
 };
 
-/** Another module's files, from a file `depth` folders below `modules/` (its face `../<module>` is fine). */
+/**
+ * Another module's files, from a file `depth` folders below `modules/` (its face `../<module>` is fine).
+ * @param {number} depth
+ */
 const otherModuleFiles = (depth) => ({
   regex: `^${'\\.\\./'.repeat(depth)}[^./][^/]*/.+`,
   message: `Import another module through its face ('${'../'.repeat(depth)}<module>'), not its files.`,

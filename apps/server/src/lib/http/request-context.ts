@@ -13,3 +13,13 @@ export const requestContext = (request: FastifyRequest): RequestContext => ({
   userAgent: request.headers['user-agent'],
   requestId: request.id,
 });
+
+/**
+ * An audited change made by a signed-in `actor` on this request: `events.emit(action, changeBy(request, actor, {
+ * target, details }))`.
+ */
+export const changeBy = <T extends object>(
+  request: FastifyRequest,
+  actor: { ownerKey: string },
+  change: T,
+): T & RequestContext & { actor: string } => ({ actor: actor.ownerKey, ...change, ...requestContext(request) });

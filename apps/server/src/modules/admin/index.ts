@@ -4,7 +4,7 @@
  * user; the built-in admin and oneself protected), the settings (`settings.*`: e.g. whether members must accept
  * being added) and the system status (`system.*`: version, uptime, the readiness probes, database and storage
  * sizes, streams, push subscriptions, the job queue, a configuration summary with secrets only `set`/`unset`)
- * (docs/PRODUCT.md#admin-console-users-and-audit-log, #admin-console-system-status).
+ * (docs/PRODUCT.md#admin-console-users-and-audit-log, docs/PRODUCT.md#admin-console-system-status).
  *
  * Two steps, because other modules need its stores before its screens can be built: `createAdminStores` (the
  * settings and each person's quota, read by spaces and files), then `createAdminModule` (the routes).

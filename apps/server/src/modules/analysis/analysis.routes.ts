@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ENDPOINTS } from '@atrium/contracts';
 import type { EventEmitter } from '../../events';
-import { requestContext } from '../../lib/http/request-context';
+import { changeBy } from '../../lib/http/request-context';
 import type { AnalysisService } from './analysis.service';
 import { routesOf } from '../../plugins/route';
 
@@ -33,12 +33,13 @@ export function registerAnalysisRoutes(
     handler: async (request) => {
       const actor = await request.requireUser();
       const changed = await analysis.setSetting(actor, request.params.id, request.body.analysis);
-      await events.emit('settings.changed', {
-        actor: actor.ownerKey,
-        target: `workspace:${request.params.id}`,
-        details: { setting: 'analysis', to: changed.analysis },
-        ...requestContext(request),
-      });
+      await events.emit(
+        'settings.changed',
+        changeBy(request, actor, {
+          target: `workspace:${request.params.id}`,
+          details: { setting: 'analysis', to: changed.analysis },
+        }),
+      );
       return changed;
     },
   });

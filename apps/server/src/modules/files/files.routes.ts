@@ -1,5 +1,5 @@
 import type { EventEmitter } from '../../events';
-import { requestContext } from '../../lib/http/request-context';
+import { changeBy, requestContext } from '../../lib/http/request-context';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ENDPOINTS, NEXT_CURSOR_HEADER, type UploadPlacementQuery } from '@atrium/contracts';
@@ -150,11 +150,7 @@ export async function registerFileRoutes(
       handler: async (request) => {
         const actor = await request.requireUser();
         const removed = await files.remove(actor, request.params.id);
-        await events.emit('file.deleted', {
-          actor: actor.ownerKey,
-          target: `file:${removed.id}`,
-          ...requestContext(request),
-        });
+        await events.emit('file.deleted', changeBy(request, actor, { target: `file:${removed.id}` }));
         return removed;
       },
     });

@@ -8,7 +8,7 @@ import { zipHeaders } from '../../lib/http/zip-stream';
 import { withFilePart } from '../../lib/multipart';
 import type { RouteRateLimit } from '../../plugins/rate-limit';
 import type { EventEmitter } from '../../events';
-import { requestContext } from '../../lib/http/request-context';
+import { changeBy, requestContext } from '../../lib/http/request-context';
 import type { LinksService } from './links.service';
 import { UNLOCK_LIMITS } from './links.service';
 import { routesOf } from '../../plugins/route';
@@ -87,21 +87,22 @@ export async function registerLinksRoutes(
     handler: async (request, reply) => {
       const actor = await request.requireUser();
       const link = await links.create(actor, request.body);
-      await events.emit('link.created', {
-        actor: actor.ownerKey,
-        target: `link:${link.id}`,
-        subject:
-          link.fileId !== null ? `file:${link.fileId}` : link.folderId !== null ? `folder:${link.folderId}` : null,
-        details: {
-          fileId: link.fileId,
-          folderId: link.folderId,
-          expiresAt: link.expiresAt,
-          hasPassword: link.hasPassword,
-          maxDownloads: link.maxDownloads,
-          allowUpload: link.allowUpload,
-        },
-        ...requestContext(request),
-      });
+      await events.emit(
+        'link.created',
+        changeBy(request, actor, {
+          target: `link:${link.id}`,
+          subject:
+            link.fileId !== null ? `file:${link.fileId}` : link.folderId !== null ? `folder:${link.folderId}` : null,
+          details: {
+            fileId: link.fileId,
+            folderId: link.folderId,
+            expiresAt: link.expiresAt,
+            hasPassword: link.hasPassword,
+            maxDownloads: link.maxDownloads,
+            allowUpload: link.allowUpload,
+          },
+        }),
+      );
       return reply.status(create.status).send(link);
     },
   });
@@ -118,11 +119,7 @@ export async function registerLinksRoutes(
     handler: async (request) => {
       const actor = await request.requireUser();
       const revoked = await links.revoke(actor, request.params.id);
-      await events.emit('link.revoked', {
-        actor: actor.ownerKey,
-        target: `link:${revoked.id}`,
-        ...requestContext(request),
-      });
+      await events.emit('link.revoked', changeBy(request, actor, { target: `link:${revoked.id}` }));
       return revoked;
     },
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ENDPOINTS } from '@atrium/contracts';
 import type { EventEmitter } from '../../events';
-import { requestContext } from '../../lib/http/request-context';
+import { changeBy } from '../../lib/http/request-context';
 import type { PeopleService } from './people.service';
 import { routesOf } from '../../plugins/route';
 
@@ -30,13 +30,14 @@ export function registerPeopleRoutes(
     handler: async (request) => {
       const actor = await request.requireUser();
       const changed = await people.setSetting(actor, request.params.spaceId, request.body.enabled);
-      await events.emit('settings.changed', {
-        actor: actor.ownerKey,
-        target:
-          request.params.spaceId === 'personal' ? `user:${actor.ownerKey}` : `workspace:${request.params.spaceId}`,
-        details: { setting: 'people', to: changed.enabled ? 'on' : 'off' },
-        ...requestContext(request),
-      });
+      await events.emit(
+        'settings.changed',
+        changeBy(request, actor, {
+          target:
+            request.params.spaceId === 'personal' ? `user:${actor.ownerKey}` : `workspace:${request.params.spaceId}`,
+          details: { setting: 'people', to: changed.enabled ? 'on' : 'off' },
+        }),
+      );
       return changed;
     },
   });

@@ -1,7 +1,7 @@
 import { ENDPOINTS, Share } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { EventEmitter } from '../../events';
-import { requestContext } from '../../lib/http/request-context';
+import { changeBy } from '../../lib/http/request-context';
 import type { ShareResource } from './sharing.repository';
 import type { GranteeInput, SharingService } from './sharing.service';
 import { routesOf } from '../../plugins/route';
@@ -41,13 +41,14 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
           const actor = await request.requireUser();
           const p = request.params as { id: string; userId?: string; workspaceId?: string };
           const { created, share } = await sharing.set(actor, resource(p.id), granteeOf(p), request.body.role);
-          await events.emit('share.created', {
-            actor: actor.ownerKey,
-            target: `share:${share.id}`,
-            subject: `${kind}:${p.id}`,
-            details: { [kind]: p.id, grantee: granteeOf(p), role: share.role, changed: !created },
-            ...requestContext(request),
-          });
+          await events.emit(
+            'share.created',
+            changeBy(request, actor, {
+              target: `share:${share.id}`,
+              subject: `${kind}:${p.id}`,
+              details: { [kind]: p.id, grantee: granteeOf(p), role: share.role, changed: !created },
+            }),
+          );
           return reply.status(created ? 201 : 200).send(share);
         },
       });
@@ -59,13 +60,14 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
           const p = request.params as { id: string; userId?: string; workspaceId?: string };
           const actor = await request.requireUser();
           const revoked = await sharing.revoke(actor, resource(p.id), granteeOf(p));
-          await events.emit('share.revoked', {
-            actor: actor.ownerKey,
-            target: `share:${revoked.id}`,
-            subject: `${kind}:${p.id}`,
-            details: { [kind]: p.id, grantee: granteeOf(p) },
-            ...requestContext(request),
-          });
+          await events.emit(
+            'share.revoked',
+            changeBy(request, actor, {
+              target: `share:${revoked.id}`,
+              subject: `${kind}:${p.id}`,
+              details: { [kind]: p.id, grantee: granteeOf(p) },
+            }),
+          );
           return revoked;
         },
       });

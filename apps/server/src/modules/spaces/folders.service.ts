@@ -305,12 +305,19 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
      * Moves a folder with its subfolders and files to the trash of its space (one transaction; `DELETE /api/trash/{id}`
      * or the purge job removes them for good: `purge`). Never a root folder.
      */
-    async remove(actor: UserActor, id: string): Promise<DeleteFolderResponse> {
+    async remove(actor: UserActor, id: string, context: RequestContext = {}): Promise<DeleteFolderResponse> {
       const folder = await authorized(actor, id, 'delete');
       if (folder.parent_id === null) throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.rootFixed);
       const below = await repo.folderIdsBelow(id);
       const files = await repo.trashFolder(id, below, actor.id, iso(clock.now()));
-      return { id, deleted: true, folders: below.length + 1, files };
+      const folders = below.length + 1;
+      await events?.emit('file.deleted', {
+        actor: actor.ownerKey,
+        target: `folder:${id}`,
+        details: { folders, files },
+        ...context,
+      });
+      return { id, deleted: true, folders, files };
     },
 
     /**

@@ -43,7 +43,7 @@ export async function createSpacesModule(app: FastifyInstance, deps: SpacesModul
   // A cycle or a tree deeper than the cap stored before the cap existed would stall every walk up from its folders:
   // break it before the first request (docs/PRODUCT.md#workspaces-and-folders).
   await folders.repairTree();
-  registerSpacesRoutes(app, { workspaces, folders, events });
+  registerSpacesRoutes(app, { workspaces, folders });
   return { workspaces, folders, access, spacesRepo };
 }
 

@@ -1,6 +1,5 @@
 import { ENDPOINTS } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { EventEmitter } from '../../events';
 import { requestContext } from '../../lib/http/request-context';
 import type { FoldersService } from './folders.service';
 import type { WorkspacesService } from './workspaces.service';
@@ -16,9 +15,9 @@ const E = ENDPOINTS.spaces;
  */
 export function registerSpacesRoutes(
   app: FastifyInstance,
-  deps: { workspaces: WorkspacesService; folders: FoldersService; events: EventEmitter },
+  deps: { workspaces: WorkspacesService; folders: FoldersService },
 ) {
-  const { workspaces, folders, events } = deps;
+  const { workspaces, folders } = deps;
 
   const serve = routesOf(app, { config: USER, tags: ['workspaces'] });
 
@@ -79,25 +78,9 @@ export function registerSpacesRoutes(
     summary: "Add a member or change a member's role (owners); userId is the person's owner key",
     errors: [409, ...errors],
     handler: async (request) => {
-      const actor = await request.requireUser();
       const { id, userId } = request.params;
-      const { member, previousRole, invited } = await workspaces.setMember(actor, id, userId, request.body.role);
-      if (invited) {
-        await events.emit('workspace.member_invited', {
-          actor: actor.ownerKey,
-          target: `workspace:${id}`,
-          details: { member: userId, role: member.role },
-          ...requestContext(request),
-        });
-      } else if (previousRole !== member.role) {
-        await events.emit(previousRole === undefined ? 'workspace.member_added' : 'workspace.member_changed', {
-          actor: actor.ownerKey,
-          target: `workspace:${id}`,
-          details: { member: userId, role: member.role, ...(previousRole ? { previousRole } : {}) },
-          ...requestContext(request),
-        });
-      }
-      return member;
+      const actor = await request.requireUser();
+      return (await workspaces.setMember(actor, id, userId, request.body.role, requestContext(request))).member;
     },
   });
 
@@ -105,49 +88,23 @@ export function registerSpacesRoutes(
     summary: 'Remove a member (owners), or leave (your own owner key); the last owner cannot',
     errors: [409, ...errors],
     handler: async (request) => {
-      const actor = await request.requireUser();
       const { id, userId } = request.params;
-      const { invitation, ...removed } = await workspaces.removeMember(actor, id, userId);
-      await events.emit('workspace.member_removed', {
-        actor: actor.ownerKey,
-        target: `workspace:${id}`,
-        details: { member: userId, left: userId === actor.ownerKey, ...(invitation ? { invitation } : {}) },
-        ...requestContext(request),
-      });
-      return removed;
+      return workspaces.removeMember(await request.requireUser(), id, userId, requestContext(request));
     },
   });
 
   serve(E.acceptInvitation, {
     summary: 'Accept an invitation to a workspace (the invited person; 404 without an invitation)',
     errors,
-    handler: async (request) => {
-      const actor = await request.requireUser();
-      const { workspace, role } = await workspaces.accept(actor, request.params.id);
-      await events.emit('workspace.member_accepted', {
-        actor: actor.ownerKey,
-        target: `workspace:${workspace.id}`,
-        details: { member: actor.ownerKey, role },
-        ...requestContext(request),
-      });
-      return workspace;
-    },
+    handler: async (request) =>
+      workspaces.accept(await request.requireUser(), request.params.id, requestContext(request)),
   });
 
   serve(E.declineInvitation, {
     summary: 'Decline an invitation to a workspace (the invited person; 404 without an invitation)',
     errors,
-    handler: async (request) => {
-      const actor = await request.requireUser();
-      const declined = await workspaces.decline(actor, request.params.id);
-      await events.emit('workspace.member_declined', {
-        actor: actor.ownerKey,
-        target: `workspace:${declined.id}`,
-        details: { member: actor.ownerKey },
-        ...requestContext(request),
-      });
-      return declined;
-    },
+    handler: async (request) =>
+      workspaces.decline(await request.requireUser(), request.params.id, requestContext(request)),
   });
 
   serve(E.createFolder, {
@@ -183,16 +140,6 @@ export function registerSpacesRoutes(
     tags: ['folders'],
     summary: 'Move a folder with its subfolders and files to the trash of its space',
     errors,
-    handler: async (request) => {
-      const actor = await request.requireUser();
-      const removed = await folders.remove(actor, request.params.id);
-      await events.emit('file.deleted', {
-        actor: actor.ownerKey,
-        target: `folder:${removed.id}`,
-        details: { folders: removed.folders, files: removed.files },
-        ...requestContext(request),
-      });
-      return removed;
-    },
+    handler: async (request) => folders.remove(await request.requireUser(), request.params.id, requestContext(request)),
   });
 }

@@ -17,6 +17,7 @@ import type { ResourceAction } from '../../auth/policies/roles';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
 import type { EventEmitter, MemberAdded } from '../../events';
+import type { RequestContext } from '../../lib/http/request-context';
 import { iso, type Clock } from '../../lib/time';
 import { thumbnailKey } from '../files';
 import { folderNameKey } from './folder-names';
@@ -102,6 +103,15 @@ export const rootFolderRow = (
 });
 
 /** Workspaces, their members, the space switcher and the directory of people (issue 15). */
+/** The audited changes of a workspace's members. */
+type MemberAction =
+  | 'workspace.member_added'
+  | 'workspace.member_changed'
+  | 'workspace.member_removed'
+  | 'workspace.member_invited'
+  | 'workspace.member_accepted'
+  | 'workspace.member_declined';
+
 export function createWorkspacesService({
   repo,
   blobs,
@@ -119,6 +129,15 @@ export function createWorkspacesService({
     }) as Promise<WorkspaceView & { member_role: MemberRole; memberRole: MemberRole }>;
 
   /** Changes a membership under the last-owner rule, in one transaction. */
+  /** Emits an audited change of workspace `id`'s members (the audit log records it). */
+  const changed = async (
+    actor: UserActor,
+    context: RequestContext,
+    action: MemberAction,
+    id: string,
+    details: Record<string, unknown>,
+  ) => events?.emit(action, { actor: actor.ownerKey, target: `workspace:${id}`, details, ...context });
+
   async function changeMembership(
     workspaceId: string,
     target: { id: string },
@@ -271,7 +290,13 @@ export function createWorkspacesService({
      * or, when the admin's setting asks for consent, only invited: they become a member once they accept
      * (docs/PRODUCT.md#workspace-members). The last owner cannot be demoted.
      */
-    async setMember(actor: UserActor, id: string, ownerKey: string, role: MemberRole): Promise<MemberChange> {
+    async setMember(
+      actor: UserActor,
+      id: string,
+      ownerKey: string,
+      role: MemberRole,
+      context: RequestContext = {},
+    ): Promise<MemberChange> {
       const workspace = await authorized(actor, id, 'manage');
       const target = await repo.findUserByOwnerKey(ownerKey);
       if (!target) throw new AppError('USER_NOT_FOUND', MEMBER_MESSAGES.unknownUser);
@@ -285,6 +310,8 @@ export function createWorkspacesService({
       });
       // `emit` logs a failing reaction (a notice not sent): the membership change stands.
       const tell = async (state: 'added' | 'invited') => events?.emit('member.added', notice(state));
+      const audited = (action: MemberAction, details: Record<string, unknown>) =>
+        changed(actor, context, action, id, details);
 
       if (!isMember && consent && (await consent.mustAccept())) {
         const now = iso(clock.now());
@@ -292,6 +319,7 @@ export function createWorkspacesService({
           repo.upsertInvitation(trx, { workspaceId: id, userId: target.id, role, invitedBy: actor.id, now }),
         );
         const invitation = await repo.findInvitation(id, target.id);
+        await audited('workspace.member_invited', { member: ownerKey, role });
         await tell('invited');
         return {
           member: { ...presentPerson(target), role, addedAt: invitation?.invited_at ?? now, status: 'invited' },
@@ -302,6 +330,12 @@ export function createWorkspacesService({
       const previousRole = await changeMembership(id, target, { role }, actor.id, MEMBER_MESSAGES.lastOwnerDemote);
       const member = (await repo.listMembers(id)).find((row) => row.user_id === target.id);
       if (!member) throw new AppError('NOT_FOUND', MEMBER_MESSAGES.notMember);
+      if (previousRole !== member.role)
+        await audited(previousRole === undefined ? 'workspace.member_added' : 'workspace.member_changed', {
+          member: ownerKey,
+          role: member.role,
+          ...(previousRole ? { previousRole } : {}),
+        });
       if (previousRole === undefined && target.id !== actor.id) await tell('added');
       return {
         member: { ...presentPerson(member), role: member.role, addedAt: member.added_at, status: 'member' },
@@ -311,7 +345,7 @@ export function createWorkspacesService({
     },
 
     /** The invited actor accepts: a member from now on, whose workspace messages reach them. 404 without an invitation. */
-    async accept(actor: UserActor, id: string): Promise<{ workspace: Workspace; role: MemberRole }> {
+    async accept(actor: UserActor, id: string, context: RequestContext = {}): Promise<Workspace> {
       const role = await repo.transaction(async (trx) => {
         await repo.lockWorkspace(trx, id, iso(clock.now()));
         const invitation = await repo.findInvitation(id, actor.id, trx);
@@ -327,13 +361,16 @@ export function createWorkspacesService({
         });
         return invitation.role;
       });
-      return { workspace: presentWorkspace(await authorized(actor, id, 'read')), role };
+      const workspace = presentWorkspace(await authorized(actor, id, 'read'));
+      await changed(actor, context, 'workspace.member_accepted', id, { member: actor.ownerKey, role });
+      return workspace;
     },
 
     /** The invited actor declines: the invitation is gone. 404 without one. */
-    async decline(actor: UserActor, id: string): Promise<{ id: string; declined: true }> {
+    async decline(actor: UserActor, id: string, context: RequestContext = {}): Promise<{ id: string; declined: true }> {
       const found = await repo.transaction((trx) => repo.deleteInvitation(trx, id, actor.id));
       if (!found) throw new AppError('WORKSPACE_NOT_FOUND');
+      await changed(actor, context, 'workspace.member_declined', id, { member: actor.ownerKey });
       return { id, declined: true };
     },
 
@@ -344,14 +381,18 @@ export function createWorkspacesService({
       actor: UserActor,
       id: string,
       ownerKey: string,
-    ): Promise<{ ownerKey: string; removed: true; invitation?: true }> {
+      context: RequestContext = {},
+    ): Promise<{ ownerKey: string; removed: true }> {
       const leaving = ownerKey === actor.ownerKey;
+      const removed = (details: Record<string, unknown>) =>
+        changed(actor, context, 'workspace.member_removed', id, { member: ownerKey, left: leaving, ...details });
       await authorized(actor, id, leaving ? 'read' : 'manage');
       const target = leaving ? actor : await repo.findUserByOwnerKey(ownerKey);
       if (!target) throw new AppError('NOT_FOUND', MEMBER_MESSAGES.notMember);
       // An owner withdraws an invitation not answered yet.
       if (!leaving && (await repo.transaction((trx) => repo.deleteInvitation(trx, id, target.id)))) {
-        return { ownerKey, removed: true, invitation: true };
+        await removed({ invitation: true });
+        return { ownerKey, removed: true };
       }
       await changeMembership(
         id,
@@ -360,6 +401,7 @@ export function createWorkspacesService({
         actor.id,
         leaving ? MEMBER_MESSAGES.lastOwnerLeave : MEMBER_MESSAGES.lastOwnerDemote,
       );
+      await removed({});
       return { ownerKey, removed: true };
     },
 

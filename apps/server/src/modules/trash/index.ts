@@ -15,7 +15,7 @@ export interface TrashModuleDeps extends Omit<TrashServiceDeps, 'repo'> {
 }
 
 export function createTrashModule(app: FastifyInstance, { db, events, ...deps }: TrashModuleDeps) {
-  const trash = createTrashService({ ...deps, repo: createTrashRepository(db) });
-  registerTrashRoutes(app, { trash, events });
+  const trash = createTrashService({ ...deps, events, repo: createTrashRepository(db) });
+  registerTrashRoutes(app, { trash });
   return { trash };
 }

@@ -8,6 +8,8 @@ import type {
 import type { UserActor } from '../../auth/actor';
 import { requireTrashItem, type TrashSubject } from '../../auth/policies/trash';
 import { requireWorkspace } from '../../auth/policies/workspace';
+import type { EventEmitter } from '../../events';
+import type { RequestContext } from '../../lib/http/request-context';
 import { iso, type Clock } from '../../lib/time';
 import type { FilesRepository, FilesService } from '../files';
 import type { FoldersService, SpacesRepository } from '../spaces';
@@ -28,6 +30,8 @@ export interface TrashServiceDeps {
   access: Pick<AccessResolver, 'memberRole'>;
   clock: Clock;
   retentionDays: number;
+  /** Restores and purges are emitted as audited changes (`file.restored`, `file.purged`). */
+  events?: EventEmitter;
 }
 
 /** A trashed item as the policy and the operations read it. */
@@ -46,7 +50,7 @@ type Located = TrashSubject & {
  * the trash policy's (`auth/policies/trash.ts`); names on restore follow the files' and folders' own rules.
  */
 export function createTrashService(deps: TrashServiceDeps) {
-  const { repo, filesRepo, spacesRepo, files, folders, access, clock, retentionDays } = deps;
+  const { repo, filesRepo, spacesRepo, files, folders, access, clock, retentionDays, events } = deps;
   const purgeAt = (trashedAt: string) => iso(new Date(Date.parse(trashedAt) + retentionDays * DAY_MS));
 
   const present = (row: TrashRow): TrashItem => ({
@@ -110,7 +114,7 @@ export function createTrashService(deps: TrashServiceDeps) {
      * Puts an item back where it was; when that folder is gone or in the trash itself, at the root of its space. A
      * name taken meanwhile becomes `name (1)`.
      */
-    async restore(actor: UserActor, id: string): Promise<RestoreTrashResponse> {
+    async restore(actor: UserActor, id: string, context: RequestContext = {}): Promise<RestoreTrashResponse> {
       const item = await authorized(actor, id);
       const place = item.placeId === null ? undefined : await spacesRepo.findFolder(item.placeId);
       const target =
@@ -124,17 +128,25 @@ export function createTrashService(deps: TrashServiceDeps) {
         item.kind === 'file'
           ? await files.restoreInto(id, target.id, item.name)
           : await folders.restoreInto(id, target.id, item.name);
-      return { id, kind: item.kind, name, folderId: target.id, toRoot: place === undefined };
+      const toRoot = place === undefined;
+      await events?.emit('file.restored', {
+        actor: actor.ownerKey,
+        target: `${item.kind}:${id}`,
+        details: { name, toRoot },
+        ...context,
+      });
+      return { id, kind: item.kind, name, folderId: target.id, toRoot };
     },
 
-    async purge(actor: UserActor, id: string): Promise<PurgeTrashItemResponse & { kind: 'file' | 'folder' }> {
+    async purge(actor: UserActor, id: string, context: RequestContext = {}): Promise<PurgeTrashItemResponse> {
       const item = await authorized(actor, id);
       await purgeOne(item);
-      return { id, purged: true, kind: item.kind };
+      await events?.emit('file.purged', { actor: actor.ownerKey, target: `${item.kind}:${id}`, ...context });
+      return { id, purged: true };
     },
 
     /** Empties the caller's personal trash, or with `workspaceId` that workspace's (editors and owners). */
-    async empty(actor: UserActor, workspaceId?: string): Promise<EmptyTrashResponse> {
+    async empty(actor: UserActor, workspaceId?: string, context: RequestContext = {}): Promise<EmptyTrashResponse> {
       let scope: { ownerKey: string } | { workspaceIds: string[] } = { ownerKey: actor.ownerKey };
       if (workspaceId !== undefined) {
         await requireWorkspace(actor, workspaceId, 'delete', async (wsId) => {
@@ -150,6 +162,12 @@ export function createTrashService(deps: TrashServiceDeps) {
         for (const item of batch) if (await purgeOne(item)) purged += 1;
         if (batch.length < BATCH) break;
       }
+      await events?.emit('file.purged', {
+        actor: actor.ownerKey,
+        target: workspaceId === undefined ? `trash:${actor.ownerKey}` : `workspace:${workspaceId}`,
+        details: { emptied: purged },
+        ...context,
+      });
       return { purged };
     },
 
