@@ -1,8 +1,8 @@
-// Zip streaming of 1 GiB of files (issue 16): `POST /api/files/archive` for 16 files of 64 MiB, against a single-file
-// download of the same bytes through the same server (one 1 GiB file, and the 16 files one after another) and nginx
-// serving the same files (the reference), in the same run, rounds interleaved. The server's RSS is sampled before,
-// during (peak, every 50 ms) and after each zip: the target is growth < 100 MB. The zip is checked once with
-// `unzip -t` (every entry's CRC and size) and its central directory listed.
+// Zip streaming of 1 GiB of files (docs/PRODUCT.md#file-screens): `POST /api/files/archive` for 16 files of 64 MiB,
+// against a single-file download of the same bytes through the same server (one 1 GiB file, and the 16 files one after
+// another) and nginx serving the same files (the reference), in the same run, rounds interleaved. The server's RSS is
+// sampled before, during (peak, every 50 ms) and after each zip: the target is growth < 100 MB. The zip is checked once
+// with `unzip -t` (every entry's CRC and size) and its central directory listed.
 // Usage: npm run build && node bench/archive.mjs [MiB=1024] [rounds=3]   (needs nginx and unzip; loopback only)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';

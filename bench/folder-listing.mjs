@@ -1,5 +1,6 @@
-// A shared folder of 10,000 entries (issue 15): the admin fills a folder with 1,000 subfolders and 9,000 small files
-// through the API, shares it with a second person (viewer), then measures, 300 sequential requests each, p50/p99 of:
+// A shared folder of 10,000 entries (docs/PRODUCT.md#workspaces-and-folders): the admin fills a folder with 1,000
+// subfolders and 9,000 small files through the API, shares it with a second person (viewer), then measures, 300
+// sequential requests each, p50/p99 of:
 // - that person listing it (GET /api/folders/{id}?limit=50: the first page and a page 150 pages in), next to the owner;
 // - the permission check on a download: a 1 KiB file three folders below the shared one, downloaded by its owner
 //   (no share lookup), by the recipient (membership + the recursive share lookup over its ancestors), and by nginx

@@ -1,11 +1,11 @@
-// OCR engines side by side (issue 17): Debian's tesseract (the `tesseract-ocr` + `tesseract-ocr-eng` packages, run as
-// the background analysis runs it: PNG on stdin, text on stdout) against tesseract.js 7 (WebAssembly, traineddata from
-// `@tesseract.js-data/eng`), on the same pages of known text: clean renders, "scans" (rotated 2°, at 100 dpi, blurred, noisy,
-// JPEG) and small print, at 150 dpi; Debian's tesseract also with one OpenMP thread. Per engine and kind of page: seconds per page (median, after start-up), words
-// found (share of the page's words present in the output) and word error rate (edit distance in words / words), and
-// tesseract.js's start-up time and memory.
-// tesseract.js is not a dependency of Atrium: the script installs it into a scratch folder (the npm registry only;
-// the traineddata comes from the npm package, never from a CDN).
+// OCR engines side by side (docs/PRODUCT.md#file-insights): Debian's tesseract (the `tesseract-ocr` +
+// `tesseract-ocr-eng` packages, run as the background analysis runs it: PNG on stdin, text on stdout) against
+// tesseract.js 7 (WebAssembly, traineddata from `@tesseract.js-data/eng`), on the same pages of known text: clean
+// renders, "scans" (rotated 2°, at 100 dpi, blurred, noisy, JPEG) and small print, at 150 dpi; Debian's tesseract also
+// with one OpenMP thread. Per engine and kind of page: seconds per page (median, after start-up), words found (share of
+// the page's words present in the output) and word error rate (edit distance in words / words), and tesseract.js's
+// start-up time and memory. tesseract.js is not a dependency of Atrium: the script installs it into a scratch folder
+// (the npm registry only; the traineddata comes from the npm package, never from a CDN).
 // Usage: node scripts/run.mjs node bench/ocr-engines.mjs [pagesPerKind=3]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';

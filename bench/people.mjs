@@ -1,7 +1,7 @@
-// People in photos (issue 17): face clustering quality on photos of known people, and the descriptor's cost.
-// 10 known people × 5 photos each (augmentations of one face from face-api's demo photos: crops, mirror, exposure,
-// scale; apps/server/test/people-fixtures.ts) go through the face engine with descriptors, in a shuffled but fixed
-// order, then through the incremental clustering at several thresholds: pairwise precision and recall, and the
+// People in photos (docs/PRODUCT.md#people): face clustering quality on photos of known people, and the descriptor's
+// cost. 10 known people × 5 photos each (augmentations of one face from face-api's demo photos: crops, mirror,
+// exposure, scale; apps/server/test/people-fixtures.ts) go through the face engine with descriptors, in a shuffled but
+// fixed order, then through the incremental clustering at several thresholds: pairwise precision and recall, and the
 // number of people found. Time per photo with and without descriptors (the same worker, 1024 px inference).
 //
 // Usage: node scripts/run.mjs tsx bench/people.mjs

@@ -1,15 +1,15 @@
-// Search at 100,000 files (issue 16): p50/p99 of typical prefix queries through GET /api/search.
+// Search at 100,000 files (docs/PRODUCT.md#search): p50/p99 of typical prefix queries through GET /api/search.
 // The server starts on an empty data folder; 100,000 file rows (and 1,100 folders) are then written straight into its
 // database, as uploads would leave them (the bytes are not needed to search names): 60,000 in the admin's personal
 // space across 500 folders, 20,000 in a workspace the admin is a member of, 20,000 in another person's personal space
 // that the admin must never see (the access filter runs over them too) but for one folder of it shared with the admin.
 // The triggers of migrations 0017 and 0024 index every row as it is inserted. Then 300 sequential requests per query
 // (after 20 warm-up), each with the session cookie.
-// Analysed mode (issue 17): every file also gets content text as the background analysis leaves it (OCR, transcript or
-// document text: 200 words drawn from a 5,000-word vocabulary with Zipf's law, so the commonest word is in nearly every
-// file and the rarest in a few hundred), written the way `search.setContent` writes it (SQLite: `search_documents`
-// and the FTS5 row; PostgreSQL: `content` and `content_tsv`); the queries are then the same plus words that appear
-// only in content, from the commonest to a rare one.
+// Analysed mode (docs/PRODUCT.md#file-insights): every file also gets content text as the background analysis leaves it
+// (OCR, transcript or document text: 200 words drawn from a 5,000-word vocabulary with Zipf's law, so the commonest
+// word is in nearly every file and the rarest in a few hundred), written the way `search.setContent` writes it (SQLite:
+// `search_documents` and the FTS5 row; PostgreSQL: `content` and `content_tsv`); the queries are then the same plus
+// words that appear only in content, from the commonest to a rare one.
 // Usage: npm run build && node bench/search.mjs [files=100000] [names|analysed]
 //        BENCH_DATABASE_URL=postgres://… node bench/search.mjs   (PostgreSQL; the database must be empty)
 import { randomUUID } from 'node:crypto';

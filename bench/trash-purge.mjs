@@ -1,5 +1,5 @@
-// Trash purge of 10,000 items (issue 16), both ways the product removes trashed files for good:
-// 1. "Empty trash" (`DELETE /api/trash`): 10,000 files in the admin's personal trash, one request, timed.
+// Trash purge of 10,000 items (docs/PRODUCT.md#trash-and-versions), both ways the product removes trashed files for
+// good: 1. "Empty trash" (`DELETE /api/trash`): 10,000 files in the admin's personal trash, one request, timed.
 // 2. The `trash.purge` job: 10,000 files trashed 31 days ago (past TRASH_RETENTION_DAYS=30); the job runs on start-up
 //    (then daily), so the server is restarted with its lease cleared and the bench watches the trashed rows go.
 // Each time 100 files are uploaded and deleted through the API (upload, `DELETE /api/files/user/{id}`: the real path,

@@ -1,13 +1,13 @@
-// Word error rate of the web's WAV encoders on the same recordings (issue 14: keep one).
+// Word error rate of the web's WAV encoders on the same recordings (keep one).
 //
 // The dashboard's recorder (features/ai, removed) resampled 48 kHz recordings to 16 kHz by plain linear
 // interpolation with no low-pass filter. The assistant's rendered the decoded buffer into a 16 kHz
 // OfflineAudioContext — which in Chromium resamples by linear interpolation too (AudioBufferSourceNode), with the
 // same result: lib/audio/wav.ts, now used by both, is that one. A third column decodes at 16 kHz instead, so the
-// decoder's band-limited resampler does the conversion (tried, not adopted: see docs/BENCHMARKS.md). Recordings: flite speech (16 kHz voices) upsampled to 48 kHz with sox, plus faint
-// 9–20 kHz hiss as a microphone picks up (BENCH_HISS, sox volume), which unfiltered resampling folds into the
-// speech band. Both encoders run in Debian Chromium on the same bytes; the server's local speech-to-text
-// transcribes the results.
+// decoder's band-limited resampler does the conversion (tried, not adopted: see docs/BENCHMARKS.md). Recordings: flite
+// speech (16 kHz voices) upsampled to 48 kHz with sox, plus faint 9–20 kHz hiss as a microphone picks up (BENCH_HISS,
+// sox volume), which unfiltered resampling folds into the speech band. Both encoders run in Debian Chromium on the same
+// bytes; the server's local speech-to-text transcribes the results.
 //
 // Needs the build (npm run build) and flite + sox. Run: node scripts/run.mjs node bench/wav-encoders.mjs
 import { execFileSync } from 'node:child_process';

@@ -4,8 +4,9 @@ import { open } from './ready';
 import { shot, WIDTHS } from './screens';
 import { signInAsUser } from './users';
 
-// The assistant on files (issue 17): typed "search files for <word>", "open <name>" and "what is in <name>" through
-// the real server, for the file's owner; someone else (signed in, or a visitor) learns nothing about it.
+// The assistant on files (docs/PRODUCT.md#assistant-file-commands): typed "search files for <word>", "open <name>" and
+// "what is in <name>" through the real server, for the file's owner; someone else (signed in, or a visitor) learns
+// nothing about it.
 
 const baseURL = () => String(test.info().project.use.baseURL);
 const run = () => `${Date.now().toString(36)}${test.info().retry}${test.info().repeatEachIndex}`;

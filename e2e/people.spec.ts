@@ -4,8 +4,8 @@ import { expect, test } from './fixtures';
 import { shot, WIDTHS } from './screens';
 import { signInAsNewUser } from './users';
 
-// People (issue 17) through the real server and its face engine: photos of two known people (face-api's demo
-// photos, test/people-fixtures.ts) become two people, one is named and found by the name, split and merged back.
+// People (docs/PRODUCT.md#people) through the real server and its face engine: photos of two known people (face-api's
+// demo photos, test/people-fixtures.ts) become two people, one is named and found by the name, split and merged back.
 
 const PEOPLE = '/dashboard/spaces/personal/people';
 

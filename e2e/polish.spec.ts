@@ -183,7 +183,7 @@ for (const { name, viewport } of WIDTHS) {
   });
 }
 
-test.describe('screens changed by issue 13 (1366 and 390 px)', () => {
+test.describe('screens changed by the polish pass (1366 and 390 px)', () => {
   for (const { name, viewport } of WIDTHS) {
     test(`push page figures, sidebar search and first-login greeting at ${viewport.width} px`, async ({
       page,

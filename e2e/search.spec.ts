@@ -6,8 +6,9 @@ import { expect, test } from './fixtures';
 import { shot, WIDTHS } from './screens';
 import { signInAsUser } from './users';
 
-// Search (issue 16): the box above the file browser finds a file by the start of its name and opens its folder;
-// two files chosen with checkboxes download as one zip; a whole folder uploads with its structure. At 1366 and 390 px.
+// Search (docs/PRODUCT.md#search): the box above the file browser finds a file by the start of its name and opens its
+// folder; two files chosen with checkboxes download as one zip; a whole folder uploads with its structure. At 1366 and
+// 390 px.
 
 const baseURL = () => String(test.info().project.use.baseURL);
 const run = () => `${Date.now().toString(36)}${test.info().retry}${test.info().repeatEachIndex}`;

@@ -480,7 +480,8 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       ['POST', '/api/workspaces', () => '/api/workspaces', { name: 'New' }, [201, 201, 201, 201, 201]],
       ['GET', '/api/workspaces/:id', (f) => `/api/workspaces/${f.ws}`, undefined, [200, 200, 200, 404, 404]],
       ['PATCH', '/api/workspaces/:id', (f) => `/api/workspaces/${f.ws}`, { name: 'X' }, [200, 403, 403, 404, 404]],
-      // Background analysis of the workspace's files (issue 17): members read it, owners change it.
+      // Background analysis of the workspace's files (docs/PRODUCT.md#file-insights): members read it, owners change
+      // it.
       [
         'GET',
         '/api/workspaces/:id/analysis',
@@ -641,7 +642,8 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       .filter((r) => /\/shares(\/|$)|^\/api\/shared-with-me$/.test(r.url) && r.method !== 'HEAD')
       .map((r) => `${r.method} ${r.url}`);
     expect(new Set(rows.map(([method, route]) => `${method} ${route}`))).toEqual(new Set(sharingRoutes));
-    // A file's insights (issue 17): exactly the file's read access — members, share recipients; others 404.
+    // A file's insights (docs/PRODUCT.md#file-insights): exactly the file's read access — members, share recipients;
+    // others 404.
     rows.push([
       'GET',
       '/api/files/:id/insights',
@@ -665,9 +667,9 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
   }, 120_000);
 
   /**
-   * The AI services on a stored file (`?fileId=`, issue 17): the file's read rule. Owner, editor, viewer and a
-   * viewer-share recipient reach the service (which then refuses the text file as media: 415);
-   * a non-member and an admin outside the workspace get the 404 of a missing file; anonymous callers 401.
+   * The AI services on a stored file (`?fileId=`, docs/PRODUCT.md#stored-files-on-the-ai-screens): the file's read
+   * rule. Owner, editor, viewer and a viewer-share recipient reach the service (which then refuses the text file as
+   * media: 415); a non-member and an admin outside the workspace get the 404 of a missing file; anonymous callers 401.
    */
   it('answers the AI services on a stored file (?fileId=) by the file read rule', async () => {
     type Caller = 'anonymous' | 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
@@ -734,11 +736,11 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
   }, 60_000);
 
   /**
-   * Public links (issue 15). Managing a file's or folder's links needs `share` on it: owner and editor yes; viewer
-   * and a viewer-share recipient 403; a non-member and an admin outside the workspace 404; anonymous callers and
-   * link bearers (no session) 401. A refused call changes no link. Every public route answers a link's bearer by the
-   * link's state alone — plain, locked (password, no cookie), unlocked (its cookie), expired, revoked — the same
-   * whether the caller also has a session (owner, viewer, non-member, admin) or none.
+   * Public links (docs/PRODUCT.md#public-links). Managing a file's or folder's links needs `share` on it: owner and
+   * editor yes; viewer and a viewer-share recipient 403; a non-member and an admin outside the workspace 404; anonymous
+   * callers and link bearers (no session) 401. A refused call changes no link. Every public route answers a link's
+   * bearer by the link's state alone — plain, locked (password, no cookie), unlocked (its cookie), expired, revoked —
+   * the same whether the caller also has a session (owner, viewer, non-member, admin) or none.
    */
   it('answers link routes by role and public link routes by link state, whoever else the caller is', async () => {
     type Caller = 'anonymous' | 'bearer' | 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
@@ -979,10 +981,11 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
   });
 
   /**
-   * The trash (issue 16), by caller: a workspace file's trash item is its editors' and owners' (viewers, non-members,
-   * a recipient of a share on it and an admin outside the workspace: 404, the same as an unknown id); a personal
-   * item is its owner's only. Anonymous callers and link bearers (who have no session: a link never reaches the
-   * trash) get 401. A refused call changes nothing; `GET /api/trash` lists the item to those who may act on it only.
+   * The trash (docs/PRODUCT.md#trash-and-versions), by caller: a workspace file's trash item is its editors' and
+   * owners' (viewers, non-members, a recipient of a share on it and an admin outside the workspace: 404, the same as an
+   * unknown id); a personal item is its owner's only. Anonymous callers and link bearers (who have no session: a link
+   * never reaches the trash) get 401. A refused call changes nothing; `GET /api/trash` lists the item to those who may
+   * act on it only.
    */
   it('answers trash routes by caller: owner, editor, viewer, non-member, share recipient, admin, bearer', async () => {
     const { keys, send, upload, signInAll, workspace } = roleCallers(() => server, 'tr');
@@ -1055,10 +1058,10 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
   }, 120_000);
 
   /**
-   * File versions (issue 16), by caller, on a workspace file with one older version: reading them needs `read` on
-   * the file (owner, editor, viewer, a viewer-share recipient), restoring one `write` (viewer and recipient 403); a
-   * non-member and an admin outside the workspace 404; anonymous callers and link bearers 401. A refused restore
-   * changes nothing.
+   * File versions (docs/PRODUCT.md#trash-and-versions), by caller, on a workspace file with one older version: reading
+   * them needs `read` on the file (owner, editor, viewer, a viewer-share recipient), restoring one `write` (viewer and
+   * recipient 403); a non-member and an admin outside the workspace 404; anonymous callers and link bearers 401. A
+   * refused restore changes nothing.
    */
   it('answers file version routes by caller: owner, editor, viewer, non-member, share recipient, admin, bearer', async () => {
     const { keys, send, upload, signInAll, workspace } = roleCallers(() => server, 'fv');
@@ -1115,10 +1118,10 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
   }, 120_000);
 
   /**
-   * Grid view (issue 16), by caller. Preferences: every signed-in caller reads and changes only their own (a PUT by
-   * one leaves the others' as they were); anonymous callers and link bearers 401. A PDF's thumbnail: exactly the
-   * file's read access (owner, editor, viewer, a viewer-share recipient 200; non-member and an admin outside the
-   * workspace 404; anonymous and bearers 401).
+   * Grid view (docs/PRODUCT.md#grid-view), by caller. Preferences: every signed-in caller reads and changes only their
+   * own (a PUT by one leaves the others' as they were); anonymous callers and link bearers 401. A PDF's thumbnail:
+   * exactly the file's read access (owner, editor, viewer, a viewer-share recipient 200; non-member and an admin
+   * outside the workspace 404; anonymous and bearers 401).
    */
   it('answers preferences and PDF thumbnails by caller: owner, editor, viewer, non-member, recipient, admin, bearer', async () => {
     const { keys, cookieOf, send, upload, workspace } = roleCallers(() => server, 'gv');
@@ -1168,11 +1171,11 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
   }, 120_000);
 
   /**
-   * A file's details (issue 16), by caller, on a workspace file shared with the recipient as a viewer and with an
-   * active link: reading them needs `read` (owner, editor, viewer, recipient 200); a non-member and an admin outside
-   * the workspace 404 (its existence does not leak); anonymous callers and link bearers 401. Who has access and the
-   * links are shown to those who may share the file (owner, editor) and null for the viewer and the recipient, whose
-   * activity leaves the share and link entries out.
+   * A file's details (docs/PRODUCT.md#file-details), by caller, on a workspace file shared with the recipient as a
+   * viewer and with an active link: reading them needs `read` (owner, editor, viewer, recipient 200); a non-member and
+   * an admin outside the workspace 404 (its existence does not leak); anonymous callers and link bearers 401. Who has
+   * access and the links are shown to those who may share the file (owner, editor) and null for the viewer and the
+   * recipient, whose activity leaves the share and link entries out.
    */
   it('answers the file details route by caller: owner, editor, viewer, non-member, share recipient, admin, bearer', async () => {
     const { keys, send, upload, signInAll, workspace } = roleCallers(() => server, 'fd');
@@ -1234,11 +1237,11 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
   });
 
   /**
-   * People in photos (issue 17), by caller, on a workspace with People on and two people (rows written directly: the
-   * face engine is not what is tested here): members read (owner, editor, viewer), editors and owners name, merge,
-   * split and remove faces (viewers 403), owners turn People on or off; a non-member, the recipient of a share on a
-   * photo in the workspace and an admin outside it get the 404 of a missing workspace; anonymous callers and link
-   * bearers 401. A refused call changes nothing.
+   * People in photos (docs/PRODUCT.md#people), by caller, on a workspace with People on and two people (rows written
+   * directly: the face engine is not what is tested here): members read (owner, editor, viewer), editors and owners
+   * name, merge, split and remove faces (viewers 403), owners turn People on or off; a non-member, the recipient of a
+   * share on a photo in the workspace and an admin outside it get the 404 of a missing workspace; anonymous callers and
+   * link bearers 401. A refused call changes nothing.
    */
   it('answers people routes by caller: owner, editor, viewer, non-member, share recipient, admin, bearer', async () => {
     const { keys, send, upload, signInAll, workspace } = roleCallers(() => server, 'pp');

@@ -1,7 +1,8 @@
 /**
- * The assistant's file commands (issue 17): "search files for …", "open <file name>", "what is in <file name>".
- * Parsing and wording only, like the rest of this package: the web chat and voice run the command against the
- * API as the signed-in user (the server decides what they may read) and answer with these sentences.
+ * The assistant's file commands (docs/PRODUCT.md#assistant-file-commands): "search files for …", "open <file name>",
+ * "what is in <file name>". Parsing and wording only, like the rest of this package: the web chat and voice run the
+ * command against the API as the signed-in user (the server decides what they may read) and answer with these
+ * sentences.
  */
 
 /** What a file command asks for: a search text, or a file's name. */

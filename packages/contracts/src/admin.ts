@@ -3,8 +3,8 @@ import { CheckStatus } from './health';
 import { endpoint } from './endpoint';
 
 /**
- * The admin console (issue 18): users and roles, per-user quotas, the audit log. Every route is admin-only
- * (403 for other users, 401 without a session).
+ * The admin console (docs/PRODUCT.md#admin-console-users-and-audit-log): users and roles, per-user quotas, the audit
+ * log. Every route is admin-only (403 for other users, 401 without a session).
  */
 
 /** A user as the admin console lists them. `userId` is the owner key the spec's `{userId}` paths use. */

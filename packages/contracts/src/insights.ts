@@ -3,7 +3,7 @@ import { endpoint } from './endpoint';
 import { FileIdParams } from './files';
 import { WorkspaceIdParams } from './workspaces';
 
-/** Where a file's background analysis stands (issue 17). */
+/** Where a file's background analysis stands (docs/PRODUCT.md#file-insights). */
 export const InsightStatus = z.enum(['pending', 'running', 'done', 'failed', 'unsupported']);
 export type InsightStatus = z.infer<typeof InsightStatus>;
 

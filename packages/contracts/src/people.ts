@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InsightBox } from './insights';
 import { endpoint } from './endpoint';
 
-/** People in photos (issue 17): the faces of a space's photos grouped into people, opt-in per space. */
+/** People in photos (docs/PRODUCT.md#people): the faces of a space's photos grouped into people, opt-in per space. */
 
 /** `personal` (the caller's own space) or a workspace id. */
 export const PeopleSpaceParams = z.object({

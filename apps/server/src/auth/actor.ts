@@ -4,7 +4,7 @@ import type { Role } from '@atrium/contracts';
  * Who is acting on a request, as policies see it. One type for every kind of caller, outside any module,
  * so plugins, policies and services can all import it.
  * - `user`: a signed-in person (session cookie).
- * - `link`: the bearer of a public link (issue 15), acting only on the link's resource.
+ * - `link`: the bearer of a public link (docs/PRODUCT.md#public-links), acting only on the link's resource.
  * - `apiKey`: a client presenting an admin-created API key (the AI compatibility routes).
  */
 export type Actor = UserActor | LinkActor | ApiKeyActor;

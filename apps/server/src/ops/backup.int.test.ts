@@ -68,7 +68,10 @@ describe.each(dialects())('backup and restore (%s)', (dialect) => {
   let alice: string;
   let admin: string;
   let bob: string;
-  /** Issue 15's model: a workspace, a folder in it shared with Bob, a file there and a public link to it. */
+  /**
+   * The workspaces model (docs/PRODUCT.md#workspaces-and-folders): a workspace, a folder in it shared with Bob, a file
+   * there and a public link to it.
+   */
   const team = { workspaceId: '', folderId: '', fileId: '', token: '', hash: '' };
   const extras = { binnedId: '', versionedId: '', v1Hash: '' };
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -171,7 +174,7 @@ describe.each(dialects())('backup and restore (%s)', (dialect) => {
       body: JSON.stringify({ fileId: team.fileId }),
     });
     team.token = (await readJson<{ token: string }>(link)).token;
-    // A file in the trash and a file with an older version (issue 16).
+    // A file in the trash and a file with an older version (docs/PRODUCT.md#trash-and-versions).
     const binned = await upload(source, randomBytes(500), 'binned.bin');
     expect(
       (await source.fetch(`/api/files/user/${binned.id}`, { method: 'DELETE', headers: { cookie: alice } })).status,

@@ -98,7 +98,7 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
   });
 }
 
-/** `/s/{token}`: a public link's page (issue 15), whatever the SPA's route table says. */
+/** `/s/{token}`: a public link's page (docs/PRODUCT.md#public-links), whatever the SPA's route table says. */
 export const isLinkPagePath = (pathname: string) => /^\/s\/[^/]+$/.test(pathname);
 
 const NOINDEX_META = '<meta name="robots" content="noindex, nofollow">';

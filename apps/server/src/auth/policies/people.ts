@@ -15,8 +15,8 @@ export const spaceKeyOf = (file: { workspaceId: string | null; ownerKey: string 
   file.workspaceId ?? personalSpaceKey(file.ownerKey);
 
 /**
- * Who may do what with the people of a space (issue 17): the same as with the space itself. `personal` is the
- * caller's own personal space (they own it; nobody else reaches it: admins included, as for its files); a workspace
+ * Who may do what with the people of a space (docs/PRODUCT.md#people): the same as with the space itself. `personal` is
+ * the caller's own personal space (they own it; nobody else reaches it: admins included, as for its files); a workspace
  * answers through the workspace policy (`requireWorkspace`: 404 for non-members and admins outside it, 403 for a
  * member whose role does not allow the action). Reading people needs `read`; naming, merging and splitting `write`
  * (editors and owners); turning People on or off `manage` (owners).

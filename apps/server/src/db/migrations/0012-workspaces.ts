@@ -26,7 +26,7 @@ interface Before {
 const PERSONAL_ROOT_NAME = 'Personal';
 
 /**
- * Team workspaces, folders, shares and public links (issue 15), the whole model at once:
+ * Team workspaces, folders, shares and public links (docs/PRODUCT.md#workspaces-and-folders), the whole model at once:
  * - `workspaces` and `workspace_members` (owner / editor / viewer);
  * - `folders`: every space (a workspace, or a user's personal space keyed by owner key) has exactly one root folder
  *   (`parent_id` null; a partial unique index per workspace and per personal owner), folders nest, and names are
@@ -49,7 +49,8 @@ export const m0012Workspaces: Migration = {
       .addColumn('created_by', 'text', (col) => col.references('users.id').onDelete('set null'))
       .addColumn('created_at', 'text', (col) => col.notNull())
       .addColumn('updated_at', 'text', (col) => col.notNull())
-      // The root folder is created with the workspace, in one transaction (no foreign key: the two point at each other).
+      // The root folder is created with the workspace, in one transaction (no foreign key: the two point at each
+      // other).
       .addColumn('root_folder_id', 'text', (col) => col.notNull())
       .execute();
 

@@ -15,9 +15,10 @@ interface Before {
 }
 
 /**
- * Files stored between migration 0012 and uploads into folders (issue 15) have no folder: each goes into its owner's
- * personal root folder (created where missing), like every file 0012 placed. A name already taken in that folder
- * keeps the file unplaced rather than fail the start-up (it stays listed and downloadable; a move places it).
+ * Files stored between migration 0012 and uploads into folders (docs/PRODUCT.md#workspaces-and-folders) have no folder:
+ * each goes into its owner's personal root folder (created where missing), like every file 0012 placed. A name already
+ * taken in that folder keeps the file unplaced rather than fail the start-up (it stays listed and downloadable; a move
+ * places it).
  */
 export const m0013PlaceFiles: Migration = {
   async up(untyped: Kysely<unknown>) {

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /**
- * The admin console (issue 18): per-user status, quota and last sign-in on `users`, and the append-only
- * `audit_log` (the application only inserts and reads it; the retention job deletes entries past
- * `AUDIT_RETENTION_DAYS`).
+ * The admin console (docs/PRODUCT.md#admin-console-users-and-audit-log): per-user status, quota and last sign-in on
+ * `users`, and the append-only `audit_log` (the application only inserts and reads it; the retention job deletes
+ * entries past `AUDIT_RETENTION_DAYS`).
  */
 export const m0014Admin: Migration = {
   async up(db: Kysely<unknown>) {

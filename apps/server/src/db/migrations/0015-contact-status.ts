@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /**
- * The admin Messages and API keys screens (issue 18): when an admin read or handled a contact message, and an
- * optional expiry on API keys (null: never expires).
+ * The admin Messages and API keys screens (docs/PRODUCT.md#admin-console-api-keys-and-messages): when an admin read or
+ * handled a contact message, and an optional expiry on API keys (null: never expires).
  */
 export const m0015ContactStatus: Migration = {
   async up(db: Kysely<unknown>) {

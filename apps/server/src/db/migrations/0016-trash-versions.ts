@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /**
- * Trash and versions (issue 16). Deleting a file or folder moves it to the trash of its space: `trashed_at` and
- * `trashed_by` on the item itself; `trash_root_id` on what went with a trashed folder (the folder's id), so lists,
- * links, shares and the trash filter on one column and a restore or purge finds a folder's contents by one key. A
- * trashed item frees its name (a file's `name_key` becomes null, a folder's `/trash/<id>`) and keeps its
- * `folder_id`/`parent_id`, the place a restore puts it back.
+ * Trash and versions (docs/PRODUCT.md#trash-and-versions). Deleting a file or folder moves it to the trash of its
+ * space: `trashed_at` and `trashed_by` on the item itself; `trash_root_id` on what went with a trashed folder (the
+ * folder's id), so lists, links, shares and the trash filter on one column and a restore or purge finds a folder's
+ * contents by one key. A trashed item frees its name (a file's `name_key` becomes null, a folder's `/trash/<id>`) and
+ * keeps its `folder_id`/`parent_id`, the place a restore puts it back.
  * `file_versions`: the older contents of a file (the current one stays in `files`), purged with it.
  */
 export const m0016TrashVersions: Migration = {

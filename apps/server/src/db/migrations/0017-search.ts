@@ -2,8 +2,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /**
- * Full-text search (issue 16) over the names of files and folders and a content text per file (empty until the
- * background analysis sets it), in the database's own engine:
+ * Full-text search (docs/PRODUCT.md#search) over the names of files and folders and a content text per file (empty
+ * until the background analysis sets it), in the database's own engine:
  *
  * `search_documents` holds one row per file or folder with what a search filters, orders and answers on (name,
  * space, folder, modification time, size, type), so a search never joins `files` or `folders` row by row (at
@@ -14,8 +14,8 @@ import type { Migration } from 'kysely/migration';
  *   break so `report.pdf` is `report` + `pdf` as in SQLite), each with a GIN index.
  *
  * Triggers on `files` and `folders` keep the documents in step with every write (insert, rename, move, trash and
- * restore (`trashed_at`, migration 0016), delete — cascades included), whatever code path makes it; the content is written only by the search service's
- * `setContent`.
+ * restore (`trashed_at`, migration 0016), delete — cascades included), whatever code path makes it; the content is
+ * written only by the search service's `setContent`.
  */
 export const m0017Search: Migration = {
   async up(db: Kysely<unknown>) {

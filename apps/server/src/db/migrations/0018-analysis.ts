@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /**
- * Background analysis of stored files (issue 17): the durable job queue `analysis_jobs` (one job per file, kind and
- * content hash; claimed with leases so a crashed instance's jobs are taken over) and each file's `file_insights`.
- * Both go with their file (ON DELETE CASCADE).
+ * Background analysis of stored files (docs/PRODUCT.md#file-insights): the durable job queue `analysis_jobs` (one job
+ * per file, kind and content hash; claimed with leases so a crashed instance's jobs are taken over) and each file's
+ * `file_insights`. Both go with their file (ON DELETE CASCADE).
  */
 export const m0018Analysis: Migration = {
   async up(db: Kysely<unknown>) {

@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /**
- * The admin's notifications (issue 18). History: how many live streams each published notification was delivered
- * to (every instance adds its own count with one atomic update) and how many Web Push sends went out or failed.
- * Scheduled messages: stored until the jobs home sends them (`state` pending → sending → sent, or cancelled; the
- * claim is one conditional update, so a message is sent once even with several instances).
+ * The admin's notifications (docs/PRODUCT.md#admin-console-api-keys-and-messages). History: how many live streams each
+ * published notification was delivered to (every instance adds its own count with one atomic update) and how many Web
+ * Push sends went out or failed. Scheduled messages: stored until the jobs home sends them (`state` pending → sending →
+ * sent, or cancelled; the claim is one conditional update, so a message is sent once even with several instances).
  */
 export const m0019NotificationHistory: Migration = {
   async up(db: Kysely<unknown>) {

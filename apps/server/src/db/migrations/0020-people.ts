@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /**
- * People in photos (issue 17), opt-in per space: `people_settings` (a row: People is on for the space), `people`
- * (a person of a space: a name, a cover face) and `faces` (a face found in a photo: its box as fractions of the
- * image, its 128-number face-recognition descriptor as JSON, the person it belongs to; null: removed from every
+ * People in photos (docs/PRODUCT.md#people), opt-in per space: `people_settings` (a row: People is on for the space),
+ * `people` (a person of a space: a name, a cover face) and `faces` (a face found in a photo: its box as fractions of
+ * the image, its 128-number face-recognition descriptor as JSON, the person it belongs to; null: removed from every
  * person). A space is a workspace id or `personal:<owner key>`. Faces go with their file (ON DELETE CASCADE: purging
  * a photo deletes its descriptors); everything goes with its workspace.
  */

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /**
- * A user's own settings (issue 16: the file browsers' list or grid view), one JSON object per user, so they follow
- * the user to every browser; gone with the user.
+ * A user's own settings (the file browsers' list or grid view, docs/PRODUCT.md#grid-view), one JSON object per user, so
+ * they follow the user to every browser; gone with the user.
  */
 export const m0021UserPreferences: Migration = {
   async up(db: Kysely<unknown>) {

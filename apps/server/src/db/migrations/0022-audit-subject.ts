@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /**
- * A file's activity (issue 16, details panel): `audit_log.subject` names the file or folder an entry is about —
+ * A file's activity (docs/PRODUCT.md#file-details): `audit_log.subject` names the file or folder an entry is about —
  * its target for file and folder actions, the shared or linked item for share and link entries (whose target is the
  * share or link) — indexed with the time, so one file's activity is one index range. Existing file and folder
  * entries take their target; existing share and link entries the item their details name.

@@ -2,8 +2,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /**
- * Search by content (issue 17) on PostgreSQL, in two phases as `search.repository.ts` runs it: names first, then the
- * content matches newest first, stopping at the page's end.
+ * Search by content (docs/PRODUCT.md#search) on PostgreSQL, in two phases as `search.repository.ts` runs it: names
+ * first, then the content matches newest first, stopping at the page's end.
  * - `all_tsv`: the name's words and the content's together (generated, GIN-indexed), so a file whose words are part
  *   in its name and part in its content matches as in SQLite's FTS5, with one condition the planner estimates well.
  * - `search_documents_recent` (`modified_at desc, item_id`): for a word most files contain, the planner walks this

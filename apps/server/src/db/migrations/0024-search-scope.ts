@@ -2,9 +2,9 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /**
- * Search by content on SQLite (issue 17): the FTS5 row also holds where its document is, as three tokens in a third
- * column `scope` (`scopeTokens` in `search.repository.ts` makes the same in TypeScript): its space (`w` + the
- * workspace id in hex, or `o` + the personal space's owner key in hex), the folder holding it (`p` + id in hex) and
+ * Search by content on SQLite (docs/PRODUCT.md#search): the FTS5 row also holds where its document is, as three tokens
+ * in a third column `scope` (`scopeTokens` in `search.repository.ts` makes the same in TypeScript): its space (`w` +
+ * the workspace id in hex, or `o` + the personal space's owner key in hex), the folder holding it (`p` + id in hex) and
  * itself (`i` + id in hex) — letters and digits only, so the tokenizer keeps each whole. A content search then asks
  * FTS5 for the words AND one of the searcher's spaces (then AND one of the folders or items shares reach them), and
  * the engine intersects the lists itself instead of the query walking, in rowid order, through every document the

@@ -55,8 +55,8 @@ export interface AnalysisServiceDeps {
    */
   events: EventEmitter;
   /**
-   * People (issue 17), where it is on for a file's space: descriptors are computed with the faces and handed over in
-   * the transaction that saves the insights; turning faces off drops the workspace's people.
+   * People (docs/PRODUCT.md#people), where it is on for a file's space: descriptors are computed with the faces and
+   * handed over in the transaction that saves the insights; turning faces off drops the workspace's people.
    */
   people?: {
     enabledForFile(file: StoredFile): Promise<boolean>;
@@ -86,9 +86,9 @@ export const searchableText = (result: Result): string =>
   [result.caption, result.tags?.join(' '), result.text, result.transcript?.text].filter(Boolean).join('\n');
 
 /**
- * Background analysis of stored files (issue 17): `onStored(file)` enqueues a durable job per file by type (or
- * records `unsupported`); the queue's workers read the file, run the analyser of its kind and save `file_insights` in
- * the transaction that finishes the job; `insights(actor, id)` answers with the file's read access.
+ * Background analysis of stored files (docs/PRODUCT.md#file-insights): `onStored(file)` enqueues a durable job per file
+ * by type (or records `unsupported`); the queue's workers read the file, run the analyser of its kind and save
+ * `file_insights` in the transaction that finishes the job; `insights(actor, id)` answers with the file's read access.
  */
 export function createAnalysisService(deps: AnalysisServiceDeps) {
   const { db, clock, queue } = deps;

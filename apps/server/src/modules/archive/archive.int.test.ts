@@ -5,8 +5,9 @@ import { callsAs, dialects, readError, signInPeople, startTestServer, type TestS
 import { unzip } from '../../../test/zip';
 
 /**
- * `POST /api/files/archive` (issue 16) on both databases: chosen files and folders as one streamed zip with the
- * same bytes, safe and unique names; every item authorised (404 and nothing streamed otherwise); bad bodies 400.
+ * `POST /api/files/archive` (docs/PRODUCT.md#file-screens) on both databases: chosen files and folders as one streamed
+ * zip with the same bytes, safe and unique names; every item authorised (404 and nothing streamed otherwise); bad
+ * bodies 400.
  */
 describe.each(dialects())('bulk download as zip (%s)', (dialect) => {
   let server: TestServer;

@@ -4,7 +4,10 @@ import { zipHeaders } from '../../lib/http/zip-stream';
 import type { ArchiveService } from './archive.service';
 import { route } from '../../plugins/route';
 
-/** `POST /api/files/archive` (issue 16): signed-in users; each item is checked by the file and folder policies. */
+/**
+ * `POST /api/files/archive` (docs/PRODUCT.md#file-screens): signed-in users; each item is checked by the file and
+ * folder policies.
+ */
 export function registerArchiveRoutes(app: FastifyInstance, deps: { archive: ArchiveService }) {
   const { archive } = ENDPOINTS.files;
   route(app, archive, {

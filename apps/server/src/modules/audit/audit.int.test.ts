@@ -96,7 +96,8 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
         body: form,
       }),
     );
-    // A file's changes (issue 16, its activity): rename, move, replace as a version, restore a version; a folder's.
+    // A file's changes (its activity, docs/PRODUCT.md#file-details): rename, move, replace as a version, restore a
+    // version; a folder's.
     const shelf = await ok<{ id: string }>(send(walker, 'POST', '/api/folders', { name: 'Shelf' }), 201);
     const box = await ok<{ id: string }>(send(walker, 'POST', '/api/folders', { name: 'Box' }), 201);
     await ok(send(walker, 'PATCH', `/api/files/${file.id}`, { fileName: 'renamed.txt' }));
@@ -116,12 +117,12 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
     await ok(send(walker, 'PATCH', `/api/folders/${box.id}`, { name: 'Crate' }));
     await ok(send(walker, 'PATCH', `/api/folders/${box.id}`, { parentId: shelf.id }));
     await ok(send(walker, 'DELETE', `/api/files/user/${file.id}`));
-    // From the trash: restored, deleted again, purged (issue 16).
+    // From the trash: restored, deleted again, purged (docs/PRODUCT.md#trash-and-versions).
     await ok(send(walker, 'POST', `/api/trash/${file.id}/restore`));
     await ok(send(walker, 'DELETE', `/api/files/user/${file.id}`));
     await ok(send(walker, 'DELETE', `/api/trash/${file.id}`));
 
-    // A workspace's members, and a share (issue 15).
+    // A workspace's members, and a share (docs/PRODUCT.md#sharing-with-people).
     const teammate = await server.signInAs({ owner_key: 'teammate' });
     const space = await ok<{ id: string; rootFolderId: string }>(
       send(walker, 'POST', '/api/workspaces', { name: 'Audited' }),
@@ -145,7 +146,7 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
     );
     await ok(send(walker, 'DELETE', `/api/folders/${space.rootFolderId}/shares/teammate`));
 
-    // A public link (issue 15), and a scheduled notification, cancelled.
+    // A public link (docs/PRODUCT.md#public-links), and a scheduled notification, cancelled.
     const link = await ok<{ id: string }>(send(walker, 'POST', '/api/links', { folderId: space.rootFolderId }), 201);
     await ok(send(walker, 'DELETE', `/api/links/${link.id}`));
     const scheduled = await ok<{ id: string }>(

@@ -7,9 +7,9 @@ const TUS = { 'tus-resumable': '1.0.0' };
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
- * A file's details (issue 16): the file with its stored SHA-256, where it is, its versions, who can read it and its
- * links (for who may share it), and its activity — every upload, rename, move, share, replace and version restore
- * recorded in the audit log about it, newest first, with the actor's name.
+ * A file's details (docs/PRODUCT.md#file-details): the file with its stored SHA-256, where it is, its versions, who can
+ * read it and its links (for who may share it), and its activity — every upload, rename, move, share, replace and
+ * version restore recorded in the audit log about it, newest first, with the actor's name.
  */
 describe.each(dialects())('file details (%s)', (dialect) => {
   let server: TestServer;

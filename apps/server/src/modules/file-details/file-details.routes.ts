@@ -3,7 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { FileDetailsService } from './file-details.service';
 import { route } from '../../plugins/route';
 
-/** `GET /api/files/{id}/details`: the details panel's data (issue 16). Same access as reading the file. */
+/**
+ * `GET /api/files/{id}/details`: the details panel's data (docs/PRODUCT.md#file-details). Same access as reading the
+ * file.
+ */
 export function registerFileDetailsRoutes(app: FastifyInstance, { details }: { details: FileDetailsService }) {
   const { details: endpoint } = ENDPOINTS.fileDetails;
   route(app, endpoint, {

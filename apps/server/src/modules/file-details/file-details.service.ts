@@ -36,9 +36,9 @@ const parseDetails = (text: string | null): Record<string, unknown> | null => {
 };
 
 /**
- * A file's details panel (issue 16): the file, where it is, its versions, who can read it, its links and its
- * activity (the audit entries about it, `audit_log.subject`). What the caller sees beyond the file is the file
- * policy's `fileDetailsView`.
+ * A file's details panel (docs/PRODUCT.md#file-details): the file, where it is, its versions, who can read it, its
+ * links and its activity (the audit entries about it, `audit_log.subject`). What the caller sees beyond the file is the
+ * file policy's `fileDetailsView`.
  */
 export function createFileDetailsService({
   repo,

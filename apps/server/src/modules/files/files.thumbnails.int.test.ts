@@ -30,8 +30,9 @@ function thumbnailBlobs(server: TestServer): string[] {
 }
 
 /**
- * PDF and video thumbnails (issue 16): poppler renders a PDF's first page, ffmpeg a video's poster frame, sharp makes
- * the 256 px WebP; new uploads get theirs in the background; new content never shows the old picture.
+ * PDF and video thumbnails (docs/PRODUCT.md#file-screens): poppler renders a PDF's first page, ffmpeg a video's poster
+ * frame, sharp makes the 256 px WebP; new uploads get theirs in the background; new content never shows the old
+ * picture.
  */
 describe.each(dialects())('thumbnails of PDFs and videos (%s)', (dialect) => {
   let server: TestServer;

@@ -7,9 +7,10 @@ const TUS = { 'tus-resumable': '1.0.0' };
 const b64 = (value: string) => Buffer.from(value).toString('base64');
 
 /**
- * Versions (issue 16): an upload of a taken name replaces the file's content when asked (`?onConflict=replace`, same
- * id, the old content kept as a version), makes `name (1)` by default and answers 409 with `fail`; versions are
- * listed, downloaded and restored; the newest FILE_VERSIONS_KEPT stay; viewers cannot replace or restore.
+ * Versions (docs/PRODUCT.md#trash-and-versions): an upload of a taken name replaces the file's content when asked
+ * (`?onConflict=replace`, same id, the old content kept as a version), makes `name (1)` by default and answers 409 with
+ * `fail`; versions are listed, downloaded and restored; the newest FILE_VERSIONS_KEPT stay; viewers cannot replace or
+ * restore.
  */
 describe.each(dialects())('file versions (%s)', (dialect) => {
   let server: TestServer;

@@ -64,10 +64,10 @@ interface Bearing {
 }
 
 /**
- * Public links (issue 15): their owners create, list and revoke them (`share` on the file or folder, decided by the
- * file and folder policies); their bearers see, download, zip and (file drops) upload through them, as the link
- * policy (`auth/policies/link.ts`) allows. The token is stored as is (the owner copies it again from the list);
- * the password as an scrypt hash.
+ * Public links (docs/PRODUCT.md#public-links): their owners create, list and revoke them (`share` on the file or
+ * folder, decided by the file and folder policies); their bearers see, download, zip and (file drops) upload through
+ * them, as the link policy (`auth/policies/link.ts`) allows. The token is stored as is (the owner copies it again from
+ * the list); the password as an scrypt hash.
  */
 export function createLinksService({ repo, files, folders, unlocker, limiter, clock, users }: LinksServiceDeps) {
   const makerMayShare = createLinkMakerCheck({ users, files, folders });
@@ -308,7 +308,8 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
      *
      * Each attempt is counted (one atomic upsert per counter, the address first) BEFORE the password is checked, so
      * parallel attempts cannot all pass a look at the counters and be checked; an attempt that was refused, or whose
-     * password was right, is taken back afterwards, so only wrong passwords stay counted (docs/PRODUCT.md#public-links).
+     * password was right, is taken back afterwards, so only wrong passwords stay counted
+     * (docs/PRODUCT.md#public-links).
      */
     async unlock(
       token: string,

@@ -7,7 +7,10 @@ import type { NotificationsService } from './notifications.service';
 import type { ScheduledNotificationsService } from './scheduled-notifications.service';
 import { routesOf } from '../../plugins/route';
 
-/** The admin console's notification routes (issue 18): the history of what was published, scheduled messages. */
+/**
+ * The admin console's notification routes (docs/PRODUCT.md#admin-console-api-keys-and-messages): the history of what
+ * was published, scheduled messages.
+ */
 export function registerAdminNotificationRoutes(
   app: FastifyInstance,
   deps: { notifications: NotificationsService; scheduled: ScheduledNotificationsService; events: EventEmitter },

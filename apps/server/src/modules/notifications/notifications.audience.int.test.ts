@@ -12,8 +12,9 @@ import {
 import { openSse, type SseStream } from '../../../test/sse';
 
 /**
- * Notification audiences (issue 15): everyone, one workspace's current members, or one person. Whoever is not in a
- * notification's audience never sees it: not in the feed, not on a live stream, not in a stream's replay.
+ * Notification audiences (docs/PRODUCT.md#notification-audiences): everyone, one workspace's current members, or one
+ * person. Whoever is not in a notification's audience never sees it: not in the feed, not on a live stream, not in a
+ * stream's replay.
  */
 describe.each(dialects())('notification audiences (%s)', (dialect) => {
   let server: TestServer;

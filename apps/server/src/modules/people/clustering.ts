@@ -1,6 +1,6 @@
 /**
- * Incremental face clustering (People, issue 17): a new face joins the person of the nearest already-placed face of
- * the same space when their descriptors are closer than `PEOPLE_MATCH_DISTANCE` (Euclidean distance between
+ * Incremental face clustering (docs/PRODUCT.md#people): a new face joins the person of the nearest already-placed face
+ * of the same space when their descriptors are closer than `PEOPLE_MATCH_DISTANCE` (Euclidean distance between
  * face-api's 128-number descriptors), or starts a new person. Nearest-face (single-link) matching lets a person's
  * faces drift across poses and lighting while each step stays close.
  *

@@ -9,9 +9,9 @@ const errors = [400, 403, 404] as const;
 const { list, settings, photos, rename, merge, split, removeFace } = ENDPOINTS.people;
 
 /**
- * People in photos (issue 17) under `/api/spaces/{spaceId}/people` (`personal` or a workspace id): members read,
- * editors and owners name, merge and split, owners turn People on or off (an audit entry). Access is decided by
- * the people policy (`auth/policies/people.ts`).
+ * People in photos (docs/PRODUCT.md#people) under `/api/spaces/{spaceId}/people` (`personal` or a workspace id):
+ * members read, editors and owners name, merge and split, owners turn People on or off (an audit entry). Access is
+ * decided by the people policy (`auth/policies/people.ts`).
  */
 export function registerPeopleRoutes(
   app: FastifyInstance,

@@ -40,11 +40,11 @@ export interface PeopleServiceDeps {
 }
 
 /**
- * People in photos (issue 17), opt-in per space: the faces the background analysis finds in a space's photos are
- * clustered into people as they arrive (`saveFaces`, inside the analysis's own transaction); members list people
- * and their photos, editors and owners name, merge and split them, owners turn the feature on or off (off deletes
- * every descriptor and person of the space). A person's name becomes part of their photos' searchable content, so
- * search finds them with search's own visibility rule. Faces of trashed photos are hidden; purged photos take their
+ * People in photos (docs/PRODUCT.md#people), opt-in per space: the faces the background analysis finds in a space's
+ * photos are clustered into people as they arrive (`saveFaces`, inside the analysis's own transaction); members list
+ * people and their photos, editors and owners name, merge and split them, owners turn the feature on or off (off
+ * deletes every descriptor and person of the space). A person's name becomes part of their photos' searchable content,
+ * so search finds them with search's own visibility rule. Faces of trashed photos are hidden; purged photos take their
  * faces with them (ON DELETE CASCADE).
  */
 export function createPeopleService(deps: PeopleServiceDeps) {

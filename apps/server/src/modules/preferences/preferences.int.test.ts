@@ -2,7 +2,10 @@ import { UserPreferences } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, readError, sendJson, startTestServer, type TestServer } from '../../../test/helpers';
 
-/** `GET/PUT /api/me/preferences` (issue 16): the file view follows the user to every browser (every session). */
+/**
+ * `GET/PUT /api/me/preferences` (docs/PRODUCT.md#grid-view): the file view follows the user to every browser (every
+ * session).
+ */
 describe.each(dialects())('user preferences (%s)', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {

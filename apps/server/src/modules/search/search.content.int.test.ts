@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callsAs, dialects, readJson, startTestServer, type TestServer } from '../../../test/helpers';
 
 /**
- * Search by what is inside a file (issue 17), wired as the app wires it: background analysis reads the file, its text
- * goes into the search index, and a word found only inside the file finds it — for its readers only.
+ * Search by what is inside a file (docs/PRODUCT.md#search), wired as the app wires it: background analysis reads the
+ * file, its text goes into the search index, and a word found only inside the file finds it — for its readers only.
  */
 describe.each(dialects())('search by content through background analysis (%s)', (dialect) => {
   let server: TestServer;

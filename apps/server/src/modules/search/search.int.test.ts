@@ -4,8 +4,8 @@ import { callsAs, dialects, readError, signInPeople, startTestServer, type TestS
 import { createSearchRepository } from './search.repository';
 
 /**
- * Search (issue 16) through HTTP on both engines: what each caller finds (own space, workspaces, shares, never
- * another's), prefix matching, ranking, filters, paging, the index following renames, moves and deletes, content
+ * Search (docs/PRODUCT.md#search) through HTTP on both engines: what each caller finds (own space, workspaces, shares,
+ * never another's), prefix matching, ranking, filters, paging, the index following renames, moves and deletes, content
  * text from `setContent`, and hostile query text.
  */
 /** The first bytes of each kind of file, as the server's sniffing (file-type) recognises them. */

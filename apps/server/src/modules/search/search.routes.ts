@@ -4,7 +4,7 @@ import type { SearchService } from './search.service';
 import { route } from '../../plugins/route';
 
 /**
- * `GET /api/search` (issue 16): signed-in users; what each may see is decided in the query itself
+ * `GET /api/search` (docs/PRODUCT.md#search): signed-in users; what each may see is decided in the query itself
  * (`readableScope`, `auth/access-facts.ts`), so nothing is loaded that the caller may not read.
  */
 export function registerSearchRoutes(app: FastifyInstance, deps: { search: SearchService }) {

@@ -22,8 +22,9 @@ import {
 } from '../../../test/helpers';
 
 /**
- * Sharing with people and workspaces (issue 15): granting, changing and revoking shares of files and folders, what a
- * recipient can then do through the ordinary file and folder routes, Shared with me, and the notifications.
+ * Sharing with people and workspaces (docs/PRODUCT.md#sharing-with-people): granting, changing and revoking shares of
+ * files and folders, what a recipient can then do through the ordinary file and folder routes, Shared with me, and the
+ * notifications.
  */
 describe.each(dialects())('sharing with people and workspaces (%s)', (dialect) => {
   let server: TestServer;

@@ -11,9 +11,9 @@ const tags = ['sharing'];
 const errors = [400, 401, 403, 404] as const;
 
 /**
- * Sharing with people and workspaces (issue 15): grant or change (PUT), revoke (DELETE) and list (GET) the shares
- * of a file or folder, and the caller's Shared with me. Who may do what is the file and folder policies' `share`
- * action, asked by the service.
+ * Sharing with people and workspaces (docs/PRODUCT.md#sharing-with-people): grant or change (PUT), revoke (DELETE) and
+ * list (GET) the shares of a file or folder, and the caller's Shared with me. Who may do what is the file and folder
+ * policies' `share` action, asked by the service.
  */
 export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: SharingService; events: EventEmitter }) {
   const { sharing, events } = deps;

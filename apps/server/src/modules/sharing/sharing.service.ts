@@ -73,9 +73,10 @@ const presentShare = (row: ShareView): Share => ({
 });
 
 /**
- * Sharing files and folders with people and workspaces (issue 15). Who may share, list or revoke is the file and
- * folder policies' `share` action (owners and editors; viewers 403, others 404), asked through the files and folders
- * services; a recipient may also drop a share they received. New grants and role changes notify the recipients.
+ * Sharing files and folders with people and workspaces (docs/PRODUCT.md#sharing-with-people). Who may share, list or
+ * revoke is the file and folder policies' `share` action (owners and editors; viewers 403, others 404), asked through
+ * the files and folders services; a recipient may also drop a share they received. New grants and role changes notify
+ * the recipients.
  */
 export function createSharingService({ repo, files, folders, spaces, notifyUser, clock, log }: SharingServiceDeps) {
   /** The resource, if the actor may do `action` to it (the policies' 404/403 otherwise). */

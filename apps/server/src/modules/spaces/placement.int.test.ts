@@ -15,8 +15,8 @@ import { callsAs, dialects, readError, startTestServer, type TestServer } from '
 const WORKSPACE_QUOTA = 4096;
 
 /**
- * Files in folders and workspaces (issue 15): where uploads go, who reaches a file through a workspace membership
- * or a share, renaming and moving files, and each space's quota.
+ * Files in folders and workspaces (docs/PRODUCT.md#workspaces-and-folders): where uploads go, who reaches a file
+ * through a workspace membership or a share, renaming and moving files, and each space's quota.
  */
 describe.each(dialects())('files in folders and workspaces (%s)', (dialect) => {
   let server: TestServer;

@@ -10,8 +10,9 @@ const USER = { access: 'user' } as const;
 const E = ENDPOINTS.spaces;
 
 /**
- * Spaces (issue 15): the space switcher, workspaces and their members, the directory of people, folders.
- * Every route is for signed-in users; what each may do to a workspace or folder is the policies' (auth/policies).
+ * Spaces (docs/PRODUCT.md#workspaces-and-folders): the space switcher, workspaces and their members, the directory of
+ * people, folders. Every route is for signed-in users; what each may do to a workspace or folder is the policies'
+ * (auth/policies).
  */
 export function registerSpacesRoutes(
   app: FastifyInstance,

@@ -102,7 +102,6 @@ export const rootFolderRow = (
   trash_root_id: null,
 });
 
-/** Workspaces, their members, the space switcher and the directory of people (issue 15). */
 /** The audited changes of a workspace's members. */
 type MemberAction =
   | 'workspace.member_added'
@@ -112,6 +111,7 @@ type MemberAction =
   | 'workspace.member_accepted'
   | 'workspace.member_declined';
 
+/** Workspaces, their members, the space switcher and the directory of people (docs/PRODUCT.md#workspace-members). */
 export function createWorkspacesService({
   repo,
   blobs,

@@ -18,10 +18,10 @@ import { callsAs, dialects, readError, signInPeople, startTestServer, type TestS
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The trash (issue 16): deleting moves a file or folder to the trash of its space, where it is out of every list,
- * share and link until it is restored (back in place, or at the root, a clash renamed) or purged (by hand, by
- * emptying, or by the `trash.purge` job after TRASH_RETENTION_DAYS). Policies: a personal trash is its owner's, a
- * workspace's its editors' and owners'.
+ * The trash (docs/PRODUCT.md#trash-and-versions): deleting moves a file or folder to the trash of its space, where it
+ * is out of every list, share and link until it is restored (back in place, or at the root, a clash renamed) or purged
+ * (by hand, by emptying, or by the `trash.purge` job after TRASH_RETENTION_DAYS). Policies: a personal trash is its
+ * owner's, a workspace's its editors' and owners'.
  */
 describe.each(dialects())('trash (%s)', (dialect) => {
   let server: TestServer;

@@ -7,7 +7,7 @@ import { routesOf } from '../../plugins/route';
 const USER = { access: 'user' } as const;
 const { list, restore, purge, empty } = ENDPOINTS.trash;
 
-/** The trash (issue 16): list, restore, purge one, empty. Who may is the trash policy's. */
+/** The trash (docs/PRODUCT.md#trash-and-versions): list, restore, purge one, empty. Who may is the trash policy's. */
 export function registerTrashRoutes(app: FastifyInstance, { trash }: { trash: TrashService }) {
   const serve = routesOf(app, { config: USER, tags: ['trash'] });
 

@@ -45,9 +45,10 @@ type Located = TrashSubject & {
 };
 
 /**
- * The trash (issue 16): what deleting a file or folder moved out of sight, per space, until it is restored, purged
- * by hand or purged by the `trash.purge` job after `TRASH_RETENTION_DAYS`. Who may see and act on a space's trash is
- * the trash policy's (`auth/policies/trash.ts`); names on restore follow the files' and folders' own rules.
+ * The trash (docs/PRODUCT.md#trash-and-versions): what deleting a file or folder moved out of sight, per space, until
+ * it is restored, purged by hand or purged by the `trash.purge` job after `TRASH_RETENTION_DAYS`. Who may see and act
+ * on a space's trash is the trash policy's (`auth/policies/trash.ts`); names on restore follow the files' and folders'
+ * own rules.
  */
 export function createTrashService(deps: TrashServiceDeps) {
   const { repo, filesRepo, spacesRepo, files, folders, access, clock, retentionDays, events } = deps;
