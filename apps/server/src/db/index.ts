@@ -1,3 +1,9 @@
+/**
+ * The database: Kysely on SQLite (better-sqlite3, WAL, foreign keys) by default, PostgreSQL with `DATABASE_URL`.
+ * Migrations in `db/migrations/` are written once with Kysely's schema builder for both dialects and run at start-up
+ * (Kysely's migrator locks, so several instances may start at once). Table types live in `db/schema/*.ts`; timestamps
+ * are ISO-8601 UTC text in both dialects; `int8` is parsed as a number.
+ */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';

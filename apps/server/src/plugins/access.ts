@@ -1,3 +1,9 @@
+/**
+ * The route level's one gate: every route declares `config: { access }` (routes come from the endpoint table through
+ * `plugins/route.ts`; admin routes add their capability's 403 message through `adminOnly`), and an `onRequest` hook
+ * enforces it before the body is parsed, never repeated in handlers. `app.routeTable` records every route for the
+ * access-control matrix test (`test/access-matrix.int.test.ts`).
+ */
 import type { Endpoint } from '@atrium/contracts';
 import type { FastifyInstance } from 'fastify';
 import { isAdmin } from '../auth/actor';

@@ -1,3 +1,10 @@
+/**
+ * Server-side sessions: an opaque 256-bit token in the `atrium_session` cookie (HttpOnly, SameSite=Lax, Secure on
+ * https); the `sessions` table stores its SHA-256, the user, last-seen and absolute expiry. Routes call `await
+ * request.requireUser()` for the actor. A route with `config.session: 'cached'` (only the notification stream) verifies
+ * the session from memory (at most 10 s old, forgotten the moment a session or user ends, on every instance). See
+ * docs/SECURITY.md.
+ */
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';

@@ -1,3 +1,11 @@
+/**
+ * One provider interface per AI service (`types.ts`: speech to text, text to speech, face detection, image analysis),
+ * chosen per service by `AI_PROVIDER` / `AI_*_PROVIDER`: `local` (the offline engines of `local/`, worker threads with
+ * a queue and time-out, loaded on first use or at start with `AI_WARM_UP`, unloaded after `AI_IDLE_UNLOAD_MINUTES` when
+ * set), `azure`, `openai` (an OpenAI-compatible audio server) or `disabled`. `media.ts` checks image and WAV headers
+ * and reads SSML the same way for every provider; `errors.ts` maps engine and upstream failures to AppErrors
+ * (400/413/415 for input, 503 with Retry-After when busy or a Debian package is missing, 504 on time-out).
+ */
 import type { AiServiceName } from '@atrium/contracts';
 import type { AiConfig } from '../../config';
 import { AppError } from '../../errors';

@@ -1,3 +1,9 @@
+/**
+ * The one way stored bytes are sent: `sendBlob(request, reply, record)`, fed by a `BlobRecord` (size, etag, last
+ * modified, content type, file name, `open(range)`): ETag and Last-Modified, conditional GET (304), one byte range
+ * (206, `If-Range`, 416 in the JSON error shape), HEAD without reading, an RFC 6266 `Content-Disposition` and a
+ * sandboxing CSP. `sendThumbnail` sends an image's WebP thumbnail, for private and public-link routes alike.
+ */
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ByteRange } from '../../adapters/blob-store';

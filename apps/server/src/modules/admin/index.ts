@@ -8,6 +8,13 @@
  *
  * Two steps, because other modules need its stores before its screens can be built: `createAdminStores` (the
  * settings and each person's quota, read by spaces and files), then `createAdminModule` (the routes).
+ *
+ * `admin-users.repository.ts` (users with used bytes and live session count as subqueries; `quotaOf`),
+ * `admin-users.service.ts` (rules; disabling calls `destroyAllForUser`, whose end listeners end the streams on every
+ * instance), `admin.routes.ts`; migration `0014-admin` (`disabled_at`, `quota_bytes`, `last_sign_in_at`).
+ * `system.routes.ts` runs the readiness probes through `runProbes` (health module) and reads sizes through
+ * `system.repository.ts`; the version and commit come from the package and `lib/build-info.ts`. Admin routes are
+ * declared with `adminOnly(capability)` (`auth/policies/admin.ts`).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db';

@@ -1,3 +1,16 @@
+/**
+ * The AI module's face: `/api/ai/*` — speech to text, text to speech, face detection, image analysis
+ * (docs/PRODUCT.md#ai-services) — for signed-in users, the compatibility routes for API-key clients
+ * (`ai-compat.routes.ts`), the assistant's public voice command, and the admin's API keys
+ * (docs/PRODUCT.md#admin-console-api-keys-and-messages).
+ *
+ * `ai.service.ts` runs each request on the provider chosen by configuration (`adapters/ai/`); `ai.input.ts` parses the
+ * AI routes' bodies (multipart, or raw bytes) and reads uploads; `ai.routes.ts` maps engine errors (`aiErrorHandler`).
+ * A stored file (`?fileId=`, docs/PRODUCT.md#stored-files-on-the-ai-screens) is read through the `FileSource` interface
+ * of `file-source.ts`, which the files module implements: the file's read rule, nothing else. `api-keys.*`: table
+ * `ai_api_keys` holding only the SHA-256 of each key (`hashApiKey`), an optional expiry (an expired key is treated as
+ * missing), create, list and revoke for admins. Each service is a `/readyz` probe (`ai.<service>`).
+ */
 import type { FastifyInstance } from 'fastify';
 import type { AiServiceName } from '@atrium/contracts';
 import { createAiProviders } from '../../adapters/ai';

@@ -7,6 +7,10 @@
  * formula guard), `audit.routes.ts` (`GET /api/admin/audit`, `GET /api/admin/audit.csv` streamed). Retention: job
  * `audit.retention` (daily, once) with `AUDIT_RETENTION_DAYS`. An entry's `subject` (`file:<id>`/`folder:<id>`)
  * is what a file's activity in its details reads.
+ *
+ * `audit-recorder.ts` holds the shapes (`AuditRecord`, `AuditContext`, `subjectOf`); `audit.subscriptions.ts`
+ * `subscribeAuditLog` subscribes to every audited event (`AUDIT_REACTION`) and writes the entry, so a module audits by
+ * emitting its event, never by calling this module.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db';

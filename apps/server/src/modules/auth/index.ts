@@ -2,6 +2,16 @@
  * The auth module's face: sign-in with the built-in admin's credentials (rate-limited) or with the identity
  * provider (OIDC, or the embedded development provider), sign-out, who is signed in. Sessions themselves are the
  * session plugin's (`plugins/session.ts`), built before every module so each request knows its user.
+ *
+ * `auth.service.ts`: admin sign-in (scrypt, constant time; failure counters per IP and per username in
+ * `login-limiter.ts`, on the shared rate-limit table) and `loginOidc(profile)`: the user found by issuer and subject,
+ * or created with a unique owner key; the role set from the configured claim at each sign-in (`claimMeansAdmin`);
+ * disabled users refused. `oidc.service.ts` and `oidc.routes.ts`: the relying party (openid-client) as a backend for
+ * the frontend — PKCE, state and nonce in a sealed short-lived cookie (`sealed-cookie.ts`), tokens kept on the server,
+ * discovery lazy and retried. `auth.routes.ts`: login, logout (the provider's end-session URL for OIDC users), `GET
+ * /api/me` with `firstLogin`, the login page's configuration. `sessions.*` and `users.repository.ts` hold the session
+ * and user tables (row types in `db/schema/accounts.ts`); ending a session or every session of a user runs the end
+ * listeners (streams end on every instance). Details in docs/SECURITY.md.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';

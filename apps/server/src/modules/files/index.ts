@@ -2,6 +2,33 @@
  * The files module's face: storing files (uploads, tus resumable uploads, versions), reading them, their thumbnails.
  * It announces `file.stored` once a file's content is stored and its row written; background thumbnails
  * (`createThumbnailsModule`) react to it (docs/PRODUCT.md#file-screens).
+ *
+ * How it holds them: `files.service.ts` composes one `FilesService` from rooms over `files.core.ts` (what they share:
+ * deps, messages, `FilePlacement`, `ChangeContext`): `files.ingest.ts` (multipart and tus uploads and file drops;
+ * count, SHA-256 and content sniffing (`content-type.ts`) while the bytes flow into the blob store, then the row; any
+ * failure deletes the blob; `storeNewContent`, the one place a file gets new content: replace and version restore),
+ * `files.versions.ts` (older contents in `file_versions`, pruned beyond `FILE_VERSIONS_KEPT`), `files.queries.ts`
+ * (pages with the keyset `cursor.ts`, stats, bytes through `lib/http/send-blob.ts`, thumbnails, `readableWithRole`),
+ * `files.changes.ts` (rename, move, trash, `restoreInto`, purge) and `quota.ts` (a workspace's `WORKSPACE_QUOTA_BYTES`,
+ * a person's own quota or `USER_QUOTA_BYTES`; live, trashed and version bytes count). `files.repository.ts` holds the
+ * queries, `stored-file.ts` the domain record and blob keys (`files/<id>`, thumbnails keyed by content),
+ * `files.presenter.ts` the wire shape.
+ *
+ * Where an upload goes is asked of the spaces module (`FilePlacement.uploadTarget`: `write` on the folder); who may do
+ * what is the file policy's (`auth/policies/file.ts`). A name taken in the folder becomes `name (1).ext`
+ * (case-insensitive, the unique index settling races) unless the upload asks to replace or fail (`?onConflict=`,
+ * docs/PRODUCT.md#trash-and-versions).
+ *
+ * `tus/`: resumable uploads on @tus/server (`tus.routes.ts`; `web.ts` feeds tus's web API the socket's own buffers;
+ * `file-store.ts` and `s3-store.ts` extend the stock stores, `data-store.ts` chooses one and reports `pendingBytes`;
+ * `redis-locker.ts` shares upload locks between instances with `REDIS_URL`); a finished upload goes through the same
+ * ingest.
+ *
+ * `thumbnails.ts` is the one thumbnail pipeline (images; a PDF's first page by poppler, a video frame by ffmpeg; sharp
+ * to WebP; engines missing → 404, never 5xx); `thumbnail-jobs.ts` makes them in the background as the `thumbnail` kind
+ * of the job queue (`jobs/queue.ts`). `maintenance.ts` `sweepOrphans` (the `uploads.leftovers` job) removes blobs no
+ * row names. `files.file-source.ts` is the `FileSource` the AI module reads stored files through
+ * (docs/PRODUCT.md#stored-files-on-the-ai-screens).
  */
 import type { FastifyInstance } from 'fastify';
 import type { BlobStore } from '../../adapters/blob-store';

@@ -1,6 +1,20 @@
 /**
  * The public links module's face: links to a file or folder for anyone with the URL, optionally with a password,
  * an expiry or uploads (docs/PRODUCT.md#public-links).
+ *
+ * `links.service.ts`: owners and editors (the file or folder policy's `share`) create, list and revoke links
+ * (`revoked_at`; the row stays); a bearer acts only through `auth/policies/link.ts` (`requireLink`: view, read,
+ * upload). The token is 192 random bits, stored as is; a password is an scrypt hash (`lib/passwords.ts`).
+ * `unlock-cookie.ts`: a stateless HMAC cookie per link, at most 24 h and never past the link's expiry, void when the
+ * password changes. `link-maker-check.ts`: a link lends its maker's right to share and is suspended while that right is
+ * gone (it works again once the right is back).
+ *
+ * Bytes go through `lib/http/send-blob.ts` as private downloads do; a file below a folder link's folder is checked with
+ * one recursive CTE (`links.repository.ts` `isWithin`); folder listings reuse the folders service's `pageUnchecked`,
+ * breadcrumbs cut at the link's folder; the zip is `lib/http/zip-stream.ts`. File drops are stored by
+ * `ingestIntoFolder`. Links to trashed items answer 404 and work again after a restore. `plugins/spa.ts` answers
+ * `/s/{token}` with `noindex` and `Referrer-Policy: no-referrer`; public routes are rate-limited
+ * (`PUBLIC_LINK_RATE_LIMIT`, `UNLOCK_RATE_LIMIT`).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db';

@@ -2,6 +2,21 @@
  * The notifications module's face: the notification list and live streams (one hub per instance, fed over the event
  * bus), Web Push, scheduled messages. It reacts to `member.added` (a membership notice to the person added or
  * invited, docs/PRODUCT.md#workspace-members); sessions that end end their streams on every instance.
+ *
+ * Publishing (`notifications.service.ts`, `prepare` then `publishPrepared`: audience policy, message length) stores the
+ * notification first — inserts serialised so ids become visible in increasing order — then announces it on the bus.
+ * Every instance's `notification-hub.ts` writes each notification to its open SSE streams in id order
+ * (`notification-frames.ts`: each frame encoded once for all streams; HTTP/1.1 streams are written straight to their
+ * socket), delivering to its audience (docs/PRODUCT.md#notification-audiences: everyone, one workspace's current
+ * members, one person); a stream resuming with `Last-Event-ID` is replayed from the database first, so nothing is lost
+ * or sent twice. Streams open with `session: 'cached'`; a slow client is dropped and resumes later. Web Push runs after
+ * publishing (`adapters/push/`; gone subscriptions removed, `PUSH_MAX_CONSECUTIVE_FAILURES`).
+ *
+ * The admin's side (docs/PRODUCT.md#admin-console-api-keys-and-messages): `admin-notifications.routes.ts` — the history
+ * (live deliveries counted per instance by `countLiveDeliveries`, push outcomes), scheduled messages
+ * (`scheduled-notifications.*`: `sendDue` claims each due row with one conditional UPDATE so one instance sends it, run
+ * by the `notifications.scheduled` job; a message whose author is no longer an admin is withdrawn). Tables in
+ * `db/schema/notifications.ts`.
  */
 import type { FastifyInstance } from 'fastify';
 import { createWebPushSender, loadVapidKeys } from '../../adapters/push/web-push-sender';

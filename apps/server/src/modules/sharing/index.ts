@@ -1,6 +1,13 @@
 /**
  * The sharing module's face: files and folders shared with people (docs/PRODUCT.md#sharing-with-people); new grants
  * and role changes notify the recipients.
+ *
+ * `sharing.routes.ts`: grant or change (PUT), revoke (DELETE) and list (GET) the shares of a file or folder, with a
+ * person or a workspace, and `GET /api/shared-with-me`. `sharing.service.ts` loads the item with the `share` action
+ * (the policies decide), resolves the grantee, upserts, notifies each recipient through the notifications module (a
+ * workspace grantee's members but the sharer) and merges Shared with me to one entry per item with the strongest role.
+ * `sharing.repository.ts`: table `shares` (migration 0012), an upsert whose unique-index race is retried as an update.
+ * Access through shares is not decided here: `auth/access-facts.ts` finds it for every file and folder route.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db';
