@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ENDPOINTS } from '@atrium/contracts';
-import type { EventEmitter } from '../../events';
-import { changeBy } from '../../lib/http/request-context';
+import { requestContext } from '../../lib/http/request-context';
 import type { AnalysisService } from './analysis.service';
 import { routesOf } from '../../plugins/route';
 
@@ -9,10 +8,7 @@ import { routesOf } from '../../plugins/route';
  * `GET /api/files/{id}/insights`: what background analysis found in a file, for whoever may read the file; a
  * workspace's analysis setting (read by members, changed by owners: a `settings.changed` audit entry).
  */
-export function registerAnalysisRoutes(
-  app: FastifyInstance,
-  { analysis, events }: { analysis: AnalysisService; events: EventEmitter },
-) {
+export function registerAnalysisRoutes(app: FastifyInstance, { analysis }: { analysis: AnalysisService }) {
   const { insights, setting, changeSetting } = ENDPOINTS.analysis;
   const serve = routesOf(app, { config: { access: 'user' }, tags: ['workspaces'] });
 
@@ -30,17 +26,12 @@ export function registerAnalysisRoutes(
   serve(changeSetting, {
     summary: "Change a workspace's background analysis (owners); no-faces drops faces found, off drops insights",
     errors: [400, 403, 404],
-    handler: async (request) => {
-      const actor = await request.requireUser();
-      const changed = await analysis.setSetting(actor, request.params.id, request.body.analysis);
-      await events.emit(
-        'settings.changed',
-        changeBy(request, actor, {
-          target: `workspace:${request.params.id}`,
-          details: { setting: 'analysis', to: changed.analysis },
-        }),
-      );
-      return changed;
-    },
+    handler: async (request) =>
+      analysis.setSetting(
+        await request.requireUser(),
+        request.params.id,
+        request.body.analysis,
+        requestContext(request),
+      ),
   });
 }

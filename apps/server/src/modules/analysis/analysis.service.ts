@@ -6,6 +6,7 @@ import type { FileInsightsTable } from '../../db/schema';
 import type { EventEmitter } from '../../events';
 import { createJobQueue, PermanentJobError, type JobKind, type JobQueue, type QueueJob } from '../../jobs/queue';
 import { readAll } from '../../lib/read-all';
+import type { RequestContext } from '../../lib/http/request-context';
 import { iso, type Clock } from '../../lib/time';
 import type { AiService } from '../ai';
 import type { StoredFile } from '../files';
@@ -277,6 +278,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       actor: UserActor,
       workspaceId: string,
       analysis: AnalysisSetting,
+      context: RequestContext = {},
     ): Promise<{ analysis: AnalysisSetting }> {
       await deps.workspaces.authorize(actor, workspaceId, 'manage');
       const updated_at = iso(clock.now());
@@ -289,6 +291,12 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
         }
         // No faces, no people: the workspace's descriptors and people go, and People is off (`dropSpace`).
         return analysis !== 'on' && deps.people ? deps.people.dropSpace(trx, workspaceId) : [];
+      });
+      await deps.events.emit('settings.changed', {
+        actor: actor.ownerKey,
+        target: `workspace:${workspaceId}`,
+        details: { setting: 'analysis', to: analysis },
+        ...context,
       });
       if (touched.length > 0) await deps.events.emit('people.changed', { fileIds: touched });
       return { analysis };

@@ -22,6 +22,6 @@ export type PeopleModuleDeps = PeopleServiceDeps;
 
 export function createPeopleModule(app: FastifyInstance, deps: PeopleModuleDeps) {
   const people = createPeopleService(deps);
-  registerPeopleRoutes(app, { people, events: deps.events });
+  registerPeopleRoutes(app, { people });
   return { people };
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ENDPOINTS } from '@atrium/contracts';
-import type { EventEmitter } from '../../events';
-import { changeBy } from '../../lib/http/request-context';
+import { requestContext } from '../../lib/http/request-context';
 import type { PeopleService } from './people.service';
 import { routesOf } from '../../plugins/route';
 
@@ -13,10 +12,7 @@ const { list, settings, photos, rename, merge, split, removeFace } = ENDPOINTS.p
  * members read, editors and owners name, merge and split, owners turn People on or off (an audit entry). Access is
  * decided by the people policy (`auth/policies/people.ts`).
  */
-export function registerPeopleRoutes(
-  app: FastifyInstance,
-  { people, events }: { people: PeopleService; events: EventEmitter },
-) {
+export function registerPeopleRoutes(app: FastifyInstance, { people }: { people: PeopleService }) {
   const serve = routesOf(app, { config: { access: 'user' }, tags: ['people'] });
 
   serve(list, {
@@ -27,19 +23,13 @@ export function registerPeopleRoutes(
   serve(settings, {
     summary: 'Turn People on (photos are analysed for faces again) or off (descriptors and people deleted)',
     errors: [409, ...errors],
-    handler: async (request) => {
-      const actor = await request.requireUser();
-      const changed = await people.setSetting(actor, request.params.spaceId, request.body.enabled);
-      await events.emit(
-        'settings.changed',
-        changeBy(request, actor, {
-          target:
-            request.params.spaceId === 'personal' ? `user:${actor.ownerKey}` : `workspace:${request.params.spaceId}`,
-          details: { setting: 'people', to: changed.enabled ? 'on' : 'off' },
-        }),
-      );
-      return changed;
-    },
+    handler: async (request) =>
+      people.setSetting(
+        await request.requireUser(),
+        request.params.spaceId,
+        request.body.enabled,
+        requestContext(request),
+      ),
   });
   serve(photos, {
     summary: "A person's photos, with the person's face boxes in each (members)",

@@ -8,6 +8,7 @@ import type { Db } from '../../db';
 import type { FacesTable } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { EventEmitter } from '../../events';
+import type { RequestContext } from '../../lib/http/request-context';
 import { iso, type Clock } from '../../lib/time';
 import { DESCRIPTOR_LENGTH, nearestPerson, type PlacedFace } from './clustering';
 import { createPeopleRepository } from './people.repository';
@@ -101,6 +102,24 @@ export function createPeopleService(deps: PeopleServiceDeps) {
 
   /** The names of people in these files changed (named, renamed, merged, a face moved, people dropped). */
   const announceChanged = (fileIds: string[]) => deps.events.emit('people.changed', { fileIds: [...new Set(fileIds)] });
+
+  async function applySetting(actor: UserActor, spaceId: string, enabled: boolean): Promise<{ enabled: boolean }> {
+    const where = await space(actor, spaceId, 'manage');
+    if (enabled) {
+      if (where.workspaceId !== null) {
+        const analysis = await repo.analysisSetting(where.workspaceId);
+        if (analysis && analysis !== 'on') throw new AppError('CONFLICT', PEOPLE_MESSAGES.facesOff);
+      }
+      if (await enabledFor(where.key)) return { enabled };
+      await repo.enable(where.key, where.workspaceId, iso(clock.now()));
+      const photos = await repo.photos({ workspaceId: where.workspaceId, ownerKey: actor.ownerKey }, IMAGE_TYPES);
+      await deps.events.emit('file.reanalyse', { fileIds: photos });
+      return { enabled };
+    }
+    const touched = await db.transaction().execute((trx) => service.dropSpace(trx, where.key));
+    await announceChanged(touched);
+    return { enabled };
+  }
 
   const service = {
     /** Whether People is on for the space of `file` (the analysis asks before computing descriptors). */
@@ -266,22 +285,20 @@ export function createPeopleService(deps: PeopleServiceDeps) {
      * Turns People on (the space's photos are analysed again for their descriptors) or off (every descriptor and
      * person of the space is deleted, and names leave the search index).
      */
-    async setSetting(actor: UserActor, spaceId: string, enabled: boolean): Promise<{ enabled: boolean }> {
-      const where = await space(actor, spaceId, 'manage');
-      if (enabled) {
-        if (where.workspaceId !== null) {
-          const analysis = await repo.analysisSetting(where.workspaceId);
-          if (analysis && analysis !== 'on') throw new AppError('CONFLICT', PEOPLE_MESSAGES.facesOff);
-        }
-        if (await enabledFor(where.key)) return { enabled };
-        await repo.enable(where.key, where.workspaceId, iso(clock.now()));
-        const photos = await repo.photos({ workspaceId: where.workspaceId, ownerKey: actor.ownerKey }, IMAGE_TYPES);
-        await deps.events.emit('file.reanalyse', { fileIds: photos });
-        return { enabled };
-      }
-      const touched = await db.transaction().execute((trx) => service.dropSpace(trx, where.key));
-      await announceChanged(touched);
-      return { enabled };
+    async setSetting(
+      actor: UserActor,
+      spaceId: string,
+      enabled: boolean,
+      context: RequestContext = {},
+    ): Promise<{ enabled: boolean }> {
+      const answer = await applySetting(actor, spaceId, enabled);
+      await deps.events.emit('settings.changed', {
+        actor: actor.ownerKey,
+        target: spaceId === 'personal' ? `user:${actor.ownerKey}` : `workspace:${spaceId}`,
+        details: { setting: 'people', to: enabled ? 'on' : 'off' },
+        ...context,
+      });
+      return answer;
     },
   };
   return service;
