@@ -130,7 +130,7 @@ export default tseslint.config(
   },
   {
     // The audit log has one rule: modules emit audited events, modules/audit/audit.subscriptions.ts records each one
-    // (docs/ARCHITECTURE.md#domain-events). Nothing outside the audit module reaches its recorder.
+    // (docs/ARCHITECTURE.md#where-modules-meet-domain-events). Nothing outside the audit module reaches its recorder.
     files: ['apps/server/src/**/*.ts'],
     ignores: ['**/*.test.ts', 'apps/server/src/modules/audit/**'],
     rules: {
@@ -211,6 +211,13 @@ export default tseslint.config(
         { paths: NO_KYSELY.paths, patterns: [...NO_KYSELY.patterns, otherModuleFiles(2)] },
       ],
     },
+  },
+  {
+    // Rooms that say what they hold: no server source file over 400 lines (docs/ARCHITECTURE.md#server-layers).
+    // Frozen migrations aside; tests are not held to it.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'apps/server/src/db/migrations/**'],
+    rules: { 'max-lines': ['error', { max: 400 }] },
   },
   {
     // Web layers: shared (components, lib) → features → app. Shared code never imports a feature or the app;

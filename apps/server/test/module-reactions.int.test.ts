@@ -8,7 +8,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * How modules meet, through the real app: each reaction is subscribed by the module that reacts, and the path
  * upload → `file.stored` → analysis → `file.analysed` → search content, then a person renamed → `people.changed` →
- * search content, runs end to end (docs/ARCHITECTURE.md#domain-events).
+ * search content, runs end to end (docs/ARCHITECTURE.md#where-modules-meet-domain-events).
  */
 describe.each(dialects())('modules meet through domain events (%s)', (dialect) => {
   let server: TestServer;

@@ -1,5 +1,5 @@
 /**
- * Typed domain events: how modules meet without knowing each other (docs/ARCHITECTURE.md#domain-events).
+ * Typed domain events: how modules meet without knowing each other (docs/ARCHITECTURE.md#where-modules-meet-domain-events).
  *
  * A module that changes something emits what happened; the modules that react subscribe in their own face
  * (`modules/<module>/index.ts`). `emit` awaits the handlers in the order they subscribed and logs, never propagates,

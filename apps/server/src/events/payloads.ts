@@ -1,5 +1,5 @@
 /**
- * What each domain event carries (docs/ARCHITECTURE.md#domain-events). Plain facts, described here so that the
+ * What each domain event carries (docs/ARCHITECTURE.md#where-modules-meet-domain-events). Plain facts, described here so that the
  * events layer imports no module; modules use these types for what they emit.
  */
 import type { AuditAction, MemberRole } from '@atrium/contracts';

@@ -20,10 +20,10 @@ import type { EventEmitter, MemberAdded } from '../../events';
 import type { RequestContext } from '../../lib/http/request-context';
 import { iso, type Clock } from '../../lib/time';
 import { thumbnailKey } from '../files';
-import { folderNameKey } from './folder-names';
 import type { FolderRow } from './folders.repository';
 import type { SpacesRepository } from './spaces.repository';
-import type { DirectoryRow, WorkspaceView } from './workspaces.repository';
+import { displayName, presentPerson, presentWorkspace, rootFolderRow } from './workspace-views';
+import type { WorkspaceView } from './workspaces.repository';
 
 /** The 409s of the last-owner rule and the other membership messages. */
 export const MEMBER_MESSAGES = {
@@ -60,48 +60,6 @@ export type MemberChange =
   | { member: Member; previousRole: MemberRole | undefined; invited: false }
   | { member: Member; previousRole: undefined; invited: true };
 
-/** A display name for notices: the name, else the nickname, else the owner key. */
-const displayName = (person: { name: string | null; nickname: string | null; ownerKey: string }) =>
-  person.name ?? person.nickname ?? person.ownerKey;
-
-const presentWorkspace = (row: WorkspaceView & { member_role: MemberRole }): Workspace => ({
-  id: row.id,
-  name: row.name,
-  role: row.member_role,
-  rootFolderId: row.root_folder_id,
-  createdAt: row.created_at,
-  memberCount: row.member_count,
-});
-
-const presentPerson = (row: DirectoryRow): DirectoryUser => ({
-  ownerKey: row.owner_key,
-  name: row.name,
-  nickname: row.nickname,
-  email: row.email,
-  picture: row.picture,
-});
-
-/** A folder row for a new root: `workspaceId` for a workspace's, `ownerKey` for a personal space's. */
-export const rootFolderRow = (
-  space: { workspaceId: string; ownerKey?: undefined } | { workspaceId?: undefined; ownerKey: string },
-  name: string,
-  createdBy: string | null,
-  now: string,
-): FolderRow => ({
-  id: randomUUID(),
-  workspace_id: space.workspaceId ?? null,
-  owner_key: space.ownerKey ?? null,
-  parent_id: null,
-  name,
-  name_key: folderNameKey(name),
-  created_by: createdBy,
-  created_at: now,
-  updated_at: now,
-  trashed_at: null,
-  trashed_by: null,
-  trash_root_id: null,
-});
-
 /** The audited changes of a workspace's members. */
 type MemberAction =
   | 'workspace.member_added'
@@ -128,7 +86,6 @@ export function createWorkspacesService({
       return row && { ...row, memberRole: row.member_role };
     }) as Promise<WorkspaceView & { member_role: MemberRole; memberRole: MemberRole }>;
 
-  /** Changes a membership under the last-owner rule, in one transaction. */
   /** Emits an audited change of workspace `id`'s members (the audit log records it). */
   const changed = async (
     actor: UserActor,
@@ -138,6 +95,7 @@ export function createWorkspacesService({
     details: Record<string, unknown>,
   ) => events?.emit(action, { actor: actor.ownerKey, target: `workspace:${id}`, details, ...context });
 
+  /** Changes a membership under the last-owner rule, in one transaction. */
   async function changeMembership(
     workspaceId: string,
     target: { id: string },
