@@ -1,10 +1,2 @@
-export {
-  createDomainEvents,
-  type DomainEventHandler,
-  type DomainEventHub,
-  type DomainEventName,
-  type DomainEvents,
-  type EventEmitter,
-  type EventSubscriber,
-} from './domain-events';
-export type { AuditedChange, EventContext, MemberAdded, StoredFile } from './payloads';
+export { createDomainEvents, type DomainEventHub, type EventEmitter, type EventSubscriber } from './domain-events';
+export type { MemberAdded, StoredFile } from './payloads';

@@ -21,8 +21,6 @@ import { registerAuditRoutes } from './audit.routes';
 import { createAuditService, type AuditServiceDeps } from './audit.service';
 import { subscribeAuditLog } from './audit.subscriptions';
 
-export type { AuditService } from './audit.service';
-
 export interface AuditModuleDeps {
   db: Db;
   clock: Clock;

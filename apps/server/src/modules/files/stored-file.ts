@@ -1,22 +1,11 @@
+import type { StoredFile } from '../../events';
 import type { FileRow } from './files.repository';
 
-/** A stored file as the files module's services hand it out: a domain record, never a database row. */
-export interface StoredFile {
-  id: string;
-  /** Whose personal space the file is in (the file policy reads it); for a workspace file, who put it there. */
-  ownerKey: string;
-  /** The workspace the file is in; null: the personal space of `ownerKey`. */
-  workspaceId: string | null;
-  /** The folder the file is in (null only for a file stored before folders existed and not yet placed). */
-  folderId: string | null;
-  fileName: string;
-  size: number;
-  contentType: string;
-  sha256: string;
-  blobKey: string;
-  /** ISO-8601 UTC. */
-  uploadDate: string;
-}
+/**
+ * A stored file as the files module's services hand it out: a domain record, never a database row. Its shape is the
+ * `file.stored` event's (events/payloads.ts), which the modules reacting to a stored file read.
+ */
+export type { StoredFile };
 
 export const toStoredFile = (row: FileRow): StoredFile => ({
   id: row.id,
