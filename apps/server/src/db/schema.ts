@@ -36,39 +36,12 @@ import type {
  * dialects (they sort correctly as text); byte counts are bigint columns read
  * back as numbers.
  */
-export type {
-  AiApiKeysTable,
-  RateLimitsTable,
-  SessionsTable,
-  UserPreferencesTable,
-  UsersTable,
-} from './schema/accounts';
-export type {
-  FileVersionsTable,
-  FilesTable,
-  FoldersTable,
-  LinksTable,
-  MemberRole,
-  SharesTable,
-  WorkspaceInvitationsTable,
-  WorkspaceMembersTable,
-  WorkspacesTable,
-} from './schema/spaces';
-export type {
-  NotificationSubscribersTable,
-  NotificationsTable,
-  PushSubscriptionsTable,
-  ScheduledNotificationsTable,
-} from './schema/notifications';
-export type { AuditLogTable, ContactMessagesTable, SettingsTable } from './schema/admin';
-export type { JobsTable, JobLeasesTable } from './schema/jobs';
-export type {
-  AnalysisSettingsTable,
-  FacesTable,
-  FileInsightsTable,
-  PeopleSettingsTable,
-  PeopleTable,
-} from './schema/analysis';
+export type * from './schema/accounts';
+export type * from './schema/spaces';
+export type * from './schema/notifications';
+export type * from './schema/admin';
+export type * from './schema/jobs';
+export type * from './schema/analysis';
 
 export interface Database {
   users: UsersTable;

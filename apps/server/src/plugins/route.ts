@@ -74,7 +74,7 @@ export interface RouteDeclaration<E extends Endpoint, H extends Headers, X exten
 }
 
 /**
- * Registers the route of one endpoint table entry (`ENDPOINTS` in contracts, docs/ARCHITECTURE.md "Endpoints"): its
+ * Registers the route of one endpoint table entry (`ENDPOINTS` in contracts, docs/ARCHITECTURE.md#server-layers): its
  * method, path, params, query, body and success answer come from the entry, so the routes are the table by
  * construction; the route adds its access (`config`), docs, error statuses and handler. The only way modules declare
  * routes (lint).
