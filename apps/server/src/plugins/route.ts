@@ -87,7 +87,7 @@ export function route<
   const { tags, summary, description, errors = [], responses, hide, consumes, headers, ...options } = declared;
   const response = {
     ...(entry.response ? { [entry.status ?? 200]: entry.response } : {}),
-    ...Object.fromEntries(errors.map((status) => [status, ErrorResponse])),
+    ...Object.fromEntries([...accessErrors(options.config), ...errors].map((status) => [status, ErrorResponse])),
     ...responses,
   };
   const schema = {
@@ -110,6 +110,15 @@ export function route<
     schema,
     handler: options.handler as RouteHandlerMethod,
   });
+}
+
+/**
+ * The refusals a route's access declaration brings (the access plugin answers them before the handler runs): 401
+ * for signed-in routes, and 403 too for an admin capability. Declared once here, not on every route.
+ */
+function accessErrors(config: RouteShorthandOptions['config']): ErrorStatus[] {
+  const access = (config as { access?: string } | undefined)?.access;
+  return access === 'admin' ? [401, 403] : access === 'user' ? [401] : [];
 }
 
 /** What the routes of a module share: who may call them, their docs' tags, their error statuses. */

@@ -16,7 +16,7 @@ export function registerAdminRoutes(app: FastifyInstance, { users }: { users: Ad
 
   serve(list, {
     summary: 'Everyone who has signed in, by owner key (next page: the `X-Next-Cursor` header)',
-    errors: [400, 401, 403],
+    errors: [400],
     handler: async (request, reply) => {
       const page = await users.list(await request.requireUser(), request.query);
       if (page.nextCursor) void reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
@@ -29,14 +29,14 @@ export function registerAdminRoutes(app: FastifyInstance, { users }: { users: Ad
     description:
       'Disabling ends the user’s sessions and live streams at once and refuses their sign-in. The built-in ' +
       'admin and the calling admin cannot be demoted or disabled (409).',
-    errors: [400, 401, 403, 404, 409],
+    errors: [400, 404, 409],
     handler: async (request) =>
       users.update(await request.requireUser(), request.params.userId, request.body, requestContext(request)),
   });
 
   serve(revokeSessions, {
     summary: 'Sign a user out everywhere (for yourself: everywhere but this session)',
-    errors: [401, 403, 404],
+    errors: [404],
     handler: async (request) => {
       const token = request.cookies[SESSION_COOKIE];
       const revoked = await users.revokeSessions(
@@ -56,7 +56,7 @@ export function registerAdminRoutes(app: FastifyInstance, { users }: { users: Ad
       'transaction, into a new folder "From <their name>" of the personal space of `toUserId`, and counts ' +
       'against their quota (not checked). Audited as `user.files_transferred`. The account must be disabled ' +
       '(409); the recipient enabled (409) and someone else (400).',
-    errors: [400, 401, 403, 404, 409],
+    errors: [400, 404, 409],
     handler: async (request) =>
       users.transferFiles(await request.requireUser(), request.params.userId, request.body, requestContext(request)),
   });

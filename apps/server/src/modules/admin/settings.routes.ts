@@ -18,13 +18,12 @@ export function registerSettingsRoutes(
 
   serve(get, {
     summary: 'Instance settings (admins only)',
-    errors: [401, 403],
     handler: async () => settings.get(),
   });
 
   serve(update, {
     summary: 'Change instance settings (admins only); settings left out keep their value',
-    errors: [400, 401, 403],
+    errors: [400],
     handler: async (request) => {
       const admin = await request.requireUser();
       const { before, after } = await settings.update(admin.id, request.body);

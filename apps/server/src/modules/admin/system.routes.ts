@@ -104,7 +104,6 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps) {
     tags: ['admin'],
     summary: 'Version, uptime, dependency checks, database and storage size, streams and configuration',
     description: 'Secrets in the configuration summary are only ever `set` or `unset`.',
-    errors: [401, 403],
     handler: async (request) => {
       const system = createSystemRepository(deps.database.db);
       const [entries, sizeBytes, blobs, versions, tusBytes, pushSubscriptions, scheduledPending, jobs] =

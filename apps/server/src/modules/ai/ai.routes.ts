@@ -159,7 +159,7 @@ export async function registerAiRoutes(
     serve(E.createKey, {
       config: adminOnly('apiKeys'),
       summary: 'Create an API key for the compatibility endpoints (the key is shown only in this answer)',
-      errors: [400, 401, 403],
+      errors: [400],
       handler: async (request, reply) => {
         const admin = await request.requireUser();
         const created = await keys.create(admin, request.body.name, request.body.expiresAt);

@@ -14,7 +14,7 @@ export function registerFileDetailsRoutes(app: FastifyInstance, { details }: { d
     tags: ['files'],
     summary:
       "A file's details: type, size, SHA-256, location, versions, your role, who has access and its active links (owners and editors only), and its activity, newest first",
-    errors: [401, 404],
+    errors: [404],
     handler: async (request) => details.details(await request.requireUser(), request.params.id),
   });
 }

@@ -32,7 +32,7 @@ export function createFilesIngest(core: FilesCore) {
    * THE place where a file gets new content — an upload that replaces it (`?onConflict=replace`) or an older version
    * made current: the content it had becomes a version (one transaction), versions beyond `FILE_VERSIONS_KEPT` and
    * the old thumbnail go. `fromVersionId`: the version the content comes from (no new bytes: the quota is unchanged).
-   * Announces the new content to `onStored` (background analysis), as a new upload does.
+   * Announces `file.stored` (analysis and thumbnails react), as a new upload does.
    */
   async function storeNewContent(current: FileRow, next: Content, fromVersionId?: string): Promise<FileRecord> {
     const space = { workspaceId: current.workspace_id, ownerKey: current.owner_key };

@@ -24,13 +24,13 @@ export function registerAdminNotificationRoutes(
     summary: 'Published notifications, newest first, with publisher, audience and delivery counts (admins)',
     description:
       '`deliveredLive` sums the live streams of every instance; the push counts grow while Web Push sends finish.',
-    errors: [400, 401, 403],
+    errors: [400],
     handler: async (request) => deps.notifications.history(request.query.limit, request.query.cursor),
   });
 
   serve(E.schedule, {
     summary: 'Schedule a notification for later: everyone, a workspace or one person (admins)',
-    errors: [400, 401, 403, 404],
+    errors: [400, 404],
     handler: async (request, reply) => {
       const admin = await request.requireUser();
       const scheduled = await deps.scheduled.schedule(admin, request.body);
@@ -46,13 +46,12 @@ export function registerAdminNotificationRoutes(
 
   serve(E.scheduled, {
     summary: 'Scheduled notifications not sent yet, soonest first (admins)',
-    errors: [401, 403],
     handler: async () => deps.scheduled.listUnsent(),
   });
 
   serve(E.cancelScheduled, {
     summary: 'Cancel a scheduled notification (404 once it was sent or cancelled)',
-    errors: [401, 403, 404],
+    errors: [404],
     handler: async (request) => {
       const admin = await request.requireUser();
       const cancelled = await deps.scheduled.cancel(request.params.id);

@@ -23,7 +23,6 @@ export function registerNotificationRoutes(
 
   serve(E.subscribe, {
     summary: 'Subscribe the signed-in user (idempotent); optionally store this browser’s Web Push subscription',
-    errors: [401],
     handler: async (request) => {
       const user = await request.requireUser();
       return deps.notifications.subscribe(user, request.body.subscription);
@@ -34,7 +33,7 @@ export function registerNotificationRoutes(
     // Admins publish to anyone; a workspace's owners to its members: the service decides (403 otherwise).
     summary:
       "Publish a notification to everyone or one person (admins), or to one workspace's members (its owners, admins)",
-    errors: [400, 401, 403, 404],
+    errors: [400, 403, 404],
     handler: async (request) => {
       const admin = await request.requireUser();
       const published = await deps.notifications.publish(admin, request.body);
@@ -50,20 +49,17 @@ export function registerNotificationRoutes(
 
   serve(E.feed, {
     summary: 'The signed-in user’s notifications, newest first',
-    errors: [401],
     handler: async (request) => deps.notifications.feed(await request.requireUser(), request.query.limit),
   });
 
   serve(E.subscriberCount, {
     config: adminOnly('notifications'),
     summary: 'How many users are subscribed, browsers get push, and streams are open now (admins only)',
-    errors: [401, 403],
     handler: async () => ({ ...(await deps.notifications.countSubscribers()), openStreams: deps.hub.size }),
   });
 
   serve(E.welcome, {
     summary: 'Create the signed-in user’s welcome notification (once per user)',
-    errors: [401],
     handler: async (request) => deps.notifications.welcome(await request.requireUser()),
   });
 
@@ -79,7 +75,6 @@ export function registerNotificationRoutes(
     logLevel: 'warn',
     summary: 'Server-Sent Events: one event per notification (id = notification id); resumes after Last-Event-ID',
     headers: z.object({ 'last-event-id': z.string().optional() }).loose(),
-    errors: [401],
     handler: async (request, reply) => {
       const user = await request.requireUser();
       const sessionId = sessionIdOf(request.cookies[SESSION_COOKIE] ?? '');

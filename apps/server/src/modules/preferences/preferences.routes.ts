@@ -10,12 +10,11 @@ export function registerPreferencesRoutes(app: FastifyInstance, { preferences }:
 
   serve(get, {
     summary: "The signed-in user's preferences (the file browsers' list or grid view)",
-    errors: [401],
     handler: async (request) => preferences.get(await request.requireUser()),
   });
   serve(update, {
     summary: "Change the signed-in user's preferences (only those named)",
-    errors: [400, 401],
+    errors: [400],
     handler: async (request) => preferences.update(await request.requireUser(), request.body),
   });
 }

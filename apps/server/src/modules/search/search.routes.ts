@@ -14,7 +14,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: { search: Searc
     tags: ['search'],
     summary:
       'Search the names (and content text) of the files and folders the caller can read: name prefixes as typed, best first',
-    errors: [400, 401],
+    errors: [400],
     handler: async (request) => deps.search.search(await request.requireUser(), request.query),
   });
 }

@@ -8,7 +8,7 @@ import { routesOf } from '../../plugins/route';
 
 const USER = { access: 'user' } as const;
 const tags = ['sharing'];
-const errors = [400, 401, 403, 404] as const;
+const errors = [400, 403, 404] as const;
 
 /**
  * Sharing with people and workspaces (docs/PRODUCT.md#sharing-with-people): grant or change (PUT), revoke (DELETE) and
@@ -82,7 +82,6 @@ export function registerSharingRoutes(app: FastifyInstance, deps: { sharing: Sha
 
   serve(ENDPOINTS.sharing.sharedWithMe, {
     summary: 'Files and folders shared with the caller (directly or with a workspace of theirs), newest first',
-    errors: [401],
     handler: async (request) => sharing.sharedWithMe(await request.requireUser()),
   });
 }

@@ -5,7 +5,7 @@ import type { FoldersService } from './folders.service';
 import type { WorkspacesService } from './workspaces.service';
 import { routesOf } from '../../plugins/route';
 
-const errors = [400, 401, 403, 404] as const;
+const errors = [400, 403, 404] as const;
 const USER = { access: 'user' } as const;
 const E = ENDPOINTS.spaces;
 
@@ -25,14 +25,13 @@ export function registerSpacesRoutes(
   serve(E.spaces, {
     tags: ['spaces'],
     summary: "The caller's spaces: the personal space, then each workspace (the sidebar's switcher)",
-    errors: [401],
     handler: async (request) => workspaces.spaces(await request.requireUser()),
   });
 
   serve(E.directory, {
     tags: ['spaces'],
     summary: 'People who have signed in, searched by name, nickname or email (at most 20)',
-    errors: [400, 401],
+    errors: [400],
     handler: async (request) => workspaces.directory(request.query.q),
   });
 
@@ -47,7 +46,6 @@ export function registerSpacesRoutes(
 
   serve(E.workspaces, {
     summary: "The workspaces the caller is a member of, with the caller's role",
-    errors: [401],
     handler: async (request) => workspaces.list(await request.requireUser()),
   });
 
