@@ -100,9 +100,8 @@ export async function registerFileRoutes(
     serve(E.thumbnail, {
       summary:
         'A WebP thumbnail of an image, a PDF’s first page or a video’s poster frame (made once, then cached; 404 without its engine)',
-      handler: async (request, reply) => {
-        return sendThumbnail(request, reply, await files.thumbnail(await request.requireUser(), request.params.id));
-      },
+      handler: async (request, reply) =>
+        sendThumbnail(request, reply, await files.thumbnail(await request.requireUser(), request.params.id)),
     });
 
     serve(E.versions, {
@@ -114,8 +113,10 @@ export async function registerFileRoutes(
     serve(E.versionContent, {
       summary: 'The bytes of an older version (Range, ETag, If-None-Match, If-Modified-Since), named as the file',
       handler: async (request, reply) => {
-        const blob = await files.versionBlob(await request.requireUser(), request.params.id, request.params.versionId);
-        return sendBlob(request, reply, blob, { disposition: 'attachment' });
+        const { id, versionId } = request.params;
+        return sendBlob(request, reply, await files.versionBlob(await request.requireUser(), id, versionId), {
+          disposition: 'attachment',
+        });
       },
     });
 
