@@ -324,9 +324,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     files,
     folders,
     spaces: spacesRepo,
-    notifyUser: notices.notifications.notifyUser,
     clock,
-    log: app.log,
     events,
   });
   createContactModule(app, { db: database.db, clock, maxPerHour: config.contact.maxPerHour });

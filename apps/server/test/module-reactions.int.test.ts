@@ -39,6 +39,9 @@ describe.each(dialects())('modules meet through domain events (%s)', (dialect) =
     expect(events.reactionsTo('people.changed')).toEqual(['search content']);
     expect(events.reactionsTo('file.reanalyse')).toEqual(['analysis']);
     expect(events.reactionsTo('member.added')).toEqual(['membership notice']);
+    expect(events.reactionsTo('share.granted')).toEqual(['share notice']);
+    // The audit log hears every audited change first.
+    expect(events.reactionsTo('share.created')[0]).toBe('audit.record');
   });
 
   it('makes a stored file searchable by what analysis read in it and by the names of the people in it', async () => {

@@ -60,6 +60,8 @@ export interface ReactionEvents {
   /** Files whose analysis must run again (a person's faces were reset). */
   'file.reanalyse': { fileIds: string[] };
   'member.added': MemberAdded;
+  /** A file or folder was shared with these people (a person, or a workspace's members but the sharer). */
+  'share.granted': { recipientIds: string[]; message: string; by: string };
 }
 
 /** Every audited change is an event named after its audit action; the audit module records each one. */

@@ -88,6 +88,14 @@ export async function createNotificationsModule(app: FastifyInstance, deps: Noti
   deps.events.on('member.added', 'membership notice', async (notice) => {
     await notifications.notifyMembership(notice);
   });
+  // One notice per recipient; one that cannot be stored does not keep the others from theirs.
+  deps.events.on('share.granted', 'share notice', async ({ recipientIds, message, by }) => {
+    for (const userId of recipientIds) {
+      await notifications
+        .notifyUser(userId, message, by)
+        .catch((error: unknown) => app.log.warn({ err: error }, 'could not notify a share recipient'));
+    }
+  });
   registerNotificationRoutes(app, { notifications, hub, events });
   const scheduled = createScheduledNotificationsService({
     repo: createScheduledNotificationsRepository(deps.db),

@@ -22,6 +22,6 @@ export interface SharingModuleDeps extends Omit<SharingServiceDeps, 'repo'> {
 }
 
 export function createSharingModule(app: FastifyInstance, { db, events, ...deps }: SharingModuleDeps) {
-  const sharing = createSharingService({ ...deps, repo: createSharingRepository(db) });
+  const sharing = createSharingService({ ...deps, events, repo: createSharingRepository(db) });
   registerSharingRoutes(app, { sharing, events });
 }

@@ -7,12 +7,12 @@ import {
   type SharedWithMe,
   type ShareRole,
 } from '@atrium/contracts';
-import type { FastifyBaseLogger } from 'fastify';
 import type { UserActor } from '../../auth/actor';
 import type { ResourceAction } from '../../auth/policies/roles';
 import { strongerRole } from '../../auth/policies/roles';
 import { canWorkspace, requireWorkspace } from '../../auth/policies/workspace';
 import { AppError } from '../../errors';
+import type { EventEmitter } from '../../events';
 import { iso, type Clock } from '../../lib/time';
 import { presentFile, type FilesService, toStoredFile } from '../files';
 import { type FoldersService, type SpacesRepository, MEMBER_MESSAGES } from '../spaces';
@@ -29,10 +29,9 @@ export interface SharingServiceDeps {
   files: Pick<FilesService, 'authorize'>;
   folders: Pick<FoldersService, 'authorize'>;
   spaces: Pick<SpacesRepository, 'findUserByOwnerKey' | 'findWorkspace'>;
-  /** Sends one user a notification (notifications module's `notifyUser`). */
-  notifyUser: (userId: string, message: string, createdBy: string | null) => Promise<unknown>;
+  /** Hears `share.granted` for each new grant or role change (notifications tell the recipients). */
+  events?: EventEmitter;
   clock: Clock;
-  log?: FastifyBaseLogger;
 }
 
 /** What sharing needs to know of a file or folder the actor may act on. */
@@ -78,7 +77,7 @@ const presentShare = (row: ShareView): Share => ({
  * the files and folders services; a recipient may also drop a share they received. New grants and role changes notify
  * the recipients.
  */
-export function createSharingService({ repo, files, folders, spaces, notifyUser, clock, log }: SharingServiceDeps) {
+export function createSharingService({ repo, files, folders, spaces, events, clock }: SharingServiceDeps) {
   /** The resource, if the actor may do `action` to it (the policies' 404/403 otherwise). */
   async function load(actor: UserActor, resource: ShareResource, action: ResourceAction): Promise<Checked> {
     if (resource.kind === 'file') {
@@ -121,11 +120,7 @@ export function createSharingService({ repo, files, folders, spaces, notifyUser,
     );
     const recipients =
       grantee.kind === 'user' ? [grantee.id] : (await repo.memberIds(grantee.id)).filter((id) => id !== actor.id);
-    for (const userId of recipients) {
-      await notifyUser(userId, message, actor.id).catch((error: unknown) =>
-        log?.warn({ err: error }, 'could not notify a share recipient'),
-      );
-    }
+    await events?.emit('share.granted', { recipientIds: recipients, message, by: actor.id });
   }
 
   return {
