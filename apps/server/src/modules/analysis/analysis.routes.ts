@@ -26,12 +26,9 @@ export function registerAnalysisRoutes(app: FastifyInstance, { analysis }: { ana
   serve(changeSetting, {
     summary: "Change a workspace's background analysis (owners); no-faces drops faces found, off drops insights",
     errors: [400, 403, 404],
-    handler: async (request) =>
-      analysis.setSetting(
-        await request.requireUser(),
-        request.params.id,
-        request.body.analysis,
-        requestContext(request),
-      ),
+    handler: async (request) => {
+      const actor = await request.requireUser();
+      return analysis.setSetting(actor, request.params.id, request.body.analysis, requestContext(request));
+    },
   });
 }

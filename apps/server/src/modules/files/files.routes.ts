@@ -123,13 +123,10 @@ export async function registerFileRoutes(
     serve(E.restoreVersion, {
       summary: 'Make an older version the current content (the current one becomes a version); same file id',
       errors: [403, 404, 409],
-      handler: async (request) =>
-        files.restoreVersion(
-          await request.requireUser(),
-          request.params.id,
-          request.params.versionId,
-          requestContext(request),
-        ),
+      handler: async (request) => {
+        const { id, versionId } = request.params;
+        return files.restoreVersion(await request.requireUser(), id, versionId, requestContext(request));
+      },
     });
 
     serve(E.file, {

@@ -23,13 +23,10 @@ export function registerPeopleRoutes(app: FastifyInstance, { people }: { people:
   serve(settings, {
     summary: 'Turn People on (photos are analysed for faces again) or off (descriptors and people deleted)',
     errors: [409, ...errors],
-    handler: async (request) =>
-      people.setSetting(
-        await request.requireUser(),
-        request.params.spaceId,
-        request.body.enabled,
-        requestContext(request),
-      ),
+    handler: async (request) => {
+      const { spaceId } = request.params;
+      return people.setSetting(await request.requireUser(), spaceId, request.body.enabled, requestContext(request));
+    },
   });
   serve(photos, {
     summary: "A person's photos, with the person's face boxes in each (members)",
