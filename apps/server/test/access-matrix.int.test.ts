@@ -8,6 +8,7 @@ import { pdfWithText } from './analysis-fixtures';
 import {
   dialects,
   expectJson,
+  placePersonWithFace,
   readError,
   readJson,
   sendJson,
@@ -1262,33 +1263,11 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
         [ids.person, ids.face],
         [ids.other, ids.otherFace],
       ] as const) {
-        await db
-          .insertInto('people')
-          .values({
-            id: person,
-            space_key: ws.id,
-            workspace_id: ws.id,
-            name: null,
-            cover_face_id: face,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
-        await db
-          .insertInto('faces')
-          .values({
-            id: face,
-            file_id: file.id,
-            space_key: ws.id,
-            person_id: person,
-            box_left: 0.1,
-            box_top: 0.1,
-            box_width: 0.3,
-            box_height: 0.3,
-            descriptor: JSON.stringify(Array.from({ length: 128 }, () => 0)),
-            created_at: now,
-          })
-          .execute();
+        await placePersonWithFace(
+          db,
+          { fileId: file.id, spaceKey: ws.id, workspaceId: ws.id, personId: person, faceId: face },
+          0.3,
+        );
       }
       return ids;
     }

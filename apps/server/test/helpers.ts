@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp, type AppOverrides } from '../src/app';
-import { openDatabase } from '../src/db';
+import { openDatabase, type Db } from '../src/db';
 import { loadConfig, type Config } from '../src/config';
 import { SESSION_COOKIE } from '../src/plugins/session';
 import { createSessionService } from '../src/modules/auth/sessions.service';
@@ -322,4 +322,43 @@ export async function rawRequest(server: TestServer, head: string, body: Buffer 
   socket.write(`${head.replace(/\n/g, '\r\n')}Host: ${url.host}\r\n\r\n`);
   if (body.length > 0) socket.write(body);
   return { socket, answer: () => answer, closed };
+}
+
+/**
+ * A person with one face on `fileId`, written straight into the database as face analysis would place them (the
+ * local face engine needs real photos): `spaceKey` is a workspace id or `personal:<owner key>`.
+ */
+export async function placePersonWithFace(
+  db: Db,
+  place: { fileId: string; spaceKey: string; workspaceId: string | null; personId: string; faceId: string },
+  box = 0.2,
+): Promise<void> {
+  const now = new Date().toISOString();
+  await db
+    .insertInto('people')
+    .values({
+      id: place.personId,
+      space_key: place.spaceKey,
+      workspace_id: place.workspaceId,
+      name: null,
+      cover_face_id: place.faceId,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await db
+    .insertInto('faces')
+    .values({
+      id: place.faceId,
+      file_id: place.fileId,
+      space_key: place.spaceKey,
+      person_id: place.personId,
+      box_left: 0.1,
+      box_top: 0.1,
+      box_width: box,
+      box_height: box,
+      descriptor: JSON.stringify(Array.from({ length: 128 }, () => 0)),
+      created_at: now,
+    })
+    .execute();
 }

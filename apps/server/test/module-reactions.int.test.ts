@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FileInsights, FileRecord, SearchResponse } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, expectJson, sendJson, startTestServer, type TestServer } from './helpers';
+import { dialects, expectJson, placePersonWithFace, sendJson, startTestServer, type TestServer } from './helpers';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -64,37 +64,14 @@ describe.each(dialects())('modules meet through domain events (%s)', (dialect) =
 
     // A person in the file (as face analysis would have placed one), then named: the name becomes searchable, and
     // what analysis read stays.
-    const db = server.app.database.db;
-    const now = new Date().toISOString();
-    const spaceKey = 'personal:reactions-owner';
     const personId = randomUUID();
-    await db
-      .insertInto('people')
-      .values({
-        id: personId,
-        space_key: spaceKey,
-        workspace_id: null,
-        name: null,
-        cover_face_id: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await db
-      .insertInto('faces')
-      .values({
-        id: randomUUID(),
-        file_id: file.id,
-        space_key: spaceKey,
-        person_id: personId,
-        box_left: 0.1,
-        box_top: 0.1,
-        box_width: 0.2,
-        box_height: 0.2,
-        descriptor: JSON.stringify(Array.from({ length: 128 }, () => 0)),
-        created_at: now,
-      })
-      .execute();
+    await placePersonWithFace(server.app.database.db, {
+      fileId: file.id,
+      spaceKey: 'personal:reactions-owner',
+      workspaceId: null,
+      personId,
+      faceId: randomUUID(),
+    });
     expect(await search('zebediah')).toEqual([]);
     await expectJson(send('PATCH', `/api/spaces/personal/people/${personId}`, { name: 'Zebediah' }));
     expect(await search('zebediah')).toEqual([file.id]);
