@@ -65,3 +65,20 @@ export interface SessionStore {
   create(userId: string, meta: { userAgent?: string | undefined; ip?: string | undefined }): Promise<string>;
   destroy(token: string): Promise<void>;
 }
+
+/** A person as others see them named: these fields of a user row, whatever a query called them. */
+export interface NamedPerson {
+  name: string | null;
+  nickname: string | null;
+  ownerKey: string;
+}
+
+/**
+ * How a person is named to others — in notices, shares, the admin screens: their name, else their nickname, else
+ * their owner key. One rule; a person not found (no owner key) has no name.
+ */
+export function displayNameOf(person: NamedPerson): string;
+export function displayNameOf(person: { [K in keyof NamedPerson]?: string | null | undefined }): string | null;
+export function displayNameOf(person: { [K in keyof NamedPerson]?: string | null | undefined }): string | null {
+  return person.name ?? person.nickname ?? person.ownerKey ?? null;
+}

@@ -8,7 +8,7 @@ import {
   type TransferFilesResponse,
 } from '@atrium/contracts';
 import { requireAdmin } from '../../auth/policies/admin';
-import type { UserActor } from '../../auth/actor';
+import { displayNameOf, type UserActor } from '../../auth/actor';
 import { AppError } from '../../errors';
 import { sanitizeFileName } from '../../lib/file-names';
 import { iso, type Clock } from '../../lib/time';
@@ -176,7 +176,7 @@ export const createAdminUsersService = ({
       if (from.disabled_at === null) throw new AppError('CONFLICT', ADMIN_USER_MESSAGES.transferNotDisabled);
       if (to.disabled_at !== null) throw new AppError('CONFLICT', ADMIN_USER_MESSAGES.recipientDisabled);
       const root = await spaces.personalRootOf(to.owner_key, to.id);
-      const wanted = transferFolderName(from.name ?? from.nickname ?? from.owner_key);
+      const wanted = transferFolderName(displayNameOf({ ...from, ownerKey: from.owner_key }));
       const folderId = randomUUID();
       const moved = await repo.transferPersonalSpace({
         from: from.owner_key,

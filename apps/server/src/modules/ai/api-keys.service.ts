@@ -1,3 +1,4 @@
+import { displayNameOf } from '../../auth/actor';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { API_KEY_TEXTS, type ApiKeyRecord, type CreatedApiKey } from '@atrium/contracts';
 import { AppError } from '../../errors';
@@ -23,7 +24,7 @@ const present = (row: ApiKeyRow & Creator): ApiKeyRecord => ({
   lastUsedAt: row.last_used_at,
   revokedAt: row.revoked_at,
   expiresAt: row.expires_at,
-  createdByName: row.creator_name ?? row.creator_nickname ?? row.creator_key ?? null,
+  createdByName: displayNameOf({ name: row.creator_name, nickname: row.creator_nickname, ownerKey: row.creator_key }),
 });
 
 /** Whether a key is past its expiry (ISO-8601) at `now`. */

@@ -1,3 +1,4 @@
+import { displayNameOf } from '../../auth/actor';
 import { randomUUID } from 'node:crypto';
 import type { NotificationAudienceView } from '@atrium/contracts';
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
@@ -230,7 +231,7 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
             .executeTakeFirst();
     return {
       workspaceName: workspace?.name ?? null,
-      senderName: sender ? (sender.name ?? sender.nickname ?? sender.owner_key) : null,
+      senderName: sender ? displayNameOf({ ...sender, ownerKey: sender.owner_key }) : null,
     };
   },
 

@@ -1,3 +1,4 @@
+import { displayNameOf } from '../../auth/actor';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   NOTIFICATION_MESSAGE_MAX,
@@ -32,7 +33,7 @@ const PUSH_CONCURRENCY = 8;
 export const PUSH_MAX_CONSECUTIVE_FAILURES = 5;
 
 export const welcomeMessage = (user: SessionUser): string =>
-  `Welcome to Atrium, ${user.name ?? user.nickname ?? user.ownerKey}! Your workspace is ready.`;
+  `Welcome to Atrium, ${displayNameOf(user)}! Your workspace is ready.`;
 
 /**
  * The hub's `onDelivered`: adds this instance's live deliveries of a published notification to its row, so the

@@ -7,7 +7,7 @@ import {
   type SharedWithMe,
   type ShareRole,
 } from '@atrium/contracts';
-import type { UserActor } from '../../auth/actor';
+import { displayNameOf, type UserActor } from '../../auth/actor';
 import type { ResourceAction } from '../../auth/policies/roles';
 import { strongerRole } from '../../auth/policies/roles';
 import { canWorkspace, requireWorkspace } from '../../auth/policies/workspace';
@@ -42,14 +42,11 @@ interface Checked {
   ownerKey: string | null;
 }
 
-const displayName = (person: { name: string | null; nickname: string | null; owner_key?: string | null }) =>
-  person.name ?? person.nickname ?? person.owner_key ?? null;
-
 const sharerName = (row: {
   sharer_name: string | null;
   sharer_nickname: string | null;
   sharer_owner_key: string | null;
-}) => row.sharer_name ?? row.sharer_nickname ?? row.sharer_owner_key;
+}) => displayNameOf({ name: row.sharer_name, nickname: row.sharer_nickname, ownerKey: row.sharer_owner_key });
 
 const presentShare = (row: ShareView): Share => ({
   id: row.id,
@@ -114,10 +111,7 @@ export function createSharingService({ repo, files, folders, spaces, events, clo
 
   /** Tells the recipients: a person, or a workspace's members but the sharer (one notification each). */
   async function announce(actor: UserActor, grantee: ShareGrantee, item: Checked) {
-    const message = sharedWithYouMessage(
-      displayName({ ...actor, owner_key: actor.ownerKey }) ?? actor.ownerKey,
-      item.name,
-    );
+    const message = sharedWithYouMessage(displayNameOf(actor), item.name);
     const recipients =
       grantee.kind === 'user' ? [grantee.id] : (await repo.memberIds(grantee.id)).filter((id) => id !== actor.id);
     await events?.emit('share.granted', { recipientIds: recipients, message, by: actor.id });

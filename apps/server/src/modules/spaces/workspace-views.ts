@@ -5,10 +5,6 @@ import { folderNameKey } from './folder-names';
 import type { FolderRow } from './folders.repository';
 import type { DirectoryRow, WorkspaceView } from './workspaces.repository';
 
-/** A display name for notices: the name, else the nickname, else the owner key. */
-export const displayName = (person: { name: string | null; nickname: string | null; ownerKey: string }) =>
-  person.name ?? person.nickname ?? person.ownerKey;
-
 export const presentWorkspace = (row: WorkspaceView & { member_role: MemberRole }): Workspace => ({
   id: row.id,
   name: row.name,

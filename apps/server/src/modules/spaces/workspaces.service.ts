@@ -11,7 +11,7 @@ import {
 } from '@atrium/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BlobStore } from '../../adapters/blob-store/types';
-import type { UserActor } from '../../auth/actor';
+import { displayNameOf, type UserActor } from '../../auth/actor';
 import { requireWorkspace } from '../../auth/policies/workspace';
 import type { ResourceAction } from '../../auth/policies/roles';
 import { isUniqueViolation } from '../../db/errors';
@@ -22,7 +22,7 @@ import { iso, type Clock } from '../../lib/time';
 import { thumbnailKey } from '../files';
 import type { FolderRow } from './folders.repository';
 import type { SpacesRepository } from './spaces.repository';
-import { displayName, presentPerson, presentWorkspace, rootFolderRow } from './workspace-views';
+import { presentPerson, presentWorkspace, rootFolderRow } from './workspace-views';
 import type { WorkspaceView } from './workspaces.repository';
 
 /** The 409s of the last-owner rule and the other membership messages. */
@@ -262,7 +262,7 @@ export function createWorkspacesService({
       const notice = (state: 'added' | 'invited'): MembershipNotice => ({
         userId: target.id,
         workspace: { id, name: workspace.name },
-        by: { id: actor.id, name: displayName(actor) },
+        by: { id: actor.id, name: displayNameOf(actor) },
         role,
         state,
       });
