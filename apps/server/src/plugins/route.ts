@@ -8,6 +8,7 @@ import type {
   RouteGenericInterface,
   RouteHandlerMethod,
   RouteShorthandOptions,
+  RouteShorthandOptionsWithHandler,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -34,7 +35,7 @@ export type SchemaOf<E extends Endpoint, H extends Headers, X extends Answers> =
   response: E extends { readonly response: infer R extends z.ZodType } ? Record<SuccessStatus<E>, R> & X : X;
 };
 
-type Options<E extends Endpoint, H extends Headers, X extends Answers> = RouteShorthandOptions<
+type Options<E extends Endpoint, H extends Headers, X extends Answers> = RouteShorthandOptionsWithHandler<
   RawServerDefault,
   RawRequestDefaultExpression,
   RawReplyDefaultExpression,
@@ -62,15 +63,6 @@ export interface RouteDeclaration<E extends Endpoint, H extends Headers, X exten
   consumes?: string[];
   /** Request headers, validated. */
   headers?: H;
-  handler: RouteHandlerMethod<
-    RawServerDefault,
-    RawRequestDefaultExpression,
-    RawReplyDefaultExpression,
-    RouteGenericInterface,
-    ContextConfigDefault,
-    SchemaOf<E, H, X>,
-    ZodTypeProvider
-  >;
 }
 
 /**

@@ -69,19 +69,6 @@ export interface AnalysisServiceDeps {
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 const parse = <T>(value: string | null): T | undefined => (value === null ? undefined : (JSON.parse(value) as T));
 
-/** The words a search should find a file by, from its saved insights ('' without any). */
-export async function insightsText(db: Db, fileId: string): Promise<string> {
-  const row = await createAnalysisRepository(db).insights(fileId);
-  if (!row) return '';
-  return searchableText({
-    engine: '',
-    caption: row.caption ?? undefined,
-    tags: parse<string[]>(row.tags),
-    text: row.text ?? undefined,
-    transcript: parse(row.transcript),
-  });
-}
-
 /** The words a search should find the file by. */
 export const searchableText = (result: Result): string =>
   [result.caption, result.tags?.join(' '), result.text, result.transcript?.text].filter(Boolean).join('\n');
@@ -217,6 +204,19 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
   });
 
   const service = {
+    /** The words a search should find a file by, from its saved insights ('' without any). */
+    async analysedText(fileId: string): Promise<string> {
+      const row = await repo.insights(fileId);
+      if (!row) return '';
+      return searchableText({
+        engine: '',
+        caption: row.caption ?? undefined,
+        tags: parse<string[]>(row.tags),
+        text: row.text ?? undefined,
+        transcript: parse(row.transcript),
+      });
+    },
+
     /**
      * A file's content was stored (upload, resumable upload, file drop; versions and restores once wired): enqueue
      * its analysis, or record that its type has none. Never throws: storing the file has succeeded either way.

@@ -16,10 +16,9 @@
  * so the running servers' queues pick the jobs up. Insights and settings tables: `db/schema/analysis.ts`.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db';
 import type { EventEmitter, EventSubscriber } from '../../events';
 import { registerAnalysisRoutes } from './analysis.routes';
-import { createAnalysisService, insightsText, type AnalysisServiceDeps } from './analysis.service';
+import { createAnalysisService, type AnalysisServiceDeps } from './analysis.service';
 
 export type { AnalysisService } from './analysis.service';
 
@@ -41,6 +40,6 @@ export function createAnalysisModule(app: FastifyInstance, { config, ...deps }: 
   return {
     analysis,
     /** The searchable text analysis found in a file, for composing its search content. */
-    analysedText: (fileId: string) => insightsText(deps.db as Db, fileId),
+    analysedText: analysis.analysedText,
   };
 }
