@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ENDPOINTS } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import type { EventEmitter } from '../../events';
-import { requestContext } from '../../lib/http/request-context';
+import { changeBy } from '../../lib/http/request-context';
 import type { SettingsService } from './settings.service';
 import { routesOf } from '../../plugins/route';
 
@@ -29,12 +29,13 @@ export function registerSettingsRoutes(
       const { before, after } = await settings.update(admin.id, request.body);
       for (const key of Object.keys(request.body) as (keyof typeof after)[]) {
         if (before[key] === after[key]) continue;
-        await events.emit('settings.changed', {
-          actor: admin.ownerKey,
-          target: 'instance',
-          details: { setting: key, from: before[key], to: after[key] },
-          ...requestContext(request),
-        });
+        await events.emit(
+          'settings.changed',
+          changeBy(request, admin, {
+            target: 'instance',
+            details: { setting: key, from: before[key], to: after[key] },
+          }),
+        );
       }
       return after;
     },

@@ -7,7 +7,7 @@ import { sendError, toAppError } from '../../plugins/errors';
 import '../../plugins/access';
 import type { AiService } from './ai.service';
 import type { EventEmitter } from '../../events';
-import { requestContext } from '../../lib/http/request-context';
+import { changeBy } from '../../lib/http/request-context';
 import type { ApiKeysService } from './api-keys.service';
 import type { FileSource } from './file-source';
 import { readUpload, registerMediaParsers, tooLargeMessage } from './ai.input';
@@ -163,12 +163,13 @@ export async function registerAiRoutes(
       handler: async (request, reply) => {
         const admin = await request.requireUser();
         const created = await keys.create(admin, request.body.name, request.body.expiresAt);
-        await events.emit('api_key.created', {
-          actor: admin.ownerKey,
-          target: `api_key:${created.id}`,
-          details: { name: request.body.name, expiresAt: created.expiresAt },
-          ...requestContext(request),
-        });
+        await events.emit(
+          'api_key.created',
+          changeBy(request, admin, {
+            target: `api_key:${created.id}`,
+            details: { name: request.body.name, expiresAt: created.expiresAt },
+          }),
+        );
         return reply.status(E.createKey.status).header('cache-control', 'no-store').send(created);
       },
     });
@@ -186,11 +187,7 @@ export async function registerAiRoutes(
       handler: async (request) => {
         const admin = await request.requireUser();
         const revoked = await keys.revoke(request.params.id);
-        await events.emit('api_key.revoked', {
-          actor: admin.ownerKey,
-          target: `api_key:${revoked.id}`,
-          ...requestContext(request),
-        });
+        await events.emit('api_key.revoked', changeBy(request, admin, { target: `api_key:${revoked.id}` }));
         return revoked;
       },
     });

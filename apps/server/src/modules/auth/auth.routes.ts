@@ -3,7 +3,7 @@ import { type AuthConfigResponse, ENDPOINTS, type MeResponse } from '@atrium/con
 import type { SessionControls } from '../../plugins/session';
 import { AppError } from '../../errors';
 import type { EventEmitter } from '../../events';
-import { requestContext } from '../../lib/http/request-context';
+import { changeBy, requestContext } from '../../lib/http/request-context';
 import { AccountDisabledError, type AuthService } from './auth.service';
 import { isAdmin } from '../../auth/actor';
 import type { SessionUser } from './sessions.service';
@@ -81,12 +81,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
         throw error;
       }
       await deps.sessions.signIn(request, reply, user.id);
-      await deps.events.emit('auth.sign_in', {
-        actor: user.ownerKey,
-        target: `user:${user.ownerKey}`,
-        details: { method: 'password' },
-        ...requestContext(request),
-      });
+      await deps.events.emit(
+        'auth.sign_in',
+        changeBy(request, user, { target: `user:${user.ownerKey}`, details: { method: 'password' } }),
+      );
       return presentMe(user, await deps.auth.isFirstLogin(user.id));
     },
   });
@@ -96,12 +94,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     handler: async (request, reply) => {
       const user = await request.currentUser();
       await deps.sessions.signOut(request, reply);
-      if (user)
-        await deps.events.emit('auth.sign_out', {
-          actor: user.ownerKey,
-          target: `user:${user.ownerKey}`,
-          ...requestContext(request),
-        });
+      if (user) await deps.events.emit('auth.sign_out', changeBy(request, user, { target: `user:${user.ownerKey}` }));
       return { ok: true as const, redirectTo: await deps.logoutRedirect(user, request) };
     },
   });

@@ -3,7 +3,7 @@ import { ENDPOINTS, type OidcLoginError } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
 import type { SiteOrigin } from '../../lib/site-origin';
 import type { EventEmitter } from '../../events';
-import { requestContext } from '../../lib/http/request-context';
+import { changeBy, requestContext } from '../../lib/http/request-context';
 import { AccountDisabledError, type AuthService } from './auth.service';
 import { OidcFlow, OidcUnavailableError, safeReturnTo, type OidcService } from './oidc.service';
 import { createSealer } from './sealed-cookie';
@@ -77,12 +77,10 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
         subject = profile.subject;
         const { user, roleChange } = await deps.auth.loginOidc(profile);
         await deps.sessions.signIn(request, reply, user.id);
-        await deps.events.emit('auth.sign_in', {
-          actor: user.ownerKey,
-          target: `user:${user.ownerKey}`,
-          details: { method: 'oidc', role: user.role },
-          ...requestContext(request),
-        });
+        await deps.events.emit(
+          'auth.sign_in',
+          changeBy(request, user, { target: `user:${user.ownerKey}`, details: { method: 'oidc', role: user.role } }),
+        );
         if (roleChange)
           await deps.events.emit('user.role_changed', {
             actor: null,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ENDPOINTS } from '@atrium/contracts';
 import { adminOnly } from '../../auth/policies/admin';
 import type { EventEmitter } from '../../events';
-import { requestContext } from '../../lib/http/request-context';
+import { changeBy } from '../../lib/http/request-context';
 import type { NotificationsService } from './notifications.service';
 import type { ScheduledNotificationsService } from './scheduled-notifications.service';
 import { routesOf } from '../../plugins/route';
@@ -34,12 +34,13 @@ export function registerAdminNotificationRoutes(
     handler: async (request, reply) => {
       const admin = await request.requireUser();
       const scheduled = await deps.scheduled.schedule(admin, request.body);
-      await deps.events.emit('notification.scheduled', {
-        actor: admin.ownerKey,
-        target: `scheduled:${scheduled.id}`,
-        details: { message: scheduled.message, sendAt: scheduled.sendAt },
-        ...requestContext(request),
-      });
+      await deps.events.emit(
+        'notification.scheduled',
+        changeBy(request, admin, {
+          target: `scheduled:${scheduled.id}`,
+          details: { message: scheduled.message, sendAt: scheduled.sendAt },
+        }),
+      );
       return reply.status(E.schedule.status).send(scheduled);
     },
   });
@@ -55,12 +56,13 @@ export function registerAdminNotificationRoutes(
     handler: async (request) => {
       const admin = await request.requireUser();
       const cancelled = await deps.scheduled.cancel(request.params.id);
-      await deps.events.emit('notification.schedule_cancelled', {
-        actor: admin.ownerKey,
-        target: `scheduled:${cancelled.id}`,
-        details: { message: cancelled.message, sendAt: cancelled.sendAt },
-        ...requestContext(request),
-      });
+      await deps.events.emit(
+        'notification.schedule_cancelled',
+        changeBy(request, admin, {
+          target: `scheduled:${cancelled.id}`,
+          details: { message: cancelled.message, sendAt: cancelled.sendAt },
+        }),
+      );
       return cancelled;
     },
   });

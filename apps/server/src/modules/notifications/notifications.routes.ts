@@ -1,5 +1,5 @@
 import type { EventEmitter } from '../../events';
-import { requestContext } from '../../lib/http/request-context';
+import { changeBy } from '../../lib/http/request-context';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ENDPOINTS } from '@atrium/contracts';
@@ -37,12 +37,10 @@ export function registerNotificationRoutes(
     handler: async (request) => {
       const admin = await request.requireUser();
       const published = await deps.notifications.publish(admin, request.body);
-      await deps.events.emit('notification.published', {
-        actor: admin.ownerKey,
-        target: `notification:${published.id}`,
-        details: { message: published.message },
-        ...requestContext(request),
-      });
+      await deps.events.emit(
+        'notification.published',
+        changeBy(request, admin, { target: `notification:${published.id}`, details: { message: published.message } }),
+      );
       return published;
     },
   });
