@@ -54,6 +54,8 @@ export interface AppOverrides {
   queueStats?: () => Promise<{ queued: number; running: number; failed: number }>;
   /** The job queue's tuning, over every kind's own (tests). */
   jobQueue?: Pick<JobQueueOptions, 'pollMs' | 'leaseMs' | 'backoffMs' | 'maxAttempts'>;
+  /** How long file-drop arrivals are gathered into one notice (tests; default DROP_NOTICE_WINDOW_MS). */
+  dropNoticeWindowMs?: number;
 }
 
 declare module 'fastify' {
@@ -232,6 +234,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     sessions: sessionService,
     limiter: rateLimiter,
     events,
+    ...(overrides.dropNoticeWindowMs === undefined ? {} : { dropNoticeWindowMs: overrides.dropNoticeWindowMs }),
   });
   app.decorate('notificationHub', notices.hub);
   createHealthModule(app, probes);

@@ -26,6 +26,20 @@ export const NotificationType = z
   .meta({ id: 'NotificationType' });
 export type NotificationType = z.infer<typeof NotificationType>;
 
+/**
+ * What a notice is about, so the list can open it (docs/PRODUCT.md#notifications): a shared file (the viewer), a
+ * folder (a shared folder, a file drop's folder) or a workspace. `workspaceId` is the item's workspace (null: a
+ * personal space).
+ */
+export const NotificationSubject = z
+  .object({
+    kind: z.enum(['file', 'folder', 'workspace']),
+    id: z.string(),
+    workspaceId: z.string().nullable(),
+  })
+  .meta({ id: 'NotificationSubject' });
+export type NotificationSubject = z.infer<typeof NotificationSubject>;
+
 /** A notification (docs/PRODUCT.md#notifications). Also the `data:` of every event on the stream. */
 export const Notification = z
   .object({
@@ -44,11 +58,17 @@ export const Notification = z
     membership: z
       .object({
         role: z.enum(['owner', 'editor', 'viewer']),
-        state: z.enum(['added', 'invited']).describe('added: a member now (can leave); invited: accept or decline'),
+        state: z
+          .enum(['added', 'invited', 'changed'])
+          .describe('added: a member now (can leave); invited: accept or decline; changed: their role changed'),
       })
       .optional()
       .describe('For `membership` notices'),
-    read: z.boolean().optional().describe('Kept by the browser; the server never sets it'),
+    subject: NotificationSubject.optional().describe('What the notice is about: the item it opens'),
+    read: z
+      .boolean()
+      .optional()
+      .describe("The signed-in person's read state, kept by the server (GET /public/api/notifications/inbox)"),
   })
   .meta({ id: 'Notification' });
 
@@ -71,6 +91,39 @@ export type NotificationFeed = z.infer<typeof NotificationFeed>;
 export const NotificationFeedQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
+
+export const NOTIFICATION_INBOX_PAGE_MAX = 100;
+
+/** GET /public/api/notifications/inbox: one page of the signed-in person's list, newest first. */
+export const NotificationInboxQuery = z.object({
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}$/, 'Use the nextCursor of the previous page.')
+    .optional()
+    .describe('`nextCursor` of the previous page'),
+  limit: z.coerce.number().int().min(1).max(NOTIFICATION_INBOX_PAGE_MAX).default(50),
+});
+export type NotificationInboxQuery = z.infer<typeof NotificationInboxQuery>;
+
+/** The server's list is the truth (docs/PRODUCT.md#notifications): every item carries `read`; `unread` counts all. */
+export const NotificationInbox = z
+  .object({
+    items: z.array(Notification.extend({ read: z.boolean() })),
+    unread: z.number().int().nonnegative().describe('Unread notifications of this person, over every page'),
+    nextCursor: z.string().nullable(),
+  })
+  .meta({ id: 'NotificationInbox' });
+export type NotificationInbox = z.infer<typeof NotificationInbox>;
+
+export const NotificationIdParams = z.object({
+  id: z.string().regex(/^\d{1,15}$/, 'A notification id is a number.'),
+});
+
+/** What marking read or clearing answers: the unread count after it. */
+export const NotificationUnread = z
+  .object({ unread: z.number().int().nonnegative() })
+  .meta({ id: 'NotificationUnread' });
+export type NotificationUnread = z.infer<typeof NotificationUnread>;
 
 /** A browser's Web Push subscription (PushSubscription.toJSON()). */
 export const PushSubscriptionInput = z
@@ -281,6 +334,25 @@ export const notificationsEndpoints = {
     path: '/public/api/notifications/vapid-public-key',
     response: VapidPublicKey,
   }),
+  inbox: endpoint({
+    method: 'GET',
+    path: '/public/api/notifications/inbox',
+    query: NotificationInboxQuery,
+    response: NotificationInbox,
+  }),
+  markRead: endpoint({
+    method: 'POST',
+    path: '/public/api/notifications/:id/read',
+    params: NotificationIdParams,
+    response: NotificationUnread,
+  }),
+  markAllRead: endpoint({
+    method: 'POST',
+    path: '/public/api/notifications/read-all',
+    response: NotificationUnread,
+  }),
+  /** Hides every notification up to now for this person only (on every device). */
+  clear: endpoint({ method: 'POST', path: '/public/api/notifications/clear', response: NotificationUnread }),
   /** Server-Sent Events, one per notification; resumes after `Last-Event-ID` (or `?lastEventId=`). */
   stream: endpoint({ method: 'GET', path: '/public/api/notifications/stream', query: StreamQuery }),
   history: endpoint({

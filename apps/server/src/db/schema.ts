@@ -16,6 +16,8 @@ import type {
   WorkspacesTable,
 } from './schema/spaces';
 import type {
+  NotificationMarksTable,
+  NotificationReadsTable,
   NotificationSubscribersTable,
   NotificationsTable,
   PushSubscriptionsTable,
@@ -51,6 +53,8 @@ export interface Database {
   ai_api_keys: AiApiKeysTable;
   notifications: NotificationsTable;
   notification_subscribers: NotificationSubscribersTable;
+  notification_marks: NotificationMarksTable;
+  notification_reads: NotificationReadsTable;
   scheduled_notifications: ScheduledNotificationsTable;
   push_subscriptions: PushSubscriptionsTable;
   contact_messages: ContactMessagesTable;

@@ -1,2 +1,2 @@
 export { createDomainEvents, type DomainEventHub, type EventEmitter, type EventSubscriber } from './domain-events';
-export type { MemberAdded, StoredFile } from './payloads';
+export type { DropReceived, MemberAdded, MemberChanged, StoredFile } from './payloads';

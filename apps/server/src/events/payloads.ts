@@ -39,6 +39,23 @@ export interface MemberAdded {
   state: 'added' | 'invited';
 }
 
+/** A member's role changed: `userId` is now `role` in `workspace`, changed by `by`. */
+export interface MemberChanged {
+  userId: string;
+  workspace: { id: string; name: string };
+  by: { id: string; name: string };
+  role: MemberRole;
+  previousRole: MemberRole;
+}
+
+/** A file stored through a file-drop link into `folderId`; `makerId` is the link's maker (user id; null: gone). */
+export interface DropReceived {
+  linkId: string;
+  makerId: string | null;
+  folderId: string;
+  fileName: string;
+}
+
 /**
  * An audited change: what the audit log keeps of it. `target` is what was acted on (`kind:id`), `subject` the file
  * or folder the entry is about when the target is something else.
@@ -61,7 +78,17 @@ export interface ReactionEvents {
   'file.reanalyse': { fileIds: string[] };
   'member.added': MemberAdded;
   /** A file or folder was shared with these people (a person, or a workspace's members but the sharer). */
-  'share.granted': { recipientIds: string[]; message: string; by: string };
+  'share.granted': {
+    recipientIds: string[];
+    message: string;
+    by: string;
+    /** What was shared, so the notice opens it (its workspace; null: a personal space). */
+    item?: { kind: 'file' | 'folder'; id: string; workspaceId: string | null };
+  };
+  /** A member's role in a workspace changed (by someone else). */
+  'member.changed': MemberChanged;
+  /** A file arrived through a file-drop link (one event per stored file). */
+  'drop.received': DropReceived;
 }
 
 /** Every audited change is an event named after its audit action; the audit module records each one. */

@@ -60,3 +60,18 @@ export interface PushSubscriptionsTable {
   /** Failed sends in a row (migration 0010); a success resets it. */
   failed_sends: Generated<number>;
 }
+
+/** A person's read and clear markers (migration 0028): notifications up to each id are read / hidden for them. */
+export interface NotificationMarksTable {
+  user_id: string;
+  read_through: Generated<number>;
+  cleared_through: Generated<number>;
+  updated_at: string;
+}
+
+/** One notification a person read above their `read_through` marker (migration 0028). */
+export interface NotificationReadsTable {
+  user_id: string;
+  seq: number;
+  read_at: string;
+}

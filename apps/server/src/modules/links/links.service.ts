@@ -350,12 +350,15 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
     },
 
     /**
-     * The folder a file-drop link's bearer may upload into, checked before any byte of the body is read (so a
-     * refused upload costs nothing).
+     * The folder a file-drop link's bearer may upload into (and the link and its maker, told of each arrival),
+     * checked before any byte of the body is read (so a refused upload costs nothing).
      */
-    async uploadFolder(token: string, cookies: Cookies): Promise<string> {
+    async uploadFolder(
+      token: string,
+      cookies: Cookies,
+    ): Promise<{ folderId: string; linkId: string; makerId: string | null }> {
       const { link } = await bear(token, cookies, 'upload');
-      return folderOf(link);
+      return { folderId: folderOf(link), linkId: link.id, makerId: link.created_by };
     },
 
     /** Stores an anonymous upload in a file drop's folder (its space, quota, upload limit and name rules). */

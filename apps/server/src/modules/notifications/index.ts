@@ -1,7 +1,12 @@
 /**
  * The notifications module's face: the notification list and live streams (one hub per instance, fed over the event
- * bus), Web Push, scheduled messages. It reacts to `member.added` (a membership notice to the person added or
- * invited, docs/PRODUCT.md#workspace-members); sessions that end end their streams on every instance.
+ * bus), Web Push, scheduled messages, and each person's read state (`notification-inbox.service.ts`,
+ * `notification-reads.repository.ts`: per-user markers for "Mark all as read" and "Clear all" plus single reads, so
+ * every device shows the same list, docs/PRODUCT.md#notifications). It reacts to `member.added` (a membership notice
+ * to the person added or invited, docs/PRODUCT.md#workspace-members), `member.changed` (the new role),
+ * `share.granted` (opens the shared item) and `drop.received` (`team-notices.ts`: arrivals through one file-drop link
+ * within DROP_NOTICE_WINDOW_MS become one notice to its maker, counted per instance); sessions that end end their
+ * streams on every instance.
  *
  * Publishing (`notifications.service.ts`, `prepare` then `publishPrepared`: audience policy, message length) stores the
  * notification first — inserts serialised so ids become visible in increasing order — then announces it on the bus.
@@ -32,6 +37,9 @@ import { createNotificationHub, parseSessionEnd, STREAMS_END_CHANNEL } from './n
 import { createNotificationsRepository } from './notifications.repository';
 import { registerNotificationRoutes } from './notifications.routes';
 import { countLiveDeliveries, createNotificationsService } from './notifications.service';
+import { createNotificationInbox } from './notification-inbox.service';
+import { createNotificationReadsRepository } from './notification-reads.repository';
+import { createDropNotices, DROP_NOTICE_WINDOW_MS } from './team-notices';
 import { createScheduledNotificationsRepository } from './scheduled-notifications.repository';
 import { createScheduledNotificationsService } from './scheduled-notifications.service';
 
@@ -47,6 +55,8 @@ export interface NotificationsModuleDeps {
   sessions: Pick<SessionService, 'liveSessionIds' | 'onEnded' | 'forgetCached'>;
   limiter: RateLimiter;
   events: EventEmitter & EventSubscriber;
+  /** How long file-drop arrivals are gathered into one notice (DROP_NOTICE_WINDOW_MS; tests shorten it). */
+  dropNoticeWindowMs?: number;
 }
 
 export async function createNotificationsModule(app: FastifyInstance, deps: NotificationsModuleDeps) {
@@ -89,14 +99,32 @@ export async function createNotificationsModule(app: FastifyInstance, deps: Noti
     await notifications.notifyMembership(notice);
   });
   // One notice per recipient; one that cannot be stored does not keep the others from theirs.
-  deps.events.on('share.granted', 'share notice', async ({ recipientIds, message, by }) => {
+  deps.events.on('share.granted', 'share notice', async ({ recipientIds, message, by, item }) => {
     for (const userId of recipientIds) {
       await notifications
-        .notifyUser(userId, message, by)
+        .notifyUser(userId, message, by, item ? { subject: item } : undefined)
         .catch((error: unknown) => app.log.warn({ err: error }, 'could not notify a share recipient'));
     }
   });
-  registerNotificationRoutes(app, { notifications, hub, events });
+  deps.events.on('member.changed', 'role change notice', async (change) => {
+    await notifications.notifyRoleChange(change);
+  });
+  const drops = createDropNotices({
+    windowMs: deps.dropNoticeWindowMs ?? DROP_NOTICE_WINDOW_MS,
+    folder: (id) => repo.folderFor(id),
+    send: (userId, message, details) => notifications.notifyUser(userId, message, null, details),
+    log: app.log,
+  });
+  deps.events.on('drop.received', 'file-drop notice', async (arrival) => {
+    drops.received(arrival);
+    await Promise.resolve();
+  });
+  app.addHook('preClose', async () => drops.flushAll());
+  const inbox = createNotificationInbox({
+    reads: createNotificationReadsRepository(deps.db, clock),
+    latestSeq: () => repo.latestSeq(),
+  });
+  registerNotificationRoutes(app, { notifications, inbox, hub, events });
   const scheduled = createScheduledNotificationsService({
     repo: createScheduledNotificationsRepository(deps.db),
     notifications,
@@ -107,6 +135,8 @@ export async function createNotificationsModule(app: FastifyInstance, deps: Noti
   registerAdminNotificationRoutes(app, { notifications, scheduled, events });
   return {
     notifications,
+    /** Sends the file-drop notices gathered so far now (tests). */
+    flushDropNotices: () => drops.flushAll(),
     hub,
     scheduled,
     pushSubscriptions: () => repo.countPushSubscriptions(),

@@ -65,7 +65,7 @@ function detailsOf(row: NotificationRow): NotificationDetails {
 }
 
 export const presentNotification = (row: NotificationRow): Notification => {
-  const { workspace, sender, membership } = detailsOf(row);
+  const { workspace, sender, membership, subject } = detailsOf(row);
   return {
     id: String(row.seq),
     message: row.message,
@@ -74,6 +74,7 @@ export const presentNotification = (row: NotificationRow): Notification => {
     ...(workspace ? { workspace: { id: workspace.id, name: workspace.name } } : {}),
     ...(sender ? { sender: { name: sender.name } } : {}),
     ...(membership ? { membership: { role: membership.role, state: membership.state } } : {}),
+    ...(subject ? { subject: { kind: subject.kind, id: subject.id, workspaceId: subject.workspaceId } } : {}),
   };
 };
 

@@ -13,7 +13,9 @@ export type NotificationRow = Selectable<NotificationsTable>;
 export interface NotificationDetails {
   workspace?: { id: string; name: string };
   sender?: { name: string };
-  membership?: { role: 'owner' | 'editor' | 'viewer'; state: 'added' | 'invited' };
+  membership?: { role: 'owner' | 'editor' | 'viewer'; state: 'added' | 'invited' | 'changed' };
+  /** What the notice opens (a shared file or folder, a file drop's folder, a workspace). */
+  subject?: { kind: 'file' | 'folder' | 'workspace'; id: string; workspaceId: string | null };
 }
 
 /** Who sees a notification: everyone, one workspace's current members, or one user (by user id). */
@@ -46,7 +48,7 @@ export const presentAudience = (row: {
  * Rows `userId` may see: everyone's, theirs, and those of the workspaces they are a member of now and have accepted
  * or opened (docs/PRODUCT.md#workspace-messages: a space someone was put in without asking does not reach their feed).
  */
-const visibleTo = (userId: string) => (eb: ExpressionBuilder<Database, 'notifications'>) =>
+export const visibleTo = (userId: string) => (eb: ExpressionBuilder<Database, 'notifications'>) =>
   eb.or([
     eb('audience_type', '=', 'all'),
     eb.and([eb('audience_type', '=', 'user'), eb('audience_id', '=', userId)]),
@@ -247,6 +249,14 @@ export const createNotificationsRepository = (db: Db, dialect: Dialect, clock: C
       .executeTakeFirst();
     return row && { id: row.id, memberRole: row.role ?? null };
   },
+
+  /** A folder's name and workspace (a file-drop notice names the folder and opens it). */
+  folderFor: (folderId: string) =>
+    db
+      .selectFrom('folders')
+      .select(['name', 'workspace_id as workspaceId'])
+      .where('id', '=', folderId)
+      .executeTakeFirst(),
 
   async userIdOf(ownerKey: string): Promise<string | undefined> {
     const row = await db.selectFrom('users').select('id').where('owner_key', '=', ownerKey).executeTakeFirst();

@@ -8,6 +8,7 @@ import { SESSION_COOKIE } from '../../plugins/session';
 import { sessionIdOf } from '../auth';
 import { parseLastEventId, type NotificationHub } from './notification-hub';
 import type { NotificationsService } from './notifications.service';
+import type { NotificationInboxService } from './notification-inbox.service';
 import { routesOf } from '../../plugins/route';
 
 const E = ENDPOINTS.notifications;
@@ -15,7 +16,12 @@ const E = ENDPOINTS.notifications;
 /** The notification service (docs/PRODUCT.md#api-paths): subscribe, publish, count, stream, the feed, the welcome notification and Web Push's key. */
 export function registerNotificationRoutes(
   app: FastifyInstance,
-  deps: { notifications: NotificationsService; hub: NotificationHub; events: EventEmitter },
+  deps: {
+    notifications: NotificationsService;
+    inbox: NotificationInboxService;
+    hub: NotificationHub;
+    events: EventEmitter;
+  },
 ) {
   const tags = ['notifications'];
 
@@ -48,6 +54,30 @@ export function registerNotificationRoutes(
   serve(E.feed, {
     summary: 'The signed-in user’s notifications, newest first',
     handler: async (request) => deps.notifications.feed(await request.requireUser(), request.query.limit),
+  });
+
+  // The server's list is the truth (docs/PRODUCT.md#notifications): read state and Clear all are per person.
+  serve(E.inbox, {
+    summary: 'The signed-in user’s notifications with their read state and unread count, newest first, a page at a time',
+    errors: [400],
+    handler: async (request) =>
+      deps.inbox.page((await request.requireUser()).id, request.query.limit, request.query.cursor),
+  });
+
+  serve(E.markRead, {
+    summary: 'Mark one of the signed-in user’s notifications read (404 for one they do not see)',
+    errors: [400, 404],
+    handler: async (request) => deps.inbox.markRead((await request.requireUser()).id, request.params.id),
+  });
+
+  serve(E.markAllRead, {
+    summary: 'Mark every notification of the signed-in user read, on every device',
+    handler: async (request) => deps.inbox.markAllRead((await request.requireUser()).id),
+  });
+
+  serve(E.clear, {
+    summary: 'Hide every notification so far for the signed-in user only (Clear all), on every device',
+    handler: async (request) => deps.inbox.clear((await request.requireUser()).id),
   });
 
   serve(E.subscriberCount, {

@@ -12,6 +12,7 @@ import {
   type SubscribeResponse,
 } from '@atrium/contracts';
 import type { PushSender } from '../../adapters/push/web-push-sender';
+import type { MemberChanged } from '../../events';
 import { AppError } from '../../errors';
 import type { RateLimiter } from '../../lib/rate-limiter';
 import { requireAdmin } from '../../auth/policies/admin';
@@ -26,6 +27,7 @@ import {
   type NotificationRow,
   type NotificationsRepository,
 } from './notifications.repository';
+import { roleChangeMessage } from './team-notices';
 
 /** How many push deliveries run at once per publish. */
 const PUSH_CONCURRENCY = 8;
@@ -145,6 +147,7 @@ export const createNotificationsService = ({ repo, hub, push, log, limiter }: No
     const details: NotificationDetails = {
       workspace: { id: audience.id, name: workspaceName ?? 'a workspace' },
       sender: { name: senderName ?? 'a member' },
+      subject: { kind: 'workspace', id: audience.id, workspaceId: audience.id },
     };
     return { type: 'workspace' as const, details };
   }
@@ -230,10 +233,22 @@ export const createNotificationsService = ({ repo, hub, push, log, limiter }: No
 
     /**
      * A notification for one user only (e.g. "Alice shared budget.xlsx with you"): stored, sent live to that user's
-     * streams and pushed to that user's browsers. The message is the server's own text, not user input.
+     * streams and pushed to that user's browsers. The message is the server's own text, not user input; `details`
+     * names what it opens.
      */
-    async notifyUser(userId: string, message: string, createdBy: string | null): Promise<Notification> {
-      const { row } = await repo.insert({ message, type: 'other', audience: { type: 'user', id: userId }, createdBy });
+    async notifyUser(
+      userId: string,
+      message: string,
+      createdBy: string | null,
+      details?: NotificationDetails,
+    ): Promise<Notification> {
+      const { row } = await repo.insert({
+        message,
+        type: 'other',
+        audience: { type: 'user', id: userId },
+        createdBy,
+        ...(details ? { details } : {}),
+      });
       await deliver(row);
       return presentNotification(row);
     },
@@ -255,7 +270,31 @@ export const createNotificationsService = ({ repo, hub, push, log, limiter }: No
         type: 'membership',
         audience: { type: 'user', id: values.userId },
         createdBy: by.id,
-        details: { workspace, sender: { name: by.name }, membership: { role, state } },
+        details: {
+          workspace,
+          sender: { name: by.name },
+          membership: { role, state },
+          subject: { kind: 'workspace', id: workspace.id, workspaceId: workspace.id },
+        },
+      });
+      await deliver(row);
+      return presentNotification(row);
+    },
+
+    /** "Alice made you an owner of Design": a `membership` notice (state `changed`) to the member alone. */
+    async notifyRoleChange(change: MemberChanged): Promise<Notification> {
+      const { workspace, by, role } = change;
+      const { row } = await repo.insert({
+        message: roleChangeMessage(change),
+        type: 'membership',
+        audience: { type: 'user', id: change.userId },
+        createdBy: by.id,
+        details: {
+          workspace,
+          sender: { name: by.name },
+          membership: { role, state: 'changed' },
+          subject: { kind: 'workspace', id: workspace.id, workspaceId: workspace.id },
+        },
       });
       await deliver(row);
       return presentNotification(row);

@@ -110,11 +110,16 @@ export function createSharingService({ repo, files, folders, spaces, events, clo
   }
 
   /** Tells the recipients: a person, or a workspace's members but the sharer (one notification each). */
-  async function announce(actor: UserActor, grantee: ShareGrantee, item: Checked) {
+  async function announce(actor: UserActor, grantee: ShareGrantee, item: Checked, resource: ShareResource) {
     const message = sharedWithYouMessage(displayNameOf(actor), item.name);
     const recipients =
       grantee.kind === 'user' ? [grantee.id] : (await repo.memberIds(grantee.id)).filter((id) => id !== actor.id);
-    await events?.emit('share.granted', { recipientIds: recipients, message, by: actor.id });
+    await events?.emit('share.granted', {
+      recipientIds: recipients,
+      message,
+      by: actor.id,
+      item: { kind: resource.kind, id: resource.id, workspaceId: item.workspaceId },
+    });
   }
 
   return {
@@ -136,7 +141,7 @@ export function createSharingService({ repo, files, folders, spaces, events, clo
       }
       const grantee = await resolveGrantee(actor, input, true);
       const { id, before } = await repo.upsert({ resource, grantee, role, createdBy: actor.id, now: iso(clock.now()) });
-      if (before !== role) await announce(actor, grantee, item);
+      if (before !== role) await announce(actor, grantee, item, resource);
       const view = await repo.view(id);
       if (!view) throw new AppError('NOT_FOUND', SHARE_MESSAGES.noShare);
       return { created: before === null, share: presentShare(view) };

@@ -295,6 +295,9 @@ export function createWorkspacesService({
           ...(previousRole ? { previousRole } : {}),
         });
       if (previousRole === undefined && target.id !== actor.id) await tell('added');
+      if (previousRole !== undefined && previousRole !== member.role && target.id !== actor.id) {
+        await events?.emit('member.changed', { ...notice('added'), role: member.role, previousRole });
+      }
       return {
         member: { ...presentPerson(member), role: member.role, addedAt: member.added_at, status: 'member' },
         previousRole,
