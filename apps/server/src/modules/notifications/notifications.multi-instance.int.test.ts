@@ -1,4 +1,4 @@
-import type { Notification } from '@atrium/contracts';
+import type { Notification, NotificationInbox } from '@atrium/contracts';
 import { describe, expect, it } from 'vitest';
 import { readJson, type TestServer } from '../../../test/helpers';
 import { openSse, type SseStream } from '../../../test/sse';
@@ -56,6 +56,28 @@ describe.runIf(canScaleOut)('notifications across two instances (PostgreSQL + Re
     const [event] = await moved.waitForEvents(1);
     expect(event?.id).toBe(missed.id);
   });
+  it('keeps read state on the server: marked read on one instance, read on the other', async () => {
+    const admin = await pair.one.signInAs({ owner_key: 'admin', role: 'admin' });
+    const erin = await pair.one.signInAs({ owner_key: 'erin' });
+    const erinElsewhere = await pair.two.signInAs({ owner_key: 'erin' });
+    const sent = await readJson<Notification>(
+      await pair.one.fetch('/public/api/notifications', {
+        method: 'POST',
+        headers: { cookie: admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'for erin', type: 'admin', userId: 'erin' }),
+      }),
+    );
+    const marked = await pair.one.fetch(`/public/api/notifications/${sent.id}/read`, {
+      method: 'POST',
+      headers: { cookie: erin },
+    });
+    expect(marked.status).toBe(200);
+    const inbox = await readJson<NotificationInbox>(
+      await pair.two.fetch('/public/api/notifications/inbox', { headers: { cookie: erinElsewhere } }),
+    );
+    expect(inbox.items.find((n) => n.id === sent.id)).toEqual(expect.objectContaining({ read: true }));
+  });
+
   it('delivers a workspace notification and a share notice on the other instance to their audience only', async () => {
     const cookieOf = (server: TestServer, key: string) =>
       server.signInAs({ owner_key: key, oidc_issuer: 'https://idp.example.test', oidc_subject: `sub-${key}` });
