@@ -4,8 +4,10 @@ import {
   type ScheduleNotificationRequest,
   type PushSubscriptionInput,
   type PublishRequest,
+  type NotificationInbox,
 } from '@atrium/contracts';
 import {
+  type InfiniteData,
   infiniteQueryOptions,
   queryOptions,
   useInfiniteQuery,
@@ -147,3 +149,60 @@ export const getVapidPublicKey = () => call(E.vapidPublicKey);
 
 export const postSubscription = (userId: string, subscription: PushSubscriptionInput | undefined) =>
   call(E.subscribe, { body: { userId, ...(subscription ? { subscription } : {}) } });
+
+/** The signed-in person's list as the server keeps it (docs/PRODUCT.md#notifications): read state, unread count. */
+export const inboxKey = () => ['notifications', 'inbox'] as const;
+
+export const inboxQueryOptions = () =>
+  infiniteQueryOptions({
+    queryKey: inboxKey(),
+    queryFn: ({ pageParam }) => call(E.inbox, { query: { cursor: pageParam } }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+
+export const useInbox = (enabled = true) => useInfiniteQuery({ ...inboxQueryOptions(), enabled });
+
+type InboxData = InfiniteData<NotificationInbox, string | undefined>;
+
+/**
+ * Marking read (one, all) and Clear all: shown at once, then the server's answer; a refusal brings the list back
+ * as the server has it.
+ */
+export function useInboxActions() {
+  const client = useQueryClient();
+  const settle = () => client.invalidateQueries({ queryKey: inboxKey() });
+  const optimistic = async (change: (data: InboxData) => InboxData) => {
+    await client.cancelQueries({ queryKey: inboxKey() });
+    client.setQueryData<InboxData>(inboxKey(), (data) => (data ? change(data) : data));
+  };
+  const markRead = useMutation({
+    mutationFn: (id: string) => call(E.markRead, { params: { id } }),
+    onMutate: (id) =>
+      optimistic((data) => ({
+        ...data,
+        pages: data.pages.map((page) => ({
+          ...page,
+          unread: Math.max(0, page.unread - (page.items.some((n) => n.id === id && !n.read) ? 1 : 0)),
+          items: page.items.map((n) => (n.id === id ? { ...n, read: true } : n)),
+        })),
+      })),
+    onSettled: settle,
+  });
+  const markAllRead = useMutation({
+    mutationFn: () => call(E.markAllRead),
+    onMutate: () =>
+      optimistic((data) => ({
+        ...data,
+        pages: data.pages.map((page) => ({ ...page, unread: 0, items: page.items.map((n) => ({ ...n, read: true })) })),
+      })),
+    onSettled: settle,
+  });
+  const clear = useMutation({
+    mutationFn: () => call(E.clear),
+    onMutate: () =>
+      optimistic((data) => ({ ...data, pages: [{ items: [], unread: 0, nextCursor: null }], pageParams: [undefined] })),
+    onSettled: settle,
+  });
+  return { markRead, markAllRead, clear };
+}

@@ -2,6 +2,7 @@ import { NOTIFICATION_TEXTS, workspaceMessageSource } from '@atrium/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { showToast } from '../../../lib/toast';
+import { inboxKey } from '../api/notifications-api';
 import { useMe } from '../../../lib/me';
 import { queryKeys } from '../../../lib/query-keys';
 import { useTimedMessage } from '../hooks/use-timed-message';
@@ -10,13 +11,10 @@ import { ingestNotification, onNotificationArrival } from '../lib/notifications-
 import { registerServiceWorker } from '../lib/subscribe';
 import { NotificationBanner } from './notification-banner';
 
-/** Notification toasts close after 3000 ms (docs/PRODUCT.md#toasts). */
-export const NOTIFICATION_TOAST_MS = 3000;
-
 /**
  * Mounted once in the dashboard layout: keeps the live stream open for the
- * signed-in user, shows an info toast and the latest-message banner (5 s)
- * for every arrival, and keeps the push service worker registered once the
+ * signed-in user, shows the latest-message banner (5 s) for every arrival
+ * (once: no toast beside it) and refreshes the server's list, and keeps the push service worker registered once the
  * user has allowed notifications.
  */
 export function NotificationsRuntime() {
@@ -34,8 +32,10 @@ export function NotificationsRuntime() {
         // A workspace's message says who sent it where; never dressed as an announcement (docs/PRODUCT.md#notifications).
         const source = notification.type === 'workspace' ? workspaceMessageSource(notification) : null;
         const text = source ? `${source}: ${notification.message}` : notification.message;
-        showToast('info', text, { autoClose: NOTIFICATION_TOAST_MS });
+        // Shown once: in the banner, never also as a toast (docs/PRODUCT.md#live-updates).
         showBanner(text);
+        // The server's list is the truth: it has the new one, unread, with the count.
+        void client.invalidateQueries({ queryKey: inboxKey() });
       }),
     [showBanner, client],
   );

@@ -1,11 +1,8 @@
-import { useSyncExternalStore } from 'react';
-import { notificationsStore, type StoredNotification } from '../lib/notifications-store';
+import { useMe } from '../../../lib/me';
+import { useInbox } from '../api/notifications-api';
 
-/** The browser's notification list, newest first. */
-export const useNotifications = (): StoredNotification[] =>
-  useSyncExternalStore(notificationsStore.subscribe, notificationsStore.getSnapshot, notificationsStore.getSnapshot);
-
-/** Number of unread notifications, for the sidebar badge and the bell animation. */
+/** Unread notifications as the server counts them, for the sidebar badge and the bell animation. */
 export function useUnreadCount(): number {
-  return useNotifications().filter((n) => !n.read).length;
+  const me = useMe();
+  return useInbox(Boolean(me.data)).data?.pages[0]?.unread ?? 0;
 }
