@@ -229,7 +229,10 @@ export async function registerLinksRoutes(
         // Before the body is read: a refused upload costs no bytes.
         const { folderId, linkId, makerId } = await links.uploadFolder(request.params.token, request.cookies);
         return withFilePart(request, async (part) => {
-          const stored = await links.upload(folderId, { ...part, context: { actor: null, ...requestContext(request) } });
+          const stored = await links.upload(folderId, {
+            ...part,
+            context: { actor: null, ...requestContext(request) },
+          });
           // The link's maker hears of arrivals (docs/PRODUCT.md#notifications: one notice per burst).
           await events.emit('drop.received', { linkId, makerId, folderId, fileName: stored.fileName });
           return reply.status(P.upload.status).send(stored);

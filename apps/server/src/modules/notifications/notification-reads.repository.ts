@@ -26,11 +26,7 @@ export const createNotificationReadsRepository = (db: Db, clock: Clock) => ({
 
   /** What `userId` sees above `clearedThrough` and below `beforeSeq`, newest first. */
   page: (userId: string, clearedThrough: number, limit: number, beforeSeq?: number) => {
-    let query = db
-      .selectFrom('notifications')
-      .selectAll()
-      .where(visibleTo(userId))
-      .where('seq', '>', clearedThrough);
+    let query = db.selectFrom('notifications').selectAll().where(visibleTo(userId)).where('seq', '>', clearedThrough);
     if (beforeSeq !== undefined) query = query.where('seq', '<', beforeSeq);
     return query.orderBy('seq', 'desc').limit(limit).execute();
   },

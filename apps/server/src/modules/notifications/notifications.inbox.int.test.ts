@@ -22,7 +22,10 @@ describe.each(dialects())('notification inbox and read state (%s)', (dialect) =>
 
   beforeAll(async () => {
     server = await startTestServer({ dialect, overrides: { dropNoticeWindowMs: 300 } });
-    Object.assign(cookies, await signInPeople(server, ['alice', 'carol', 'bob'], (key) => key[0]?.toUpperCase() + key.slice(1)));
+    Object.assign(
+      cookies,
+      await signInPeople(server, ['alice', 'carol', 'bob'], (key) => key[0]?.toUpperCase() + key.slice(1)),
+    );
   });
   afterAll(async () => server?.close());
 
@@ -37,7 +40,9 @@ describe.each(dialects())('notification inbox and read state (%s)', (dialect) =>
     call('admin', 'POST', '/public/api/notifications', { timestamp: new Date().toISOString(), type: 'admin', ...body });
 
   it('lists what was sent while away, unread, with read state and Clear all kept per person on the server', async () => {
-    const toCarol = await readJson<{ id: string }>(await publish({ message: 'Carol, your quota grew', userId: 'carol' }));
+    const toCarol = await readJson<{ id: string }>(
+      await publish({ message: 'Carol, your quota grew', userId: 'carol' }),
+    );
     await publish({ message: 'Maintenance tonight' });
 
     // A device that never had a stream open: the server's list has both, unread.
@@ -82,7 +87,10 @@ describe.each(dialects())('notification inbox and read state (%s)', (dialect) =>
     expect((await call('carol', 'POST', `/public/api/notifications/${toCarol.id}/read`)).status).toBe(404);
     await publish({ message: 'After the clear' });
     expect(await inbox('carol')).toEqual(
-      expect.objectContaining({ items: [expect.objectContaining({ message: 'After the clear', read: false })], unread: 1 }),
+      expect.objectContaining({
+        items: [expect.objectContaining({ message: 'After the clear', read: false })],
+        unread: 1,
+      }),
     );
   });
 
@@ -100,8 +108,12 @@ describe.each(dialects())('notification inbox and read state (%s)', (dialect) =>
 
   it('tells people they were added (with the role), that their role changed, and what was shared, naming what opens', async () => {
     const design = await readJson<Workspace>(await call('alice', 'POST', '/api/workspaces', { name: 'Design' }));
-    expect((await call('alice', 'PUT', `/api/workspaces/${design.id}/members/carol`, { role: 'editor' })).status).toBe(200);
-    expect((await call('alice', 'PUT', `/api/workspaces/${design.id}/members/carol`, { role: 'owner' })).status).toBe(200);
+    expect((await call('alice', 'PUT', `/api/workspaces/${design.id}/members/carol`, { role: 'editor' })).status).toBe(
+      200,
+    );
+    expect((await call('alice', 'PUT', `/api/workspaces/${design.id}/members/carol`, { role: 'owner' })).status).toBe(
+      200,
+    );
     const file = await readJson<{ id: string }>(await uploadFile(server, cookies.alice, '', 'brief.txt', 'hello'));
     expect((await call('alice', 'PUT', `/api/files/${file.id}/shares/carol`, { role: 'viewer' })).status).toBe(201);
 

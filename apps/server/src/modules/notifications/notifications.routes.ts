@@ -58,7 +58,8 @@ export function registerNotificationRoutes(
 
   // The server's list is the truth (docs/PRODUCT.md#notifications): read state and Clear all are per person.
   serve(E.inbox, {
-    summary: 'The signed-in user’s notifications with their read state and unread count, newest first, a page at a time',
+    summary:
+      'The signed-in user’s notifications with their read state and unread count, newest first, a page at a time',
     errors: [400],
     handler: async (request) =>
       deps.inbox.page((await request.requireUser()).id, request.query.limit, request.query.cursor),

@@ -66,7 +66,10 @@ afterEach(() => {
 const INBOX = '/public/api/notifications/inbox';
 /** Answers /api/me and the inbox; `more` answers the rest. */
 const server =
-  (more: (url: string, init: RequestInit | undefined) => { status: number; body: unknown } | undefined = () => undefined) =>
+  (
+    more: (url: string, init: RequestInit | undefined) => { status: number; body: unknown } | undefined = () =>
+      undefined,
+  ) =>
   (url: string, init: RequestInit | undefined) =>
     url === '/api/me'
       ? { status: 200, body: me() }
@@ -137,7 +140,8 @@ describe("notifications page: the server's list", () => {
     const calls = stubFetch(
       server((url, init) =>
         init?.method === 'POST' && url === '/public/api/notifications/5/read'
-          ? ((items = items.map((n) => (n.id === '5' ? { ...n, read: true } : n))), { status: 200, body: { unread: 4 } })
+          ? ((items = items.map((n) => (n.id === '5' ? { ...n, read: true } : n))),
+            { status: 200, body: { unread: 4 } })
           : undefined,
       ),
     );

@@ -25,12 +25,6 @@ const TYPE_LABEL = {
   membership: 'Membership',
 } as const;
 
-/** What a notification says, with who sent a workspace message where ("From Eve in Team: …"). */
-const displayText = (notification: Notification) =>
-  notification.type === 'workspace'
-    ? `${workspaceMessageSource(notification)}: ${notification.message}`
-    : notification.message;
-
 const formatTime = (iso: string) => {
   const date = new Date(iso);
   return Number.isNaN(date.getTime())
@@ -148,7 +142,9 @@ export default function NotificationsPage() {
                 data-type={notification.type}
                 data-read={notification.read ? 'true' : 'false'}
                 className={`rounded-lg border px-4 py-3 ${
-                  notification.read ? 'border-slate-200 bg-white text-slate-700' : 'border-brand-100 bg-brand-50 text-slate-900'
+                  notification.read
+                    ? 'border-slate-200 bg-white text-slate-700'
+                    : 'border-brand-100 bg-brand-50 text-slate-900'
                 }`}
               >
                 <div className="flex items-start gap-3">
