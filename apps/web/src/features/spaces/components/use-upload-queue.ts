@@ -43,7 +43,7 @@ export function useUploadQueue(folderId: string, onUploaded: () => void) {
         },
       )
         .then((stored: FileRecord | undefined) => {
-          dispatch({ type: 'done', key, storedName: stored?.name });
+          dispatch({ type: 'done', key, storedName: stored?.fileName });
           onUploaded();
         })
         .catch((error: unknown) => {
