@@ -388,7 +388,7 @@ function DropView({ token }: { token: string }) {
           id={inputId}
           type="file"
           multiple
-          // The input is hidden; its label shows the keyboard focus (docs/PRODUCT.md#file-drop).
+          // The input is hidden; its label shows the keyboard focus (docs/PRODUCT.md#sharing-screens-web).
           className="peer sr-only"
           onChange={(event) => {
             const files = [...(event.target.files ?? [])];
