@@ -94,7 +94,7 @@ for (const { name: screen, width, height } of WIDTHS) {
       const ask = page.getByRole('dialog', { name: 'Replace the existing file?' });
       await expect(ask).toContainText('A file named “plan.txt” is already in this folder.');
       await ask.getByRole('button', { name: 'Replace' }).click();
-      await expect(page.getByTestId('upload-status').last()).toHaveText('Uploaded');
+      await expect(page.getByTestId('upload-total')).toContainText(/^(\d+) of \1 uploaded/);
       // Same file, new content: no "plan (1).txt".
       expect((await files()).map((f) => [f.id, f.fileName])).toEqual([[original?.id, 'plan.txt']]);
       expect(await (await page.request.get(`/api/files/download/${original?.id}`)).text()).toBe('second plan, longer');

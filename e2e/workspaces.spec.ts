@@ -70,7 +70,7 @@ test('two people share a workspace: members, folders, upload, rename; a viewer o
     mimeType: 'text/plain',
     buffer: Buffer.from('the launch plan\n'),
   });
-  await expect(alice.page.getByTestId('upload-status')).toHaveText('Uploaded');
+  await expect(alice.page.getByTestId('upload-total')).toContainText('1 of 1 uploaded: plan.txt');
   await expect(alice.page.getByRole('link', { name: 'plan.txt' })).toBeVisible();
   const specsUrl = alice.page.url();
 

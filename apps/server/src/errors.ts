@@ -1,4 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from '@atrium/contracts';
+import type { SessionEndReason } from '@atrium/contracts/texts';
 
 const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   BAD_REQUEST: 'The request is not valid.',
@@ -40,11 +41,18 @@ export class AppError extends Error {
   readonly statusCode: number;
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** For `UNAUTHENTICATED`: why there is no session (the answer's `error.reason`). */
+  readonly reason: SessionEndReason | undefined;
 
   constructor(
     code: ErrorCode,
     message?: string,
-    options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
+    options: {
+      details?: ErrorDetail[];
+      headers?: Record<string, string>;
+      cause?: unknown;
+      reason?: SessionEndReason;
+    } = {},
   ) {
     super(message ?? DEFAULT_MESSAGES[code] ?? code, { cause: options.cause });
     this.name = 'AppError';
@@ -52,6 +60,7 @@ export class AppError extends Error {
     this.statusCode = ERROR_STATUS[code];
     this.details = options.details;
     this.headers = options.headers;
+    this.reason = options.reason;
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SESSION_END_REASONS } from './texts';
 
 /**
  * Stable error codes and the HTTP status each one maps to. Clients switch on
@@ -60,6 +61,10 @@ export const ErrorResponse = z
         .array(z.object({ path: z.string(), message: z.string() }))
         .optional()
         .describe('Field-level problems for VALIDATION_FAILED'),
+      reason: z
+        .enum(SESSION_END_REASONS)
+        .optional()
+        .describe('For UNAUTHENTICATED: why there is no session (signed_out, expired, disabled, missing)'),
     }),
   })
   .meta({ id: 'ErrorResponse' });

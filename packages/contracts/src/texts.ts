@@ -81,3 +81,18 @@ export const LINK_TEXTS = {
 
 /** Why a disabled account cannot sign in (the OIDC callback's `/login?error=account_disabled`, the admin sign-in). */
 export const ACCOUNT_DISABLED_MESSAGE = 'Your account has been disabled. Ask an admin to enable it.';
+
+/**
+ * Why a request has no session: the `reason` of a 401 `UNAUTHENTICATED` answer, and the sentence the sign-in page
+ * shows for it (docs/PRODUCT.md#session-end-reasons).
+ */
+export const SESSION_END_REASONS = ['signed_out', 'expired', 'disabled', 'missing'] as const;
+export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
+export const SESSION_END_MESSAGES: Record<SessionEndReason, string> = {
+  signed_out: 'You were signed out on another device or by an admin. Please sign in again.',
+  expired: 'Your session expired. Please sign in again.',
+  disabled: ACCOUNT_DISABLED_MESSAGE,
+  missing: 'Please sign in to continue.',
+};
+export const isSessionEndReason = (value: unknown): value is SessionEndReason =>
+  typeof value === 'string' && (SESSION_END_REASONS as readonly string[]).includes(value);

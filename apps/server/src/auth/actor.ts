@@ -1,4 +1,5 @@
 import type { Role } from '@atrium/contracts';
+import type { SessionEndReason } from '@atrium/contracts/texts';
 
 /**
  * Who is acting on a request, as policies see it. One type for every kind of caller, outside any module,
@@ -64,6 +65,8 @@ export interface SessionStore {
   /** Starts a session; returns its cookie token. */
   create(userId: string, meta: { userAgent?: string | undefined; ip?: string | undefined }): Promise<string>;
   destroy(token: string): Promise<void>;
+  /** Why a cookie token (or none) has no session: the 401's reason (docs/PRODUCT.md#session-end-reasons). */
+  endReason(token: string | undefined): Promise<SessionEndReason>;
 }
 
 /** A person as others see them named: these fields of a user row, whatever a query called them. */

@@ -1,6 +1,7 @@
 import type {
   AiApiKeysTable,
   RateLimitsTable,
+  EndedSessionsTable,
   SessionsTable,
   UserPreferencesTable,
   UsersTable,
@@ -48,6 +49,7 @@ export type * from './schema/analysis';
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  ended_sessions: EndedSessionsTable;
   files: FilesTable;
   file_versions: FileVersionsTable;
   ai_api_keys: AiApiKeysTable;

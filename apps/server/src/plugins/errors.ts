@@ -63,6 +63,7 @@ export function toAppError(error: unknown): AppError {
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
   const body: ErrorResponse = { error: { code: error.code, message: error.message, requestId: request.id } };
   if (error.details) body.error.details = error.details;
+  if (error.reason) body.error.reason = error.reason;
   if (error.headers) void reply.headers(error.headers);
   return reply.status(error.statusCode).type('application/json; charset=utf-8').send(body);
 }

@@ -7,6 +7,7 @@
  */
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_END_MESSAGES } from '@atrium/contracts/texts';
 import { AppError } from '../errors';
 import type { SessionStore, UserActor } from '../auth/actor';
 
@@ -58,7 +59,11 @@ export async function registerSessions(
   });
   app.decorateRequest('requireUser', async function requireUser(this: FastifyRequest) {
     const user = await this.currentUser();
-    if (!user) throw new AppError('UNAUTHENTICATED');
+    if (!user) {
+      // The reason lets the page say why it was signed out (docs/PRODUCT.md#session-end-reasons).
+      const reason = await sessions.endReason(this.cookies[SESSION_COOKIE]);
+      throw new AppError('UNAUTHENTICATED', SESSION_END_MESSAGES[reason], { reason });
+    }
     return user;
   });
 

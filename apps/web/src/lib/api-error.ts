@@ -6,6 +6,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details?: { path: string; message: string }[],
+    /** For `UNAUTHENTICATED`: why there is no session (docs/PRODUCT.md#session-end-reasons). */
+    readonly reason?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -15,13 +17,25 @@ export class ApiError extends Error {
 export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
 
 /** The server's error shape (`{ error: { code, message, details? } }`), read without zod. */
-function errorBody(value: unknown): { code: string; message: string; details?: ApiError['details'] } | undefined {
+function errorBody(
+  value: unknown,
+): { code: string; message: string; details?: ApiError['details']; reason?: string } | undefined {
   if (typeof value !== 'object' || value === null || !('error' in value)) return undefined;
   const error: unknown = value.error;
   if (typeof error !== 'object' || error === null) return undefined;
-  const { code, message, details } = error as { code?: unknown; message?: unknown; details?: unknown };
+  const { code, message, details, reason } = error as {
+    code?: unknown;
+    message?: unknown;
+    details?: unknown;
+    reason?: unknown;
+  };
   if (typeof code !== 'string' || typeof message !== 'string') return undefined;
-  return Array.isArray(details) ? { code, message, details: details as ApiError['details'] } : { code, message };
+  return {
+    code,
+    message,
+    ...(Array.isArray(details) ? { details: details as ApiError['details'] } : {}),
+    ...(typeof reason === 'string' ? { reason } : {}),
+  };
 }
 
 /**
@@ -35,7 +49,7 @@ export function apiErrorFrom(status: number, bodyText: string, fallback = `Reque
   } catch {
     // not JSON
   }
-  if (parsed) return new ApiError(status, parsed.code, parsed.message, parsed.details);
+  if (parsed) return new ApiError(status, parsed.code, parsed.message, parsed.details, parsed.reason);
   const text = bodyText.trim();
   return new ApiError(status, 'HTTP_ERROR', text && !text.startsWith('<') && text.length < 300 ? text : fallback);
 }

@@ -2,6 +2,22 @@
 // XMLHttpRequest themselves (lint forbids it). zod-free, so public pages can use them.
 import { NETWORK_ERROR_MESSAGE } from '@atrium/contracts/texts';
 import { ApiError, apiErrorFrom } from './api-error';
+import { reportSessionEnded } from './session-end';
+
+/** A 401 `UNAUTHENTICATED` of an `/api/` route ends the page's session (lib/session-end.ts); answers the error. */
+function failed(url: string, error: ApiError): ApiError {
+  if (error.status === 401 && error.code === 'UNAUTHENTICATED' && isSessionApi(url)) reportSessionEnded(error.reason);
+  return error;
+}
+
+/** The signed-in API (not the public pages' `/public/api/`), whatever the origin written in front. */
+const isSessionApi = (url: string): boolean => {
+  try {
+    return new URL(url, window.location.href).pathname.startsWith('/api/');
+  } catch {
+    return false;
+  }
+};
 
 /** fetch with the session cookie; a request that cannot reach the server rejects with `NETWORK_ERROR`. */
 export async function send(url: string, init: RequestInit = {}): Promise<Response> {
@@ -16,7 +32,7 @@ export async function send(url: string, init: RequestInit = {}): Promise<Respons
 /** `send`, and a failed answer (not 2xx) rejects with the `ApiError` its body describes. */
 export async function sendOk(url: string, init: RequestInit = {}): Promise<Response> {
   const response = await send(url, init);
-  if (!response.ok) throw apiErrorFrom(response.status, await response.text().catch(() => ''));
+  if (!response.ok) throw failed(url, apiErrorFrom(response.status, await response.text().catch(() => '')));
   return response;
 }
 
@@ -62,7 +78,7 @@ export function postWithProgress(
     };
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) resolve(xhr.responseText);
-      else reject(apiErrorFrom(xhr.status, xhr.responseText, `Upload failed with status ${xhr.status}`));
+      else reject(failed(url, apiErrorFrom(xhr.status, xhr.responseText, `Upload failed with status ${xhr.status}`)));
     };
     xhr.onerror = () => reject(new ApiError(0, 'NETWORK_ERROR', NETWORK_ERROR_MESSAGE));
     xhr.onabort = () => reject(new RequestCancelledError());

@@ -67,3 +67,11 @@ export async function logout(): Promise<void> {
     window.location.assign(redirectTo);
   }
 }
+
+/**
+ * Asks the server whether the session still holds (after the notification stream failed: EventSource cannot read
+ * the status); a 401 is reported like any other (lib/session-end.ts), anything else is left to the stream's retry.
+ */
+export const checkSession = async (): Promise<void> => {
+  await getMe().catch(() => undefined);
+};

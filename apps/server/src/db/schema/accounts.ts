@@ -22,6 +22,18 @@ export interface UsersTable {
   last_sign_in_at: string | null;
 }
 
+/** Why a session ended (migration 0030): `signed_out` (signed out, revoked, replaced) or `expired`. */
+export type SessionEndReason = 'signed_out' | 'expired';
+
+/** A session that ended, remembered for a while so a 401 can say why (docs/PRODUCT.md#session-end-reasons). */
+export interface EndedSessionsTable {
+  /** The ended session's id (its token's SHA-256). */
+  id: string;
+  user_id: string;
+  reason: SessionEndReason;
+  ended_at: string;
+}
+
 export interface SessionsTable {
   /** SHA-256 of the cookie token: a database leak does not leak live sessions. */
   id: string;

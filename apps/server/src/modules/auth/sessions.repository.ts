@@ -1,5 +1,5 @@
 import type { Db } from '../../db';
-import type { SessionsTable } from '../../db/schema';
+import type { SessionEndReason, SessionsTable } from '../../db/schema';
 
 /** Plain queries on the `sessions` table (ids are token hashes); the rules live in sessions.service.ts. */
 export const createSessionsRepository = (db: Db) => ({
@@ -37,10 +37,16 @@ export const createSessionsRepository = (db: Db) => ({
     return deleted.numDeletedRows > 0n;
   },
 
-  /** Deletes every session of the user; answers how many. */
-  async deleteAllOfUser(userId: string): Promise<number> {
-    const deleted = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
-    return Number(deleted.numDeletedRows);
+  /** Deletes one session; answers whose it was, or undefined when it did not exist. */
+  async deleteReturningUser(id: string): Promise<string | undefined> {
+    const row = await db.deleteFrom('sessions').where('id', '=', id).returning('user_id').executeTakeFirst();
+    return row?.user_id;
+  },
+
+  /** Deletes every session of the user; answers the ids deleted. */
+  async deleteAllOfUser(userId: string): Promise<string[]> {
+    const rows = await db.deleteFrom('sessions').where('user_id', '=', userId).returning('id').execute();
+    return rows.map((row) => row.id);
   },
 
   /** Deletes every session of the user but one; answers the ids deleted. */
@@ -66,12 +72,48 @@ export const createSessionsRepository = (db: Db) => ({
     return rows.map((row) => row.id);
   },
 
-  /** Deletes the sessions that expired at `expiredAt` or were last seen at `idleSince` or before; answers how many. */
-  async deleteStale(expiredAt: string, idleSince: string): Promise<number> {
-    const result = await db
+  /** Deletes the sessions that expired at `expiredAt` or were last seen at `idleSince` or before; answers them. */
+  async deleteStale(expiredAt: string, idleSince: string): Promise<{ id: string; user_id: string }[]> {
+    return db
       .deleteFrom('sessions')
       .where((eb) => eb.or([eb('expires_at', '<=', expiredAt), eb('last_seen_at', '<=', idleSince)]))
-      .executeTakeFirst();
+      .returning(['id', 'user_id'])
+      .execute();
+  },
+
+  /** Remembers why sessions ended (a session remembered twice keeps its first reason). */
+  async rememberEnded(rows: { id: string; user_id: string }[], reason: SessionEndReason, endedAt: string) {
+    for (let i = 0; i < rows.length; i += 200) {
+      await db
+        .insertInto('ended_sessions')
+        .values(rows.slice(i, i + 200).map((row) => ({ id: row.id, user_id: row.user_id, reason, ended_at: endedAt })))
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+    }
+  },
+
+  /** Why a session ended, if it is remembered, and whether its user is disabled now. */
+  findEnded: (id: string) =>
+    db
+      .selectFrom('ended_sessions')
+      .leftJoin('users', 'users.id', 'ended_sessions.user_id')
+      .select(['ended_sessions.reason', 'users.disabled_at'])
+      .where('ended_sessions.id', '=', id)
+      .executeTakeFirst(),
+
+  /** Whether a session still stored belongs to a disabled user (its rows count for nothing). */
+  findDisabledOwner: (id: string) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select('users.disabled_at')
+      .where('sessions.id', '=', id)
+      .where('users.disabled_at', 'is not', null)
+      .executeTakeFirst(),
+
+  /** Forgets ended sessions older than `before`; answers how many. */
+  async deleteEndedBefore(before: string): Promise<number> {
+    const result = await db.deleteFrom('ended_sessions').where('ended_at', '<', before).executeTakeFirst();
     return Number(result.numDeletedRows);
   },
 });

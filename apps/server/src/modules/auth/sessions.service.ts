@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { SessionEndReason } from '@atrium/contracts/texts';
 import type { Db } from '../../db';
 import { iso, type Clock } from '../../lib/time';
 import { userActor, type UserActor } from '../../auth/actor';
@@ -82,6 +83,7 @@ export const createSessionService = ({
     const expiresAt = Date.parse(row.expires_at);
     if (now >= expiresAt || now - lastSeen >= idleMs) {
       await sessions.delete(id);
+      await sessions.rememberEnded([{ id, user_id: row.id }], 'expired', iso(new Date(now)));
       forget({ sessionId: id });
       await tell(endListeners, { sessionId: id });
       return null;
@@ -149,7 +151,9 @@ export const createSessionService = ({
 
     async destroy(token: string): Promise<void> {
       const sessionId = hashToken(token);
-      const existed = await sessions.delete(sessionId);
+      const userId = await sessions.deleteReturningUser(sessionId);
+      const existed = userId !== undefined;
+      if (existed) await sessions.rememberEnded([{ id: sessionId, user_id: userId }], 'signed_out', iso(clock.now()));
       // After the delete: a lookup still in flight sees the generation move and caches nothing.
       forget({ sessionId });
       // Only a session that existed has streams to end: unknown cookies announce nothing.
@@ -163,11 +167,22 @@ export const createSessionService = ({
     async destroyAllForUser(userId: string, exceptSessionId?: string): Promise<number> {
       if (exceptSessionId === undefined) {
         const deleted = await sessions.deleteAllOfUser(userId);
+        const endedAt = iso(clock.now());
+        await sessions.rememberEnded(
+          deleted.map((id) => ({ id, user_id: userId })),
+          'signed_out',
+          endedAt,
+        );
         forget({ userId });
         await tell(endListeners, { userId });
-        return deleted;
+        return deleted.length;
       }
       const ended = await sessions.deleteOthersOfUser(userId, exceptSessionId);
+      await sessions.rememberEnded(
+        ended.map((id) => ({ id, user_id: userId })),
+        'signed_out',
+        iso(clock.now()),
+      );
       for (const id of ended) forget({ sessionId: id });
       for (const id of ended) await tell(endListeners, { sessionId: id });
       return ended.length;
@@ -190,10 +205,29 @@ export const createSessionService = ({
       return live;
     },
 
-    /** Deletes sessions past their absolute expiry or idle limit. */
+    /**
+     * Why a cookie token has no session (the 401's reason): a remembered end says signed out or expired, a disabled
+     * owner says disabled; an unknown token counts as expired (its end is no longer remembered).
+     */
+    async endReason(token: string | undefined): Promise<SessionEndReason> {
+      if (!token) return 'missing';
+      if (!/^[\w-]{20,100}$/.test(token)) return 'expired';
+      const id = hashToken(token);
+      const ended = await sessions.findEnded(id);
+      if (ended) return ended.disabled_at !== null ? 'disabled' : ended.reason;
+      return (await sessions.findDisabledOwner(id)) ? 'disabled' : 'expired';
+    },
+
+    /**
+     * Deletes sessions past their absolute expiry or idle limit (remembered as expired) and forgets ends older than
+     * the absolute lifetime (their cookies are gone by then).
+     */
     async sweep(): Promise<number> {
       const now = clock.now().getTime();
-      return sessions.deleteStale(iso(new Date(now)), iso(new Date(now - idleMs)));
+      const stale = await sessions.deleteStale(iso(new Date(now)), iso(new Date(now - idleMs)));
+      await sessions.rememberEnded(stale, 'expired', iso(new Date(now)));
+      await sessions.deleteEndedBefore(iso(new Date(now - absoluteMs)));
+      return stale.length;
     },
   };
 };

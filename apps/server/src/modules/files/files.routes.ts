@@ -14,6 +14,9 @@ import { routesOf } from '../../plugins/route';
 const user = { access: 'user' } as const;
 const E = ENDPOINTS.files;
 
+/** What a multipart form may carry beside the file's bytes (boundaries, part headers, a long name). */
+const MULTIPART_SLACK_BYTES = 16 * 1024;
+
 const wantsJson = (request: FastifyRequest) => /\bapplication\/json\b/i.test(request.headers.accept ?? '');
 
 export interface FilesRouteOptions {
@@ -47,6 +50,11 @@ export async function registerFileRoutes(
         // Before the body is read: a refused upload costs no bytes.
         const { onConflict, ...place } = request.query;
         const target = await uploadTarget(caller, place);
+        // The declared length answers before any byte is read (docs/PRODUCT.md#upload-queue): a body that cannot
+        // fit the limit or the quota, even less the form's own lines, is refused at once.
+        const declared = Number(request.headers['content-length'] ?? 0) - MULTIPART_SLACK_BYTES;
+        if (declared > maxUploadBytes) throw files.tooLargeError();
+        if (declared > (await files.remainingQuota(target))) throw await files.quotaErrorOf(target);
         return withFilePart(request, async (part) => {
           const record = await files.ingest(target, {
             ...part,

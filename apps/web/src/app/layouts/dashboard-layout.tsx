@@ -4,6 +4,8 @@ import { Suspense, useEffect, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { logout, useMe } from '../../lib/me';
+import { lastSessionEndReason, loginPathFor } from '../../lib/session-end';
+import { useSessionEnd } from '../use-session-end';
 import { useContactUnreadCount } from '../../features/admin';
 import { FloatingAssistant } from '../../features/assistant';
 import { Sidebar } from '../../features/dashboard/components/sidebar';
@@ -16,6 +18,7 @@ const COLLAPSED_KEY = 'atrium.sidebarCollapsed';
 /** Signed-in area: requires a session (else /login, then back here), sidebar plus page. */
 export function DashboardLayout() {
   const me = useMe();
+  const ended = useSessionEnd();
   const location = useLocation();
   const unreadCount = useUnreadCount();
   const contactUnread = useContactUnreadCount(me.data?.isAdmin === true);
@@ -41,7 +44,12 @@ export function DashboardLayout() {
       </main>
     );
   }
-  if (!me.data) return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
+  if (!me.data || ended) {
+    // Why the session ended (docs/PRODUCT.md#session-end-reasons); a first visit without one just signs in.
+    const reason = ended ?? lastSessionEndReason();
+    const to = ended || reason !== 'missing' ? loginPathFor(reason) : PAGES.login.path;
+    return <Navigate to={to} replace state={{ from: `${location.pathname}${location.search}` }} />;
+  }
 
   const toggleCollapsed = () =>
     setCollapsed((value) => {

@@ -172,12 +172,24 @@ describe('chat file commands', { timeout: 30_000 }, () => {
     await lastAnswer(/Sorry, I did not understand that command/);
   });
 
-  it('a visitor on a public page (not known yet): the server says 401, and the chat asks to sign in', async () => {
+  it('a visitor on a public page (not known yet, no auth flag) is asked to sign in without a request', async () => {
+    const calls = server([ZEBRA]);
+    localStorage.removeItem('auth');
+    renderChat({ signedIn: undefined });
+    await ask('search files for zebrafish');
+    const answer = await lastAnswer(/Please sign in first/);
+    expect(within(answer).getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
+    expect(calls).toEqual([]);
+  });
+
+  it('a public page in a browser that was signed in: the server says 401, and the chat asks to sign in', async () => {
     stubFetch(() => ({ status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'Sign in first.' } } }));
+    localStorage.setItem('auth', 'true');
     renderChat({ signedIn: undefined });
     await ask('what is in plan.txt');
     const answer = await lastAnswer(/Please sign in first/);
     expect(answer.textContent).not.toContain('plan.txt”');
+    localStorage.removeItem('auth');
   });
 
   it('keeps the other replies', async () => {

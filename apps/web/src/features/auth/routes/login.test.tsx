@@ -197,3 +197,21 @@ describe('login page', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 });
+
+describe('why the last session ended (docs/PRODUCT.md#session-end-reasons)', () => {
+  it.each([
+    ['signed_out', 'You were signed out on another device or by an admin. Please sign in again.'],
+    ['expired', 'Your session expired. Please sign in again.'],
+    ['disabled', 'Your account has been disabled. Ask an admin to enable it.'],
+    ['missing', 'Please sign in to continue.'],
+  ])('says it for %s', async (reason, sentence) => {
+    renderLogin(`/login?reason=${reason}`);
+    expect((await screen.findByRole('alert')).textContent).toBe(sentence);
+  });
+
+  it('says nothing for a reason it does not know', async () => {
+    renderLogin('/login?reason=because');
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});

@@ -1,5 +1,10 @@
 import { PAGES } from '@atrium/contracts/pages';
-import { ACCOUNT_DISABLED_MESSAGE, invalidCredentialsMessage } from '@atrium/contracts/texts';
+import {
+  ACCOUNT_DISABLED_MESSAGE,
+  SESSION_END_MESSAGES,
+  invalidCredentialsMessage,
+  isSessionEndReason,
+} from '@atrium/contracts/texts';
 import type { MeResponse } from '@atrium/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { LogIn, ShieldCheck } from 'lucide-react';
@@ -53,6 +58,9 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
   const misplaced = publicUrl !== undefined && publicUrl !== here ? wrongAddress(here, publicUrl) : null;
   const from = safePath((location.state as { from?: unknown } | null)?.from) ?? PAGES.dashboard.path;
   const queryError = dismissedQueryError ? null : searchParams.get('error');
+  // Why the last session ended, as the server said (docs/PRODUCT.md#session-end-reasons).
+  const reason = dismissedQueryError ? null : searchParams.get('reason');
+  const ended = isSessionEndReason(reason) ? SESSION_END_MESSAGES[reason] : null;
   const shown =
     message ??
     misplaced ??
@@ -62,7 +70,7 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
         ? ACCOUNT_DISABLED_MESSAGE
         : queryError
           ? GENERIC_ERROR
-          : null);
+          : ended);
 
   // The identity provider's sign-in failed after it began (the server sent us back here).
   useEffect(() => {

@@ -1,5 +1,6 @@
 import { ENDPOINTS, Notification } from '@atrium/contracts';
 import { endpointPath } from '@atrium/contracts/endpoint';
+import { checkSession } from '../../../lib/me';
 import { notificationsStore } from './notifications-store';
 
 export interface StreamHandlers {
@@ -54,6 +55,8 @@ export function connectNotificationStream(handlers: StreamHandlers, options: Str
       source?.close();
       source = null;
       if (stopped) return;
+      // EventSource cannot read the status: ask whether the session ended (a 401 leads to /login with its reason).
+      void checkSession();
       timer = setTimeout(open, backoffDelay(attempt, baseMs, maxMs));
       attempt += 1;
     };

@@ -254,4 +254,25 @@ describe('public link page', () => {
     });
     await waitFor(() => expect(within(uploads).getAllByRole('listitem')).toHaveLength(3));
   });
+
+  it('checks a Download first: a used-up link says so in the page instead of a silent cancelled download', async () => {
+    let usedUp = false;
+    const gone = () => json(410, { error: { code: 'LINK_USED_UP', message: LINK_TEXTS.usedUp } });
+    const calls = stubApi({
+      [`GET ${META}`]: () => (usedUp ? gone() : json(200, fileLink)),
+      [`HEAD ${META}/download`]: () => (usedUp ? new Response(null, { status: 410 }) : new Response(null)),
+      [`GET ${META}/download`]: gone,
+    });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    open();
+    await userEvent.click(await screen.findByRole('link', { name: 'Download' }));
+    // Allowed: handed to the browser as a download, after a HEAD that counts nothing.
+    await waitFor(() => expect(click).toHaveBeenCalledOnce());
+    expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual([`GET ${META}`, `HEAD ${META}/download`]);
+
+    usedUp = true;
+    await userEvent.click(screen.getByRole('link', { name: 'Download' }));
+    expect(await screen.findByRole('heading', { name: LINK_TEXTS.usedUp })).toBeTruthy();
+    expect(click).toHaveBeenCalledOnce();
+  });
 });

@@ -13,6 +13,7 @@ import { Logo } from '../../../components/ui/logo';
 import { MediaPreview } from '../../../components/ui/media-preview';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-error';
+import { checkedDownloadClick } from '../../../lib/checked-download';
 import { RequestCancelledError } from '../../../lib/http';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useNoindexPage } from '../../../lib/use-page-meta';
@@ -170,7 +171,18 @@ function PasswordForm({ token, onUnlocked }: { token: string; onUnlocked: () => 
 export const previewable = (type: string) =>
   /^(image|audio|video|text)\//.test(type) || type === 'application/json' || type === 'application/pdf';
 
-function FileView({ token, file }: { token: string; file: NonNullable<PublicLink['file']> }) {
+/** Hears a download the server refused (docs/PRODUCT.md#stale-downloads). */
+type OnDownloadFailed = (error: unknown) => void;
+
+function FileView({
+  token,
+  file,
+  onDownloadFailed,
+}: {
+  token: string;
+  file: NonNullable<PublicLink['file']>;
+  onDownloadFailed: OnDownloadFailed;
+}) {
   const [preview, setPreview] = useState(false);
   return (
     <article className={`${card} space-y-4`}>
@@ -182,7 +194,12 @@ function FileView({ token, file }: { token: string; file: NonNullable<PublicLink
             {formatBytes(file.size)} · {file.contentType}
           </p>
         </div>
-        <a href={publicLinkUrls.download(token)} download={file.fileName} className={buttonClass('primary')}>
+        <a
+          href={publicLinkUrls.download(token)}
+          download={file.fileName}
+          onClick={checkedDownloadClick(file.fileName, onDownloadFailed)}
+          className={buttonClass('primary')}
+        >
           <Download aria-hidden="true" className="size-4" /> Download
         </a>
       </div>
@@ -207,11 +224,13 @@ function FolderView({
   folder,
   onOpen,
   pages,
+  onDownloadFailed,
 }: {
   token: string;
   folder: NonNullable<PublicLink['folder']>;
   onOpen: (folderId: string | undefined) => void;
   pages: PagedQuery;
+  onDownloadFailed: OnDownloadFailed;
 }) {
   const empty = folder.files.length === 0 && folder.folders.length === 0;
   const atTop = folder.path.length <= 1;
@@ -255,7 +274,12 @@ function FolderView({
           </p>
         </div>
         {atTop && !empty && (
-          <a href={publicLinkUrls.zip(token)} download={`${folder.name}.zip`} className={buttonClass('primary')}>
+          <a
+            href={publicLinkUrls.zip(token)}
+            download={`${folder.name}.zip`}
+            onClick={checkedDownloadClick(`${folder.name}.zip`, onDownloadFailed)}
+            className={buttonClass('primary')}
+          >
             <Archive aria-hidden="true" className="size-4" /> Download all (zip)
           </a>
         )}
@@ -286,6 +310,7 @@ function FolderView({
               <a
                 href={publicLinkUrls.folderFile(token, file.id)}
                 download={file.fileName}
+                onClick={checkedDownloadClick(file.fileName, onDownloadFailed)}
                 aria-label={`Download ${file.fileName}`}
                 className="inline-flex shrink-0 items-center gap-1 rounded-lg px-2 py-1 font-medium text-brand-700 hover:bg-brand-50"
               >
@@ -359,20 +384,24 @@ function DropView({ token }: { token: string }) {
         className={`rounded-xl border-2 border-dashed p-6 text-center ${dragging ? 'border-brand-600 bg-brand-50' : 'border-slate-300'}`}
       >
         <p className="text-sm text-slate-700">Drag files here, or</p>
-        <label htmlFor={inputId} className={`${buttonClass('primary')} mt-3 cursor-pointer`}>
-          Choose files
-        </label>
         <input
           id={inputId}
           type="file"
           multiple
-          className="sr-only"
+          // The input is hidden; its label shows the keyboard focus (docs/PRODUCT.md#sharing-screens-web).
+          className="peer sr-only"
           onChange={(event) => {
             const files = [...(event.target.files ?? [])];
             event.target.value = '';
             if (files.length > 0) void send(files);
           }}
         />
+        <label
+          htmlFor={inputId}
+          className={`${buttonClass('primary')} mt-3 cursor-pointer peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-600`}
+        >
+          Choose files
+        </label>
       </div>
       {sent.length > 0 && (
         <ul aria-label="Uploads" aria-live="polite" className="divide-y divide-slate-100 text-sm">
@@ -400,6 +429,18 @@ export default function PublicLinkPage() {
   const folderId = search.get('folder') ?? undefined;
   const { state, reload, pages } = usePublicLink(token, folderId);
   const openFolder = (id: string | undefined) => setSearch(id ? { folder: id } : {});
+  // A refused download (used up, revoked, expired meanwhile): the server's message, and the link asked again.
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const onDownloadFailed = (error: unknown) => {
+    setDownloadError(
+      isApiError(error) && (error.status === 404 || error.status === 410)
+        ? goneMessage(error.status, error.code, error.message)
+        : isApiError(error)
+          ? error.message
+          : 'The download failed.',
+    );
+    void reload();
+  };
   useNoindexPage();
   useDocumentTitle(
     state.kind === 'ready'
@@ -420,10 +461,28 @@ export default function PublicLinkPage() {
       </div>
     );
   else if (state.link.allowUpload) body = <DropView token={token} />;
-  else if (state.link.kind === 'file' && state.link.file) body = <FileView token={token} file={state.link.file} />;
+  else if (state.link.kind === 'file' && state.link.file)
+    body = <FileView token={token} file={state.link.file} onDownloadFailed={onDownloadFailed} />;
   else if (state.link.folder)
-    body = <FolderView token={token} folder={state.link.folder} onOpen={openFolder} pages={pages} />;
+    body = (
+      <FolderView
+        token={token}
+        folder={state.link.folder}
+        onOpen={openFolder}
+        pages={pages}
+        onDownloadFailed={onDownloadFailed}
+      />
+    );
   else body = <p className="text-sm text-slate-600">This link has nothing to show.</p>;
 
-  return <Shell>{body}</Shell>;
+  return (
+    <Shell>
+      {downloadError && state.kind === 'ready' && (
+        <Alert variant="box" className="mb-4">
+          {downloadError}
+        </Alert>
+      )}
+      {body}
+    </Shell>
+  );
 }

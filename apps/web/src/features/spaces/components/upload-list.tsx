@@ -1,5 +1,6 @@
 import { formatBytes } from '@atrium/contracts/format-bytes';
-import { RotateCcw, X } from 'lucide-react';
+import { CheckCircle2, RotateCcw, X } from 'lucide-react';
+import { useState } from 'react';
 import { isActive, percentOf, uploadTotals, type UploadItem } from '../lib/browser-logic';
 import { Alert } from '../../../components/ui/alert';
 
@@ -12,9 +13,10 @@ const STATUS: Record<UploadItem['status'], string> = {
 };
 
 /**
- * The upload queue of the open folder: the total (files done, bytes sent of all), then one row per file (its path
- * below the folder) with its progress, **Cancel** while it waits or goes up, **Retry** after a failure or a cancel.
- * Announced politely.
+ * The upload queue of the open folder (docs/PRODUCT.md#upload-queue): the total (files done, bytes sent of all), then
+ * one row per file (its path below the folder, the stored name once the server answered: `brief (1).txt`) with its
+ * progress, **Cancel** while it waits or goes up, **Retry** after a failure or a cancel; a failure is red, without a
+ * bar. When every file is uploaded the queue folds into a small tray ("3 uploaded", Show, Clear). Announced politely.
  */
 export function UploadList({
   items,
@@ -27,9 +29,41 @@ export function UploadList({
   onCancel?: (key: string) => void;
   onRetry?: (key: string) => void;
 }) {
+  const [expanded, setExpanded] = useState(false);
   if (items.length === 0) return null;
   const finished = items.some((item) => !isActive(item));
   const totals = uploadTotals(items);
+  if (totals.done === items.length && !expanded) {
+    return (
+      <section
+        aria-label="Uploads"
+        className="flex items-center gap-2 rounded-xl border border-slate-200 bg-white px-3 py-2 text-sm"
+      >
+        <CheckCircle2 className="size-4 shrink-0 text-emerald-700" aria-hidden="true" />
+        <span className="min-w-0 flex-1 truncate text-slate-800" role="status" data-testid="upload-total">
+          <span className="font-medium">
+            {totals.done} of {items.length} uploaded
+          </span>
+          <span className="text-slate-600">: {items.map((item) => item.name).join(', ')}</span>
+        </span>
+        <button
+          type="button"
+          onClick={() => setExpanded(true)}
+          aria-expanded={false}
+          className="rounded px-2 py-1 text-xs font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+        >
+          Show
+        </button>
+        <button
+          type="button"
+          onClick={onClear}
+          className="rounded px-2 py-1 text-xs font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+        >
+          Clear
+        </button>
+      </section>
+    );
+  }
   const totalPercent = totals.size === 0 ? 100 : Math.floor((totals.loaded / totals.size) * 100);
   return (
     <section aria-label="Uploads" className="rounded-xl border border-slate-200 bg-white p-3">
@@ -81,21 +115,35 @@ export function UploadList({
                 )}
               </span>
             </div>
-            <progress
-              className="mt-1 h-1.5 w-full accent-brand-600"
-              max={100}
-              value={percentOf(item)}
-              aria-label={`Upload of ${item.name}`}
-            />
+            {item.status !== 'failed' && (
+              <progress
+                className="mt-1 h-1.5 w-full accent-brand-600"
+                max={100}
+                value={percentOf(item)}
+                aria-label={`Upload of ${item.name}`}
+              />
+            )}
             {item.error && item.status === 'failed' && <Alert size="xs">{item.error}</Alert>}
           </li>
         ))}
       </ul>
-      {finished && (
-        <button type="button" onClick={onClear} className="mt-2 text-xs font-medium text-brand-700 hover:underline">
-          Clear finished
-        </button>
-      )}
+      <div className="mt-2 flex gap-3">
+        {finished && (
+          <button type="button" onClick={onClear} className="text-xs font-medium text-brand-700 hover:underline">
+            Clear finished
+          </button>
+        )}
+        {expanded && (
+          <button
+            type="button"
+            onClick={() => setExpanded(false)}
+            aria-expanded={true}
+            className="text-xs font-medium text-brand-700 hover:underline"
+          >
+            Hide
+          </button>
+        )}
+      </div>
     </section>
   );
 }

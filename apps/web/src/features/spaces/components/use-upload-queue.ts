@@ -1,4 +1,4 @@
-import { ENDPOINTS, type UploadConflict } from '@atrium/contracts';
+import { ENDPOINTS, type FileRecord, type UploadConflict } from '@atrium/contracts';
 import { useReducer, useRef } from 'react';
 import { call } from '../../../lib/api-client';
 import { errorText } from '../../../lib/api-error';
@@ -42,8 +42,8 @@ export function useUploadQueue(folderId: string, onUploaded: () => void) {
           onProgress: (p) => dispatch({ type: 'progress', key, loaded: p.loaded }),
         },
       )
-        .then(() => {
-          dispatch({ type: 'done', key });
+        .then((stored: FileRecord | undefined) => {
+          dispatch({ type: 'done', key, storedName: stored?.fileName });
           onUploaded();
         })
         .catch((error: unknown) => {

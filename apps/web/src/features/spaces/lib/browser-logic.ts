@@ -72,11 +72,16 @@ export interface UploadItem {
   error?: string;
 }
 
+/** A path with its last part renamed: the name the server stored a file under (`Photos/brief (1).txt`). */
+const withStoredName = (path: string, storedName: string) =>
+  path.includes('/') ? `${path.slice(0, path.lastIndexOf('/'))}/${storedName}` : storedName;
+
 export type UploadAction =
   | { type: 'add'; items: { key: string; name: string; size: number }[] }
   | { type: 'start'; key: string }
   | { type: 'progress'; key: string; loaded: number }
-  | { type: 'done'; key: string }
+  /** `storedName`: the name the server answered (a taken name becomes `name (1).ext`). */
+  | { type: 'done'; key: string; storedName?: string | undefined }
   | { type: 'failed'; key: string; error: string }
   | { type: 'cancelled'; key: string }
   | { type: 'retry'; key: string }
@@ -100,9 +105,15 @@ export function uploadsReducer(state: UploadItem[], action: UploadAction): Uploa
     case 'progress':
       return update(action.key, (item) => ({ ...item, loaded: Math.min(action.loaded, item.size) }));
     case 'done':
-      return update(action.key, (item) => ({ ...item, loaded: item.size, status: 'done' }));
+      return update(action.key, (item) => ({
+        ...item,
+        ...(action.storedName ? { name: withStoredName(item.name, action.storedName) } : {}),
+        loaded: item.size,
+        status: 'done',
+      }));
     case 'failed':
-      return update(action.key, (item) => ({ ...item, status: 'failed', error: action.error }));
+      // A refused file sent nothing that counts: its bar is empty, never full above a red message.
+      return update(action.key, (item) => ({ ...item, loaded: 0, status: 'failed', error: action.error }));
     case 'cancelled':
       return update(action.key, (item) =>
         isActive(item) ? { ...item, status: 'cancelled', error: 'Upload cancelled.' } : item,
@@ -114,9 +125,9 @@ export function uploadsReducer(state: UploadItem[], action: UploadAction): Uploa
   }
 }
 
-/** The whole queue: bytes sent of all files, and how many are done, failed and still to go. */
+/** The whole queue: bytes sent of all files (failed and cancelled ones aside), and how many are done, failed and to go. */
 export function uploadTotals(items: UploadItem[]) {
-  const counted = items.filter((item) => item.status !== 'cancelled');
+  const counted = items.filter((item) => item.status !== 'cancelled' && item.status !== 'failed');
   return {
     loaded: counted.reduce((sum, item) => sum + item.loaded, 0),
     size: counted.reduce((sum, item) => sum + item.size, 0),

@@ -153,7 +153,7 @@ describe('members screen', () => {
     expect(name.getAttribute('aria-invalid')).toBe('true');
     expect(requests.find((request) => request.method === 'PATCH')?.body).toEqual({ name: 'Bad name' });
 
-    await userEvent.click(screen.getByRole('button', { name: 'Make Bob an owner' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Make owner: Bob' }));
     await userEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Make owner' }));
     await vi.waitFor(() =>
       expect(requests.find((request) => request.method === 'PUT')).toMatchObject({

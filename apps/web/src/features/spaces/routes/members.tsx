@@ -379,7 +379,7 @@ export default function MembersPage() {
                     <button
                       type="button"
                       onClick={() => setConfirm({ kind: 'owner', member })}
-                      aria-label={`Make ${name} an owner`}
+                      aria-label={`Make owner: ${name}`}
                       className="rounded-lg px-2 py-1.5 text-sm font-medium text-brand-700 hover:bg-brand-50"
                     >
                       Make owner
