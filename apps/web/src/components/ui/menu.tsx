@@ -110,7 +110,7 @@ export function Menu({
       const { top, left, maxHeight } = placeMenu(
         anchor,
         { width: menu.offsetWidth, height: menu.scrollHeight },
-        { width: document.documentElement.clientWidth, height: window.innerHeight },
+        { width: document.documentElement.clientWidth || window.innerWidth, height: window.innerHeight },
         point ? 'left' : 'right',
       );
       Object.assign(menu.style, { top: `${top}px`, left: `${left}px`, maxHeight: `${maxHeight}px` });
