@@ -99,7 +99,11 @@ for (const size of WIDTHS) {
     await page.goto(`/dashboard/search?q=${encodeURIComponent('zebraf')}`);
     const result = page.getByRole('link', { name: new RegExp(`zebrafish-${tag}-report\\.txt`) });
     await expect(result).toBeVisible();
-    await expect(result).toHaveAttribute('href', `/dashboard/spaces/personal/folders/${folder.id}`);
+    // A file opens its folder with its row selected (`?select=<fileId>`).
+    await expect(result).toHaveAttribute(
+      'href',
+      new RegExp(`^/dashboard/spaces/personal/folders/${folder.id}\\?select=`),
+    );
     await page.getByLabel('Type').selectOption('image');
     await expect(page.getByText('Nothing matches “zebraf”.')).toBeVisible();
     expect(await noSidewaysScroll(page)).toBe(true);

@@ -34,6 +34,8 @@ export const ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
+  /** A folder created with `onConflict: 'fail'` under a name its parent already has. */
+  NAME_TAKEN: 409,
   PAYLOAD_TOO_LARGE: 413,
   QUOTA_EXCEEDED: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

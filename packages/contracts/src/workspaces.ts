@@ -202,6 +202,12 @@ export const CreateFolderRequest = z
     name: z.string().max(RAW_NAME_MAX, 'A folder name can be at most 255 characters.'),
     workspaceId: z.string().min(1).max(200).optional(),
     parentId: z.string().min(1).max(200).optional(),
+    onConflict: z
+      .enum(['rename', 'fail'])
+      .optional()
+      .describe(
+        'A name the parent already has: `rename` (the default) makes it `name (1)`; `fail` answers 409 NAME_TAKEN.',
+      ),
   })
   .meta({ id: 'CreateFolderRequest' });
 export type CreateFolderRequest = z.infer<typeof CreateFolderRequest>;

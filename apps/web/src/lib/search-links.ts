@@ -13,12 +13,16 @@ const folderRoute = (result: SearchResult, folderId: string) =>
   folderHref(result.location.spaceKind === 'workspace' ? result.location.spaceId : null, folderId);
 
 /**
- * Where a result opens: a folder opens itself; a file opens the folder that holds it; a file shared on its own
- * (no folder the caller may open) opens its bytes in a new tab (the private download route, which shares pass).
+ * Where a result opens: a folder opens itself; a file opens the folder that holds it with its row selected and
+ * scrolled to (`?select=<fileId>`, docs/PRODUCT.md#spaces-screens); a file shared on its own (no folder the caller
+ * may open) opens its bytes in a new tab (the private download route, which shares pass).
  */
 export function resultTarget(result: SearchResult): { href: string; external: boolean } {
   if (result.kind === 'folder') return { href: folderRoute(result, result.id), external: false };
-  if (result.location.folderId) return { href: folderRoute(result, result.location.folderId), external: false };
+  if (result.location.folderId) {
+    const select = `?select=${encodeURIComponent(result.id)}`;
+    return { href: `${folderRoute(result, result.location.folderId)}${select}`, external: false };
+  }
   return { href: downloadUrl(result.id), external: true };
 }
 

@@ -76,6 +76,35 @@ describe.each(dialects())('bulk download as zip (%s)', (dialect) => {
     expect([...(await unzip(Buffer.from(await single.arrayBuffer()))).keys()]).toEqual(['Sub/', 'Sub/deep.bin']);
   });
 
+  it('names a zip of several items after the folder holding them (a space root: the space)', async () => {
+    const disposition = async (body: unknown) => {
+      const response = await archive('zoe', body);
+      expect(response.status).toBe(200);
+      return response.headers.get('content-disposition');
+    };
+    const reports = await folder('zoe', { name: 'Reports' });
+    const q1 = await upload('zoe', `?folderId=${reports.id}`, 'q1.txt', Buffer.from('q1'));
+    const q2 = await upload('zoe', `?folderId=${reports.id}`, 'q2.txt', Buffer.from('q2'));
+    const drafts = await folder('zoe', { name: 'Drafts', parentId: reports.id });
+    expect(await disposition({ fileIds: [q1.id, q2.id], folderIds: [drafts.id] })).toContain('Reports.zip');
+    // At the personal root: the space's name; in a workspace's root: the workspace's.
+    const top = await upload('zoe', '', 'top.txt', Buffer.from('top'));
+    expect(await disposition({ fileIds: [top.id], folderIds: [reports.id] })).toContain('Personal.zip');
+    const ws = await json<Workspace>(await call('zoe', 'POST', '/api/workspaces', { name: 'Studio' }), 201);
+    const a = await upload('zoe', `?workspaceId=${ws.id}`, 'a.txt', Buffer.from('a'));
+    const b = await upload('zoe', `?workspaceId=${ws.id}`, 'b.txt', Buffer.from('b'));
+    expect(await disposition({ fileIds: [a.id, b.id] })).toContain('Studio.zip');
+    // Items of several folders: files.zip.
+    expect(await disposition({ fileIds: [q1.id, top.id] })).toContain('files.zip');
+    // A recipient of two files shared one by one cannot read their folder: files.zip, not its name.
+    for (const id of [q1.id, q2.id]) {
+      await json(await call('zoe', 'PUT', `/api/files/${id}/shares/xia`, { role: 'viewer' }), 201);
+    }
+    const shared = await archive('xia', { fileIds: [q1.id, q2.id] });
+    expect(shared.status).toBe(200);
+    expect(shared.headers.get('content-disposition')).toContain('files.zip');
+  });
+
   it('authorises every item: 404 for what the caller cannot read, and nothing is streamed', async () => {
     const ws = await json<Workspace>(await call('zoe', 'POST', '/api/workspaces', { name: 'Zip team' }), 201);
     await json(await call('zoe', 'PUT', `/api/workspaces/${ws.id}/members/yan`, { role: 'viewer' }));

@@ -20,6 +20,21 @@ export interface ArchiveServiceDeps {
  * below it (reading a folder reaches its whole subtree: membership, ownership and shares all do).
  */
 export function createArchiveService({ files, folders, tree }: ArchiveServiceDeps) {
+  /**
+   * The name of the one folder holding every chosen item, when the caller may read it: a selection in `Reports`
+   * downloads as `Reports.zip`, one at a space's root as the space's name (its root folder bears it). Items from
+   * several folders, or a folder the caller reaches only below it (a share), give none.
+   */
+  async function commonParentName(actor: UserActor, parentIds: (string | null)[]): Promise<string | null> {
+    const [first] = parentIds;
+    if (!first || parentIds.some((id) => id !== first)) return null;
+    try {
+      return (await folders.authorize(actor, first, 'read')).name;
+    } catch {
+      return null;
+    }
+  }
+
   return {
     async archive(
       actor: UserActor,
@@ -46,7 +61,12 @@ export function createArchiveService({ files, folders, tree }: ArchiveServiceDep
       const { size, stream } = await zip.finish();
       const only = chosenFolders.length + chosenFiles.length === 1;
       const single = chosenFolders[0]?.name ?? chosenFiles[0]?.fileName.replace(/\.[^.]*$/, '');
-      return { fileName: only && single ? `${single}.zip` : 'files.zip', size, stream };
+      if (only && single) return { fileName: `${single}.zip`, size, stream };
+      const parent = await commonParentName(actor, [
+        ...chosenFolders.map((folder) => folder.parent_id),
+        ...chosenFiles.map((file) => file.folderId),
+      ]);
+      return { fileName: `${parent ?? 'files'}.zip`, size, stream };
     },
   };
 }

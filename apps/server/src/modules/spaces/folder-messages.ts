@@ -7,6 +7,7 @@ export const FOLDER_MESSAGES = {
   parentElsewhere: 'That parent folder is not in this workspace.',
   cycle: 'A folder cannot be moved into itself or into one of its subfolders.',
   tooDeep: FOLDER_DEPTH_MESSAGE,
+  nameTaken: (name: string) => `A folder named “${name}” already exists here.`,
   noFreeName: 'Could not find a free name for the folder. Please try again.',
   badCursor: 'The cursor is not valid for this folder and sort. Start again from the first page.',
   folderNotInWorkspace: 'That folder is not in this workspace.',

@@ -184,7 +184,12 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
     /** Creates a folder in `parentId`, or at the root of the workspace or of the personal space. */
     async create(
       actor: UserActor,
-      input: { name: string; workspaceId?: string | undefined; parentId?: string | undefined },
+      input: {
+        name: string;
+        workspaceId?: string | undefined;
+        parentId?: string | undefined;
+        onConflict?: 'rename' | 'fail' | undefined;
+      },
     ): Promise<Folder> {
       const name = checkFolderName(input.name);
       let parent: FolderRow;
@@ -218,6 +223,11 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
         trashed_by: null,
         trash_root_id: null,
       });
+      // Asked not to rename (docs/PRODUCT.md#workspaces-and-folders): a taken name is refused, the client asks.
+      if (input.onConflict === 'fail') {
+        const taken = await repo.childNameKeysStartingWith(parent.id, folderNameKey(name));
+        if (taken.has(folderNameKey(name))) throw new AppError('NAME_TAKEN', FOLDER_MESSAGES.nameTaken(name));
+      }
       const chosen = await withFreeName(parent.id, name, (candidate) =>
         repo.transaction(async (trx) => {
           await repo.lockSpace(trx, parent);

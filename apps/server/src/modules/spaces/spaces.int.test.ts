@@ -282,6 +282,26 @@ describe.each(dialects())('workspaces, members and folders (%s)', (dialect) => {
     expect((await server.fetch('/api/users?q=a')).status).toBe(401);
   });
 
+  it('creates a folder under a taken name only when asked to: onConflict fail answers 409 NAME_TAKEN', async () => {
+    const parent = await json<Folder>(await call('nora', 'POST', '/api/folders', { name: 'Brands' }), 201);
+    const create = (name: string, onConflict?: 'fail' | 'rename') =>
+      call('nora', 'POST', '/api/folders', { name, parentId: parent.id, ...(onConflict ? { onConflict } : {}) });
+    expect((await json<Folder>(await create('brand', 'fail'), 201)).name).toBe('brand');
+    // Case-insensitive, as every folder name: refused with the name, nothing created.
+    const refused = await create('BRAND', 'fail');
+    expect(refused.status).toBe(409);
+    expect(await readError(refused)).toMatchObject({
+      code: 'NAME_TAKEN',
+      message: 'A folder named “BRAND” already exists here.',
+    });
+    const listing = await json<FolderListing>(await call('nora', 'GET', `/api/folders/${parent.id}`));
+    expect(listing.folders.map((f) => f.name)).toEqual(['brand']);
+    // Keep both, and the old clients' default: numbered.
+    expect((await json<Folder>(await create('brand', 'rename'), 201)).name).toBe('brand (1)');
+    expect((await json<Folder>(await create('brand'), 201)).name).toBe('brand (2)');
+    expect((await create('brand', 'ask' as 'fail')).status).toBe(400);
+  });
+
   it('creates, renames and moves folders: clashes become "name (1)", cycles and bad names are refused', async () => {
     const create = (name: string, parentId?: string) =>
       call('nora', 'POST', '/api/folders', { name, ...(parentId ? { parentId } : {}) });

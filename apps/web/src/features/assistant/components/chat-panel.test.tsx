@@ -93,14 +93,14 @@ describe('chat file commands', { timeout: 30_000 }, () => {
     const answer = await lastAnswer('I found 1 file for “zebrafish”.');
     const links = within(answer).getAllByRole('link');
     expect(links.map((link) => link.getAttribute('href'))).toEqual([
-      '/dashboard/spaces/personal/folders/f-reports',
+      '/dashboard/spaces/personal/folders/f-reports?select=z1',
       '/dashboard/search?q=zebrafish',
     ]);
     expect(links[0]?.textContent).toContain('zebrafish notes.txt');
     expect(links[0]?.textContent).toContain('Personal › Reports');
     expect(calls.find((call) => call.url.startsWith('/api/search'))?.url).toContain('q=zebrafish');
     await user.click(links[0] as HTMLElement);
-    expect(screen.getByTestId('where').textContent).toBe('/dashboard/spaces/personal/folders/f-reports');
+    expect(screen.getByTestId('where').textContent).toBe('/dashboard/spaces/personal/folders/f-reports?select=z1');
   });
 
   it('says when no file matches', async () => {
@@ -120,7 +120,7 @@ describe('chat file commands', { timeout: 30_000 }, () => {
     const { onNavigate } = renderChat({ signedIn: true });
     await ask('open plan.txt');
     await lastAnswer('Opening “plan.txt”.');
-    expect(onNavigate).toHaveBeenCalledWith('/dashboard/spaces/personal/folders/f-reports');
+    expect(onNavigate).toHaveBeenCalledWith('/dashboard/spaces/personal/folders/f-reports?select=p1');
 
     await ask('open plan');
     const choices = await lastAnswer('I found 2 files that could be “plan”. Which one do you mean?');
@@ -155,7 +155,7 @@ describe('chat file commands', { timeout: 30_000 }, () => {
       within(answer)
         .getByRole('link', { name: /Open plan\.txt/ })
         .getAttribute('href'),
-    ).toBe('/dashboard/spaces/personal/folders/f-reports');
+    ).toBe('/dashboard/spaces/personal/folders/f-reports?select=p1');
     await ask('what is in zebrafish notes.txt');
     await lastAnswer('“zebrafish notes.txt” is still being analysed (50% done). Ask me again in a moment.');
   });

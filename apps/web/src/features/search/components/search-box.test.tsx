@@ -110,8 +110,8 @@ describe('SearchBox', () => {
     // The page shows every result as a link to its folder, and its filters go to the server.
     const links = await screen.findAllByRole('link');
     expect(links.map((link) => link.getAttribute('href'))).toEqual([
-      '/dashboard/spaces/personal/folders/f-reports',
-      '/dashboard/spaces/w1/folders/f-w',
+      '/dashboard/spaces/personal/folders/f-reports?select=a',
+      '/dashboard/spaces/w1/folders/f-w?select=b',
     ]);
   });
 });

@@ -165,7 +165,8 @@ function useFoldersInvalidation() {
 export function useCreateFolder() {
   const invalidate = useFoldersInvalidation();
   return useMutation({
-    mutationFn: (input: { name: string; parentId: string }) => call(E.createFolder, { body: input }),
+    mutationFn: (input: { name: string; parentId: string; onConflict?: 'fail' | 'rename' }) =>
+      call(E.createFolder, { body: input }),
     onSuccess: invalidate,
   });
 }
@@ -194,6 +195,35 @@ export function useUpdateFile() {
       call(ENDPOINTS.files.update, { params: { id }, body }),
     onSuccess: invalidate,
   });
+}
+
+/** One entry put back (Undo of a move or a rename): a file's or folder's name and/or place, as it was. */
+export interface EntryChange {
+  kind: 'file' | 'folder';
+  id: string;
+  name?: string;
+  folderId?: string;
+}
+
+/**
+ * Puts entries back through the same PATCH routes, outside any component (an Undo toast outlives the dialog that
+ * made the change), then reloads the folder listings.
+ */
+export function useChangeBack() {
+  const client = useQueryClient();
+  return async (changes: readonly EntryChange[]) => {
+    try {
+      await Promise.all(
+        changes.map(({ kind, id, name, folderId }) =>
+          kind === 'file'
+            ? call(ENDPOINTS.files.update, { params: { id }, body: { fileName: name, folderId } })
+            : call(E.updateFolder, { params: { id }, body: { name, parentId: folderId } }),
+        ),
+      );
+    } finally {
+      await client.invalidateQueries({ queryKey: queryKeys.folders.all() });
+    }
+  };
 }
 
 export function useDeleteFile() {

@@ -96,7 +96,8 @@ export function EntryGrid(props: EntryListProps) {
           <li
             key={entryKey(row.target)}
             data-testid="grid-card"
-            className={`relative flex min-w-0 flex-col overflow-hidden rounded-lg border focus-within:ring-2 focus-within:ring-brand-600 ${chosen ? 'border-brand-500 bg-brand-50' : 'border-slate-200 bg-white'}`}
+            data-entry={entryKey(row.target)}
+            className={`relative flex min-w-0 scroll-mt-24 flex-col overflow-hidden rounded-lg border focus-within:ring-2 focus-within:ring-brand-600 ${chosen ? 'border-brand-500 bg-brand-50' : 'border-slate-200 bg-white'}`}
           >
             <div className="flex aspect-[4/3] items-center justify-center overflow-hidden bg-slate-50">
               <Picture row={row} />
@@ -129,7 +130,7 @@ export function EntryGrid(props: EntryListProps) {
               </div>
             )}
             <div className="absolute top-1 right-1 z-10 rounded-lg bg-white/90 shadow-sm">
-              <Menu label={menuLabel(row)} items={row.items} />
+              <Menu label={menuLabel(row)} items={row.items} contextArea="li" />
             </div>
           </li>
         );

@@ -183,7 +183,11 @@ export function EntryList(props: EntryListProps) {
     return (
       <ul aria-label="Folder contents" className="divide-y divide-slate-100">
         {rows.map((row) => (
-          <li key={`${row.target.kind}:${row.target.id}`} className="flex items-center gap-2 px-2 py-2">
+          <li
+            key={`${row.target.kind}:${row.target.id}`}
+            data-entry={entryKey(row.target)}
+            className={`flex scroll-mt-24 items-center gap-2 px-2 py-2 ${selection?.keys.has(entryKey(row.target)) ? 'bg-brand-50' : ''}`}
+          >
             {selection && <RowCheckbox row={row} selection={selection} />}
             <div className="min-w-0 flex-1">
               <EntryName row={row} />
@@ -191,7 +195,7 @@ export function EntryList(props: EntryListProps) {
                 {row.target.kind === 'folder' ? 'Folder' : `${row.size} · ${row.type}`} · {row.date}
               </p>
             </div>
-            <Menu label={menuLabel(row)} items={row.items} />
+            <Menu label={menuLabel(row)} items={row.items} contextArea="li" />
           </li>
         ))}
       </ul>
@@ -220,7 +224,8 @@ export function EntryList(props: EntryListProps) {
         {rows.map((row) => (
           <tr
             key={`${row.target.kind}:${row.target.id}`}
-            className={`border-b border-slate-100 last:border-0 ${selection?.keys.has(entryKey(row.target)) ? 'bg-brand-50' : ''}`}
+            data-entry={entryKey(row.target)}
+            className={`scroll-mt-24 border-b border-slate-100 last:border-0 ${selection?.keys.has(entryKey(row.target)) ? 'bg-brand-50' : ''}`}
           >
             {selection && (
               <td className="px-3 py-2">
@@ -234,7 +239,7 @@ export function EntryList(props: EntryListProps) {
             <td className="hidden truncate px-3 py-2 text-slate-600 lg:table-cell">{row.type}</td>
             <td className="px-3 py-2 whitespace-nowrap text-slate-600">{row.date}</td>
             <td className="px-1 py-1 text-right">
-              <Menu label={menuLabel(row)} items={row.items} />
+              <Menu label={menuLabel(row)} items={row.items} contextArea="tr" />
             </td>
           </tr>
         ))}

@@ -140,8 +140,10 @@ describe('FileBrowser', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Actions for brief.pdf' }));
     const items = within(screen.getByRole('menu')).getAllByRole('menuitem');
     expect(items.map((item) => item.textContent?.trim())).toEqual(['Open', 'Download', 'Versions', 'Details']);
-    expect(screen.queryByRole('button', { name: /Upload/ })).toBeNull();
-    expect(screen.queryByRole('button', { name: /New folder/ })).toBeNull();
+    // Upload and New folder are there, disabled with the reason (file-browser-roles.test.tsx).
+    for (const name of ['Upload', 'New folder', 'Upload folder']) {
+      expect(screen.getByRole('button', { name }).getAttribute('aria-disabled')).toBe('true');
+    }
     expect(screen.queryByText(/Drop files here/)).toBeNull();
   });
 
@@ -194,7 +196,12 @@ describe('FileBrowser', () => {
     await userEvent.click(await screen.findByRole('button', { name: /New folder/ }));
     await userEvent.type(screen.getByLabelText('Folder name'), 'Specs{Enter}');
     await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ name: 'Specs', parentId: 'root' });
+    // A taken name is asked about, never numbered silently (file-browser-roles.test.tsx).
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+      name: 'Specs',
+      parentId: 'root',
+      onConflict: 'fail',
+    });
 
     await userEvent.click(screen.getByRole('button', { name: 'Actions for Drafts' }));
     await userEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));

@@ -1,7 +1,7 @@
 import type { FileKind, FolderSort, Space } from '@atrium/contracts';
-import { ArrowDownAZ, ArrowUpZA, ChevronRight, FolderPlus, FolderUp, Upload } from 'lucide-react';
-import { useId, useRef, useState, type DragEvent } from 'react';
-import { Link } from 'react-router';
+import { ChevronRight, Eye } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -15,6 +15,7 @@ import { useShareAction } from '../../../lib/share-action';
 import { useUndoToast } from '../../../lib/trash';
 import {
   takenFileNames,
+  useChangeBack,
   useCreateFolder,
   useDeleteFile,
   useDeleteFolder,
@@ -23,7 +24,7 @@ import {
   useUpdateFile,
   useUpdateFolder,
 } from '../api/spaces-api';
-import { folderPath, mergePages, permissionsFor, roleForListing, spaceRefOf } from '../lib/browser-logic';
+import { folderPath, mergePages, spaceRefOf, viewOnlyReason } from '../lib/browser-logic';
 import { droppedFiles, pickedFiles, type PickedFile } from '../lib/dropped-files';
 import { emptySelection, keepListed, toggleAll, toggleRow } from '../lib/selection';
 import { BulkBar } from './bulk-bar';
@@ -36,7 +37,8 @@ import { UploadList } from './upload-list';
 import { VersionsDialog } from './versions-dialog';
 import { FileDetailsPanel } from './file-details-panel';
 import { useUploadQueue } from './use-upload-queue';
-import { ViewToggle } from './view-toggle';
+import { FolderToolbar } from './folder-toolbar';
+import { showUndoToast } from '../../../lib/undo-toast';
 
 export interface FileBrowserProps {
   /** The space shown (from GET /api/spaces). */
@@ -56,39 +58,28 @@ type Dialog =
   | { kind: 'conflict'; picked: PickedFile[]; names: string[] }
   | null;
 
-/** The type filter: the server lists only files of that kind (folders all the same). */
-const KINDS: { value: FileKind | ''; label: string }[] = [
-  { value: '', label: 'All types' },
-  { value: 'image', label: 'Images' },
-  { value: 'audio', label: 'Audio' },
-  { value: 'video', label: 'Videos' },
-  { value: 'document', label: 'Documents' },
-  { value: 'other', label: 'Other files' },
-];
-
-const SORTS: { value: FolderSort; label: string }[] = [
-  { value: 'name', label: 'Name' },
-  { value: 'date', label: 'Date' },
-  { value: 'size', label: 'Size' },
-  { value: 'type', label: 'Type' },
-];
-
 /**
  * One file browser for every space: breadcrumbs, folders first, sort, "Load more", new folder, a row menu
  * (open, download, rename, move, share, delete), drag and drop or the Upload button with progress per file.
- * Viewers see no action that changes content; the server decides every action anyway. Share opens the app's one
- * share dialog (lib/share-action.ts); where none is provided the action is hidden.
+ * Viewers see no action that changes content in the menus, a "View only" chip with the server's reason, Upload
+ * and New folder disabled, and a toast for a dropped file; the server decides every action anyway. Share opens the
+ * app's one share dialog (lib/share-action.ts); where none is provided the action is hidden. `?select=<fileId>`
+ * (a search result) selects that file's row and scrolls it into view (docs/PRODUCT.md#spaces-screens).
  */
 export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserProps) {
   const openId = folderId ?? space.rootFolderId;
   const ref = spaceRefOf(space);
-  const sortId = useId();
+  const reasonId = useId();
   const [sort, setSort] = useState<FolderSort>('name');
   const [order, setOrder] = useState<'asc' | 'desc'>('asc');
   const [kind, setKind] = useState<FileKind | ''>('');
-  const kindId = useId();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [dragging, setDragging] = useState(false);
+  /** A name the open folder already has: the new folder dialog asks Keep both. */
+  const [taken, setTaken] = useState<string | null>(null);
+  const [params] = useSearchParams();
+  const selectFile = params.get('select');
+  const scrolledTo = useRef<string | null>(null);
   const [selection, setSelection] = useState(emptySelection);
   const inputRef = useRef<HTMLInputElement>(null);
   const listing = useFolder(openId, sort, order, pageSize, kind);
@@ -98,6 +89,7 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
   const deleteFolder = useDeleteFolder();
   const deleteFile = useDeleteFile();
   const refresh = useRefreshFolders();
+  const changeBack = useChangeBack();
   const undoToast = useUndoToast();
   const share = useShareAction();
   const queue = useUploadQueue(openId, () => void refresh());
@@ -107,15 +99,45 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
   const updatePreferences = useUpdatePreferences();
 
   const first = listing.data?.pages[0];
-  const { canWrite } = permissionsFor(first ? roleForListing(space, first) : 'viewer');
+  const viewOnly = first ? viewOnlyReason(space, first) : null;
+  const canWrite = first !== undefined && viewOnly === null;
   const close = () => setDialog(null);
+
+  // A search result's file (`?select=`): its row is chosen as the address names it (set while rendering, React's
+  // way of adjusting state to a prop), then scrolled to once listed, further pages loaded until it is.
+  const [selectedFor, setSelectedFor] = useState<string | null>(null);
+  if (selectFile && selectFile !== selectedFor) {
+    setSelectedFor(selectFile);
+    setSelection({ keys: new Set([`file:${selectFile}`]), anchor: `file:${selectFile}` });
+  }
+  const loadedFiles = listing.data?.pages.flatMap((p) => p.files.map((f) => f.id));
+  const listed = selectFile !== null && loadedFiles?.includes(selectFile) === true;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = listing;
+  useEffect(() => {
+    if (!selectFile || scrolledTo.current === selectFile) return;
+    if (!listed) {
+      if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+      return;
+    }
+    scrolledTo.current = selectFile;
+    const key = `file:${selectFile}`;
+    requestAnimationFrame(() =>
+      Array.from(document.querySelectorAll('[data-entry]'))
+        .find((row) => row.getAttribute('data-entry') === key)
+        ?.scrollIntoView({ block: 'center' }),
+    );
+  }, [selectFile, listed, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   /**
    * Names at the top of an upload that the folder already has: ask Replace or Keep both first. The loaded pages
    * answer when they hold the whole folder; otherwise the server does (a failed check uploads as Keep both).
    */
   const upload = async (picked: PickedFile[]) => {
-    if (!canWrite || picked.length === 0) return;
+    if (picked.length === 0) return;
+    if (!canWrite) {
+      showToast('error', viewOnly ?? 'You cannot upload here.');
+      return;
+    }
     const top = picked.filter((entry) => !entry.path.includes('/')).map((entry) => entry.path);
     const loaded = () =>
       new Set(listing.data?.pages.flatMap((p) => p.files.map((f) => f.fileName.toLowerCase())) ?? []);
@@ -134,12 +156,8 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
   };
   const onDragOver = (event: DragEvent) => {
     if (!Array.from(event.dataTransfer.types).includes('Files')) return;
-    // Always taken, so a file dropped by a viewer is ignored instead of the browser opening it.
+    // Always taken, so a file dropped by a viewer is answered (a toast) instead of the browser opening it.
     event.preventDefault();
-    if (!canWrite) {
-      event.dataTransfer.dropEffect = 'none';
-      return;
-    }
     setDragging(true);
   };
 
@@ -200,113 +218,73 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
         </ol>
       </nav>
 
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="min-w-0 truncate text-2xl font-semibold tracking-tight text-slate-900" title={title}>
-          {title}
-        </h1>
-        <div className="flex flex-wrap items-center gap-2">
-          <ViewToggle
-            view={fileView}
-            onChange={(next) =>
-              updatePreferences.mutate(
-                { fileView: next },
-                { onError: (error) => showToast('error', `Could not save the view: ${error.message}`) },
-              )
-            }
-          />
-          <label htmlFor={sortId} className="sr-only">
-            Sort by
-          </label>
-          <select
-            id={sortId}
-            value={sort}
-            onChange={(event) => setSort(event.target.value as FolderSort)}
-            className="rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm focus-visible:outline-2 focus-visible:outline-brand-600"
-          >
-            {SORTS.map((option) => (
-              <option key={option.value} value={option.value}>
-                Sort by {option.label.toLowerCase()}
-              </option>
-            ))}
-          </select>
-          <label htmlFor={kindId} className="sr-only">
-            Show
-          </label>
-          <select
-            id={kindId}
-            value={kind}
-            onChange={(event) => setKind(event.target.value as FileKind | '')}
-            className="rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm focus-visible:outline-2 focus-visible:outline-brand-600"
-          >
-            {KINDS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-          <button
-            type="button"
-            onClick={() => setOrder(order === 'asc' ? 'desc' : 'asc')}
-            aria-label={
-              order === 'asc' ? 'Ascending order; switch to descending' : 'Descending order; switch to ascending'
-            }
-            className={buttonClass('secondary')}
-          >
-            {order === 'asc' ? (
-              <ArrowDownAZ className="size-4" aria-hidden="true" />
-            ) : (
-              <ArrowUpZA className="size-4" aria-hidden="true" />
-            )}
-          </button>
-          {canWrite && (
-            <>
-              <button
-                type="button"
-                onClick={() => setDialog({ kind: 'new-folder' })}
-                className={buttonClass('secondary')}
-              >
-                <FolderPlus className="size-4" aria-hidden="true" /> New folder
-              </button>
-              <button type="button" onClick={() => inputRef.current?.click()} className={buttonClass('primary')}>
-                <Upload className="size-4" aria-hidden="true" /> Upload
-              </button>
-              <input
-                ref={inputRef}
-                type="file"
-                multiple
-                hidden
-                aria-label="Files to upload"
-                data-testid="upload-input"
-                onChange={(event) => {
-                  void upload(pickedFiles(event.target.files ?? []));
-                  event.target.value = '';
-                }}
-              />
-              <button
-                type="button"
-                onClick={() => folderInputRef.current?.click()}
-                className={buttonClass('secondary')}
-              >
-                <FolderUp className="size-4" aria-hidden="true" /> Upload folder
-              </button>
-              <input
-                ref={folderInputRef}
-                type="file"
-                multiple
-                hidden
-                aria-label="Folder to upload"
-                data-testid="upload-folder-input"
-                // A whole folder: every file with its path below it (the folders are created first).
-                {...{ webkitdirectory: '' }}
-                onChange={(event) => {
-                  void upload(pickedFiles(event.target.files ?? []));
-                  event.target.value = '';
-                }}
-              />
-            </>
+      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
+        <div className="flex min-w-0 items-center gap-2">
+          <h1 className="min-w-0 truncate text-2xl font-semibold tracking-tight text-slate-900" title={title}>
+            {title}
+          </h1>
+          {viewOnly && (
+            <span className="inline-flex shrink-0 items-center gap-1 rounded-full border border-slate-300 bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
+              <Eye className="size-3.5" aria-hidden="true" /> View only
+            </span>
           )}
         </div>
+        <FolderToolbar
+          view={fileView}
+          onView={(next) =>
+            updatePreferences.mutate(
+              { fileView: next },
+              { onError: (error) => showToast('error', `Could not save the view: ${error.message}`) },
+            )
+          }
+          sort={sort}
+          onSort={setSort}
+          order={order}
+          onOrder={setOrder}
+          kind={kind}
+          onKind={setKind}
+          viewOnly={viewOnly}
+          reasonId={reasonId}
+          onNewFolder={() => setDialog({ kind: 'new-folder' })}
+          onUpload={() => inputRef.current?.click()}
+          onUploadFolder={() => folderInputRef.current?.click()}
+        />
+        {canWrite && (
+          <>
+            <input
+              ref={inputRef}
+              type="file"
+              multiple
+              hidden
+              aria-label="Files to upload"
+              data-testid="upload-input"
+              onChange={(event) => {
+                void upload(pickedFiles(event.target.files ?? []));
+                event.target.value = '';
+              }}
+            />
+            <input
+              ref={folderInputRef}
+              type="file"
+              multiple
+              hidden
+              aria-label="Folder to upload"
+              data-testid="upload-folder-input"
+              // A whole folder: every file with its path below it (the folders are created first).
+              {...{ webkitdirectory: '' }}
+              onChange={(event) => {
+                void upload(pickedFiles(event.target.files ?? []));
+                event.target.value = '';
+              }}
+            />
+          </>
+        )}
       </div>
+      {viewOnly && (
+        <p id={reasonId} className="-mt-2 text-sm text-slate-600">
+          {viewOnly}
+        </p>
+      )}
 
       <UploadList items={queue.items} onClear={queue.clear} onCancel={queue.cancel} onRetry={queue.retry} />
       <BulkBar
@@ -361,9 +339,13 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
       {dragging && (
         <div
           aria-hidden="true"
-          className="pointer-events-none absolute inset-0 flex items-center justify-center rounded-xl border-2 border-dashed border-brand-600 bg-brand-50/80 text-sm font-semibold text-brand-700"
+          className={`pointer-events-none absolute inset-0 flex items-center justify-center rounded-xl border-2 border-dashed p-4 text-center text-sm font-semibold ${
+            canWrite
+              ? 'border-brand-600 bg-brand-50/80 text-brand-700'
+              : 'border-slate-400 bg-slate-50/90 text-slate-700'
+          }`}
         >
-          Drop files to upload into {title}
+          {canWrite ? `Drop files to upload into ${title}` : viewOnly}
         </div>
       )}
 
@@ -373,13 +355,54 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
           label="Folder name"
           submitLabel="Create"
           busy={createFolder.isPending}
-          error={errorText(createFolder.error)}
+          error={taken ? null : errorText(createFolder.error)}
           onClose={() => {
             createFolder.reset();
+            setTaken(null);
             close();
           }}
-          onSubmit={(name) => createFolder.mutate({ name, parentId: openId }, { onSuccess: close })}
-        />
+          // A taken name is asked about (Keep both), never silently numbered (docs/PRODUCT.md#spaces-screens).
+          onSubmit={(name) =>
+            createFolder.mutate(
+              { name, parentId: openId, onConflict: 'fail' },
+              {
+                onSuccess: () => {
+                  setTaken(null);
+                  close();
+                },
+                onError: (error) => setTaken(isApiError(error) && error.code === 'NAME_TAKEN' ? name : null),
+              },
+            )
+          }
+        >
+          {taken && (
+            <div
+              role="alert"
+              className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+            >
+              <p>A folder named “{taken}” already exists here. Choose another name, or keep both.</p>
+              <button
+                type="button"
+                disabled={createFolder.isPending}
+                onClick={() =>
+                  createFolder.mutate(
+                    { name: taken, parentId: openId, onConflict: 'rename' },
+                    {
+                      onSuccess: (folder) => {
+                        setTaken(null);
+                        close();
+                        showToast('success', `Created ${folder.name}.`);
+                      },
+                    },
+                  )
+                }
+                className={`${buttonClass('secondary')} mt-2`}
+              >
+                Keep both
+              </button>
+            </div>
+          )}
+        </NameDialog>
       )}
       {dialog?.kind === 'rename' && (
         <NameDialog
@@ -387,6 +410,7 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
           label="New name"
           submitLabel="Rename"
           initial={dialog.target.name}
+          selectBase={dialog.target.kind === 'file'}
           busy={updateFile.isPending || updateFolder.isPending}
           error={errorText((dialog.target.kind === 'file' ? updateFile : updateFolder).error)}
           onClose={() => {
@@ -394,11 +418,24 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
             updateFolder.reset();
             close();
           }}
-          onSubmit={(name) =>
-            dialog.target.kind === 'file'
-              ? updateFile.mutate({ id: dialog.target.id, fileName: name }, { onSuccess: close })
-              : updateFolder.mutate({ id: dialog.target.id, name }, { onSuccess: close })
-          }
+          onSubmit={(name) => {
+            const { target } = dialog;
+            // The toast names the name the server gave (a taken folder name is numbered); Undo gives the old back.
+            const renamed = (now: string) => {
+              close();
+              if (now === target.name) return;
+              showUndoToast({
+                id: `rename:${target.id}`,
+                text: `Renamed ${target.name} to ${now}.`,
+                undoLabel: `Undo: rename ${now} back to ${target.name}`,
+                undo: () => changeBack([{ kind: target.kind, id: target.id, name: target.name }]),
+                undone: `Renamed back to ${target.name}.`,
+              });
+            };
+            if (target.kind === 'file') {
+              updateFile.mutate({ id: target.id, fileName: name }, { onSuccess: (file) => renamed(file.fileName) });
+            } else updateFolder.mutate({ id: target.id, name }, { onSuccess: (folder) => renamed(folder.name) });
+          }}
         />
       )}
       {dialog?.kind === 'move' && (

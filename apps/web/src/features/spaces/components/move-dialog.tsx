@@ -6,9 +6,10 @@ import { buttonClass } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorText } from '../../../lib/api-error';
-import { useFolderChoices, useUpdateFile, useUpdateFolder } from '../api/spaces-api';
+import { useChangeBack, useFolderChoices, useUpdateFile, useUpdateFolder } from '../api/spaces-api';
 import { roleIn } from '../lib/browser-logic';
 import type { EntryTarget } from './entry-list';
+import { showUndoToast } from '../../../lib/undo-toast';
 
 export interface MoveDialogProps {
   /** What moves: one entry (a row's menu) or several (the bulk bar). */
@@ -24,7 +25,8 @@ export interface MoveDialogProps {
 
 /**
  * A folder picker: choose a space (files only), walk its folders, and move the entries into the open one. Each
- * entry moves through its own request (the server checks each); a failure names how many did not move.
+ * entry moves through its own request (the server checks each); a failure names how many did not move. A move
+ * answers with a toast whose Undo moves everything back to the folder it came from.
  */
 export function MoveDialog({ targets, space, spaces, currentFolderId, onClose }: MoveDialogProps) {
   const selectId = useId();
@@ -34,6 +36,7 @@ export function MoveDialog({ targets, space, spaces, currentFolderId, onClose }:
   const choices = useFolderChoices(folderId);
   const moveFile = useUpdateFile();
   const moveFolder = useUpdateFolder();
+  const changeBack = useChangeBack();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const onlyFiles = targets.every((target) => target.kind === 'file');
@@ -52,8 +55,17 @@ export function MoveDialog({ targets, space, spaces, currentFolderId, onClose }:
     );
     setBusy(false);
     const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
-    if (failures.length === 0) onClose();
-    else {
+    if (failures.length === 0) {
+      onClose();
+      const what = targets.length === 1 && first ? first.name : `${targets.length} items`;
+      showUndoToast({
+        id: `move:${targets.map((target) => target.id).join(',')}`,
+        text: `Moved ${what} to ${destinationName}.`,
+        undoLabel: `Undo: move ${what} back`,
+        undo: () => changeBack(targets.map(({ kind, id }) => ({ kind, id, folderId: currentFolderId }))),
+        undone: `Moved ${what} back.`,
+      });
+    } else {
       const reason = errorText(failures[0]) ?? 'It could not be moved.';
       setError(targets.length === 1 ? reason : `${failures.length} of ${targets.length} could not be moved: ${reason}`);
     }
@@ -62,6 +74,8 @@ export function MoveDialog({ targets, space, spaces, currentFolderId, onClose }:
   const listing = choices.data;
   const rootName = (id: string) => spaces.find((candidate) => candidate.rootFolderId === id)?.name ?? 'Top';
   const subfolders = (listing?.folders ?? []).filter((folder) => !movingIds.has(folder.id));
+  const here = listing?.path.at(-1);
+  const destinationName = !here ? '' : listing?.path.length === 1 ? rootName(here.id) : here.name;
   return (
     <Dialog
       open

@@ -12,6 +12,8 @@ import {
   uploadsReducer,
   uploadTotals,
   foldersFor,
+  viewOnlyReason,
+  baseNameEnd,
 } from './browser-logic';
 
 const file = (id: string, fileName = `${id}.txt`): FileRecord => ({
@@ -138,5 +140,23 @@ describe('typeLabel', () => {
     expect(typeLabel({ fileName: 'budget.xlsx', contentType: 'application/octet-stream' })).toBe('XLSX');
     expect(typeLabel({ fileName: 'README', contentType: 'text/plain; charset=utf-8' })).toBe('plain');
     expect(typeLabel({ fileName: '.env', contentType: 'text/plain' })).toBe('plain');
+  });
+});
+
+describe('roles that explain themselves', () => {
+  it("gives a viewer the server's reason, and nobody else any", () => {
+    expect(viewOnlyReason(team, { workspaceId: 'w1' })).toBe(
+      'You can only view this workspace. Ask one of its owners for editor access.',
+    );
+    expect(viewOnlyReason({ ...team, role: 'editor' }, { workspaceId: 'w1' })).toBeNull();
+    expect(viewOnlyReason(personal, { workspaceId: null })).toBeNull();
+    // A folder reached through a share (listed on the personal route, elsewhere): view only, said of the folder.
+    expect(viewOnlyReason(personal, { workspaceId: 'w9' })).toBe('You can only view this folder.');
+  });
+
+  it('selects the base name of a file, not its extension', () => {
+    expect(baseNameEnd('report.final.pdf')).toBe(12);
+    expect(baseNameEnd('README')).toBe(6);
+    expect(baseNameEnd('.env')).toBe(4);
   });
 });

@@ -37,6 +37,26 @@ export function roleForListing(space: Space, listing: Pick<FolderListing, 'works
   return inSpace ? roleIn(space) : 'viewer';
 }
 
+/** The server's words for a viewer (docs/PRODUCT.md#workspaces-and-folders), shown before anything is refused. */
+export const VIEW_ONLY_WORKSPACE = 'You can only view this workspace. Ask one of its owners for editor access.';
+export const VIEW_ONLY_FOLDER = 'You can only view this folder.';
+
+/**
+ * Why the browser offers no change in a listed folder, or null where the caller may change it: a viewer of the
+ * workspace, or someone reaching the folder through a share that lets them only view it.
+ */
+export function viewOnlyReason(space: Space, listing: Pick<FolderListing, 'workspaceId'>): string | null {
+  if (roleForListing(space, listing) !== 'viewer') return null;
+  const inSpace = space.kind === 'personal' ? listing.workspaceId === null : listing.workspaceId === space.id;
+  return inSpace && space.kind === 'workspace' ? VIEW_ONLY_WORKSPACE : VIEW_ONLY_FOLDER;
+}
+
+/** The part of a file name a rename selects first: all of it before the extension (`report.final.pdf` → 16). */
+export function baseNameEnd(name: string): number {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? dot : name.length;
+}
+
 /** Every loaded page of a folder as one list: folders first (as the server pages them), no entry twice. */
 export function mergePages(pages: readonly Pick<FolderListing, 'folders' | 'files'>[]): {
   folders: FolderEntry[];

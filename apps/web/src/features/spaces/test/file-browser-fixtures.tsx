@@ -51,15 +51,17 @@ export function renderFileBrowser(
   props: Partial<FileBrowserProps> & {
     role?: 'owner' | 'editor' | 'viewer';
     share?: (target: ShareRequest) => void;
+    /** The address the browser opens at (e.g. `/?select=f1`). */
+    at?: string;
   } = {},
 ) {
-  const { role = 'editor', share, ...rest } = props;
+  const { role = 'editor', share, at = '/', ...rest } = props;
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const current = designTeam(role);
   return render(
     <QueryClientProvider client={client}>
       <ShareActionContext.Provider value={share ?? null}>
-        <MemoryRouter>
+        <MemoryRouter initialEntries={[at]}>
           <FileBrowser space={current} spaces={[current]} {...rest} />
         </MemoryRouter>
       </ShareActionContext.Provider>
