@@ -11,6 +11,7 @@ import type {
   FoldersTable,
   LinksTable,
   SharesTable,
+  StarsTable,
   WorkspaceInvitationsTable,
   WorkspaceMembersTable,
   WorkspacesTable,
@@ -71,4 +72,5 @@ export interface Database {
   people_settings: PeopleSettingsTable;
   people: PeopleTable;
   faces: FacesTable;
+  stars: StarsTable;
 }

@@ -26,6 +26,7 @@ import { m0024SearchScope } from './0024-search-scope';
 import { m0025LinkBytes } from './0025-link-bytes';
 import { m0026MembershipConsent } from './0026-membership-consent';
 import { m0027Jobs } from './0027-jobs';
+import { m0029Stars } from './0029-stars';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '0025-link-bytes': m0025LinkBytes,
   '0026-membership-consent': m0026MembershipConsent,
   '0027-jobs': m0027Jobs,
+  '0029-stars': m0029Stars,
 };
