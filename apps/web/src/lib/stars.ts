@@ -44,3 +44,22 @@ export function useStar(id: string, kind: 'file' | 'folder' = 'file') {
     unstar: () => mutation.mutate(false),
   };
 }
+
+/** For lists (the file browser's menus): whether an item is starred, and a toggle by kind and id. */
+export function useStarToggle() {
+  const client = useQueryClient();
+  const starred = useQuery(starredQueryOptions());
+  const isStarred = (kind: 'file' | 'folder', id: string) =>
+    starred.data?.items.some((item) => item.id === id && item.kind === kind) ?? false;
+  const mutation = useMutation({
+    mutationFn: ({ kind, id, star }: { kind: 'file' | 'folder'; id: string; star: boolean }) =>
+      call(star ? ENDPOINTS.home.star : ENDPOINTS.home.unstar, { params: { kind, id } }),
+    onSuccess: (_result, { star }) => showToast('success', star ? 'Starred.' : 'Removed from Starred.'),
+    onError: (error) => showToast('error', errorText(error) ?? 'Could not change the star.'),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.home.all() }),
+  });
+  return {
+    isStarred,
+    toggle: (kind: 'file' | 'folder', id: string) => mutation.mutate({ kind, id, star: !isStarred(kind, id) }),
+  };
+}

@@ -35,6 +35,8 @@ import { ConflictDialog } from './conflict-dialog';
 import { UploadList } from './upload-list';
 import { VersionsDialog } from './versions-dialog';
 import { FileDetailsPanel } from './file-details-panel';
+import { FolderDetailsPanel } from './folder-details-panel';
+import { useStarToggle } from '../../../lib/stars';
 import { useUploadQueue } from './use-upload-queue';
 import { ViewToggle } from './view-toggle';
 
@@ -88,6 +90,7 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
   const [kind, setKind] = useState<FileKind | ''>('');
   const kindId = useId();
   const [dialog, setDialog] = useState<Dialog>(null);
+  const stars = useStarToggle();
   const [dragging, setDragging] = useState(false);
   const [selection, setSelection] = useState(emptySelection);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -351,6 +354,8 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
               onDelete: (target) => setDialog({ kind: 'delete', target }),
               onVersions: (target) => setDialog({ kind: 'versions', target }),
               onDetails: (target) => setDialog({ kind: 'details', target }),
+              onStar: (target) => stars.toggle(target.kind, target.id),
+              isStarred: (target) => stars.isStarred(target.kind, target.id),
             }}
           />
         )}
@@ -405,7 +410,12 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
         <MoveDialog targets={[dialog.target]} space={space} spaces={spaces} currentFolderId={openId} onClose={close} />
       )}
       {dialog?.kind === 'versions' && <VersionsDialog target={dialog.target} canWrite={canWrite} onClose={close} />}
-      {dialog?.kind === 'details' && <FileDetailsPanel target={dialog.target} onClose={close} />}
+      {dialog?.kind === 'details' &&
+        (dialog.target.kind === 'folder' ? (
+          <FolderDetailsPanel target={dialog.target} onClose={close} />
+        ) : (
+          <FileDetailsPanel target={dialog.target} onClose={close} />
+        ))}
       {dialog?.kind === 'conflict' && (
         <ConflictDialog
           names={dialog.names}
