@@ -20,7 +20,7 @@ import { createContactModule } from './modules/contact';
 import { createLinksModule } from './modules/links';
 import { createSharingModule } from './modules/sharing';
 import { createPeopleModule } from './modules/people';
-import { createSearchModule, type SearchService } from './modules/search';
+import { SHARED_SPACE_NAME, createSearchModule, type SearchService } from './modules/search';
 import { createTrashModule } from './modules/trash';
 import { createSpacesModule } from './modules/spaces';
 import { createHealthModule, type ReadinessProbe } from './modules/health';
@@ -39,6 +39,7 @@ import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security';
 import { registerSessions } from './plugins/session';
 import { registerSpa } from './plugins/spa';
+import { createActivityModule } from './modules/activity';
 import { createAuditModule } from './modules/audit';
 import { createAdminModule, createAdminStores } from './modules/admin';
 import { createDomainEvents, type DomainEventHub } from './events';
@@ -330,6 +331,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     clock,
     events,
   });
+  createActivityModule(app, { db: database.db, access, files, clock, sharedSpaceName: SHARED_SPACE_NAME });
   createContactModule(app, { db: database.db, clock, maxPerHour: config.contact.maxPerHour });
   await registerSpa(app, config.webDist);
 

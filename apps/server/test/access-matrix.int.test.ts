@@ -537,6 +537,7 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
           !r.url.includes('/shares') &&
           !r.url.includes('/people') && // People has its own matrix below
           !r.url.includes('/membership/') && // So has consent to membership (an invited caller)
+          !r.url.endsWith('/activity') && // So has activity (with a share recipient)
           r.method !== 'HEAD',
       )
       .map((r) => `${r.method} ${r.url}`);
@@ -1233,6 +1234,65 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       if (!details.activity.some((a) => a.action === 'file.uploaded'))
         failures.push(`details as ${who}: no upload in activity`);
       if (details.yourRole !== (who === 'recipient' ? 'viewer' : who)) failures.push(`details as ${who}: role`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  /**
+   * Activity, the home, Starred and Recent (docs/PRODUCT.md#activity, #home, #starred-and-recent), by caller, on a
+   * workspace folder shared with the recipient as a viewer: a workspace's feed is its members' (a non-member, the
+   * recipient and an admin outside it 404); a folder's feed and a star take `read` on the item (the recipient 200);
+   * removing one's own star, the home, Starred and Recent answer every signed-in person, with only what they reach;
+   * share entries only for who may share. Anonymous callers and link bearers 401.
+   */
+  it('answers activity, home, star and recent routes by caller: owner, editor, viewer, non-member, recipient, admin, bearer', async () => {
+    const { keys, send, upload, signInAll, workspace } = roleCallers(() => server, 'act');
+    const ok = expectJson;
+    await signInAll();
+    const ws = await workspace('Activity matrix');
+    const root = (await ok<{ rootFolderId: string }>(send('owner', 'GET', `/api/workspaces/${ws.id}`))).rootFolderId;
+    const folder = await ok<{ id: string }>(
+      send('owner', 'POST', '/api/folders', { name: 'Act', parentId: root }),
+      201,
+    );
+    const file = await upload('editor', `?folderId=${folder.id}`, 'activity.txt', 'activity matrix');
+    await ok(send('owner', 'PUT', `/api/folders/${folder.id}/shares/${keys.recipient}`, { role: 'viewer' }), 201);
+    const routes = server.app.routeTable
+      .filter(
+        (r) =>
+          (r.url.endsWith('/activity') || /^\/api\/(home|recent|starred|stars)(\/|$)/.test(r.url)) &&
+          r.method !== 'HEAD',
+      )
+      .map((r) => `${r.method} ${r.url}`);
+    const callers = ['owner', 'editor', 'viewer', 'nonMember', 'recipient', 'admin'] as const;
+    const rows: [string, string, string, readonly number[]][] = [
+      ['GET /api/workspaces/:id/activity', 'GET', `/api/workspaces/${ws.id}/activity`, [200, 200, 200, 404, 404, 404]],
+      ['GET /api/folders/:id/activity', 'GET', `/api/folders/${folder.id}/activity`, [200, 200, 200, 404, 200, 404]],
+      ['PUT /api/stars/:kind/:id', 'PUT', `/api/stars/file/${file.id}`, [200, 200, 200, 404, 200, 404]],
+      ['PUT /api/stars/:kind/:id', 'PUT', `/api/stars/folder/${folder.id}`, [200, 200, 200, 404, 200, 404]],
+      ['DELETE /api/stars/:kind/:id', 'DELETE', `/api/stars/folder/${folder.id}`, [200, 200, 200, 200, 200, 200]],
+      ['GET /api/home', 'GET', '/api/home', [200, 200, 200, 200, 200, 200]],
+      ['GET /api/recent', 'GET', '/api/recent', [200, 200, 200, 200, 200, 200]],
+      ['GET /api/starred', 'GET', '/api/starred', [200, 200, 200, 200, 200, 200]],
+    ];
+    expect(new Set(rows.map(([route]) => route))).toEqual(new Set(routes));
+    const failures: string[] = [];
+    for (const [route, method, url, want] of rows) {
+      for (const who of ['anonymous', 'bearer', ...callers] as const) {
+        const response = await send(who, method, url);
+        const expected = expectedOf(who, callers, want);
+        const label = `${route} (${url}) as ${who}`;
+        if (response.status !== expected) failures.push(`${label} → ${response.status}, expected ${expected}`);
+        const body = (await response.json()) as Record<string, unknown> & { error?: { code?: string } };
+        if (response.status >= 400 && !body.error?.code) failures.push(`${label}: no error shape`);
+        if (response.status !== 200) continue;
+        const text = JSON.stringify(body);
+        const reaches = who !== 'nonMember' && who !== 'admin';
+        if (url === '/api/recent' && text.includes(file.id) !== reaches) failures.push(`${label}: reach of Recent`);
+        if (url.endsWith('/activity') && text.includes('share.created') !== (who === 'owner' || who === 'editor'))
+          failures.push(`${label}: share entries`);
+        if (url.endsWith('/activity') && !text.includes('file.uploaded')) failures.push(`${label}: no upload`);
+      }
     }
     expect(failures).toEqual([]);
   });

@@ -1,9 +1,11 @@
+import { activityEndpoints } from './activity';
 import { adminEndpoints, systemEndpoints } from './admin';
 import { aiEndpoints, assistantEndpoints } from './ai';
 import { authEndpoints } from './auth';
 import { contactEndpoints } from './contact';
 import { fileDetailsEndpoints } from './file-details';
 import { filesEndpoints } from './files';
+import { homeEndpoints } from './home';
 import { analysisEndpoints } from './insights';
 import { notificationsEndpoints } from './notifications';
 import { peopleEndpoints } from './people';
@@ -38,4 +40,6 @@ export const ENDPOINTS = {
   preferences: preferencesEndpoints,
   search: searchEndpoints,
   trash: trashEndpoints,
+  activity: activityEndpoints,
+  home: homeEndpoints,
 } as const;

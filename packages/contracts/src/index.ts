@@ -16,5 +16,7 @@ export * from './file-kinds';
 export * from './search';
 export * from './preferences';
 export * from './file-details';
+export * from './activity';
+export * from './home';
 export * from './endpoint';
 export * from './endpoints';

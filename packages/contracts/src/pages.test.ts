@@ -26,7 +26,7 @@ describe('page table', () => {
   it('names sidebar entries as the sidebar shows them', () => {
     expect([navLabel(PAGES.dashboard), navLabel(PAGES.files), navLabel(PAGES.fileStats)]).toEqual([
       'Home',
-      'All files',
+      'My files (personal)',
       'File Stats',
     ]);
   });

@@ -12,6 +12,7 @@ import type {
   FoldersTable,
   LinksTable,
   SharesTable,
+  StarsTable,
   WorkspaceInvitationsTable,
   WorkspaceMembersTable,
   WorkspacesTable,
@@ -77,4 +78,5 @@ export interface Database {
   people_settings: PeopleSettingsTable;
   people: PeopleTable;
   faces: FacesTable;
+  stars: StarsTable;
 }

@@ -45,6 +45,16 @@ export const queryKeys = {
   sharedWithMe: () => ['shared-with-me'] as const,
   /** GET /api/trash */
   trash: () => ['trash'] as const,
+  /** GET /api/home, /api/recent, /api/starred (docs/PRODUCT.md#home): a star or a change refreshes them all. */
+  home: {
+    all: () => ['home'] as const,
+    summary: () => ['home', 'summary'] as const,
+    recent: (limit: number) => ['home', 'recent', limit] as const,
+    starred: () => ['home', 'starred'] as const,
+  },
+  /** GET /api/workspaces/{id}/activity and /api/folders/{id}/activity, per filter. */
+  activity: (scope: 'workspace' | 'folder', id: string, actor = '', type = '') =>
+    ['activity', scope, id, actor, type] as const,
   /** GET /api/users?q=: the people directory (workspace members, the share dialog). */
   directory: (q: string) => ['directory', q] as const,
 };

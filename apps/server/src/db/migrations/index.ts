@@ -27,6 +27,7 @@ import { m0025LinkBytes } from './0025-link-bytes';
 import { m0026MembershipConsent } from './0026-membership-consent';
 import { m0027Jobs } from './0027-jobs';
 import { m0028NotificationReads } from './0028-notification-reads';
+import { m0029Stars } from './0029-stars';
 import { m0030EndedSessions } from './0030-ended-sessions';
 
 /**
@@ -62,5 +63,6 @@ export const migrations: Record<string, Migration> = {
   '0026-membership-consent': m0026MembershipConsent,
   '0027-jobs': m0027Jobs,
   '0028-notification-reads': m0028NotificationReads,
+  '0029-stars': m0029Stars,
   '0030-ended-sessions': m0030EndedSessions,
 };

@@ -125,3 +125,12 @@ export interface LinksTable {
   /** Bytes sent through the link (whole downloads and every range; refunded when a transfer stops early). */
   bytes_served: Generated<number>;
 }
+
+/** A person's star on a file or a folder (migration 0029; exactly one of the two). */
+export interface StarsTable {
+  id: string;
+  user_id: string;
+  file_id: string | null;
+  folder_id: string | null;
+  created_at: string;
+}

@@ -1,9 +1,8 @@
-import { ReadinessResponse } from '@atrium/contracts';
+import { ENDPOINTS, ReadinessResponse } from '@atrium/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { call } from '../../../lib/api-client';
 import { send } from '../../../lib/http';
-
-/** The user's file statistics: the one query shared with the files screens. */
-export { useFileStats } from '../../../lib/queries/file-stats';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** The AI services the readiness endpoint reports. */
 export const AI_CHECKS = ['ai.speechToText', 'ai.textToSpeech', 'ai.faceDetection', 'ai.imageAnalysis'] as const;
@@ -36,3 +35,8 @@ export const aiReadinessQueryOptions = () =>
     },
   });
 export const useAiReadiness = () => useQuery(aiReadinessQueryOptions());
+
+/** GET /api/home: what I reach in every space, recent files, my workspaces, shared with me lately (docs/PRODUCT.md#home). */
+export const homeQueryOptions = () =>
+  queryOptions({ queryKey: queryKeys.home.summary(), queryFn: () => call(ENDPOINTS.home.summary) });
+export const useHome = () => useQuery(homeQueryOptions());

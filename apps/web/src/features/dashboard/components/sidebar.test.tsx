@@ -61,10 +61,12 @@ describe('sidebar search', () => {
     expect(files.getAttribute('aria-expanded')).toBe('true');
     expect(ai.getAttribute('aria-expanded')).toBe('false');
     expect(visibleLinks()).toEqual([
+      'Files',
+      'Activity',
       'Profile',
       'Notifications',
       'AI Assistant',
-      'All files',
+      'My files (personal)',
       'Shared with me',
       'List',
       'Preview',
@@ -72,12 +74,20 @@ describe('sidebar search', () => {
     ]);
     fireEvent.click(ai);
     expect(files.getAttribute('aria-expanded')).toBe('false');
-    expect(visibleLinks()).toEqual(['Profile', 'Notifications', 'AI Assistant', 'Face Detection', 'Image Analysis']);
+    expect(visibleLinks()).toEqual([
+      'Files',
+      'Activity',
+      'Profile',
+      'Notifications',
+      'AI Assistant',
+      'Face Detection',
+      'Image Analysis',
+    ]);
 
     search('zzz');
     expect(screen.getByText('No matching pages.')).toBeTruthy();
     search('');
-    expect(within(screen.getByRole('list', { name: 'Main' })).getAllByRole('link')).toHaveLength(4);
+    expect(within(screen.getByRole('list', { name: 'Main' })).getAllByRole('link')).toHaveLength(8);
   });
 });
 

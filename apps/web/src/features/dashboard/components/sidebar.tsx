@@ -8,7 +8,10 @@ import {
   ChevronsLeft,
   ChevronsRight,
   FileUp,
+  Clock,
   Files,
+  FolderTree,
+  History,
   FolderOpen,
   Inbox,
   Activity,
@@ -28,6 +31,7 @@ import {
   UserCog,
   ShieldCheck,
   Sparkles,
+  Star,
   Trash2,
   UserRound,
   Volume2,
@@ -54,6 +58,11 @@ const item = (page: Page, icon: LucideIcon): Item => ({ to: page.path, label: na
 /** The filterable top-level entries (docs/PRODUCT.md#sidebar). */
 export const MAIN_ITEMS: Item[] = [
   item(PAGES.dashboard, House),
+  // One entry for the spaces browser; the legacy screens stay in the Files group (docs/PRODUCT.md#sidebar).
+  item(PAGES.personalFolder, FolderTree),
+  item(PAGES.starred, Star),
+  item(PAGES.recent, Clock),
+  item(PAGES.activity, History),
   item(PAGES.profile, UserRound),
   item(PAGES.notifications, Bell),
   item(PAGES.chatbot, Bot),

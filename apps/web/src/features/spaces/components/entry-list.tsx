@@ -10,6 +10,7 @@ import {
   Info,
   Pencil,
   Share2,
+  Star,
   Trash2,
 } from 'lucide-react';
 import { Link } from 'react-router';
@@ -37,6 +38,9 @@ export interface EntryActions {
   onVersions?: (target: EntryTarget) => void;
   /** A file's details panel (every reader may open it). */
   onDetails?: (target: EntryTarget) => void;
+  /** Star or unstar (docs/PRODUCT.md#starred-and-recent); `isStarred` names the item "Remove star" when starred. */
+  onStar?: (target: EntryTarget) => void;
+  isStarred?: (target: EntryTarget) => boolean;
 }
 
 /** Checkboxes per row (bulk actions): which rows are chosen, and what a click does (Shift: a range). */
@@ -81,6 +85,16 @@ function menuItems(target: EntryTarget, actions: EntryActions, open: MenuItem): 
     if (onVersions) items.push({ label: 'Versions', icon: History, onSelect: () => onVersions(target) });
     const { onDetails } = actions;
     if (onDetails) items.push({ label: 'Details', icon: Info, onSelect: () => onDetails(target) });
+  }
+  // A folder's details: its activity (docs/PRODUCT.md#activity).
+  if (target.kind === 'folder' && actions.onDetails) {
+    const { onDetails } = actions;
+    items.push({ label: 'Details', icon: Info, onSelect: () => onDetails(target) });
+  }
+  const { onStar } = actions;
+  if (onStar) {
+    const starred = actions.isStarred?.(target) ?? false;
+    items.push({ label: starred ? 'Remove star' : 'Star', icon: Star, onSelect: () => onStar(target) });
   }
   if (actions.canWrite) {
     items.push({ label: 'Rename', icon: Pencil, onSelect: () => actions.onRename(target) });

@@ -53,7 +53,8 @@ describe('FileBrowser', () => {
       'brief.pdf',
     ]);
     expect(screen.getByRole('link', { name: 'Drafts' }).getAttribute('href')).toBe('/dashboard/spaces/w1/folders/d1');
-    expect(calls[0]?.url).toBe('/api/folders/root?sort=name&order=asc&limit=2');
+    // The listing is the first call about the folder (the menus' stars are read beside it).
+    expect(calls.find((c) => c.url !== '/api/starred')?.url).toBe('/api/folders/root?sort=name&order=asc&limit=2');
     expect(screen.getByRole('heading', { name: 'Design team' })).toBeTruthy();
 
     await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
@@ -139,7 +140,7 @@ describe('FileBrowser', () => {
     renderFileBrowser({ role: 'viewer', share: () => {} });
     await userEvent.click(await screen.findByRole('button', { name: 'Actions for brief.pdf' }));
     const items = within(screen.getByRole('menu')).getAllByRole('menuitem');
-    expect(items.map((item) => item.textContent?.trim())).toEqual(['Open', 'Download', 'Versions', 'Details']);
+    expect(items.map((item) => item.textContent?.trim())).toEqual(['Open', 'Download', 'Versions', 'Details', 'Star']);
     // Upload and New folder are there, disabled with the reason (file-browser-roles.test.tsx).
     for (const name of ['Upload', 'New folder', 'Upload folder']) {
       expect(screen.getByRole('button', { name }).getAttribute('aria-disabled')).toBe('true');

@@ -36,6 +36,8 @@ import { ConflictDialog } from './conflict-dialog';
 import { UploadList } from './upload-list';
 import { VersionsDialog } from './versions-dialog';
 import { FileDetailsPanel } from './file-details-panel';
+import { FolderDetailsPanel } from './folder-details-panel';
+import { useStarToggle } from '../../../lib/stars';
 import { useUploadQueue } from './use-upload-queue';
 import { FolderToolbar } from './folder-toolbar';
 import { showUndoToast } from '../../../lib/undo-toast';
@@ -74,6 +76,7 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
   const [order, setOrder] = useState<'asc' | 'desc'>('asc');
   const [kind, setKind] = useState<FileKind | ''>('');
   const [dialog, setDialog] = useState<Dialog>(null);
+  const stars = useStarToggle();
   const [dragging, setDragging] = useState(false);
   /** A name the open folder already has: the new folder dialog asks Keep both. */
   const [taken, setTaken] = useState<string | null>(null);
@@ -329,6 +332,8 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
               onDelete: (target) => setDialog({ kind: 'delete', target }),
               onVersions: (target) => setDialog({ kind: 'versions', target }),
               onDetails: (target) => setDialog({ kind: 'details', target }),
+              onStar: (target) => stars.toggle(target.kind, target.id),
+              isStarred: (target) => stars.isStarred(target.kind, target.id),
             }}
           />
         )}
@@ -442,7 +447,12 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
         <MoveDialog targets={[dialog.target]} space={space} spaces={spaces} currentFolderId={openId} onClose={close} />
       )}
       {dialog?.kind === 'versions' && <VersionsDialog target={dialog.target} canWrite={canWrite} onClose={close} />}
-      {dialog?.kind === 'details' && <FileDetailsPanel target={dialog.target} onClose={close} />}
+      {dialog?.kind === 'details' &&
+        (dialog.target.kind === 'folder' ? (
+          <FolderDetailsPanel target={dialog.target} onClose={close} />
+        ) : (
+          <FileDetailsPanel target={dialog.target} onClose={close} />
+        ))}
       {dialog?.kind === 'conflict' && (
         <ConflictDialog
           names={dialog.names}
