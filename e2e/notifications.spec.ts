@@ -82,7 +82,7 @@ test('a published notification reaches another signed-in browser: banner (no toa
     await expect(items.first()).toContainText(second);
     await expect(items.nth(1)).toContainText(first);
     await expect(banner).toContainText(second);
-    await page.getByRole('button', { name: 'Dismiss banner' }).click({ timeout: 1500 });
+    await page.getByRole('button', { name: 'Dismiss banner' }).click();
     await expect(banner).toBeHidden();
 
     // The list survives a reload, read state included.

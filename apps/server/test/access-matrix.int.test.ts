@@ -232,6 +232,15 @@ const PARAM_FIXTURES: ParamFixture[] = [
       method === 'PATCH' ? { headers: { 'content-type': 'application/json' }, body: '{"read":true}' } : {},
   },
   {
+    // One of the caller's own notifications (their welcome): marking it read acts on a real row they see.
+    route: /^\/public\/api\/notifications\/:id\/read$/,
+    async make(server, cookie) {
+      const welcome = await server.fetch('/public/api/notifications/welcome', { method: 'POST', headers: { cookie } });
+      if (welcome.status !== 200) throw new Error(`welcome answered ${welcome.status}`);
+      return (await readJson<{ notification: { id: string } }>(welcome)).notification.id;
+    },
+  },
+  {
     // A scheduled notification (admins), an hour ahead: the admin's cancel acts on a real pending message.
     route: /^\/api\/admin\/notifications\/scheduled\/:id$/,
     async make(server, cookie) {
