@@ -56,7 +56,7 @@ export const SCREENS: Screen[] = [
     name: 'public folder link',
     as: 'visitor',
     path: (f) => f.folderLink,
-    ready: (page) => page.getByRole('list', { name: 'Contents' }),
+    ready: heading(/^Shared /),
   },
   { name: 'file-drop page', as: 'visitor', path: (f) => f.dropLink, ready: heading('Upload files') },
   { name: 'dashboard home', as: 'user', path: () => '/dashboard', ready: (page) => page.getByRole('main') },

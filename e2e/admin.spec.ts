@@ -30,7 +30,7 @@ test.describe('admin console', () => {
       await expect(list).toBeVisible();
       await expect(list.getByText(`Victim ${size.name}`)).toBeVisible();
       await list.getByRole('button', { name: 'Disable' }).click();
-      await expect(page.getByText(`${victim} is disabled and signed out`)).toBeVisible();
+      await expect(page.getByText(`Victim ${size.name} is disabled and signed out`)).toBeVisible();
       await expect(list.getByRole('button', { name: 'Enable' })).toBeVisible();
       await shot(page, `admin-users-${size.name}`);
       expect((await victimPage.request.get('/api/me')).status()).toBe(401);

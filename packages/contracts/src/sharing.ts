@@ -187,6 +187,10 @@ export const PublicLink = z
       })
       .optional()
       .describe('Absent for a file-drop link: its uploaders cannot list the folder'),
+    sharedBy: z
+      .string()
+      .optional()
+      .describe('File-drop links once unlocked: the display name of the person who asks for the files'),
   })
   .meta({ id: 'PublicLink' });
 export type PublicLink = z.infer<typeof PublicLink>;

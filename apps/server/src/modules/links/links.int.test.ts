@@ -394,7 +394,8 @@ describe.each(dialects())('public links (%s)', (dialect) => {
     const link = await createLink({ folderId: drop.id, allowUpload: true });
     expect(link.allowUpload).toBe(true);
     const page = await readJson<PublicLink>(await pub(link.token));
-    expect(page).toEqual({ kind: 'folder', locked: false, allowUpload: true, expiresAt: null });
+    // It names who asks for the files, by display name (docs/PRODUCT.md#sharing-screens-web).
+    expect(page).toEqual({ kind: 'folder', locked: false, allowUpload: true, expiresAt: null, sharedBy: 'Lena' });
     expect(await readJson<PublicLink>(await pub(link.token, `?folderId=${drop.id}`))).toEqual(page);
     for (const rest of ['/zip', `/files/x/download`]) {
       const refused = await pub(link.token, rest);

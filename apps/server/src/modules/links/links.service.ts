@@ -9,7 +9,7 @@ import type {
   RevokeLinkResponse,
 } from '@atrium/contracts';
 import { LINK_TEXTS } from '@atrium/contracts/texts';
-import type { LinkActor, UserActor } from '../../auth/actor';
+import { displayNameOf, type LinkActor, type UserActor } from '../../auth/actor';
 import { LINK_MANAGE_ACTION, linkState, requireLink, type LinkAction } from '../../auth/policies/link';
 import { AppError } from '../../errors';
 import type { BlobRecord } from '../../lib/http/send-blob';
@@ -22,7 +22,7 @@ import type { FoldersService } from '../spaces';
 import type { UsersRepository } from '../auth';
 import { createLinkMakerCheck } from './link-maker-check';
 import { linkSubject, presentLink } from './links.presenter';
-import type { LinkRow, LinksRepository } from './links.repository';
+import type { LinkMaker, LinkRow, LinksRepository } from './links.repository';
 import { unlockCookieName, type Unlocker } from './unlock-cookie';
 
 /** Random bytes in a token: 192 bits (the issue asks for at least 128), 32 base64url characters. */
@@ -59,7 +59,7 @@ export type Cookies = Record<string, string | undefined>;
 
 /** A link's bearer on one request: the link row and its actor. */
 interface Bearing {
-  link: LinkRow;
+  link: LinkRow & LinkMaker;
   actor: LinkActor;
 }
 
@@ -196,7 +196,12 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
         allowUpload: subject.allowUpload,
         expiresAt: link.expires_at,
       };
-      if (!actor.unlocked || subject.allowUpload) return base;
+      if (!actor.unlocked) return base;
+      if (subject.allowUpload) {
+        // A file drop names who asks for the files (docs/PRODUCT.md#sharing-screens-web), never lists the folder.
+        const sharedBy = displayNameOf({ name: link.maker_name, nickname: link.maker_nickname });
+        return sharedBy ? { ...base, sharedBy } : base;
+      }
       if (subject.kind === 'file') {
         const file = await fileOf(link);
         return {

@@ -107,7 +107,7 @@ export default function AdminMessagesPage() {
   };
 
   return (
-    <section className="mx-auto max-w-4xl px-4 pb-28 pt-8 sm:pb-12 sm:pt-12">
+    <section className="mx-auto max-w-6xl px-4 pb-28 pt-8 sm:pb-12 sm:pt-12">
       <h1 className="text-3xl font-semibold tracking-tight text-slate-900">Messages</h1>
       <p className="mt-2 text-slate-600">
         What visitors sent through the contact form, newest first.

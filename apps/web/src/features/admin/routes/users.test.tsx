@@ -75,14 +75,14 @@ describe('admin users page', () => {
     renderAt('/dashboard/admin/users', <AdminUsersPage />);
     const row = (await screen.findByRole('table', { name: 'Users' })).querySelector('tbody tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: 'Make admin' }));
-    expect(await screen.findByText('bob is now an admin')).toBeTruthy();
+    expect(await screen.findByText('Bob Stone is now an admin')).toBeTruthy();
     await userEvent.click(within(row).getByRole('button', { name: 'Disable' }));
     expect(await screen.findByText('Refused for a reason.')).toBeTruthy();
     await userEvent.type(within(row).getByLabelText('Quota (MB)'), '5');
     await userEvent.click(within(row).getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Quota of bob saved')).toBeTruthy();
+    expect(await screen.findByText('Quota of Bob Stone saved')).toBeTruthy();
     await userEvent.click(within(row).getByRole('button', { name: 'Sign out everywhere' }));
-    expect(await screen.findByText('Signed bob out of 2 session(s)')).toBeTruthy();
+    expect(await screen.findByText('Signed Bob Stone out of 2 session(s)')).toBeTruthy();
     const patches = calls.filter((c) => c.method === 'PATCH').map((c) => c.body);
     expect(patches).toEqual([{ role: 'admin' }, { disabled: true }, { quotaBytes: 5 * 1024 * 1024 }]);
     expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/admin/users/bob/sessions')).toBe(true);
@@ -124,7 +124,7 @@ describe('admin users page', () => {
     expect(confirm.textContent).toContain('Rita Reed (rita)');
     expect(calls.some((c) => c.url.endsWith('/transfer'))).toBe(false);
     await userEvent.click(within(confirm).getByRole('button', { name: 'Transfer files' }));
-    expect(await screen.findByText('Moved 3 file(s) and 1 folder(s) of bob to rita, in "From Bob Stone"')).toBeTruthy();
+    expect(await screen.findByText('Moved 3 file(s) and 1 folder(s) of Bob Stone to rita, in "From Bob Stone"')).toBeTruthy();
     expect(calls.filter((c) => c.url === '/api/admin/users/bob/transfer').map((c) => c.body)).toEqual([
       { toUserId: 'rita' },
     ]);

@@ -18,6 +18,9 @@ const MB = 1024 * 1024;
 const errorText = (error: unknown) => (isApiError(error) ? error.message : 'Something went wrong. Please try again.');
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 /** A user as the confirmation names them: their name and user id, or the user id alone. */
+/** How a toast names a person: their display name, else their user id (docs/PRODUCT.md#admin-console-users-and-audit-log). */
+const displayNameOf = (user: Pick<AdminUser, 'name' | 'userId'>) => user.name ?? user.userId;
+
 const named = (user: Pick<AdminUser, 'name' | 'userId'>) =>
   user.name && user.name !== user.userId ? `${user.name} (${user.userId})` : user.userId;
 
@@ -54,7 +57,7 @@ function TransferFiles({ user, others }: { user: AdminUser; others: AdminUser[] 
           close();
           showToast(
             'success',
-            `Moved ${result.files} file(s) and ${result.folders} folder(s) of ${user.userId} to ${result.to}, in "${result.folderName}"`,
+            `Moved ${result.files} file(s) and ${result.folders} folder(s) of ${displayNameOf(user)} to ${result.to}, in "${result.folderName}"`,
           );
         },
         onError: (error) => {
@@ -134,7 +137,7 @@ function UserActions({ user, self, others }: { user: AdminUser; self: boolean; o
       showToast('warning', 'Enter the quota in MB, or leave it empty for the default.');
       return;
     }
-    change({ quotaBytes: text ? Math.round(megabytes * MB) : null }, `Quota of ${user.userId} saved`);
+    change({ quotaBytes: text ? Math.round(megabytes * MB) : null }, `Quota of ${displayNameOf(user)} saved`);
   };
   const button =
     'rounded-md px-2.5 py-1.5 text-sm font-medium ring-1 ring-slate-300 hover:bg-slate-50 disabled:opacity-50 min-h-11 sm:min-h-0';
@@ -147,7 +150,9 @@ function UserActions({ user, self, others }: { user: AdminUser; self: boolean; o
         onClick={() =>
           change(
             { role: user.role === 'admin' ? 'user' : 'admin' },
-            user.role === 'admin' ? `${user.userId} is no longer an admin` : `${user.userId} is now an admin`,
+            user.role === 'admin'
+              ? `${displayNameOf(user)} is no longer an admin`
+              : `${displayNameOf(user)} is now an admin`,
           )
         }
       >
@@ -160,7 +165,7 @@ function UserActions({ user, self, others }: { user: AdminUser; self: boolean; o
         onClick={() =>
           change(
             { disabled: !user.disabled },
-            user.disabled ? `${user.userId} is enabled` : `${user.userId} is disabled and signed out`,
+            user.disabled ? `${displayNameOf(user)} is enabled` : `${displayNameOf(user)} is disabled and signed out`,
           )
         }
       >
@@ -172,7 +177,8 @@ function UserActions({ user, self, others }: { user: AdminUser; self: boolean; o
         disabled={revoke.isPending}
         onClick={() =>
           revoke.mutate(user.userId, {
-            onSuccess: (result) => showToast('success', `Signed ${user.userId} out of ${result.revoked} session(s)`),
+            onSuccess: (result) =>
+              showToast('success', `Signed ${displayNameOf(user)} out of ${result.revoked} session(s)`),
             onError: (error) => showToast('error', errorText(error)),
           })
         }

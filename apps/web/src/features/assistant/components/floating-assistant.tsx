@@ -70,7 +70,11 @@ export function FloatingAssistant({ chat }: { chat: 'overlay' | 'link' }) {
           <ChatOverlay onClose={() => setChatOpen(false)} />
         </Suspense>
       )}
-      <div className="pointer-events-none fixed bottom-4 right-4 z-40 flex flex-col items-end gap-3 sm:right-6">
+      {/* A landmark of its own: every control of the page is inside one (axe `region`). */}
+      <aside
+        aria-label="Assistant"
+        className="pointer-events-none fixed bottom-4 right-4 z-40 flex flex-col items-end gap-3 sm:right-6"
+      >
         {voiceMessage && (
           <p
             className={`pointer-events-auto max-w-[min(20rem,calc(100vw-2rem))] rounded-xl border bg-white px-3 py-2 text-sm shadow-lg ${TONE_CLASS[voiceMessage.tone]}`}
@@ -120,7 +124,7 @@ export function FloatingAssistant({ chat }: { chat: 'overlay' | 'link' }) {
             </button>
           )}
         </div>
-      </div>
+      </aside>
     </>
   );
 }

@@ -231,10 +231,12 @@ describe('public link page', () => {
     }
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     stubApi({
-      [`GET ${META}`]: () => json(200, { kind: 'folder', locked: false, allowUpload: true, expiresAt: null }),
+      [`GET ${META}`]: () =>
+        json(200, { kind: 'folder', locked: false, allowUpload: true, expiresAt: null, sharedBy: 'Alice Example' }),
     });
     open();
     expect(await screen.findByRole('heading', { name: 'Upload files' })).toBeTruthy();
+    expect(screen.getByText('Alice Example asks you for files.')).toBeTruthy();
     expect(screen.queryByRole('list', { name: 'Contents' })).toBeNull();
     await userEvent.upload(screen.getByLabelText('Choose files'), [
       new File(['hello'], 'a.txt', { type: 'text/plain' }),

@@ -328,7 +328,7 @@ function FolderView({
 
 type Sent = { name: string; state: 'sending' | 'done' | 'failed'; percent: number; message?: string };
 
-function DropView({ token }: { token: string }) {
+function DropView({ token, sharedBy }: { token: string; sharedBy: string | undefined }) {
   const inputId = useId();
   const [sent, setSent] = useState<Sent[]>([]);
   const [dragging, setDragging] = useState(false);
@@ -365,6 +365,7 @@ function DropView({ token }: { token: string }) {
         <Upload aria-hidden="true" className="size-6 text-brand-600" />
         <h1 className="text-xl font-semibold">Upload files</h1>
       </div>
+      {sharedBy && <p className="font-medium text-slate-900">{sharedBy} asks you for files.</p>}
       <p className="text-sm text-slate-600">
         Files you upload here go to the person who shared this link. You cannot see the folder&apos;s other files.
       </p>
@@ -460,7 +461,7 @@ export default function PublicLinkPage() {
         <p className="mt-2 text-sm text-slate-600">Ask the person who shared it for a new link.</p>
       </div>
     );
-  else if (state.link.allowUpload) body = <DropView token={token} />;
+  else if (state.link.allowUpload) body = <DropView token={token} sharedBy={state.link.sharedBy} />;
   else if (state.link.kind === 'file' && state.link.file)
     body = <FileView token={token} file={state.link.file} onDownloadFailed={onDownloadFailed} />;
   else if (state.link.folder)
