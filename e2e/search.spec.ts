@@ -72,8 +72,10 @@ for (const size of WIDTHS) {
     // Keyboard: ↓ chooses it, Enter opens its folder.
     await box.press('ArrowDown');
     await box.press('Enter');
-    await expect(page).toHaveURL(new RegExp(`/dashboard/spaces/personal/folders/${folder.id}$`));
+    await expect(page).toHaveURL(new RegExp(`/dashboard/spaces/personal/folders/${folder.id}\\?select=`));
     await expect(page.getByRole('heading', { level: 1, name: `Quarterly ${tag}` })).toBeVisible();
+    // The file found is selected in its folder.
+    await expect(page.getByRole('checkbox', { name: `Select zebrafish-${tag}-report.txt` })).toBeChecked();
 
     // Choose both files; the bar downloads them as one zip.
     await page.getByRole('checkbox', { name: `Select zebrafish-${tag}-report.txt` }).check();
@@ -86,7 +88,8 @@ for (const size of WIDTHS) {
       page.waitForEvent('download'),
       bar.getByRole('button', { name: 'Download as zip' }).click(),
     ]);
-    expect(download.suggestedFilename()).toBe('files.zip');
+    // Named after the folder holding them.
+    expect(download.suggestedFilename()).toBe(`Quarterly ${tag}.zip`);
     const bytes = readFileSync(await download.path());
     // A stored (uncompressed) zip: the signature, both names and both contents in the clear.
     expect(bytes.subarray(0, 2).toString()).toBe('PK');

@@ -138,7 +138,7 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
   const upload = async (picked: PickedFile[]) => {
     if (picked.length === 0) return;
     if (!canWrite) {
-      showToast('error', viewOnly ?? 'You cannot upload here.');
+      showToast('info', viewOnly ?? 'You cannot upload here.');
       return;
     }
     const top = picked.filter((entry) => !entry.path.includes('/')).map((entry) => entry.path);
