@@ -106,7 +106,7 @@ function presentEntry(row: FeedRow): ActivityEntry | undefined {
 }
 
 /**
- * Activity feeds (docs/PRODUCT.md#activity), Starred and Recent (#starred-and-recent) and the home (#home). Feeds
+ * Activity feeds (docs/PRODUCT.md#activity), Starred and Recent (#starred-and-recent) and the home (#dashboard-home). Feeds
  * are the audit log's file and folder entries inside a workspace or a folder's subtree; reading one takes `read` on
  * the workspace or the folder (else the same 404 as a missing one), and share and link entries take `share` (as a
  * file's own activity, `fileDetailsView`).
