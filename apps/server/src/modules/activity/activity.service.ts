@@ -161,7 +161,7 @@ export function createActivityService({ repo, access, files, clock, sharedSpaceN
             spaceKind: 'shared',
             spaceId: null,
             spaceName: sharedSpaceName,
-            folderId: Boolean(row.folder_readable) ? row.folder_id : null,
+            folderId: row.folder_readable ? row.folder_id : null,
           },
       starred: Boolean(row.starred),
     };
