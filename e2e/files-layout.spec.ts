@@ -76,12 +76,12 @@ for (const { width, height } of [
       expect(names.slice(0, 2)).toEqual(['report.txt', 'report (1).txt']);
 
       await page.goto('/dashboard');
-      // The home page's Files card leads to the combined page, which can delete.
-      await expect(page.getByRole('main').locator('a[href="/dashboard/files"]')).toBeVisible();
+      // The home page's Files card leads to the file browser; the combined page (which can delete) is in the sidebar.
+      await expect(page.getByRole('main').locator('a[href="/dashboard/spaces/personal/folders"]')).toBeVisible();
       if (width < 768) await page.getByRole('button', { name: 'Open menu' }).click();
       const group = page.getByRole('button', { name: 'Files', exact: true });
       if ((await group.getAttribute('aria-expanded')) === 'false') await group.click();
-      const nav = page.getByRole('link', { name: 'All files' });
+      const nav = page.getByRole('link', { name: 'My files (personal)' });
       await expect(nav).toBeVisible();
       await nav.click();
       await expect(page).toHaveURL(/\/dashboard\/files$/);

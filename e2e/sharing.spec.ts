@@ -51,7 +51,7 @@ async function upload(page: Page, userId: string, fileName: string, body: string
   return (await response.json()) as { id: string; fileName: string };
 }
 
-/** Opens the share dialog of a file from the "All files" row menu. */
+/** Opens the share dialog of a file from the "My files (personal)" row menu. */
 async function openShareDialog(page: Page, fileName: string) {
   await page.goto('/dashboard/files');
   await page

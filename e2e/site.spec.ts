@@ -242,13 +242,22 @@ test.describe('dashboard shell', () => {
     await open(page, '/dashboard');
     const sidebar = page.getByTestId('sidebar');
     const main = sidebar.getByRole('list', { name: 'Main' });
-    await expect(main.getByRole('link')).toHaveText(['Home', 'Profile', 'Notifications', 'AI Assistant']);
+    await expect(main.getByRole('link')).toHaveText([
+      'Home',
+      'Files',
+      'Starred',
+      'Recent',
+      'Activity',
+      'Profile',
+      'Notifications',
+      'AI Assistant',
+    ]);
     await sidebar.getByLabel('Search menu').fill('noti');
     await expect(main.getByRole('link')).toHaveText(['Notifications']);
     await sidebar.getByLabel('Search menu').fill('zzz');
     await expect(main).toContainText('No matching pages.');
     await sidebar.getByLabel('Search menu').fill('');
-    await expect(main.getByRole('link')).toHaveCount(4);
+    await expect(main.getByRole('link')).toHaveCount(8);
 
     const files = sidebar.getByRole('button', { name: 'Files' });
     const admin = sidebar.getByRole('button', { name: 'Admin' });

@@ -1248,7 +1248,7 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
   });
 
   /**
-   * Activity, the home, Starred and Recent (docs/PRODUCT.md#activity, #home, #starred-and-recent), by caller, on a
+   * Activity, the home, Starred and Recent (docs/PRODUCT.md#activity, #dashboard-home, #starred-and-recent), by caller, on a
    * workspace folder shared with the recipient as a viewer: a workspace's feed is its members' (a non-member, the
    * recipient and an admin outside it 404); a folder's feed and a star take `read` on the item (the recipient 200);
    * removing one's own star, the home, Starred and Recent answer every signed-in person, with only what they reach;

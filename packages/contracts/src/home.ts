@@ -59,7 +59,7 @@ export const StarResult = z
   .meta({ id: 'StarResult' });
 export type StarResult = z.infer<typeof StarResult>;
 
-/** GET /api/home: the dashboard home of a team member (docs/PRODUCT.md#home). */
+/** GET /api/home: the dashboard home of a team member (docs/PRODUCT.md#dashboard-home). */
 export const HomeSummary = z
   .object({
     counts: z

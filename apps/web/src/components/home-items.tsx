@@ -1,7 +1,7 @@
 import type { HomeItem } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { folderHref } from '@atrium/contracts/pages';
-import { FileIcon, Folder } from 'lucide-react';
+import { FileIcon, Folder, FolderOpen } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 import { viewerHref } from '../lib/viewer-link';
 import { StarButton } from './star-button';
@@ -34,10 +34,12 @@ function ItemRow({ item }: { item: HomeItem }) {
       {item.kind === 'file' && folder !== null && (
         <Link
           to={folderHref(item.place.spaceId, folder)}
-          className="hidden shrink-0 rounded text-sm font-medium text-brand-700 hover:underline sm:inline"
+          className="inline-flex min-h-11 min-w-11 shrink-0 items-center justify-center gap-1 rounded text-sm font-medium text-brand-700 hover:underline"
           aria-label={`Go to folder: ${item.name}`}
+          title="Go to folder"
         >
-          Go to folder
+          <FolderOpen aria-hidden="true" className="size-5 sm:hidden" />
+          <span className="hidden sm:inline">Go to folder</span>
         </Link>
       )}
       <StarButton id={item.id} kind={item.kind} name={item.name} />

@@ -45,7 +45,7 @@ export const queryKeys = {
   sharedWithMe: () => ['shared-with-me'] as const,
   /** GET /api/trash */
   trash: () => ['trash'] as const,
-  /** GET /api/home, /api/recent, /api/starred (docs/PRODUCT.md#home): a star or a change refreshes them all. */
+  /** GET /api/home, /api/recent, /api/starred (docs/PRODUCT.md#dashboard-home): a star or a change refreshes them all. */
   home: {
     all: () => ['home'] as const,
     summary: () => ['home', 'summary'] as const,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callsAs, dialects, readError, startTestServer, type TestServer } from '../../../test/helpers';
 
 /**
- * Activity (docs/PRODUCT.md#activity), the home (#home), Starred and Recent (#starred-and-recent): what each person
+ * Activity (docs/PRODUCT.md#activity), the home (#dashboard-home), Starred and Recent (#starred-and-recent): what each person
  * sees is what they may read — a non-member gets 404, a viewer sees the workspace's changes but not its shares, a
  * share recipient sees only the shared folder's subtree.
  */

@@ -65,7 +65,7 @@ function scopeCondition(scope: FeedScope): RawBuilder<boolean> {
 }
 
 /**
- * The queries of activity, Starred, Recent and the home (docs/PRODUCT.md#activity, #home, #starred-and-recent).
+ * The queries of activity, Starred, Recent and the home (docs/PRODUCT.md#activity, #dashboard-home, #starred-and-recent).
  * Feeds read the audit log (`audit_log.subject`, migration 0022); reach is `readableScope` of `auth/access-facts.ts`.
  */
 export const createActivityRepository = (db: Db) => ({

@@ -6,7 +6,7 @@ import type { ActivityService } from './activity.service';
 const USER = { access: 'user' } as const;
 
 /**
- * Activity feeds (docs/PRODUCT.md#activity), the home (#home), Starred and Recent (#starred-and-recent). Who may is
+ * Activity feeds (docs/PRODUCT.md#activity), the home (#dashboard-home), Starred and Recent (#starred-and-recent). Who may is
  * the workspace and folder policies' (a feed) and the file policy's (a star); lists read only what the caller reaches.
  */
 export function registerActivityRoutes(app: FastifyInstance, { activity }: { activity: ActivityService }) {

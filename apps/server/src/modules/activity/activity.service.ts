@@ -106,7 +106,7 @@ function presentEntry(row: FeedRow): ActivityEntry | undefined {
 }
 
 /**
- * Activity feeds (docs/PRODUCT.md#activity), Starred and Recent (#starred-and-recent) and the home (#home). Feeds
+ * Activity feeds (docs/PRODUCT.md#activity), Starred and Recent (#starred-and-recent) and the home (#dashboard-home). Feeds
  * are the audit log's file and folder entries inside a workspace or a folder's subtree; reading one takes `read` on
  * the workspace or the folder (else the same 404 as a missing one), and share and link entries take `share` (as a
  * file's own activity, `fileDetailsView`).
@@ -161,7 +161,7 @@ export function createActivityService({ repo, access, files, clock, sharedSpaceN
             spaceKind: 'shared',
             spaceId: null,
             spaceName: sharedSpaceName,
-            folderId: Boolean(row.folder_readable) ? row.folder_id : null,
+            folderId: row.folder_readable ? row.folder_id : null,
           },
       starred: Boolean(row.starred),
     };

@@ -1,6 +1,6 @@
 /**
  * The activity module's face: activity feeds, the dashboard home, Starred and Recent (docs/PRODUCT.md#activity,
- * #home, #starred-and-recent).
+ * #dashboard-home, #starred-and-recent).
  *
  * Feeds are read from the audit log (`audit_log.subject`, migration `0022-audit-subject`): the entries about files
  * and folders that are now inside a workspace (`GET /api/workspaces/{id}/activity`, members only) or inside a

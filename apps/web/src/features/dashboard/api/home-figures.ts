@@ -36,7 +36,7 @@ export const aiReadinessQueryOptions = () =>
   });
 export const useAiReadiness = () => useQuery(aiReadinessQueryOptions());
 
-/** GET /api/home: what I reach in every space, recent files, my workspaces, shared with me lately (docs/PRODUCT.md#home). */
+/** GET /api/home: what I reach in every space, recent files, my workspaces, shared with me lately (docs/PRODUCT.md#dashboard-home). */
 export const homeQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.home.summary(), queryFn: () => call(ENDPOINTS.home.summary) });
 export const useHome = () => useQuery(homeQueryOptions());

@@ -57,8 +57,8 @@ const sectionTitle = 'text-lg font-semibold text-slate-900';
 /** The home's lists under the cards: recent files, my workspaces with their storage, shared with me lately. */
 function HomeLists({ home }: { home: HomeSummary }) {
   return (
-    <div className="mt-10 grid gap-8 lg:grid-cols-2">
-      <section aria-labelledby="home-recent" className="space-y-3 lg:col-span-2">
+    <div className="mt-10 grid grid-cols-1 gap-8 lg:grid-cols-2">
+      <section aria-labelledby="home-recent" className="min-w-0 space-y-3 lg:col-span-2">
         <div className="flex items-baseline justify-between gap-2">
           <h2 id="home-recent" className={sectionTitle}>
             Recent files
@@ -75,7 +75,7 @@ function HomeLists({ home }: { home: HomeSummary }) {
           <HomeItemList items={home.recent} label="Recent files" />
         )}
       </section>
-      <section aria-labelledby="home-workspaces" className="space-y-3">
+      <section aria-labelledby="home-workspaces" className="min-w-0 space-y-3">
         <h2 id="home-workspaces" className={sectionTitle}>
           Your workspaces
         </h2>
@@ -110,7 +110,7 @@ function HomeLists({ home }: { home: HomeSummary }) {
           </ul>
         )}
       </section>
-      <section aria-labelledby="home-shared" className="space-y-3">
+      <section aria-labelledby="home-shared" className="min-w-0 space-y-3">
         <div className="flex items-baseline justify-between gap-2">
           <h2 id="home-shared" className={sectionTitle}>
             Shared with me lately
@@ -152,7 +152,7 @@ function HomeLists({ home }: { home: HomeSummary }) {
 }
 
 /**
- * Dashboard home (docs/PRODUCT.md#home): a greeting by local time, four cards with real figures (the files card counts
+ * Dashboard home (docs/PRODUCT.md#dashboard-home): a greeting by local time, four cards with real figures (the files card counts
  * every file I can reach, not only my personal space), then recent files, my workspaces and shared with me lately.
  */
 export function DashboardHome({ unreadCount, now }: DashboardHomeProps) {
