@@ -3,9 +3,9 @@ import type { PublicLink } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { LINK_TEXTS } from '@atrium/contracts/texts';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { Archive, Download, Eye, FileText, Folder, Lock, Upload } from 'lucide-react';
+import { Archive, Download, Expand, Eye, FileText, Folder, Lock, Upload } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
-import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { LoadMore, type PagedQuery } from '../../../components/ui/load-more';
@@ -16,7 +16,9 @@ import { isApiError } from '../../../lib/api-error';
 import { RequestCancelledError } from '../../../lib/http';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useNoindexPage } from '../../../lib/use-page-meta';
+import { openedInApp, VIEWER_OPENED_STATE, VIEWER_PARAM } from '../../../lib/viewer-link';
 import { getPublicLink, publicLinkUrls, unlockLink, uploadToLink } from '../api/public-link-api';
+import { PublicFileViewer, type PublicViewerFile } from '../components/public-file-viewer';
 
 type State =
   | { kind: 'loading' }
@@ -170,7 +172,18 @@ function PasswordForm({ token, onUnlocked }: { token: string; onUnlocked: () => 
 export const previewable = (type: string) =>
   /^(image|audio|video|text)\//.test(type) || type === 'application/json' || type === 'application/pdf';
 
-function FileView({ token, file }: { token: string; file: NonNullable<PublicLink['file']> }) {
+/** The id the viewer's address gives the one file of a file link (`?file=link`). */
+export const FILE_LINK_VIEWER_ID = 'link';
+
+function FileView({
+  token,
+  file,
+  onView,
+}: {
+  token: string;
+  file: NonNullable<PublicLink['file']>;
+  onView: (fileId: string) => void;
+}) {
   const [preview, setPreview] = useState(false);
   return (
     <article className={`${card} space-y-4`}>
@@ -194,9 +207,14 @@ function FileView({ token, file }: { token: string; file: NonNullable<PublicLink
             fileName={file.fileName}
           />
         ) : (
-          <button type="button" onClick={() => setPreview(true)} className={buttonClass('secondary')}>
-            <Eye aria-hidden="true" className="size-4" /> Show preview
-          </button>
+          <div className="flex flex-wrap gap-2">
+            <button type="button" onClick={() => setPreview(true)} className={buttonClass('secondary')}>
+              <Eye aria-hidden="true" className="size-4" /> Show preview
+            </button>
+            <button type="button" onClick={() => onView(FILE_LINK_VIEWER_ID)} className={buttonClass('secondary')}>
+              <Expand aria-hidden="true" className="size-4" /> Open in viewer
+            </button>
+          </div>
         ))}
     </article>
   );
@@ -206,11 +224,14 @@ function FolderView({
   token,
   folder,
   onOpen,
+  onView,
   pages,
 }: {
   token: string;
   folder: NonNullable<PublicLink['folder']>;
   onOpen: (folderId: string | undefined) => void;
+  /** Opens a file in the read-only viewer. */
+  onView: (fileId: string) => void;
   pages: PagedQuery;
 }) {
   const empty = folder.files.length === 0 && folder.folders.length === 0;
@@ -283,6 +304,15 @@ function FolderView({
                 <span className="block truncate font-medium">{file.fileName}</span>
                 <span className="block text-slate-600">{formatBytes(file.size)}</span>
               </span>
+              <button
+                type="button"
+                onClick={() => onView(file.id)}
+                aria-label={`Open ${file.fileName}`}
+                className="inline-flex shrink-0 items-center gap-1 rounded-lg px-2 py-1 font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                <Expand aria-hidden="true" className="size-4" />
+                Open
+              </button>
               <a
                 href={publicLinkUrls.folderFile(token, file.id)}
                 download={file.fileName}
@@ -400,6 +430,23 @@ export default function PublicLinkPage() {
   const folderId = search.get('folder') ?? undefined;
   const { state, reload, pages } = usePublicLink(token, folderId);
   const openFolder = (id: string | undefined) => setSearch(id ? { folder: id } : {});
+  // The read-only file viewer is `?file=<id>` (`?file=link` for a file link), so Back and reload keep it.
+  const location = useLocation();
+  const navigate = useNavigate();
+  const viewing = search.get(VIEWER_PARAM);
+  const view = (fileId: string, replace = false) => {
+    const next = new URLSearchParams(search);
+    next.set(VIEWER_PARAM, fileId);
+    setSearch(next, replace ? { replace, state: location.state } : { state: VIEWER_OPENED_STATE });
+  };
+  const closeViewer = () => {
+    if (openedInApp(location.state)) void navigate(-1);
+    else {
+      const next = new URLSearchParams(search);
+      next.delete(VIEWER_PARAM);
+      setSearch(next, { replace: true });
+    }
+  };
   useNoindexPage();
   useDocumentTitle(
     state.kind === 'ready'
@@ -420,10 +467,42 @@ export default function PublicLinkPage() {
       </div>
     );
   else if (state.link.allowUpload) body = <DropView token={token} />;
-  else if (state.link.kind === 'file' && state.link.file) body = <FileView token={token} file={state.link.file} />;
+  else if (state.link.kind === 'file' && state.link.file)
+    body = <FileView token={token} file={state.link.file} onView={view} />;
   else if (state.link.folder)
-    body = <FolderView token={token} folder={state.link.folder} onOpen={openFolder} pages={pages} />;
+    body = <FolderView token={token} folder={state.link.folder} onOpen={openFolder} onView={view} pages={pages} />;
   else body = <p className="text-sm text-slate-600">This link has nothing to show.</p>;
 
-  return <Shell>{body}</Shell>;
+  const viewerFiles = state.kind === 'ready' && !state.link.allowUpload ? viewableFiles(token, state.link) : null;
+  return (
+    <Shell>
+      {body}
+      {viewing && viewerFiles && (
+        <PublicFileViewer
+          files={viewerFiles}
+          fileId={viewing}
+          onClose={closeViewer}
+          onOpen={(fileId) => view(fileId, true)}
+        />
+      )}
+    </Shell>
+  );
+}
+
+/** The files of a link the read-only viewer shows: the file of a file link, or the files of the folder shown. */
+function viewableFiles(token: string, link: PublicLink): PublicViewerFile[] {
+  if (link.kind === 'file' && link.file)
+    return [
+      {
+        ...link.file,
+        id: FILE_LINK_VIEWER_ID,
+        src: publicLinkUrls.download(token, true),
+        downloadHref: publicLinkUrls.download(token),
+      },
+    ];
+  return (link.folder?.files ?? []).map((file) => ({
+    ...file,
+    src: publicLinkUrls.folderFile(token, file.id, true),
+    downloadHref: publicLinkUrls.folderFile(token, file.id),
+  }));
 }

@@ -1,7 +1,7 @@
 import type { FileKind, FolderSort, Space } from '@atrium/contracts';
 import { ArrowDownAZ, ArrowUpZA, ChevronRight, FolderPlus, FolderUp, Upload } from 'lucide-react';
 import { useId, useRef, useState, type DragEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -13,6 +13,8 @@ import { showToast } from '../../../lib/toast';
 import { usePreferences, useUpdatePreferences } from '../../../lib/queries/preferences';
 import { useShareAction } from '../../../lib/share-action';
 import { useUndoToast } from '../../../lib/trash';
+import { VIEWER_OPENED_STATE, viewerHref } from '../../../lib/viewer-link';
+import { rememberViewerList } from '../../../lib/viewer-list';
 import {
   takenFileNames,
   useCreateFolder,
@@ -100,6 +102,8 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
   const refresh = useRefreshFolders();
   const undoToast = useUndoToast();
   const share = useShareAction();
+  const navigate = useNavigate();
+  const location = useLocation();
   const queue = useUploadQueue(openId, () => void refresh());
   const folderInputRef = useRef<HTMLInputElement>(null);
   // List or grid, remembered per user on the server (every browser shows the same).
@@ -157,6 +161,8 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
   const page = listing.data.pages[0];
   if (!page) return null;
   const { folders, files } = mergePages(listing.data.pages);
+  // The viewer's Previous / Next follow this folder as listed here (its sort and filter).
+  rememberViewerList(files.map((file) => ({ id: file.id, name: file.fileName })));
   // Rows in list order, for checkboxes and Shift ranges; a choice never names a row no longer listed.
   const rowOrder = [
     ...folders.map((f) => entryKey({ kind: 'folder', id: f.id, name: f.name })),
@@ -351,6 +357,10 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
               onDelete: (target) => setDialog({ kind: 'delete', target }),
               onVersions: (target) => setDialog({ kind: 'versions', target }),
               onDetails: (target) => setDialog({ kind: 'details', target }),
+              onOpen: (target) =>
+                void navigate(viewerHref(target.id, location.pathname, location.search), {
+                  state: VIEWER_OPENED_STATE,
+                }),
             }}
           />
         )}
