@@ -76,6 +76,7 @@ export function ImageView({ src, name, overlay }: { src: string; name: string; o
 
   if (failed) return <Alert>Could not load the image.</Alert>;
   const sized = zoom !== 'fit' && natural;
+  const width = natural && (zoom !== 'fit' || boxSize.width > 0) ? natural.width * scale : undefined;
   return (
     <div className="flex h-full min-h-0 flex-col gap-2">
       <div
@@ -111,8 +112,9 @@ export function ImageView({ src, name, overlay }: { src: string; name: string; o
                 if (box.current) setBoxSize({ width: box.current.clientWidth, height: box.current.clientHeight });
               }}
               onError={() => setFailed(true)}
-              style={sized ? { width: natural.width * zoom, maxWidth: 'none' } : undefined}
-              className={`block select-none ${sized ? '' : 'max-h-[calc(100dvh-12rem)] max-w-full object-contain'}`}
+              // Sized by the scale shown (fit included, once the picture and its box are measured).
+              style={width === undefined ? undefined : { width, maxWidth: 'none' }}
+              className={`block select-none ${width === undefined ? 'max-h-[calc(100dvh-12rem)] max-w-full' : ''}`}
             />
             {overlay}
           </div>
