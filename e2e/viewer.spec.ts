@@ -127,12 +127,13 @@ for (const { name: screen, width, height } of WIDTHS) {
       await page.keyboard.press('ArrowRight');
       await expectViewing(page, 'c-data.bin');
       await page.keyboard.press('ArrowLeft');
+      await expectViewing(page, 'b-notes.md');
       await page.keyboard.press('ArrowLeft');
       await expectViewing(page, 'a-sign.png');
 
       // Details opens over the viewer; Escape closes it first, then the viewer, and focus returns to the opener.
       await viewer.getByRole('button', { name: 'Details' }).click();
-      const details = page.getByRole('dialog', { name: 'a-sign.png' }).filter({ hasText: 'SHA-256' });
+      const details = page.getByRole('textbox', { name: 'SHA-256' });
       await expect(details).toBeVisible();
       await page.keyboard.press('Escape');
       await expect(details).toBeHidden();

@@ -38,7 +38,9 @@ describe('Markdown', () => {
   it('renders headings, lists, emphasis and safe links, and shows HTML as text', () => {
     render(
       <Markdown
-        source={'# Title\n\nSome **bold** and `code`.\n\n- one\n- <img src=x onerror=alert(1)>\n\n[ok](https://example.org) [bad](javascript:alert(1))'}
+        source={
+          '# Title\n\nSome **bold** and `code`.\n\n- one\n- <img src=x onerror=alert(1)>\n\n[ok](https://example.org) [bad](javascript:alert(1))'
+        }
       />,
     );
     expect(screen.getByRole('heading', { name: 'Title' })).toBeTruthy();
@@ -105,7 +107,14 @@ describe('ViewerFrame', () => {
     const onPrevious = vi.fn();
     const onNext = vi.fn();
     const { unmount } = render(
-      <ViewerFrame title="photo.png" position="2 of 3" onClose={onClose} onPrevious={onPrevious} onNext={onNext} aside={<p>Found</p>}>
+      <ViewerFrame
+        title="photo.png"
+        position="2 of 3"
+        onClose={onClose}
+        onPrevious={onPrevious}
+        onNext={onNext}
+        aside={<p>Found</p>}
+      >
         <p>content</p>
       </ViewerFrame>,
     );

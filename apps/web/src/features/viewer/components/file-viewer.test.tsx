@@ -45,7 +45,8 @@ function stub(insights: Record<string, unknown> = {}) {
       const url = new URL(input, 'http://x');
       const found = /^\/api\/files\/([^/]+)\/(details|insights)$/.exec(url.pathname);
       if (found?.[2] === 'details' && found[1] && FILES[found[1]]) return json(200, FILES[found[1]]);
-      if (found?.[2] === 'insights') return json(200, insights[found[1] ?? ''] ?? { status: 'unsupported', engine: null, analysedAt: null });
+      if (found?.[2] === 'insights')
+        return json(200, insights[found[1] ?? ''] ?? { status: 'unsupported', engine: null, analysedAt: null });
       if (url.pathname === '/api/folders/root')
         return json(200, {
           id: 'root',
@@ -113,10 +114,14 @@ describe('file viewer', () => {
       star: ({ fileId }) => <button type="button">Star {fileId}</button>,
     });
     const dialog = await screen.findByRole('dialog', { name: 'a.png' });
-    expect(within(dialog).getByRole('img', { name: 'a.png' }).getAttribute('src')).toBe('/api/files/download/a?inline=1');
+    expect(within(dialog).getByRole('img', { name: 'a.png' }).getAttribute('src')).toBe(
+      '/api/files/download/a?inline=1',
+    );
     expect(within(dialog).getByRole('link', { name: 'Download' }).getAttribute('href')).toBe('/api/files/download/a');
     expect(within(dialog).getByRole('button', { name: 'Star a' })).toBeTruthy();
-    expect(within(dialog).getByRole('link', { name: 'Go to folder' }).getAttribute('href')).toBe('/dashboard/spaces/w1/folders/root');
+    expect(within(dialog).getByRole('link', { name: 'Go to folder' }).getAttribute('href')).toBe(
+      '/dashboard/spaces/w1/folders/root',
+    );
     expect(await within(dialog).findByText(/^1 of 2 ·/)).toBeTruthy();
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Share' }));
