@@ -100,12 +100,17 @@ for (const size of WIDTHS) {
 
     // The search page (the sidebar's search leads there too) lists it with its location.
     await page.goto(`/dashboard/search?q=${encodeURIComponent('zebraf')}`);
-    const result = page.getByRole('link', { name: new RegExp(`zebrafish-${tag}-report\\.txt`) });
+    // A file opens in the file viewer over the results; Go to folder beside it opens its folder.
+    const result = page.getByRole('link', { name: `Go to folder of zebrafish-${tag}-report.txt`, exact: true });
     await expect(result).toBeVisible();
-    // A file opens its folder with its row selected (`?select=<fileId>`).
+    // Go to folder opens its folder with the file's row selected (`?select=<fileId>`).
     await expect(result).toHaveAttribute(
       'href',
       new RegExp(`^/dashboard/spaces/personal/folders/${folder.id}\\?select=`),
+    );
+    await expect(page.getByRole('list', { name: 'Search results' }).getByRole('link').first()).toHaveAttribute(
+      'href',
+      /\/dashboard\/search\?q=zebraf&file=/,
     );
     await page.getByLabel('Type').selectOption('image');
     await expect(page.getByText('Nothing matches “zebraf”.')).toBeVisible();

@@ -18,3 +18,13 @@ export function withoutViewer(pathname: string, search: string): string {
   const rest = params.toString();
   return rest ? `${pathname}?${rest}` : pathname;
 }
+
+/**
+ * The history state of an address the app opened the viewer with (a click on a file): closing the viewer then goes
+ * Back, so Back after Esc does not reopen it. A pasted or reloaded address has no such state: closing replaces it.
+ */
+export const VIEWER_OPENED_STATE = { viewerOpened: true } as const;
+
+/** Whether the viewer at this history entry was opened by the app (`VIEWER_OPENED_STATE`). */
+export const openedInApp = (state: unknown): boolean =>
+  typeof state === 'object' && state !== null && (state as { viewerOpened?: unknown }).viewerOpened === true;

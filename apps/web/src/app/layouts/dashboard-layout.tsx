@@ -11,9 +11,16 @@ import { FloatingAssistant } from '../../features/assistant';
 import { Sidebar } from '../../features/dashboard/components/sidebar';
 import { NotificationsRuntime, useUnreadCount } from '../../features/notifications';
 import { ShareHost } from '../../features/sharing';
-import { SpaceSwitcher } from '../../features/spaces';
+import { FileDetailsPanel, SpaceSwitcher, VersionsDialog } from '../../features/spaces';
+import { FileViewerHost, useViewerOpen, type ViewerSlots } from '../../features/viewer';
 
 const COLLAPSED_KEY = 'atrium.sidebarCollapsed';
+
+/** What the file viewer borrows from the spaces feature (and the Star button's slot, `star`, for starring). */
+const VIEWER_SLOTS: ViewerSlots = {
+  versions: (props) => <VersionsDialog {...props} />,
+  details: (props) => <FileDetailsPanel {...props} />,
+};
 
 /** Signed-in area: requires a session (else /login, then back here), sidebar plus page. */
 export function DashboardLayout() {
@@ -21,6 +28,7 @@ export function DashboardLayout() {
   const ended = useSessionEnd();
   const location = useLocation();
   const unreadCount = useUnreadCount();
+  const viewerOpen = useViewerOpen();
   const contactUnread = useContactUnreadCount(me.data?.isAdmin === true);
   const itemBadges = { [PAGES.messages.path]: contactUnread.data ?? 0 };
   const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === 'true');
@@ -140,10 +148,13 @@ export function DashboardLayout() {
             <Suspense fallback={<Spinner />}>
               <Outlet />
             </Suspense>
+            {/* `?file=<id>` on any signed-in page opens the file viewer over it (docs/PRODUCT.md#file-viewer). */}
+            <FileViewerHost {...VIEWER_SLOTS} />
           </ShareHost>
         </main>
       </div>
-      <FloatingAssistant chat="link" />
+      {/* The viewer takes the whole screen: the floating icons would cover its controls. */}
+      {!viewerOpen && <FloatingAssistant chat="link" />}
     </div>
   );
 }

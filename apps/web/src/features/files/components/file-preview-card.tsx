@@ -1,9 +1,11 @@
 import type { FileRecord } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
-import { ChevronDown, ChevronRight, Download } from 'lucide-react';
+import { ChevronDown, ChevronRight, Download, Expand } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import { MediaPreview } from '../../../components/ui/media-preview';
 import { downloadUrl, thumbnailUrl } from '../../../lib/file-urls';
+import { VIEWER_OPENED_STATE, viewerHref } from '../../../lib/viewer-link';
 import { FaceBoxes, FileInsightsPanel } from './file-insights';
 import { FileRowMenu } from './row-menu';
 
@@ -18,6 +20,7 @@ export function FilePreviewCard({ file, onDelete }: { file: FileRecord; onDelete
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const media = useRef<HTMLMediaElement | null>(null);
+  const location = useLocation();
   return (
     <article className="rounded-xl border border-slate-200 bg-white shadow-sm">
       <div className="flex items-center gap-1 pr-2">
@@ -67,13 +70,23 @@ export function FilePreviewCard({ file, onDelete }: { file: FileRecord; onDelete
             </div>
             <FileInsightsPanel fileId={file.id} media={media} />
           </div>
-          <a
-            href={downloadUrl(file.id)}
-            download={file.fileName}
-            className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
-          >
-            <Download aria-hidden="true" className="size-4" /> Download
-          </a>
+          <div className="flex flex-wrap gap-4">
+            <a
+              href={downloadUrl(file.id)}
+              download={file.fileName}
+              className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
+            >
+              <Download aria-hidden="true" className="size-4" /> Download
+            </a>
+            {/* The full-screen viewer (docs/PRODUCT.md#file-viewer): zoom, Previous / Next, Share, Versions. */}
+            <Link
+              to={viewerHref(file.id, location.pathname, location.search)}
+              state={VIEWER_OPENED_STATE}
+              className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
+            >
+              <Expand aria-hidden="true" className="size-4" /> Open in viewer
+            </Link>
+          </div>
         </div>
       )}
     </article>

@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, wrap } from '../test-utils';
 import { ApiError } from '../../../lib/api-client';
@@ -148,32 +149,36 @@ describe('FilePreviewCard', () => {
     [20_000_000, '19.07 MB', '20,000,000 bytes'],
   ])('shows %d bytes as %s with the exact count in a tooltip', (size, shown, exact) => {
     wrap(
-      <FilePreviewCard
-        file={{
-          id: 'b1',
-          fileId: 'b1',
-          fileName: 'big.bin',
-          size,
-          contentType: 'application/octet-stream',
-          uploadDate: '2026-11-21T10:00:00.000Z',
-        }}
-      />,
+      <MemoryRouter>
+        <FilePreviewCard
+          file={{
+            id: 'b1',
+            fileId: 'b1',
+            fileName: 'big.bin',
+            size,
+            contentType: 'application/octet-stream',
+            uploadDate: '2026-11-21T10:00:00.000Z',
+          }}
+        />
+      </MemoryRouter>,
     );
     expect(screen.getByTitle(exact).textContent).toBe(shown);
   });
 
   it('toggles open and closed and shows the size in KB and a media preview', async () => {
     wrap(
-      <FilePreviewCard
-        file={{
-          id: 'v1',
-          fileId: 'v1',
-          fileName: 'clip.mp4',
-          size: 2048,
-          contentType: 'video/mp4',
-          uploadDate: '2026-11-21T10:00:00.000Z',
-        }}
-      />,
+      <MemoryRouter initialEntries={['/dashboard/file-preview']}>
+        <FilePreviewCard
+          file={{
+            id: 'v1',
+            fileId: 'v1',
+            fileName: 'clip.mp4',
+            size: 2048,
+            contentType: 'video/mp4',
+            uploadDate: '2026-11-21T10:00:00.000Z',
+          }}
+        />
+      </MemoryRouter>,
     );
     const toggle = screen.getByRole('button', { name: /^clip\.mp4/ });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
@@ -183,6 +188,10 @@ describe('FilePreviewCard', () => {
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     const video = document.querySelector('video');
     expect(video?.getAttribute('src')).toBe('/api/files/download/v1?inline=1');
+    // The full-screen viewer over this page.
+    expect(screen.getByRole('link', { name: 'Open in viewer' }).getAttribute('href')).toBe(
+      '/dashboard/file-preview?file=v1',
+    );
     await userEvent.click(toggle);
     await waitFor(() => expect(document.querySelector('video')).toBeNull());
   });

@@ -10,7 +10,10 @@ export default function FilePreviewPage() {
   const files = useFiles(useOwnerKey());
   const deletion = useDeleteFlow();
   return (
-    <FilesPageShell title="Preview files" intro="Open a card to see its details and a preview.">
+    <FilesPageShell
+      title="Preview files"
+      intro="Open a card to see its details and a preview. Files of your workspaces and files shared with you open in the viewer from Files, Search and Shared with me."
+    >
       {files.isPending ? (
         <Spinner label="Loading files…" />
       ) : files.isError ? (

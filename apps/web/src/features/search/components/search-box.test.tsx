@@ -107,11 +107,14 @@ describe('SearchBox', () => {
     await userEvent.clear(box);
     await userEvent.type(box, 'rep{Enter}');
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Search' })).toBeTruthy());
-    // The page shows every result as a link to its folder, and its filters go to the server.
+    // The page opens each file in the viewer over the results, with Go to folder beside it.
     const links = await screen.findAllByRole('link');
     expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      '/dashboard/search?q=rep&file=a',
       '/dashboard/spaces/personal/folders/f-reports?select=a',
+      '/dashboard/search?q=rep&file=b',
       '/dashboard/spaces/w1/folders/f-w?select=b',
     ]);
+    expect(screen.getByRole('link', { name: 'Go to folder of report.pdf' })).toBeTruthy();
   });
 });

@@ -1,7 +1,7 @@
 import { FileKind, type Space } from '@atrium/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, type ReactNode } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { LoadMore } from '../../../components/ui/load-more';
 import { Spinner } from '../../../components/ui/spinner';
@@ -9,6 +9,8 @@ import { errorText } from '../../../lib/api-error';
 import { spacesQueryOptions } from '../../../lib/queries/spaces';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useDebounced } from '../../../lib/use-debounced';
+import { VIEWER_OPENED_STATE, viewerHref } from '../../../lib/viewer-link';
+import { rememberViewerList } from '../../../lib/viewer-list';
 import { useSearch, type SearchParams } from '../api/search-api';
 import { ResultSummary } from '../components/result-row';
 import { SearchLabel } from '../components/search-label';
@@ -44,6 +46,7 @@ function FilterField({ id, label, children }: { id: string; label: string; child
  */
 export default function SearchPage() {
   const [params, setParams] = useSearchParams();
+  const location = useLocation();
   const ids = { q: useId(), type: useId(), space: useId(), from: useId(), to: useId() };
   const text = params.get('q') ?? '';
   const typeParam = params.get('type') ?? '';
@@ -70,6 +73,9 @@ export default function SearchPage() {
     );
 
   const items = results.data?.pages.flatMap((page) => page.items) ?? [];
+  // A file opens in the viewer over the results; Previous / Next step through the files found.
+  const rememberFound = () =>
+    rememberViewerList(items.filter((item) => item.kind === 'file').map((item) => ({ id: item.id, name: item.name })));
   const spaceOptions = (spaces.data ?? []).map((space: Space) => ({
     value: space.kind === 'personal' ? 'personal' : space.id,
     label: space.name,
@@ -169,13 +175,33 @@ export default function SearchPage() {
               const linkClass =
                 'block px-4 py-3 hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600';
               return (
-                <li key={`${result.kind}:${result.id}`}>
-                  {target.external ? (
+                <li key={`${result.kind}:${result.id}`} className="flex items-stretch">
+                  {result.kind === 'file' ? (
+                    <>
+                      <Link
+                        to={viewerHref(result.id, location.pathname, location.search)}
+                        state={VIEWER_OPENED_STATE}
+                        onClick={rememberFound}
+                        className={`${linkClass} min-w-0 flex-1`}
+                      >
+                        <ResultSummary result={result} />
+                      </Link>
+                      {!target.external && (
+                        <Link
+                          to={target.href}
+                          aria-label={`Go to folder of ${result.name}`}
+                          className="flex shrink-0 items-center px-3 text-sm font-medium text-brand-700 hover:bg-slate-50 hover:underline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600"
+                        >
+                          Go to folder
+                        </Link>
+                      )}
+                    </>
+                  ) : target.external ? (
                     <a href={target.href} target="_blank" rel="noopener" className={linkClass}>
                       <ResultSummary result={result} />
                     </a>
                   ) : (
-                    <Link to={target.href} className={linkClass}>
+                    <Link to={target.href} className={`${linkClass} min-w-0 flex-1`}>
                       <ResultSummary result={result} />
                     </Link>
                   )}

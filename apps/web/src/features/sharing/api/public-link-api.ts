@@ -51,7 +51,8 @@ export const publicLinkUrls = {
   /** A file link's bytes (Range, ETag); `inline` for previews. */
   download: (token: string, inline = false) => endpointPath(E.download, { token }, inline ? { inline: 1 } : {}),
   /** One file of a folder link. */
-  folderFile: (token: string, fileId: string) => endpointPath(E.fileDownload, { token, fileId }),
+  folderFile: (token: string, fileId: string, inline = false) =>
+    endpointPath(E.fileDownload, { token, fileId }, inline ? { inline: 1 } : {}),
   /** The whole folder as a streamed zip. */
   zip: (token: string) => endpointPath(E.zip, { token }),
 };

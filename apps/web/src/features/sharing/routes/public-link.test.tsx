@@ -102,7 +102,7 @@ describe('public link page', () => {
       within(contents)
         .getAllByRole('listitem')
         .map((item) => item.textContent),
-    ).toEqual(['Drafts', 'summary.pdf1.00 MBDownload', 'notes.txt10 BytesDownload']);
+    ).toEqual(['Drafts', 'summary.pdf1.00 MBOpenDownload', 'notes.txt10 BytesOpenDownload']);
     expect(screen.getByRole('link', { name: 'Download notes.txt' }).getAttribute('href')).toBe(
       `${META}/files/a2/download`,
     );

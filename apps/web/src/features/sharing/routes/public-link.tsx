@@ -3,9 +3,9 @@ import type { PublicLink } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { LINK_TEXTS } from '@atrium/contracts/texts';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { Archive, Download, Eye, FileText, Folder, Lock, Upload } from 'lucide-react';
+import { Archive, Download, Expand, Eye, FileText, Folder, Lock, Upload } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
-import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { LoadMore, type PagedQuery } from '../../../components/ui/load-more';
@@ -17,7 +17,9 @@ import { checkedDownloadClick } from '../../../lib/checked-download';
 import { RequestCancelledError } from '../../../lib/http';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useNoindexPage } from '../../../lib/use-page-meta';
+import { openedInApp, VIEWER_OPENED_STATE, VIEWER_PARAM } from '../../../lib/viewer-link';
 import { getPublicLink, publicLinkUrls, unlockLink, uploadToLink } from '../api/public-link-api';
+import { PublicFileViewer, type PublicViewerFile } from '../components/public-file-viewer';
 
 type State =
   | { kind: 'loading' }
@@ -174,14 +176,19 @@ export const previewable = (type: string) =>
 /** Hears a download the server refused (docs/PRODUCT.md#stale-downloads). */
 type OnDownloadFailed = (error: unknown) => void;
 
+/** The id the viewer's address gives the one file of a file link (`?file=link`). */
+export const FILE_LINK_VIEWER_ID = 'link';
+
 function FileView({
   token,
   file,
   onDownloadFailed,
+  onView,
 }: {
   token: string;
   file: NonNullable<PublicLink['file']>;
   onDownloadFailed: OnDownloadFailed;
+  onView: (fileId: string) => void;
 }) {
   const [preview, setPreview] = useState(false);
   return (
@@ -211,9 +218,14 @@ function FileView({
             fileName={file.fileName}
           />
         ) : (
-          <button type="button" onClick={() => setPreview(true)} className={buttonClass('secondary')}>
-            <Eye aria-hidden="true" className="size-4" /> Show preview
-          </button>
+          <div className="flex flex-wrap gap-2">
+            <button type="button" onClick={() => setPreview(true)} className={buttonClass('secondary')}>
+              <Eye aria-hidden="true" className="size-4" /> Show preview
+            </button>
+            <button type="button" onClick={() => onView(FILE_LINK_VIEWER_ID)} className={buttonClass('secondary')}>
+              <Expand aria-hidden="true" className="size-4" /> Open in viewer
+            </button>
+          </div>
         ))}
     </article>
   );
@@ -223,12 +235,15 @@ function FolderView({
   token,
   folder,
   onOpen,
+  onView,
   pages,
   onDownloadFailed,
 }: {
   token: string;
   folder: NonNullable<PublicLink['folder']>;
   onOpen: (folderId: string | undefined) => void;
+  /** Opens a file in the read-only viewer. */
+  onView: (fileId: string) => void;
   pages: PagedQuery;
   onDownloadFailed: OnDownloadFailed;
 }) {
@@ -307,6 +322,15 @@ function FolderView({
                 <span className="block truncate font-medium">{file.fileName}</span>
                 <span className="block text-slate-600">{formatBytes(file.size)}</span>
               </span>
+              <button
+                type="button"
+                onClick={() => onView(file.id)}
+                aria-label={`Open ${file.fileName}`}
+                className="inline-flex shrink-0 items-center gap-1 rounded-lg px-2 py-1 font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                <Expand aria-hidden="true" className="size-4" />
+                Open
+              </button>
               <a
                 href={publicLinkUrls.folderFile(token, file.id)}
                 download={file.fileName}
@@ -442,6 +466,23 @@ export default function PublicLinkPage() {
     );
     void reload();
   };
+  // The read-only file viewer is `?file=<id>` (`?file=link` for a file link), so Back and reload keep it.
+  const location = useLocation();
+  const navigate = useNavigate();
+  const viewing = search.get(VIEWER_PARAM);
+  const view = (fileId: string, replace = false) => {
+    const next = new URLSearchParams(search);
+    next.set(VIEWER_PARAM, fileId);
+    setSearch(next, replace ? { replace, state: location.state } : { state: VIEWER_OPENED_STATE });
+  };
+  const closeViewer = () => {
+    if (openedInApp(location.state)) void navigate(-1);
+    else {
+      const next = new URLSearchParams(search);
+      next.delete(VIEWER_PARAM);
+      setSearch(next, { replace: true });
+    }
+  };
   useNoindexPage();
   useDocumentTitle(
     state.kind === 'ready'
@@ -463,19 +504,21 @@ export default function PublicLinkPage() {
     );
   else if (state.link.allowUpload) body = <DropView token={token} sharedBy={state.link.sharedBy} />;
   else if (state.link.kind === 'file' && state.link.file)
-    body = <FileView token={token} file={state.link.file} onDownloadFailed={onDownloadFailed} />;
+    body = <FileView token={token} file={state.link.file} onDownloadFailed={onDownloadFailed} onView={view} />;
   else if (state.link.folder)
     body = (
       <FolderView
         token={token}
         folder={state.link.folder}
         onOpen={openFolder}
+        onView={view}
         pages={pages}
         onDownloadFailed={onDownloadFailed}
       />
     );
   else body = <p className="text-sm text-slate-600">This link has nothing to show.</p>;
 
+  const viewerFiles = state.kind === 'ready' && !state.link.allowUpload ? viewableFiles(token, state.link) : null;
   return (
     <Shell>
       {downloadError && state.kind === 'ready' && (
@@ -484,6 +527,32 @@ export default function PublicLinkPage() {
         </Alert>
       )}
       {body}
+      {viewing && viewerFiles && (
+        <PublicFileViewer
+          files={viewerFiles}
+          fileId={viewing}
+          onClose={closeViewer}
+          onOpen={(fileId) => view(fileId, true)}
+        />
+      )}
     </Shell>
   );
+}
+
+/** The files of a link the read-only viewer shows: the file of a file link, or the files of the folder shown. */
+function viewableFiles(token: string, link: PublicLink): PublicViewerFile[] {
+  if (link.kind === 'file' && link.file)
+    return [
+      {
+        ...link.file,
+        id: FILE_LINK_VIEWER_ID,
+        src: publicLinkUrls.download(token, true),
+        downloadHref: publicLinkUrls.download(token),
+      },
+    ];
+  return (link.folder?.files ?? []).map((file) => ({
+    ...file,
+    src: publicLinkUrls.folderFile(token, file.id, true),
+    downloadHref: publicLinkUrls.folderFile(token, file.id),
+  }));
 }

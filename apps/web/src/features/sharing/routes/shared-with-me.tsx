@@ -1,6 +1,7 @@
 import { formatBytes } from '@atrium/contracts/format-bytes';
-import { Download, FileText, Folder, Share2 } from 'lucide-react';
+import { Download, Eye, FileText, Folder, Share2 } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { PAGES } from '@atrium/contracts/pages';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { Spinner } from '../../../components/ui/spinner';
@@ -9,6 +10,8 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useSharedWithMe } from '../api/sharing-api';
 import { ROLE_LABELS, errorText } from '../components/sharing-texts';
 import { downloadUrl } from '../../../lib/file-urls';
+import { VIEWER_OPENED_STATE, viewerHref } from '../../../lib/viewer-link';
+import { rememberViewerList } from '../../../lib/viewer-list';
 import { folderRoute } from '../routes-config';
 
 const sharedLine = (sharedBy: string | null, sharedAt: string) =>
@@ -78,6 +81,8 @@ function SharedRow({ icon, name, detail, role, target, children }: SharedRowProp
 export default function SharedWithMePage() {
   useDocumentTitle('Shared with me');
   const shared = useSharedWithMe();
+  const rememberShared = () =>
+    rememberViewerList((shared.data?.files ?? []).map((file) => ({ id: file.id, name: file.fileName })));
   return (
     <section className="mx-auto max-w-5xl space-y-6 px-4 py-8">
       <header>
@@ -124,11 +129,31 @@ export default function SharedWithMePage() {
                 <SharedRow
                   key={file.id}
                   icon={<FileText aria-hidden="true" className="size-5 shrink-0 text-slate-500" />}
-                  name={<span className="block truncate font-medium text-slate-900">{file.fileName}</span>}
+                  name={
+                    // Opens the file viewer over this page; Previous / Next step through the shared files.
+                    <Link
+                      to={viewerHref(file.id, PAGES.shared.path)}
+                      state={VIEWER_OPENED_STATE}
+                      onClick={rememberShared}
+                      className="block truncate font-medium text-slate-900 hover:text-brand-700 hover:underline"
+                    >
+                      {file.fileName}
+                    </Link>
+                  }
                   detail={`${formatBytes(file.size)} · ${sharedLine(file.sharedBy, file.sharedAt)}`}
                   role={file.role}
                   target={{ kind: 'file', id: file.id, name: file.fileName }}
                 >
+                  <Link
+                    to={viewerHref(file.id, PAGES.shared.path)}
+                    state={VIEWER_OPENED_STATE}
+                    onClick={rememberShared}
+                    aria-label={`Open ${file.fileName}`}
+                    className="inline-flex items-center gap-1 rounded-lg px-2 py-1 text-sm font-medium text-brand-700 hover:bg-brand-50"
+                  >
+                    <Eye aria-hidden="true" className="size-4" />
+                    Open
+                  </Link>
                   <a
                     // The private download route: the policies let share recipients through.
                     href={downloadUrl(file.id)}

@@ -5,6 +5,7 @@ import { useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { Menu } from '../../../components/ui/menu';
 import { thumbnailUrl } from '../../../lib/file-urls';
+import { VIEWER_OPENED_STATE } from '../../../lib/viewer-link';
 import { entryKey, menuLabel, RowCheckbox, rowsOf, type EntryListProps, type Row } from './entry-list';
 
 const KIND_ICONS: Record<FileKind, LucideIcon> = {
@@ -115,7 +116,13 @@ export function EntryGrid(props: EntryListProps) {
                   {name}
                 </a>
               ) : (
-                <Link to={row.href} data-card-link className={linkClass} onKeyDown={onKeyDown}>
+                <Link
+                  to={row.href}
+                  state={row.target.kind === 'file' ? VIEWER_OPENED_STATE : undefined}
+                  data-card-link
+                  className={linkClass}
+                  onKeyDown={onKeyDown}
+                >
                   {name}
                 </Link>
               )}

@@ -17,6 +17,7 @@ import { Link } from 'react-router';
 import { Menu, type MenuItem } from '../../../components/ui/menu';
 import { TableHead, type TableColumn } from '../../../components/ui/table-head';
 import { downloadUrl } from '../../../lib/file-urls';
+import { VIEWER_OPENED_STATE, VIEWER_PARAM } from '../../../lib/viewer-link';
 import { useWideScreen } from '../../../lib/use-wide-screen';
 import { folderPath, typeLabel, type SpaceRef } from '../lib/browser-logic';
 
@@ -41,6 +42,8 @@ export interface EntryActions {
   /** Star or unstar (docs/PRODUCT.md#starred-and-recent); `isStarred` names the item "Remove star" when starred. */
   onStar?: (target: EntryTarget) => void;
   isStarred?: (target: EntryTarget) => boolean;
+  /** Opens a file in the file viewer (docs/PRODUCT.md#file-viewer); without it, "Open" follows the viewer's address. */
+  onOpen?: (target: EntryTarget) => void;
 }
 
 /** Checkboxes per row (bulk actions): which rows are chosen, and what a click does (Shift: a range). */
@@ -137,16 +140,20 @@ export function rowsOf({ space, folders, files, actions }: Omit<EntryListProps, 
     }),
     ...files.map((file): Row => {
       const target: EntryTarget = { kind: 'file', id: file.id, name: file.fileName };
-      const href = downloadUrl(file.id, true);
+      // The file viewer over this folder (`?file=<id>`, docs/PRODUCT.md#file-viewer).
+      const href = `?${VIEWER_PARAM}=${encodeURIComponent(file.id)}`;
+      const open: MenuItem = actions.onOpen
+        ? { label: 'Open', icon: ExternalLink, onSelect: () => actions.onOpen?.(target) }
+        : { label: 'Open', icon: ExternalLink, href };
       return {
         target,
         file: { contentType: file.contentType, uploadDate: file.uploadDate },
         href,
-        newTab: true,
+        newTab: false,
         size: formatBytes(file.size),
         type: typeLabel(file),
         date: formatDate(file.uploadDate),
-        items: menuItems(target, actions, { label: 'Open', icon: ExternalLink, href, newTab: true }),
+        items: menuItems(target, actions, open),
       };
     }),
   ];
@@ -172,7 +179,7 @@ function EntryName({ row }: { row: Row }) {
       {content}
     </a>
   ) : (
-    <Link to={row.href} className={className}>
+    <Link to={row.href} state={row.target.kind === 'file' ? VIEWER_OPENED_STATE : undefined} className={className}>
       {content}
     </Link>
   );

@@ -88,7 +88,8 @@ describe('FileBrowser grid view', () => {
     renderFileBrowser();
     const grid = await screen.findByRole('list', { name: 'Folder contents' });
     const links = within(grid).getAllByRole('link');
-    expect(links[1]?.getAttribute('href')).toBe('/api/files/download/f1?inline=1');
+    // A file opens in the file viewer over this folder (docs/PRODUCT.md#file-viewer).
+    expect(links[1]?.getAttribute('href')).toMatch(/\?file=f1$/);
     expect(links[0]?.getAttribute('href')).toBe('/dashboard/spaces/w1/folders/d1');
 
     links[1]?.focus();

@@ -1,7 +1,7 @@
 import type { FileKind, FolderSort, Space } from '@atrium/contracts';
 import { ChevronRight, Eye } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -13,6 +13,8 @@ import { showToast } from '../../../lib/toast';
 import { usePreferences, useUpdatePreferences } from '../../../lib/queries/preferences';
 import { useShareAction } from '../../../lib/share-action';
 import { useUndoToast } from '../../../lib/trash';
+import { VIEWER_OPENED_STATE, viewerHref } from '../../../lib/viewer-link';
+import { rememberViewerList } from '../../../lib/viewer-list';
 import {
   takenFileNames,
   useChangeBack,
@@ -95,6 +97,8 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
   const changeBack = useChangeBack();
   const undoToast = useUndoToast();
   const share = useShareAction();
+  const navigate = useNavigate();
+  const location = useLocation();
   const queue = useUploadQueue(openId, () => void refresh());
   const folderInputRef = useRef<HTMLInputElement>(null);
   // List or grid, remembered per user on the server (every browser shows the same).
@@ -178,6 +182,8 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
   const page = listing.data.pages[0];
   if (!page) return null;
   const { folders, files } = mergePages(listing.data.pages);
+  // The viewer's Previous / Next follow this folder as listed here (its sort and filter).
+  rememberViewerList(files.map((file) => ({ id: file.id, name: file.fileName })));
   // Rows in list order, for checkboxes and Shift ranges; a choice never names a row no longer listed.
   const rowOrder = [
     ...folders.map((f) => entryKey({ kind: 'folder', id: f.id, name: f.name })),
@@ -334,6 +340,10 @@ export function FileBrowser({ space, spaces, folderId, pageSize }: FileBrowserPr
               onDetails: (target) => setDialog({ kind: 'details', target }),
               onStar: (target) => stars.toggle(target.kind, target.id),
               isStarred: (target) => stars.isStarred(target.kind, target.id),
+              onOpen: (target) =>
+                void navigate(viewerHref(target.id, location.pathname, location.search), {
+                  state: VIEWER_OPENED_STATE,
+                }),
             }}
           />
         )}
