@@ -3,6 +3,7 @@ import { Menu, X } from 'lucide-react';
 import { Suspense, useEffect, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
+import { StarButton } from '../../components/star-button';
 import { logout, useMe } from '../../lib/me';
 import { lastSessionEndReason, loginPathFor } from '../../lib/session-end';
 import { useSessionEnd } from '../use-session-end';
@@ -20,6 +21,7 @@ const COLLAPSED_KEY = 'atrium.sidebarCollapsed';
 const VIEWER_SLOTS: ViewerSlots = {
   versions: (props) => <VersionsDialog {...props} />,
   details: (props) => <FileDetailsPanel {...props} />,
+  star: ({ fileId, name }) => <StarButton id={fileId} name={name} shortcut="s" />,
 };
 
 /** Signed-in area: requires a session (else /login, then back here), sidebar plus page. */

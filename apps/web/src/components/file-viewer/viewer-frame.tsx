@@ -10,6 +10,8 @@ const FOCUSABLE =
 
 /** Keys typed into these belong to them (a player's arrows seek; a field's move the caret). */
 const OWNS_ARROWS = 'input, textarea, select, audio, video, [contenteditable="true"], [role="slider"]';
+/** Where a letter key is typed, not a shortcut. */
+const TYPING = 'input, textarea, select, [contenteditable="true"]';
 
 /** The classes of a toolbar button: an icon, with its label shown from the `sm` breakpoint up. */
 export const viewerToolClass =
@@ -89,6 +91,15 @@ export function ViewerFrame({
       if (go) {
         event.preventDefault();
         go();
+      }
+      return;
+    }
+    // A one-letter shortcut (`s`: star) presses the toolbar button that declares it with `aria-keyshortcuts`.
+    if (/^[a-z]$/.test(event.key) && !event.altKey && !event.ctrlKey && !event.metaKey && !target.closest(TYPING)) {
+      const button = panel.current?.querySelector<HTMLElement>(`[aria-keyshortcuts="${event.key}"]`);
+      if (button) {
+        event.preventDefault();
+        button.click();
       }
       return;
     }

@@ -124,7 +124,9 @@ describe('admin users page', () => {
     expect(confirm.textContent).toContain('Rita Reed (rita)');
     expect(calls.some((c) => c.url.endsWith('/transfer'))).toBe(false);
     await userEvent.click(within(confirm).getByRole('button', { name: 'Transfer files' }));
-    expect(await screen.findByText('Moved 3 file(s) and 1 folder(s) of Bob Stone to rita, in "From Bob Stone"')).toBeTruthy();
+    expect(
+      await screen.findByText('Moved 3 file(s) and 1 folder(s) of Bob Stone to rita, in "From Bob Stone"'),
+    ).toBeTruthy();
     expect(calls.filter((c) => c.url === '/api/admin/users/bob/transfer').map((c) => c.body)).toEqual([
       { toUserId: 'rita' },
     ]);

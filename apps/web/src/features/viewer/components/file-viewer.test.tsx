@@ -106,6 +106,26 @@ afterEach(() => {
 });
 
 describe('file viewer', () => {
+  it('presses the toolbar button that declares the key s, but not while typing', async () => {
+    stub();
+    const star = vi.fn();
+    open('/dashboard/spaces/w1/folders?file=a', {
+      star: ({ fileId, name }) => (
+        <>
+          <button type="button" aria-keyshortcuts="s" onClick={() => star(fileId)}>
+            Star {name}
+          </button>
+          <input aria-label="Note" />
+        </>
+      ),
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'a.png' });
+    await userEvent.keyboard('s');
+    expect(star).toHaveBeenCalledWith('a');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Note' }), 'ss');
+    expect(star).toHaveBeenCalledTimes(1);
+  });
+
   it('opens on ?file=, shows the image with its toolbar, steps through the folder, and closes', async () => {
     stub();
     const share = open('/dashboard/spaces/w1/folders?file=a', {

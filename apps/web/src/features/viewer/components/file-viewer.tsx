@@ -31,8 +31,8 @@ export interface ViewerSlots {
   versions?: (props: { target: ViewerTarget; canWrite: boolean; onClose: () => void }) => ReactNode;
   /** The details panel of a file. */
   details?: (props: { target: ViewerTarget; onClose: () => void }) => ReactNode;
-  /** STAR SLOT: the Star button of the toolbar (starring is built elsewhere; the app layer wires it here). */
-  star?: (props: { fileId: string }) => ReactNode;
+  /** The Star button of the toolbar (docs/PRODUCT.md#starred-and-recent); key `s` presses it. */
+  star?: (props: { fileId: string; name: string }) => ReactNode;
 }
 
 export interface FileViewerProps extends ViewerSlots {
@@ -84,7 +84,7 @@ export function FileViewer({ fileId, onClose, onOpen, versions, details, star }:
   const isImage = data.contentType.startsWith('image/');
   const toolbar = (
     <>
-      {star?.({ fileId: data.id })}
+      {star?.({ fileId: data.id, name: data.name })}
       <a href={downloadUrl(data.id)} download={data.name} className={viewerToolClass}>
         <Download aria-hidden="true" className="size-4" />
         <ToolLabel>Download</ToolLabel>
