@@ -83,6 +83,9 @@ for (const { name: screen, width, height } of WIDTHS) {
       await vic.page.getByRole('link', { name: fileName }).click();
       const vicViewer = vic.page.getByRole('dialog', { name: fileName });
       await expect(vicViewer.getByRole('img', { name: fileName })).toBeVisible();
+      // The viewer has its own address: `?file=<id>`.
+      const fileId = new URL(vic.page.url()).searchParams.get('file') ?? '';
+      expect(fileId).not.toBe('');
       const insights = vicViewer.getByRole('complementary', { name: 'Insights' });
       await expect(insights.getByRole('textbox', { name: 'Text in this file' })).toHaveValue(/Launch/i, {
         timeout: 240_000,
@@ -98,15 +101,12 @@ for (const { name: screen, width, height } of WIDTHS) {
       await vic.page.keyboard.press('Escape');
       await expect(vicViewer).toBeHidden();
       await vic.page.goto('/dashboard/starred');
-      await expect(vic.page.getByRole('list', { name: 'Starred' }).getByRole('link', { name: fileName })).toBeVisible();
+      await expect(
+        vic.page.getByRole('list', { name: 'Starred' }).getByRole('link', { name: fileName, exact: true }),
+      ).toBeVisible();
 
       // Carol was signed in once on her laptop, which is now closed; the owner shares the file with her from the
       // viewer, opened by a pasted address.
-      const listing = (await (
-        await olivia.page.request.get(`/api/search?q=${encodeURIComponent(`poster-${run}`)}`)
-      ).json()) as { items: { id: string; name: string }[] };
-      const fileId = listing.items.find((item) => item.name === fileName)?.id ?? '';
-      expect(fileId).not.toBe('');
       await olivia.page.goto(`/dashboard/spaces/${workspaceId}/folders?file=${fileId}`);
       const oliviaViewer = olivia.page.getByRole('dialog', { name: fileName });
       await oliviaViewer.getByRole('button', { name: 'Share' }).click();
