@@ -14,6 +14,7 @@ interface Fixture {
   ownerKey: string;
   workspaceId: string;
   fileName: string;
+  fileId: string;
   fileLink: string;
   folderLink: string;
   dropLink: string;
@@ -58,6 +59,12 @@ export const SCREENS: Screen[] = [
     path: (f) => f.folderLink,
     ready: heading(/^Shared /),
   },
+  {
+    name: 'public file link in the viewer',
+    as: 'visitor',
+    path: (f) => `${f.fileLink}?file=link`,
+    ready: (page) => page.getByRole('dialog', { name: 'accessible brief.txt' }),
+  },
   { name: 'file-drop page', as: 'visitor', path: (f) => f.dropLink, ready: heading('Upload files') },
   { name: 'dashboard home', as: 'user', path: () => '/dashboard', ready: (page) => page.getByRole('main') },
   {
@@ -88,6 +95,21 @@ export const SCREENS: Screen[] = [
     },
     ready: (page) => page.getByRole('main'),
   },
+  {
+    name: 'file viewer',
+    as: 'user',
+    path: (f) => `/dashboard/spaces/personal/folders?file=${f.fileId}`,
+    ready: (page) => page.getByRole('dialog', { name: 'accessible brief.txt' }),
+  },
+  {
+    name: 'activity',
+    as: 'user',
+    path: (f) => `/dashboard/activity?workspace=${f.workspaceId}`,
+    ready: heading('Activity'),
+  },
+  { name: 'starred', as: 'user', path: () => '/dashboard/starred', ready: heading('Starred') },
+  { name: 'recent', as: 'user', path: () => '/dashboard/recent', ready: heading('Recent') },
+  { name: 'shared with me', as: 'user', path: () => '/dashboard/shared', ready: heading(/Shared with me/) },
   { name: 'members', as: 'user', path: (f) => `/dashboard/spaces/${f.workspaceId}/members`, ready: heading(/Members/) },
   {
     name: 'search',
@@ -130,6 +152,7 @@ async function makeFixture(context: BrowserContext, baseURL: string): Promise<Fi
     ownerKey,
     workspaceId: String(workspace.id),
     fileName,
+    fileId: file.id,
     fileLink: await link({ fileId: file.id }),
     folderLink: await link({ folderId: folder.id }),
     dropLink: await link({ folderId: folder.id, allowUpload: true }),
