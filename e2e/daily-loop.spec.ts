@@ -129,6 +129,10 @@ for (const { name: screen, width, height } of WIDTHS) {
       await notice.getByRole('link', { name: 'Open file' }).click();
       await expect(phone.getByRole('dialog', { name: fileName }).getByRole('img', { name: fileName })).toBeVisible();
       await shot(phone, `day-second-device-viewer-${screen}`);
+      // Escape closes it back to the list, the notice now read.
+      await phone.keyboard.press('Escape');
+      await expect(phone).toHaveURL(/\/dashboard\/notifications$/);
+      await expect(notice.getByRole('button', { name: /^Unread: / })).toHaveCount(0);
 
       // The owner reads the workspace's activity: the editor's upload, by display name.
       await olivia.page.goto(`/dashboard/activity?workspace=${workspaceId}`);

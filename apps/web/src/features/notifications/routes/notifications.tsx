@@ -8,7 +8,7 @@ import { LoadMore } from '../../../components/ui/load-more';
 import { showToast } from '../../../lib/toast';
 import { useMe } from '../../../lib/me';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { viewerHref } from '../../../lib/viewer-link';
+import { VIEWER_OPENED_STATE, viewerHref } from '../../../lib/viewer-link';
 import { MembershipActions } from '../components/membership-notice';
 import { useInbox, useInboxActions } from '../api/notifications-api';
 import { subscribeToNotifications } from '../lib/subscribe';
@@ -179,6 +179,8 @@ export default function NotificationsPage() {
                       {target && (
                         <Link
                           to={target.href}
+                          // The viewer closes back to this list (docs/PRODUCT.md#file-viewer).
+                          state={VIEWER_OPENED_STATE}
                           onClick={() => !notification.read && markRead.mutate(notification.id)}
                           className="font-medium text-brand-800 underline underline-offset-2 hover:text-brand-900"
                         >
