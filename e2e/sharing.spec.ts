@@ -382,6 +382,17 @@ test('a folder link lists files with a zip; a file-drop link takes anonymous upl
   await expect(owner.page).toHaveURL(/[?&]file=/);
   await expect(dialog).toHaveCount(0);
   await owner.page.screenshot({ path: test.info().outputPath('drop-received-viewer.png') });
+  // On a phone the row and the name fit the sheet.
+  await owner.page.setViewportSize({ width: 390, height: 844 });
+  await owner.page.goto('/dashboard/spaces/personal/folders');
+  await owner.page.getByRole('button', { name: `Actions for Campaign ${run()}` }).click();
+  await owner.page.getByRole('menuitem', { name: 'Share' }).click();
+  await expect(dialog.getByText('File drop · No expiry · 1 file received')).toBeVisible();
+  await arrived.scrollIntoViewIfNeeded();
+  await expect(arrived).toBeInViewport();
+  const box = await arrived.boundingBox();
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+  await owner.page.screenshot({ path: test.info().outputPath('drop-received-390.png') });
   await visitor.close();
   await owner.context.close();
 });
