@@ -367,6 +367,32 @@ test('a folder link lists files with a zip; a file-drop link takes anonymous upl
     files: { fileName: string }[];
   };
   expect(contents.files.map((file) => file.fileName).sort()).toEqual(['brief.txt', 'dropped.txt']);
+
+  // The owner's links list counts what arrived through the drop and names it; the name opens the viewer.
+  await owner.page.goto('/dashboard/spaces/personal/folders');
+  await owner.page.getByRole('button', { name: `Actions for Campaign ${run()}` }).click();
+  await owner.page.getByRole('menuitem', { name: 'Share' }).click();
+  const dialog = owner.page.getByRole('dialog', { name: `Share “Campaign ${run()}”` });
+  await expect(dialog.getByText('File drop · No expiry · 1 file received')).toBeVisible();
+  await expect(dialog.getByText('No expiry · 1 download', { exact: true })).toBeVisible();
+  const arrived = dialog.getByRole('list', { name: 'Recently received' }).getByRole('link', { name: 'dropped.txt' });
+  await arrived.scrollIntoViewIfNeeded();
+  await owner.page.screenshot({ path: test.info().outputPath('drop-received.png') });
+  await arrived.click();
+  await expect(owner.page).toHaveURL(/[?&]file=/);
+  await expect(dialog).toHaveCount(0);
+  await owner.page.screenshot({ path: test.info().outputPath('drop-received-viewer.png') });
+  // On a phone the row and the name fit the sheet.
+  await owner.page.setViewportSize({ width: 390, height: 844 });
+  await owner.page.goto('/dashboard/spaces/personal/folders');
+  await owner.page.getByRole('button', { name: `Actions for Campaign ${run()}` }).click();
+  await owner.page.getByRole('menuitem', { name: 'Share' }).click();
+  await expect(dialog.getByText('File drop · No expiry · 1 file received')).toBeVisible();
+  await arrived.scrollIntoViewIfNeeded();
+  await expect(arrived).toBeInViewport();
+  const box = await arrived.boundingBox();
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+  await owner.page.screenshot({ path: test.info().outputPath('drop-received-390.png') });
   await visitor.close();
   await owner.context.close();
 });

@@ -125,6 +125,23 @@ export const Link = z
     maxDownloads: z.number().int().nullable(),
     downloads: z.number().int().nonnegative(),
     allowUpload: z.boolean(),
+    received: z
+      .object({
+        count: z.number().int().nonnegative().describe('Files stored through the link (not those in the trash)'),
+        recent: z
+          .array(
+            z.object({
+              fileId: z.string(),
+              name: z.string().describe('The name the file was stored under'),
+              at: z.string().describe('When it arrived (ISO 8601)'),
+            }),
+          )
+          .max(5)
+          .describe('The newest arrivals, newest first (at most 5)'),
+      })
+      .nullable()
+      .optional()
+      .describe('What arrived through a file-drop link (allowUpload); null or absent for other links'),
     createdAt: z.string(),
     createdBy: z.string().nullable(),
     suspended: z

@@ -12,6 +12,7 @@ import type {
   FoldersTable,
   LinksTable,
   SharesTable,
+  LinkArrivalsTable,
   StarsTable,
   WorkspaceInvitationsTable,
   WorkspaceMembersTable,
@@ -79,4 +80,5 @@ export interface Database {
   people: PeopleTable;
   faces: FacesTable;
   stars: StarsTable;
+  link_arrivals: LinkArrivalsTable;
 }

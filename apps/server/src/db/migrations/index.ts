@@ -29,6 +29,7 @@ import { m0027Jobs } from './0027-jobs';
 import { m0028NotificationReads } from './0028-notification-reads';
 import { m0029Stars } from './0029-stars';
 import { m0030EndedSessions } from './0030-ended-sessions';
+import { m0031LinkArrivals } from './0031-link-arrivals';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '0028-notification-reads': m0028NotificationReads,
   '0029-stars': m0029Stars,
   '0030-ended-sessions': m0030EndedSessions,
+  '0031-link-arrivals': m0031LinkArrivals,
 };

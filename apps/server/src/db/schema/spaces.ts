@@ -127,6 +127,16 @@ export interface LinksTable {
 }
 
 /** A person's star on a file or a folder (migration 0029; exactly one of the two). */
+/** A file stored through a file-drop link (migration 0031): the link's "files received". */
+export interface LinkArrivalsTable {
+  id: string;
+  link_id: string;
+  file_id: string;
+  /** The name the file was stored under. */
+  file_name: string;
+  created_at: string;
+}
+
 export interface StarsTable {
   id: string;
   user_id: string;

@@ -388,6 +388,58 @@ describe.each(dialects())('public links (%s)', (dialect) => {
     expect(Object.fromEntries(await unzipText(Buffer.from(await zip.arrayBuffer())))).toEqual({ 'C_odd.txt': 'colon' });
   });
 
+  it('counts and lists what arrived through a file drop; other links carry no received; a purged file leaves', async () => {
+    const inbox = await folder('Arrivals');
+    const drop = await createLink({ folderId: inbox.id, allowUpload: true });
+    const plain = await createLink({ folderId: inbox.id });
+    // A new drop link has received nothing yet; a link that is not a drop has no `received` at all.
+    expect(drop.received).toEqual({ count: 0, recent: [] });
+    expect(plain.received ?? null).toBeNull();
+    const send = (name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([`content of ${name}`]), name);
+      return pub(drop.token, '/upload', { method: 'POST', body: form });
+    };
+    // Three visitors drop at once: every one is counted.
+    const sent = await Promise.all(['one.txt', 'two.txt', 'three.txt'].map(send));
+    expect(sent.map((r) => r.status)).toEqual([201, 201, 201]);
+    const listed = async () => {
+      const list = await readJson<Link[]>(
+        await server.fetch(`/api/links?folderId=${inbox.id}`, { headers: { cookie: owner } }),
+      );
+      return { drop: list.find((l) => l.id === drop.id), plain: list.find((l) => l.id === plain.id) };
+    };
+    let now = await listed();
+    expect(now.drop?.received?.count).toBe(3);
+    expect(now.drop?.received?.recent.map((r) => r.name).sort()).toEqual(['one.txt', 'three.txt', 'two.txt']);
+    expect(now.drop?.downloads).toBe(0);
+    expect(now.plain?.received ?? null).toBeNull();
+
+    // A later drop comes first; the ids are those of the stored files.
+    expect((await send('four.txt')).status).toBe(201);
+    const files = await readJson<{ files: { id: string; fileName: string }[] }>(
+      await server.fetch(`/api/folders/${inbox.id}`, { headers: { cookie: owner } }),
+    );
+    const idOf = (name: string) => files.files.find((f) => f.fileName === name)?.id;
+    now = await listed();
+    expect(now.drop?.received?.count).toBe(4);
+    expect(now.drop?.received?.recent[0]).toEqual({
+      fileId: idOf('four.txt'),
+      name: 'four.txt',
+      at: expect.any(String),
+    });
+
+    // Purged for good: the file leaves the count and the list.
+    const two = idOf('two.txt') ?? '';
+    const trashed = await server.fetch(`/api/files/user/${two}`, { method: 'DELETE', headers: { cookie: owner } });
+    expect(trashed.status, await trashed.clone().text()).toBeLessThan(300);
+    const purged = await server.fetch(`/api/trash/${two}`, { method: 'DELETE', headers: { cookie: owner } });
+    expect(purged.status, await purged.clone().text()).toBe(200);
+    now = await listed();
+    expect(now.drop?.received?.count).toBe(3);
+    expect(now.drop?.received?.recent.map((r) => r.name).sort()).toEqual(['four.txt', 'one.txt', 'three.txt']);
+  });
+
   it('takes anonymous uploads through a file drop, named safely, never listing the folder', async () => {
     const drop = await folder('Inbox');
     await upload('existing.txt', 'already here', drop.id);

@@ -18,6 +18,12 @@ export interface LinkMaker {
 /** A link with its creator's display name (for the owner's list). */
 export type LinkWithCreator = LinkRow & { creator_name: string | null };
 
+/** What arrived through a file-drop link: how many files, and the newest few (newest first). */
+export interface LinkArrivals {
+  count: number;
+  recent: { file_id: string; file_name: string; created_at: string }[];
+}
+
 /** A folder of a shared tree, for the zip. */
 export interface TreeFolder {
   id: string;
@@ -108,6 +114,42 @@ export const createLinksRepository = (db: Db) => {
         .orderBy('links.created_at', 'desc')
         .orderBy('links.id')
         .execute();
+    },
+
+    /** Records a file stored through a file-drop link (one insert: parallel drops are each counted). */
+    async recordArrival(row: { id: string; link_id: string; file_id: string; file_name: string; created_at: string }) {
+      await db.insertInto('link_arrivals').values(row).execute();
+    },
+
+    /**
+     * What arrived through each of `linkIds`: the count and the `recent` newest (a file in the trash is left out
+     * until it is restored; a purged one is gone with its row). Links with nothing yet are absent from the map.
+     */
+    async arrivalsOf(linkIds: string[], recent: number): Promise<Map<string, LinkArrivals>> {
+      const byLink = new Map<string, LinkArrivals>();
+      const arrived = () =>
+        db
+          .selectFrom('link_arrivals')
+          .innerJoin('files', 'files.id', 'link_arrivals.file_id')
+          .where('files.trashed_at', 'is', null);
+      for (let i = 0; i < linkIds.length; i += CHUNK) {
+        const counts = await arrived()
+          .select(['link_arrivals.link_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+          .where('link_arrivals.link_id', 'in', linkIds.slice(i, i + CHUNK))
+          .groupBy('link_arrivals.link_id')
+          .execute();
+        for (const { link_id, count } of counts) byLink.set(link_id, { count: Number(count), recent: [] });
+      }
+      for (const [linkId, entry] of byLink) {
+        entry.recent = await arrived()
+          .select(['link_arrivals.file_id', 'link_arrivals.file_name', 'link_arrivals.created_at'])
+          .where('link_arrivals.link_id', '=', linkId)
+          .orderBy('link_arrivals.created_at', 'desc')
+          .orderBy('link_arrivals.id', 'desc')
+          .limit(recent)
+          .execute();
+      }
+      return byLink;
     },
 
     /** Marks a link revoked (kept for the record; it answers 404 from now on). False when it already was. */

@@ -229,7 +229,7 @@ export async function registerLinksRoutes(
         // Before the body is read: a refused upload costs no bytes.
         const { folderId, linkId, makerId } = await links.uploadFolder(request.params.token, request.cookies);
         return withFilePart(request, async (part) => {
-          const stored = await links.upload(folderId, {
+          const stored = await links.upload(folderId, linkId, {
             ...part,
             context: { actor: null, ...requestContext(request) },
           });

@@ -21,7 +21,7 @@ import { type FilesService, type UploadInput, toStoredFile, type StoredFile } fr
 import type { FoldersService } from '../spaces';
 import type { UsersRepository } from '../auth';
 import { createLinkMakerCheck } from './link-maker-check';
-import { linkSubject, presentLink } from './links.presenter';
+import { linkSubject, presentLink, RECENT_ARRIVALS } from './links.presenter';
 import type { LinkMaker, LinkRow, LinksRepository } from './links.repository';
 import { unlockCookieName, type Unlocker } from './unlock-cookie';
 
@@ -168,7 +168,13 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
     async list(actor: UserActor, target: { fileId?: string | undefined; folderId?: string | undefined }) {
       await authorizeTarget(actor, target);
       const rows = await repo.listFor(target.fileId ? { fileId: target.fileId } : { folderId: target.folderId ?? '' });
-      return Promise.all(rows.map(async (row) => presentLink(row, { suspended: !(await makerMayShare(row)) })));
+      const drops = rows.filter((row) => Number(row.allow_upload) === 1).map((row) => row.id);
+      const arrivals = drops.length > 0 ? await repo.arrivalsOf(drops, RECENT_ARRIVALS) : new Map<string, never>();
+      return Promise.all(
+        rows.map(async (row) =>
+          presentLink(row, { suspended: !(await makerMayShare(row)), arrivals: arrivals.get(row.id) }),
+        ),
+      );
     },
 
     /** Revokes a link: from now on it answers 404. Anyone who may share its file or folder may revoke it. */
@@ -366,9 +372,19 @@ export function createLinksService({ repo, files, folders, unlocker, limiter, cl
       return { folderId: folderOf(link), linkId: link.id, makerId: link.created_by };
     },
 
-    /** Stores an anonymous upload in a file drop's folder (its space, quota, upload limit and name rules). */
-    async upload(folderId: string, input: UploadInput): Promise<PublicUploadResponse> {
+    /**
+     * Stores an anonymous upload in a file drop's folder (its space, quota, upload limit and name rules) and records it
+     * as arrived through the link (docs/PRODUCT.md#file-drop-links).
+     */
+    async upload(folderId: string, linkId: string, input: UploadInput): Promise<PublicUploadResponse> {
       const record = await files.ingestIntoFolder(folderId, null, input);
+      await repo.recordArrival({
+        id: randomUUID(),
+        link_id: linkId,
+        file_id: record.id,
+        file_name: record.fileName,
+        created_at: iso(clock.now()),
+      });
       return { fileName: record.fileName, size: record.size };
     },
   };

@@ -1,5 +1,6 @@
 import type { CreateLinkRequest, Link } from '@atrium/contracts';
 import { useQuery } from '@tanstack/react-query';
+import { Link as RouterLink, useLocation } from 'react-router';
 import { Link2 } from 'lucide-react';
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { Alert } from '../../../components/ui/alert';
@@ -8,6 +9,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { linkAddress, linksQueryOptions, useLinkMutations, type ShareTarget } from '../api/sharing-api';
 import { errorText } from './sharing-texts';
 import { CopyButton } from '../../../components/ui/copy-button';
+import { VIEWER_OPENED_STATE, viewerHref } from '../../../lib/viewer-link';
 
 const fieldClass =
   'w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus-visible:outline-2 focus-visible:outline-brand-600';
@@ -38,6 +40,32 @@ export const downloadsText = (link: Pick<Link, 'downloads' | 'maxDownloads'>) =>
   link.maxDownloads === null
     ? `${link.downloads} ${link.downloads === 1 ? 'download' : 'downloads'}`
     : `${link.downloads} of ${link.maxDownloads} downloads`;
+
+/** What a file-drop link's row says instead of downloads: "3 files received" (docs/PRODUCT.md#file-drop-links). */
+export const receivedText = (count: number) =>
+  count === 0 ? 'No files received yet' : `${count} ${count === 1 ? 'file' : 'files'} received`;
+
+/** The newest files that arrived through a drop link, each opening the viewer. */
+function RecentArrivals({ recent, onOpen }: { recent: NonNullable<Link['received']>['recent']; onOpen?: () => void }) {
+  const location = useLocation();
+  if (recent.length === 0) return null;
+  return (
+    <ul aria-label="Recently received" className="space-y-1 text-sm">
+      {recent.map((arrival) => (
+        <li key={arrival.fileId} className="min-w-0">
+          <RouterLink
+            to={viewerHref(arrival.fileId, location.pathname, location.search)}
+            state={VIEWER_OPENED_STATE}
+            onClick={onOpen}
+            className="block truncate text-brand-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
+          >
+            {arrival.name}
+          </RouterLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 function LinkForm({ target }: { target: ShareTarget }) {
   const ids = { expiry: useId(), password: useId(), limit: useId(), upload: useId() };
@@ -136,14 +164,23 @@ function LinkForm({ target }: { target: ShareTarget }) {
   );
 }
 
-function LinkRow({ link, onRevoke }: { link: Link; onRevoke: (link: Link) => void }) {
+function LinkRow({
+  link,
+  onRevoke,
+  onOpenFile,
+}: {
+  link: Link;
+  onRevoke: (link: Link) => void;
+  onOpenFile?: (() => void) | undefined;
+}) {
   const address = linkAddress(link.url);
   const field = useRef<HTMLInputElement>(null);
   const facts = [
     link.allowUpload ? 'File drop' : null,
     link.expiresAt ? `Expires ${new Date(link.expiresAt).toLocaleDateString()}` : 'No expiry',
     link.hasPassword ? 'Password' : null,
-    downloadsText(link),
+    // A drop link counts what arrived; nobody downloads through it.
+    link.allowUpload && link.received ? receivedText(link.received.count) : downloadsText(link),
   ].filter(Boolean);
   return (
     <li className="space-y-2 py-3">
@@ -175,12 +212,16 @@ function LinkRow({ link, onRevoke }: { link: Link; onRevoke: (link: Link) => voi
           Revoke
         </button>
       </div>
+      {link.allowUpload && link.received && <RecentArrivals recent={link.received.recent} onOpen={onOpenFile} />}
     </li>
   );
 }
 
-/** Create public links (expiry, password, download limit, file drop for folders), list, copy and revoke them. */
-export function LinksSection({ target }: { target: ShareTarget }) {
+/**
+ * Create public links (expiry, password, download limit, file drop for folders), list, copy and revoke them. A drop
+ * link's row counts and names what arrived; `onOpenFile`: a name was chosen (the viewer opens; the dialog closes).
+ */
+export function LinksSection({ target, onOpenFile }: { target: ShareTarget; onOpenFile?: () => void }) {
   const headingId = useId();
   const links = useQuery(linksQueryOptions(target));
   const { revoke } = useLinkMutations(target);
@@ -202,7 +243,7 @@ export function LinksSection({ target }: { target: ShareTarget }) {
       ) : (
         <ul aria-label="Links" className="divide-y divide-slate-100">
           {links.data.map((link) => (
-            <LinkRow key={link.id} link={link} onRevoke={setRevoking} />
+            <LinkRow key={link.id} link={link} onRevoke={setRevoking} onOpenFile={onOpenFile} />
           ))}
         </ul>
       )}

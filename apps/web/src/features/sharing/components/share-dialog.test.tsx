@@ -6,7 +6,7 @@ import { json, renderAt, stubApi } from '../test-utils';
 import { useShareAction } from '../../../lib/share-action';
 import { ShareDialog } from './share-dialog';
 import { ShareHost } from './share-host';
-import { downloadsText, endOfDay } from './links-section';
+import { downloadsText, endOfDay, receivedText } from './links-section';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -283,6 +283,59 @@ describe('ShareDialog: links', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Create link' }));
     expect((await screen.findByRole('alert')).textContent).toBe('The download limit is a whole number from 1.');
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('says what arrived through a file drop instead of downloads, each name opening the viewer', async () => {
+    const drop = link({
+      id: 'l7',
+      folderId: 'd1',
+      fileId: null,
+      allowUpload: true,
+      received: {
+        count: 3,
+        recent: [
+          { fileId: 'f3', name: 'contract.pdf', at: '2026-11-21T10:02:00.000Z' },
+          { fileId: 'f2', name: 'brief (1).txt', at: '2026-11-21T10:01:00.000Z' },
+          { fileId: 'f1', name: 'logo.png', at: '2026-11-21T10:00:00.000Z' },
+        ],
+      },
+    });
+    const empty = link({
+      id: 'l8',
+      folderId: 'd1',
+      fileId: null,
+      allowUpload: true,
+      received: { count: 0, recent: [] },
+    });
+    const plain = link({ id: 'l9', folderId: 'd1', fileId: null, downloads: 2, received: null });
+    stubApi({
+      'GET /api/folders/d1/shares': () =>
+        json(200, { owner: { kind: 'workspace', id: 'ws1', name: 'Design team' }, shares: [] }),
+      'GET /api/spaces': () => json(200, spaces),
+      'GET /api/links?folderId=d1': () => json(200, [drop, empty, plain]),
+    });
+    const onClose = vi.fn();
+    renderAt(<ShareDialog target={{ kind: 'folder', id: 'd1', name: 'Drops' }} onClose={onClose} />, '/spaces/ws1');
+    const rows = within(await screen.findByRole('list', { name: 'Links' })).getAllByRole('listitem', {
+      name: (_, el) => el.parentElement?.getAttribute('aria-label') === 'Links',
+    });
+    expect(rows).toHaveLength(3);
+    const [dropRow, emptyRow, plainRow] = rows as [HTMLElement, HTMLElement, HTMLElement];
+    expect(within(dropRow).getByText('File drop · No expiry · 3 files received')).toBeTruthy();
+    expect(within(dropRow).queryByText(/downloads/)).toBeNull();
+    const names = within(within(dropRow).getByRole('list', { name: 'Recently received' })).getAllByRole('link');
+    expect(names.map((a) => a.textContent)).toEqual(['contract.pdf', 'brief (1).txt', 'logo.png']);
+    expect(names[0]?.getAttribute('href')).toBe('/spaces/ws1?file=f3');
+    expect(within(emptyRow).getByText('File drop · No expiry · No files received yet')).toBeTruthy();
+    expect(within(emptyRow).queryByRole('list', { name: 'Recently received' })).toBeNull();
+    expect(within(plainRow).getByText('No expiry · 2 downloads')).toBeTruthy();
+    // Choosing a name opens the viewer over the page: the dialog closes.
+    await userEvent.click(names[1] as HTMLElement);
+    expect(onClose).toHaveBeenCalled();
+  });
+
+  it('counts received files in words', () => {
+    expect([0, 1, 3].map(receivedText)).toEqual(['No files received yet', '1 file received', '3 files received']);
   });
 
   it('offers file drop for folders', async () => {

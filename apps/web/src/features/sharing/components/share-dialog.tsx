@@ -22,7 +22,7 @@ export function ShareDialog({ target, onClose }: ShareDialogProps) {
       <div className="space-y-8">
         <PeopleSection target={target} />
         <div className="border-t border-slate-200 pt-6">
-          <LinksSection target={target} />
+          <LinksSection target={target} onOpenFile={onClose} />
         </div>
       </div>
     </Dialog>
