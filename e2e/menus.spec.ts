@@ -30,7 +30,7 @@ const openMenuItems = (page: Page) =>
     }),
   );
 
-const ALL_ITEMS = ['Open', 'Download', 'Versions', 'Details', 'Rename', 'Move', 'Share', 'Delete'];
+const ALL_ITEMS = ['Open', 'Download', 'Versions', 'Details', 'Star', 'Rename', 'Move', 'Share', 'Delete'];
 
 async function expectEveryItemReachable(page: Page) {
   await expect(page.getByRole('menu')).toBeVisible();
@@ -201,9 +201,9 @@ for (const { name: screen, width, height } of WIDTHS) {
       await expect(page.getByRole('link', { name: 'plan.txt' })).toBeHidden();
       await expect(page.getByText('Deleted plan.txt.')).toBeVisible();
 
-      // A search result's file: its folder opens with the row selected and in view.
+      // A search result's Go to folder: its folder opens with the row selected and in view.
       await page.goto('/dashboard/search?q=notes');
-      const result = page.getByRole('link', { name: /notes\.txt/ });
+      const result = page.getByRole('link', { name: 'Go to folder of notes.txt' });
       await expect(result).toHaveAttribute(
         'href',
         `/dashboard/spaces/personal/folders/${root}?select=${ids['notes.txt']}`,

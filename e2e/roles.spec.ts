@@ -77,7 +77,7 @@ for (const { name: screen, width, height } of WIDTHS) {
 
       // The viewer's menu offers reading only.
       await page.getByRole('button', { name: 'Actions for brief.txt' }).click();
-      await expect(page.getByRole('menuitem')).toHaveText(['Open', 'Download', 'Versions', 'Details']);
+      await expect(page.getByRole('menuitem')).toHaveText(['Open', 'Download', 'Versions', 'Details', 'Star']);
       await page.keyboard.press('Escape');
     });
   });

@@ -180,7 +180,7 @@ test('two people share a workspace: members, folders, upload, rename; a viewer o
   );
   await expect(carol.page.getByRole('button', { name: 'New folder' })).toHaveAttribute('aria-disabled', 'true');
   await carol.page.getByRole('button', { name: 'Actions for launch-plan.txt' }).click();
-  await expect(carol.page.getByRole('menuitem')).toHaveText(['Open', 'Download', 'Versions', 'Details']);
+  await expect(carol.page.getByRole('menuitem')).toHaveText(['Open', 'Download', 'Versions', 'Details', 'Star']);
   await carol.page.keyboard.press('Escape');
   await expect(carol.page.getByRole('menu')).toBeHidden();
 

@@ -55,9 +55,9 @@ export function DashboardLayout() {
     );
   }
   if (!me.data || ended) {
-    // Why the session ended (docs/PRODUCT.md#session-end-reasons); a first visit without one just signs in.
+    // Why the session ended (docs/PRODUCT.md#session-end-reasons); a visit without any session just signs in.
     const reason = ended ?? lastSessionEndReason();
-    const to = ended || reason !== 'missing' ? loginPathFor(reason) : PAGES.login.path;
+    const to = reason !== 'missing' ? loginPathFor(reason) : PAGES.login.path;
     return <Navigate to={to} replace state={{ from: `${location.pathname}${location.search}` }} />;
   }
 

@@ -66,7 +66,7 @@ export function placeMenu(
 /**
  * A menu behind one button (UI kit, WAI-ARIA menu button): Enter, Space or ArrowDown open it on the first
  * item, ArrowUp on the last; arrows, Home and End move; Escape or Tab close it and focus returns to the button;
- * a click elsewhere or a scroll of the page closes it. The open menu is rendered in a layer above the page (a
+ * a click elsewhere closes it; it follows its button when the page scrolls. The open menu is rendered in a layer above the page (a
  * portal at z-50, above the floating assistant buttons at z-40), so no list or card clips it: placed against the
  * button, flipped upward near the bottom edge and kept inside the viewport (docs/PRODUCT.md#spaces-screens).
  * With `contextArea` (a CSS selector such as `tr` or `li`), a right-click on the closest such ancestor opens the
@@ -118,8 +118,16 @@ export function Menu({
     place();
     const list = elements();
     (focusOnOpen.current === 'first' ? list[0] : list.at(-1))?.focus({ preventScroll: true });
+    // A scroll of the page (a smooth one still running when it opened, too) moves the button: the menu follows it.
+    const onScroll = (event: Event) => {
+      if (!(event.target instanceof Node && menuRef.current?.contains(event.target))) place();
+    };
     window.addEventListener('resize', place);
-    return () => window.removeEventListener('resize', place);
+    document.addEventListener('scroll', onScroll, true);
+    return () => {
+      window.removeEventListener('resize', place);
+      document.removeEventListener('scroll', onScroll, true);
+    };
   }, [open, point]);
 
   useEffect(() => {
@@ -129,16 +137,8 @@ export function Menu({
     const onPointerDown = (event: PointerEvent) => {
       if (!inside(event.target)) setOpen(false);
     };
-    // The menu stays where it was put: a scroll of the page (not of the menu itself) closes it.
-    const onScroll = (event: Event) => {
-      if (!inside(event.target)) setOpen(false);
-    };
     document.addEventListener('pointerdown', onPointerDown);
-    document.addEventListener('scroll', onScroll, true);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      document.removeEventListener('scroll', onScroll, true);
-    };
+    return () => document.removeEventListener('pointerdown', onPointerDown);
   }, [open]);
 
   // A right-click on the row or card opens this menu at the pointer.
