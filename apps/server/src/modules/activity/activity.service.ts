@@ -1,3 +1,4 @@
+import { decodeKeysetCursor, encodeKeysetCursor } from '../../lib/keyset-cursor';
 import { randomUUID } from 'node:crypto';
 import {
   ACTIVITY_TYPES,
@@ -17,7 +18,6 @@ import {
   type StarResult,
   type StarredList,
 } from '@atrium/contracts';
-import { AppError } from '../../errors';
 import type { UserActor } from '../../auth/actor';
 import type { AccessResolver } from '../../auth/access-facts';
 import { folderRole, requireFolder, type FolderSubject } from '../../auth/policies/folder';
@@ -38,19 +38,10 @@ export interface ActivityServiceDeps {
 
 const SHARED_LATELY_COUNT = 6;
 
-const encodeCursor = (at: string, id: string) => Buffer.from(JSON.stringify([at, id])).toString('base64url');
+const encodeCursor = encodeKeysetCursor;
 
-function decodeCursor(cursor: string | undefined): { at: string; id: string } | undefined {
-  if (cursor === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && value.every((part) => typeof part === 'string'))
-      return { at: value[0] as string, id: value[1] as string };
-  } catch {
-    // answered below
-  }
-  throw new AppError('BAD_REQUEST', 'The cursor is not valid. Start again from the first page.');
-}
+const decodeCursor = (cursor: string | undefined): { at: string; id: string } | undefined =>
+  cursor === undefined ? undefined : decodeKeysetCursor(cursor);
 
 const parseDetails = (text: string | null): Record<string, unknown> | null => {
   if (text === null) return null;

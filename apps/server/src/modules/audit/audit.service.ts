@@ -1,3 +1,4 @@
+import { decodeKeysetCursor, encodeKeysetCursor } from '../../lib/keyset-cursor';
 import { randomUUID } from 'node:crypto';
 import type { AuditEntry, AuditPage, AuditQuery } from '@atrium/contracts';
 import { AppError } from '../../errors';
@@ -26,18 +27,8 @@ export const AUDIT_CSV_COLUMNS = [
   'details',
 ] as const;
 
-const encodeCursor = (row: AuditRow) => Buffer.from(JSON.stringify([row.at, row.id])).toString('base64url');
-
-function decodeCursor(cursor: string): { at: string; id: string } {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && value.every((part) => typeof part === 'string'))
-      return { at: value[0] as string, id: value[1] as string };
-  } catch {
-    // answered below
-  }
-  throw new AppError('BAD_REQUEST', 'The cursor is not valid. Start again from the first page.');
-}
+const encodeCursor = (row: AuditRow) => encodeKeysetCursor(row.at, row.id);
+const decodeCursor = decodeKeysetCursor;
 
 const parseDetails = (text: string | null): Record<string, unknown> | null => {
   if (text === null) return null;
