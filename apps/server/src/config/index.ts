@@ -2,6 +2,7 @@ import path from 'node:path';
 import { resolveAiConfig } from './ai';
 import { checkOidc, resolveOidc } from './auth';
 import { checkVapid, resolveBus, resolveNotifications } from './notifications';
+import { resolveMail } from './people';
 import { EnvSchema } from './schema';
 import { ensureLocalSecret } from './secrets';
 import { defaultWebDist, resolveDatabase } from './server';
@@ -100,5 +101,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trash: { retentionDays: env.TRASH_RETENTION_DAYS },
     versions: { kept: env.FILE_VERSIONS_KEPT },
     metricsToken: env.METRICS_TOKEN,
+    mail: resolveMail(env, publicUrl),
+    invitations: { ttlDays: env.INVITE_TTL_DAYS },
   };
 }

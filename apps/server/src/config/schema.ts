@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { aiEnv } from './ai';
 import { authEnv } from './auth';
 import { notificationsEnv } from './notifications';
+import { peopleEnv } from './people';
 import { retentionEnv } from './retention';
 import { endpointsEnv, requestEnv, serverEnv } from './server';
 import { storageEnv, uploadsEnv } from './storage';
@@ -13,6 +14,7 @@ import { storageEnv, uploadsEnv } from './storage';
 export const EnvSchema = z.object({
   ...serverEnv,
   ...authEnv,
+  ...peopleEnv,
   ...uploadsEnv,
   ...requestEnv,
   ...storageEnv,

@@ -1,6 +1,7 @@
 import type { AiConfig } from './ai';
 import type { AdminConfig, LoginRateLimitConfig, OidcConfig, SessionConfig } from './auth';
 import type { BusConfig, NotificationsConfig } from './notifications';
+import type { MailConfig } from './people';
 import type { DatabaseConfig, LogLevel, NodeEnv } from './server';
 import type { BlobStoreConfig, UploadsConfig } from './storage';
 
@@ -53,4 +54,8 @@ export interface Config {
   thumbnails: { inBackground: boolean };
   /** Bearer token required by /metrics; undefined: /metrics is off (404). */
   metricsToken: string | undefined;
+  /** Email (`SMTP_URL`); undefined: off, invitation links are shown to copy. */
+  mail: MailConfig;
+  /** How long an invitation link stays valid (`INVITE_TTL_DAYS`). */
+  invitations: { ttlDays: number };
 }

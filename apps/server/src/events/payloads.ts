@@ -56,6 +56,30 @@ export interface DropReceived {
   fileName: string;
 }
 
+/** An invitation to join the instance (or a workspace, with a role), for the invitee's email. */
+export interface InvitationSent {
+  invitationId: string;
+  email: string;
+  /** The absolute address of the invitation page (`PUBLIC_URL/invite/{token}`). */
+  url: string;
+  inviter: { id: string; name: string };
+  workspace: { id: string; name: string } | null;
+  role: string;
+  /** ISO-8601 UTC. */
+  expiresAt: string;
+}
+
+/** A password reset link for a local account. */
+export interface PasswordResetIssued {
+  userId: string;
+  email: string;
+  name: string;
+  /** The absolute address of the reset page. */
+  url: string;
+  /** ISO-8601 UTC. */
+  expiresAt: string;
+}
+
 /**
  * An audited change: what the audit log keeps of it. `target` is what was acted on (`kind:id`), `subject` the file
  * or folder the entry is about when the target is something else.
@@ -89,6 +113,10 @@ export interface ReactionEvents {
   'member.changed': MemberChanged;
   /** A file arrived through a file-drop link (one event per stored file). */
   'drop.received': DropReceived;
+  /** An invitation was made or sent again: the mail module sends `url` (absolute) to `email` when email is on. */
+  'invitation.sent': InvitationSent;
+  /** A password reset link was issued for a local account that has an email address (mail sends it). */
+  'password.reset.issued': PasswordResetIssued;
 }
 
 /** Every audited change is an event named after its audit action; the audit module records each one. */
