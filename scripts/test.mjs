@@ -17,7 +17,13 @@ mkdirSync(reports, { recursive: true });
 ensureDependencies();
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** The names of what failed, repeated after the summary line so the end of a long log says what to look at. */
+/** @type {string[]} */
+const failures = [];
 let failedTier = false;
+
+/** @param {string | undefined} text */
+const firstLine = (text) => (text ?? '').trim().split('\n')[0].slice(0, 300);
 
 /** @param {string} file */
 const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined);
@@ -29,13 +35,37 @@ function countVitest(file) {
   totals.passed += report.numPassedTests;
   // A file that fails outside its tests (in beforeAll, or on import) fails no test: count it as one failure,
   // so the closing line never says "0 failed" for a failed run.
-  /** @type {{ status: string, assertionResults: { status: string }[] }[]} */
+  /** @type {{ name: string, status: string, message?: string, assertionResults: { status: string, fullName: string, failureMessages?: string[] }[] }[]} */
   const files = report.testResults ?? [];
   const failedOutsideTests = files.filter(
     (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
   ).length;
   totals.failed += report.numFailedTests + failedOutsideTests;
+  for (const file of report.testResults ?? []) {
+    const name = path.relative(root, file.name);
+    const failed = file.assertionResults.filter((test) => test.status === 'failed');
+    if (file.status === 'failed' && failed.length === 0)
+      failures.push(`${name} (outside its tests: ${firstLine(file.message)})`);
+    for (const test of failed) failures.push(`${name} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+  }
   totals.skipped += report.numPendingTests + report.numTodoTests;
+}
+
+/**
+ * Adds the Playwright tests whose final outcome is unexpected (failed after their retries) to `failures`.
+ * @param {{ title?: string, file?: string, suites?: unknown[], specs?: { title: string, file: string, tests: { status: string, projectName: string, results: { error?: { message?: string } }[] }[] }[] }[]} suites
+ */
+function collectPlaywrightFailures(suites) {
+  for (const suite of suites) {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        if (test.status !== 'unexpected') continue;
+        const error = test.results.at(-1)?.error?.message;
+        failures.push(`${spec.file} › ${spec.title} [${test.projectName}]: ${firstLine(error)}`);
+      }
+    }
+    collectPlaywrightFailures(/** @type {any} */ (suite.suites ?? []));
+  }
 }
 
 console.log(
@@ -104,9 +134,11 @@ if (!existsSync(chromium)) {
     totals.passed += stats.expected + stats.flaky;
     totals.failed += stats.unexpected;
     totals.skipped += stats.skipped;
+    collectPlaywrightFailures(readJson(playwrightJson)?.suites ?? []);
   }
   if (playwright.status !== 0) failedTier = true;
 }
 
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((line) => `  ✖ ${line}`).join('\n')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedTier || totals.failed > 0 ? 1 : 0);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { documented } from './env';
 
-// People without an identity provider: invitations and email (docs/PRODUCT.md#invitations).
+// People without an identity provider: invitations and email.
 
 export const peopleEnv = {
   INVITE_TTL_DAYS: z.coerce.number().int().min(1).max(90).default(7).describe('days an invitation link stays valid'),
