@@ -3,8 +3,8 @@
 #  1. `NODE_ENV=production npm start` installs (dev dependencies included, for the build), builds and serves;
 #  2. the lean path: only runtime dependencies (`npm ci --omit=dev`) in a deploy folder holding the
 #     build output, started with `node apps/server/dist/main.js` — proves dist needs no devDependency.
-# Both on a supported Node (22 or 24): npm start gets one itself (scripts/runtime.mjs); the lean path is given the
-# same binary, as an operator would install Node 22 or 24.
+# Both on a supported Node (22 or 24) first on PATH, as an operator installs it: under NODE_ENV=production
+# `npm start` never downloads a runtime itself (scripts/runtime.mjs), and says so — checked first.
 # npm reuses its cache (--prefer-offline).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +37,20 @@ env_production=(NODE_ENV=production ATRIUM_SKIP_APT=1 HOST=127.0.0.1 PORT="$PORT
 
 if curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; then echo "✖ port $PORT is already in use"; exit 1; fi
 git clone -q . "$work/clone"
+
+# The supported node (this checkout's .runtime/ when the machine's is older), fetched outside production.
+NODE_BIN=$(env -u NODE_ENV node --input-type=module -e "import { supportedNodePath } from './scripts/runtime.mjs'; console.log(supportedNodePath())")
+if ! node --input-type=module -e "import { isSupportedNode } from './scripts/node-lines.mjs'; process.exit(isSupportedNode() ? 0 : 1)"; then
+  # The machine's own node is unsupported: production start refuses to download one, with its reason.
+  if env -C "$work/clone" NODE_ENV=production ATRIUM_SKIP_APT=1 npm start >"$work/refused.log" 2>&1; then
+    echo '✖ NODE_ENV=production npm start ran on an unsupported Node'; exit 1
+  fi
+  grep -q 'a production server never downloads its runtime' "$work/refused.log" \
+    || { echo '✖ NODE_ENV=production npm start did not say why it stopped'; cat "$work/refused.log"; exit 1; }
+  [ ! -e "$work/clone/.runtime" ] || { echo '✖ a runtime was downloaded under NODE_ENV=production'; exit 1; }
+  echo "✔ NODE_ENV=production npm start on Node $(node --version) refuses to download a runtime and says why"
+fi
+export PATH="$(dirname "$NODE_BIN"):$PATH"
 started=$SECONDS
 setsid env -C "$work/clone" DATA_DIR="$work/data1" "${env_production[@]}" npm start >"$work/start.log" 2>&1 &
 server=$!
@@ -44,7 +58,6 @@ serve_ok 'NODE_ENV=production npm start' || { tail -40 "$work/start.log"; exit 1
 echo "✔ NODE_ENV=production npm start on a fresh clone: $((SECONDS - started)) s"
 
 started=$SECONDS
-NODE_BIN=$(node --input-type=module -e "import { supportedNodePath } from './scripts/runtime.mjs'; console.log(supportedNodePath())")
 deploy="$work/deploy"
 mkdir -p "$deploy"
 (cd "$work/clone" && cp --parents package.json package-lock.json packages/*/package.json apps/*/package.json "$deploy/" \

@@ -23,7 +23,7 @@ const failures = [];
 let failedTier = false;
 
 /** @param {string | undefined} text */
-const firstLine = (text) => (text ?? '').trim().split('\n')[0].slice(0, 300);
+const firstLine = (text) => ((text ?? '').trim().split('\n')[0] ?? '').slice(0, 300);
 
 /** @param {string} file */
 const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined);
@@ -41,7 +41,7 @@ function countVitest(file) {
     (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
   ).length;
   totals.failed += report.numFailedTests + failedOutsideTests;
-  for (const file of report.testResults ?? []) {
+  for (const file of files) {
     const name = path.relative(root, file.name);
     const failed = file.assertionResults.filter((test) => test.status === 'failed');
     if (file.status === 'failed' && failed.length === 0)

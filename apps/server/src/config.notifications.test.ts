@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
+import { VAPID_KEYS } from '../test/vapid-keys';
 
 const base = { DATA_DIR: '/tmp/atrium-config-test', SESSION_SECRET: 'x'.repeat(32) };
 
@@ -29,18 +30,20 @@ describe('notification and event bus configuration', () => {
     const config = loadConfig({
       ...base,
       REDIS_URL: 'redis://127.0.0.1:6379',
-      VAPID_PUBLIC_KEY: 'pub',
-      VAPID_PRIVATE_KEY: 'priv',
+      VAPID_PUBLIC_KEY: VAPID_KEYS.publicKey,
+      VAPID_PRIVATE_KEY: VAPID_KEYS.privateKey,
       PUBLIC_URL: 'https://atrium.example',
     });
     expect(config.bus.redisUrl).toBe('redis://127.0.0.1:6379');
-    expect(config.notifications.vapid).toEqual({ publicKey: 'pub', privateKey: 'priv' });
+    expect(config.notifications.vapid).toEqual(VAPID_KEYS);
     expect(config.notifications.vapidSubject).toBe('https://atrium.example');
   });
 
   it('refuses a non-Redis URL, half a VAPID key pair, a bad subject and a too short heartbeat', () => {
     expect(problemsOf({ REDIS_URL: 'http://127.0.0.1:6379' })).toMatch(/^REDIS_URL: /m);
-    expect(problemsOf({ VAPID_PUBLIC_KEY: 'pub' })).toMatch(/VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither/);
+    expect(problemsOf({ VAPID_PUBLIC_KEY: VAPID_KEYS.publicKey })).toMatch(
+      /VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither/,
+    );
     expect(problemsOf({ VAPID_SUBJECT: 'http://atrium.example' })).toMatch(/^VAPID_SUBJECT: /m);
     expect(problemsOf({ NOTIFICATIONS_HEARTBEAT_MS: '10' })).toMatch(/^NOTIFICATIONS_HEARTBEAT_MS: /m);
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
+import { VAPID_KEYS } from '../test/vapid-keys';
 
-const base = { DATA_DIR: '/tmp/atrium-config-test', SESSION_SECRET: 'x'.repeat(32) };
+const base = { DATA_DIR: '/tmp/atrium-config-test', SESSION_SECRET: 'config-test-secret-0123456789-abcdefghij' };
 
 describe('loadConfig', () => {
   it('runs with embedded defaults: port 3000, SQLite in DATA_DIR, 1 GiB uploads', () => {
@@ -75,17 +76,79 @@ describe('loadConfig', () => {
     expect(() => loadConfig(production)).toThrow(
       'ADMIN_PASSWORD, VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: required in production with PostgreSQL',
     );
-    expect(() => loadConfig({ ...production, ADMIN_PASSWORD: 'a long admin password' })).toThrow(
+    expect(() => loadConfig({ ...production, ADMIN_PASSWORD: 'a long and chosen passphrase' })).toThrow(
       /^ {2}- VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: required in production with PostgreSQL/m,
     );
-    const shared = { ADMIN_PASSWORD: 'a long admin password', VAPID_PUBLIC_KEY: 'pub', VAPID_PRIVATE_KEY: 'priv' };
-    expect(loadConfig({ ...production, ...shared }).notifications.vapid).toEqual({
-      publicKey: 'pub',
-      privateKey: 'priv',
-    });
+    const shared = {
+      ADMIN_PASSWORD: 'a long and chosen passphrase',
+      VAPID_PUBLIC_KEY: VAPID_KEYS.publicKey,
+      VAPID_PRIVATE_KEY: VAPID_KEYS.privateKey,
+    };
+    expect(loadConfig({ ...production, ...shared }).notifications.vapid).toEqual(VAPID_KEYS);
     // One instance on SQLite, or any database outside production, may still generate them into DATA_DIR.
     expect(() => loadConfig({ ...base, NODE_ENV: 'production' })).not.toThrow();
     expect(() => loadConfig({ ...base, DATABASE_URL: production.DATABASE_URL })).not.toThrow();
+  });
+
+  it("refuses the example files' placeholders and weak secrets in production, one line each", () => {
+    const production = { ...base, NODE_ENV: 'production' };
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...production, ...env });
+        return [];
+      } catch (error) {
+        return error instanceof ConfigError ? error.problems : [String(error)];
+      }
+    };
+    expect(
+      problems({
+        SESSION_SECRET: 'replace-with-the-output-of-openssl-rand-base64-48',
+        ADMIN_PASSWORD: 'replace-with-a-long-admin-password',
+        VAPID_PUBLIC_KEY: 'replace-with-the-vapid-public-key',
+        VAPID_PRIVATE_KEY: 'replace-with-the-vapid-private-key',
+      }),
+    ).toEqual([
+      'VAPID_PUBLIC_KEY: still the placeholder; generate a pair with `npx web-push generate-vapid-keys`',
+      'VAPID_PRIVATE_KEY: still the placeholder; generate a pair with `npx web-push generate-vapid-keys`',
+      'SESSION_SECRET: still the placeholder of the example file; generate one with `openssl rand -base64 48`',
+      'ADMIN_PASSWORD: still the placeholder of the example file; choose a password of your own',
+    ]);
+    expect(problems({ ADMIN_PASSWORD: 'changeme' })).toEqual([
+      'ADMIN_PASSWORD: still the placeholder of the example file; choose a password of your own',
+    ]);
+    expect(problems({ ADMIN_PASSWORD: 'short-pass1' })).toEqual([
+      'ADMIN_PASSWORD: at least 12 characters in production',
+    ]);
+    expect(problems({ ADMIN_PASSWORD: 'aaaaaaaaaaaaaaaabbbb' })).toEqual([
+      'ADMIN_PASSWORD: too easy to guess (fewer than 6 different characters)',
+    ]);
+    expect(problems({ SESSION_SECRET: 'x'.repeat(48) })).toEqual([
+      'SESSION_SECRET: too predictable (fewer than 10 different characters); generate one with `openssl rand -base64 48`',
+    ]);
+    // Chosen values pass; outside production the development defaults stay as they are.
+    expect(problems({ ADMIN_PASSWORD: 'correct horse battery staple' })).toEqual([]);
+    expect(() => loadConfig({ ...base, ADMIN_PASSWORD: 'changeme' })).not.toThrow();
+  });
+
+  it("checks the VAPID key pair's format in any environment", () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...base, ...env });
+        return [];
+      } catch (error) {
+        return error instanceof ConfigError ? error.problems : [String(error)];
+      }
+    };
+    expect(problems({ VAPID_PUBLIC_KEY: VAPID_KEYS.privateKey, VAPID_PRIVATE_KEY: VAPID_KEYS.publicKey })).toEqual([
+      'VAPID_PUBLIC_KEY: not a P-256 public key (65 bytes, base64url); generate a pair with `npx web-push generate-vapid-keys`',
+      'VAPID_PRIVATE_KEY: not a P-256 private key (32 bytes, base64url); generate a pair with `npx web-push generate-vapid-keys`',
+    ]);
+    expect(problems({ VAPID_PUBLIC_KEY: VAPID_KEYS.publicKey, VAPID_PRIVATE_KEY: 'not base64url!' })).toEqual([
+      'VAPID_PRIVATE_KEY: not a P-256 private key (32 bytes, base64url); generate a pair with `npx web-push generate-vapid-keys`',
+    ]);
+    expect(
+      problems({ ...{ VAPID_PUBLIC_KEY: VAPID_KEYS.publicKey, VAPID_PRIVATE_KEY: VAPID_KEYS.privateKey } }),
+    ).toEqual([]);
   });
 
   it('runs the embedded identity provider outside production unless an issuer is set', () => {

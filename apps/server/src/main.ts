@@ -1,3 +1,5 @@
+// Before anything else: an unsupported Node exits here with a message (node-check.ts).
+import './node-check';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { loadDotEnv } from './env-file';

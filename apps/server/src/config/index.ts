@@ -6,6 +6,7 @@ import { resolveMail } from './people';
 import { EnvSchema } from './schema';
 import { ensureLocalSecret } from './secrets';
 import { defaultWebDist, resolveDatabase } from './server';
+import { checkProductionSecrets, checkVapidFormat } from './unsafe-values';
 import { checkStorage, resolveBlobStore, resolveUploads } from './storage';
 import type { Config } from './types';
 
@@ -54,6 +55,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   checkStorage(env, problems);
   const ai = resolveAiConfig(env, problems);
   checkVapid(env, problems);
+  checkVapidFormat(env, problems);
+  if (isProduction) checkProductionSecrets(env, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = path.resolve(env.DATA_DIR);

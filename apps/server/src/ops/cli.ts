@@ -1,6 +1,8 @@
 // `npm run backup -- DIR` and `npm run restore -- DIR` (bundled as dist/ops.js: `node apps/server/dist/ops.js backup DIR`),
 // and `npm run reindex` (every stored file analysed again by the running servers).
 // They read the same configuration as the server: environment variables, then `.env`.
+// Before anything else: an unsupported Node exits here with a message (../node-check.ts).
+import '../node-check';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { loadDotEnv } from '../env-file';

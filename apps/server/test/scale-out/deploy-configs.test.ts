@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -6,7 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers';
-import { EnvSchema, loadConfig } from '../../src/config';
+import { ConfigError, EnvSchema, loadConfig } from '../../src/config';
+import { isSupportedNode } from '../../../../scripts/node-lines.mjs';
+import { VAPID_KEYS } from '../vapid-keys';
 import { PROXY_SNIPPET, SYSTEMD_UNIT, repoRoot, startNginx, unitEnvironment } from './topology';
 
 /**
@@ -123,7 +126,8 @@ describe('deploy/systemd/atrium@.service', () => {
     try {
       // verify needs an instance name for a template unit.
       const unit = path.join(dir, 'atrium@3000.service');
-      writeFileSync(unit, readFileSync(SYSTEMD_UNIT));
+      // The unit runs /opt/node/bin/node (docs/DEPLOY.md); verify checks the binary exists: point it at this node.
+      writeFileSync(unit, readFileSync(SYSTEMD_UNIT, 'utf8').replace('/opt/node/bin/node', process.execPath));
       const verify = spawnSync('systemd-analyze', ['verify', unit], { encoding: 'utf8' });
       expect(verify.error).toBeUndefined();
       expect(verify.stderr.trim()).toBe('');
@@ -131,6 +135,29 @@ describe('deploy/systemd/atrium@.service', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('is sandboxed: systemd-analyze security rates it OK, at most 3.0', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'atrium-unit-'));
+    try {
+      const unit = path.join(dir, 'atrium@3000.service');
+      writeFileSync(unit, readFileSync(SYSTEMD_UNIT));
+      const security = spawnSync('systemd-analyze', ['security', '--offline=yes', '--no-pager', unit], {
+        encoding: 'utf8',
+      });
+      const overall = /Overall exposure level for atrium@3000\.service: (\d+\.\d) (\w+)/.exec(security.stdout);
+      expect(overall, security.stdout + security.stderr).not.toBeNull();
+      expect(Number(overall?.[1])).toBeLessThanOrEqual(3.0);
+      expect(overall?.[2]).toBe('OK');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("runs Node 22 or 24 from /opt/node, not the distribution's", () => {
+    expect(readFileSync(SYSTEMD_UNIT, 'utf8')).toMatch(
+      /^ExecStart=\/opt\/node\/bin\/node \/opt\/atrium\/apps\/server\/dist\/main\.js$/m,
+    );
   });
 
   it('runs production on loopback with a restart policy, a graceful stop and secrets from a file', () => {
@@ -151,7 +178,8 @@ describe('deploy/systemd/atrium@.service', () => {
 });
 
 describe('deploy/systemd/atrium.env.example', () => {
-  it('names only variables the server reads, and the server accepts it in production', () => {
+  /** The example file's KEY=value lines. */
+  function exampleEnv(): Record<string, string> {
     const env: Record<string, string> = {};
     for (const line of readFileSync(ENV_EXAMPLE, 'utf8').split('\n')) {
       if (line.trim() === '' || line.startsWith('#')) continue;
@@ -159,13 +187,36 @@ describe('deploy/systemd/atrium.env.example', () => {
       expect(match, `not a KEY=value line: ${line}`).not.toBeNull();
       env[match?.[1] ?? ''] = match?.[2] ?? '';
     }
-    expect(Object.keys(env).filter((name) => !(name in EnvSchema.shape))).toEqual([]);
+    return env;
+  }
+
+  it('names only variables the server reads', () => {
+    expect(Object.keys(exampleEnv()).filter((name) => !(name in EnvSchema.shape))).toEqual([]);
+  });
+
+  it('is refused unedited, one line per placeholder secret; filled in, the server accepts it in production', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'atrium-env-'));
     try {
+      const env = { ...unitEnvironment(3000), ...exampleEnv(), DATA_DIR: dataDir };
+      let problems: string[] = [];
+      try {
+        loadConfig(env);
+      } catch (error) {
+        problems = error instanceof ConfigError ? error.problems : [String(error)];
+      }
+      expect(problems.map((line) => line.split(':')[0])).toEqual([
+        'VAPID_PUBLIC_KEY',
+        'VAPID_PRIVATE_KEY',
+        'SESSION_SECRET',
+        'ADMIN_PASSWORD',
+      ]);
+      expect(problems.every((line) => line.includes('placeholder'))).toBe(true);
       const config = loadConfig({
-        ...unitEnvironment(3000),
         ...env,
-        DATA_DIR: dataDir,
+        SESSION_SECRET: randomBytes(48).toString('base64'),
+        ADMIN_PASSWORD: `operator ${randomUUID()}`,
+        VAPID_PUBLIC_KEY: VAPID_KEYS.publicKey,
+        VAPID_PRIVATE_KEY: VAPID_KEYS.privateKey,
       });
       expect(config).toMatchObject({
         isProduction: true,
@@ -178,6 +229,29 @@ describe('deploy/systemd/atrium.env.example', () => {
       });
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('an unsupported Node', () => {
+  // This machine kind's own node is 20 (Debian 13 ships 20, Debian 12 18): the built server and ops CLI must say
+  // so and exit, not crash in better-sqlite3 with nothing printed.
+  const systemNode = ['/usr/bin/node', '/usr/local/bin/node'].find((file) => {
+    const version = spawnSync(file, ['--version'], { encoding: 'utf8' }).stdout?.trim();
+    return version !== undefined && version !== '' && !isSupportedNode(version);
+  });
+
+  it.skipIf(!systemNode)('makes the server and the ops CLI exit with a message naming the supported lines', () => {
+    for (const entry of ['apps/server/dist/main.js', 'apps/server/dist/ops.js']) {
+      const run = spawnSync(String(systemNode), [path.join(repoRoot, entry), 'backup', '/nonexistent'], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, NODE_ENV: 'production', DATA_DIR: '/nonexistent' },
+        timeout: 30_000,
+      });
+      expect(run.status, entry).toBe(1);
+      expect(run.signal).toBeNull();
+      expect(run.stderr).toContain('Atrium cannot run on Node');
+      expect(run.stderr).toContain('it needs Node 22 (22.22 or later) or 24');
     }
   });
 });

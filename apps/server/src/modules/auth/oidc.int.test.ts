@@ -180,7 +180,7 @@ describe('OpenID Connect with an unreachable provider', () => {
 
 describe('OpenID Connect off (production without an issuer)', () => {
   it('reports it off and does not mount the development provider', async () => {
-    const server = await startTestServer({ env: { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) } });
+    const server = await startTestServer({ env: { NODE_ENV: 'production', SESSION_SECRET: 'oidc-production-test-secret-0123456789' } });
     try {
       expect(await (await server.fetch('/api/auth/config')).json()).toEqual({
         providerName: 'Auth0',
