@@ -13,7 +13,7 @@ import type { UploadTarget } from '../stored-file';
 import { createRedisLocker } from './redis-locker';
 import { createDataStore } from './data-store';
 import { readMetadata } from './metadata';
-import { handleTusRequest } from './web';
+import { handleTusRequest, logTusFailure } from './web';
 
 export const TUS_PATH = '/api/files/tus';
 /** Header on the final PATCH answer naming the committed file. */
@@ -77,6 +77,11 @@ export async function registerTusRoutes(
     namingFunction: () => idOf(Uid.rand()) ?? Uid.rand(),
     generateUrl: (_req, { path: base, id }) => `${base}/${urlIdOf(id)}`,
     getFileIdFromRequest: (_req, lastPath) => (lastPath === undefined ? undefined : idOf(lastPath)),
+    // Every 5xx is logged with its request id and cause (docs/DEPLOY.md, "Monitoring"); the answer stays generic.
+    onResponseError: (req, error) => {
+      logTusFailure(req, error);
+      return undefined;
+    },
     async onUploadCreate(req, upload) {
       const target = checkedTargets.get(req);
       if (target === undefined) throw { status_code: 500, body: 'The upload has no checked target.' };
@@ -111,6 +116,7 @@ export async function registerTusRoutes(
         throw {
           status_code: appError?.statusCode ?? 500,
           body: appError?.message ?? 'The upload could not be stored.',
+          cause: appError?.cause ?? error,
         };
       } finally {
         await datastore.remove(upload.id).catch(() => undefined);
@@ -193,6 +199,7 @@ export async function registerTusRoutes(
       await handleTusRequest(tus, request.raw, reply.raw, {
         path: id === undefined ? TUS_PATH : `${TUS_PATH}/${urlIdOf(id)}`,
         requestId: request.id,
+        log: request.log,
         ...(bind ? { bind } : {}),
       });
     };

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@tus/server';
+import type { FastifyBaseLogger } from 'fastify';
 import { ERROR_STATUS, type ErrorCode, type ErrorResponse } from '@atrium/contracts';
 
 /** Chunks the body stream holds before it pauses the socket (64 KiB each: about 1 MiB). */
@@ -42,6 +43,22 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
+/** The log of the Fastify request each tus request came from, so tus's hooks log with its request id. */
+const logs = new WeakMap<Request, FastifyBaseLogger>();
+
+/**
+ * Logs a failure tus is about to answer with 5xx (its `onResponseError` hook), with the request id and the cause:
+ * tus itself answers "something went wrong" and keeps the error to itself. `cause` on a thrown answer is the
+ * error behind it (see onUploadFinish).
+ */
+export function logTusFailure(request: Request, error: unknown): void {
+  const status =
+    typeof error === 'object' && error !== null && 'status_code' in error ? Number(error.status_code) : 500;
+  if (status < 500) return;
+  const cause = typeof error === 'object' && error !== null && 'cause' in error ? error.cause : error;
+  logs.get(request)?.error({ err: cause, statusCode: status }, 'upload failed');
+}
+
 /** The project's error code for a status tus answers (409 CONFLICT, 413 PAYLOAD_TOO_LARGE, 412/460… BAD_REQUEST). */
 const codeFor = (status: number): ErrorCode =>
   (Object.keys(ERROR_STATUS) as ErrorCode[]).find((code) => ERROR_STATUS[code] === status) ??
@@ -62,7 +79,12 @@ export async function handleTusRequest(
   tus: Server,
   req: IncomingMessage,
   res: ServerResponse,
-  { path, requestId, bind }: { path: string; requestId: string; bind?: (request: Request) => void },
+  {
+    path,
+    requestId,
+    log,
+    bind,
+  }: { path: string; requestId: string; log: FastifyBaseLogger; bind?: (request: Request) => void },
 ): Promise<void> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -77,10 +99,12 @@ export async function handleTusRequest(
     ...(hasBody ? { body: bodyOf(req), duplex: 'half' } : {}),
   } as RequestInit);
   bind?.(request);
+  logs.set(request, log);
   let response: Response;
   try {
     response = await tus.handleWeb(request);
-  } catch {
+  } catch (error) {
+    log.error({ err: error }, 'upload failed');
     response = new Response('The upload could not be handled.\n', { status: 500 });
   }
   let body = Buffer.from(await response.arrayBuffer());
