@@ -44,6 +44,7 @@ import { createAuditModule } from './modules/audit';
 import { createAdminModule, createAdminStores } from './modules/admin';
 import { createDomainEvents, type DomainEventHub } from './events';
 import { createJobQueue, type JobQueueOptions } from './jobs/queue';
+import { readableLogStream } from './lib/readable-log';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -87,6 +88,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     logger: overrides.logger ?? {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      ...(config.logFormat === 'readable' || (config.logFormat === 'auto' && process.stdout.isTTY)
+        ? { stream: readableLogStream(process.stdout) }
+        : {}),
     },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),

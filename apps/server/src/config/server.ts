@@ -76,6 +76,12 @@ export const serverEnv = {
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info')
     .describe('pino level (`silent` … `trace`)'),
+  LOG_FORMAT: z
+    .enum(['auto', 'json', 'readable'])
+    .default('auto')
+    .describe(
+      'log lines: `json` (pino, for the journal and collectors), `readable` (one line a person reads), `auto`: readable when stdout is a terminal, else JSON',
+    ),
   TRUST_PROXY: documented(
     trustedProxies,
     'comma-separated addresses/CIDRs (or `loopback`, `linklocal`, `uniquelocal`) of the reverse proxies whose `X-Forwarded-For` is trusted; `true` and hop counts are refused, since any client could then choose its own IP for the per-IP limits',
@@ -121,6 +127,7 @@ type ServerEnv = z.infer<z.ZodObject<typeof serverEnv>>;
 
 export type NodeEnv = ServerEnv['NODE_ENV'];
 export type LogLevel = ServerEnv['LOG_LEVEL'];
+export type LogFormat = ServerEnv['LOG_FORMAT'];
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
 /** The database named by DATABASE_URL: PostgreSQL, or a SQLite file (in DATA_DIR unless given). */

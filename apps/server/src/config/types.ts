@@ -2,7 +2,7 @@ import type { AiConfig } from './ai';
 import type { AdminConfig, LoginRateLimitConfig, OidcConfig, SessionConfig } from './auth';
 import type { BusConfig, NotificationsConfig } from './notifications';
 import type { MailConfig } from './people';
-import type { DatabaseConfig, LogLevel, NodeEnv } from './server';
+import type { DatabaseConfig, LogFormat, LogLevel, NodeEnv } from './server';
 import type { BlobStoreConfig, UploadsConfig } from './storage';
 
 /** The server's settings, read once from the environment by `loadConfig`. */
@@ -18,6 +18,8 @@ export interface Config {
   dataDir: string;
   database: DatabaseConfig;
   logLevel: LogLevel;
+  /** `auto`: readable lines on a terminal, JSON otherwise (`LOG_FORMAT`). */
+  logFormat: LogFormat;
   /** Addresses/CIDRs of the proxies whose X-Forwarded-* headers are believed; empty: none. */
   trustProxy: string[];
   /** Folder of the built SPA; undefined when there is none (API-only). */
