@@ -3,8 +3,13 @@ import './node-check';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { loadDotEnv } from './env-file';
+import { versionLine } from './lib/build-info';
 
 async function main() {
+  if (process.argv.includes('--version')) {
+    process.stdout.write(`${versionLine(import.meta.dirname)}\n`);
+    return;
+  }
   let config;
   try {
     // `.env` in the working folder, under the real environment (see .env.example).

@@ -62,3 +62,9 @@ export function readBuildInfo(here: string): BuildInfo {
   }
   return { version, commit: commit ?? gitCommit(here) };
 }
+
+/** What `--version` prints: `Atrium <version> (<commit>)`. */
+export function versionLine(here: string): string {
+  const { version, commit } = readBuildInfo(here);
+  return `Atrium ${version}${commit ? ` (${commit.slice(0, 12)})` : ''}`;
+}

@@ -6,15 +6,20 @@ import '../node-check';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { loadDotEnv } from '../env-file';
+import { versionLine } from '../lib/build-info';
 import { migrateToLatest, openDatabase } from '../db';
 import { systemClock } from '../lib/time';
 import { reindexAll } from '../modules/analysis/analysis.service';
 import { backup, OpsError, restore } from './backup';
 
-const USAGE = 'usage: atrium-ops backup|restore DIR | reindex';
+const USAGE = 'usage: atrium-ops backup|restore DIR | reindex | --version';
 
 async function main(): Promise<void> {
   const [command, argument, ...rest] = process.argv.slice(2);
+  if (command === '--version') {
+    process.stdout.write(`${versionLine(import.meta.dirname)}\n`);
+    return;
+  }
   if (command === 'reindex') {
     if (argument) throw new OpsError(USAGE);
     loadDotEnv();

@@ -255,3 +255,20 @@ describe('an unsupported Node', () => {
     }
   });
 });
+
+describe('--version', () => {
+  it('the built server and ops CLI print the version and commit, and start nothing', () => {
+    const { version } = JSON.parse(readFileSync(path.join(repoRoot, 'apps/server/package.json'), 'utf8')) as {
+      version: string;
+    };
+    for (const entry of ['apps/server/dist/main.js', 'apps/server/dist/ops.js']) {
+      const run = spawnSync(process.execPath, [path.join(repoRoot, entry), '--version'], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, NODE_ENV: 'production' },
+        timeout: 30_000,
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^Atrium ${version.replaceAll('.', '\\.')}( \\([0-9a-f]{12}\\))?\\n$`));
+    }
+  });
+});
