@@ -95,8 +95,11 @@ export const createRateLimiter = ({ db, clock }: { db: Db; clock: Clock }) => {
     },
 
     /** Forgets the counts of `keys` (e.g. after a successful sign-in). */
-    async reset(keys: string[]): Promise<void> {
-      if (keys.length > 0) await db.deleteFrom('rate_limits').where('key', 'in', keys).execute();
+    /** Deletes these counters; answers how many there were. */
+    async reset(keys: string[]): Promise<number> {
+      if (keys.length === 0) return 0;
+      const result = await db.deleteFrom('rate_limits').where('key', 'in', keys).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     /** Deletes the counters under `keyPrefix` whose window started before `olderThanMs` ago. */

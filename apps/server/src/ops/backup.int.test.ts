@@ -1,43 +1,18 @@
-import { spawn } from 'node:child_process';
 import { createECDH, createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { ContactMessageList, FileRecord, FileVersionList, Notification } from '@atrium/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPostgresDatabase,
-  dialects,
-  readJson,
-  startTestServer,
-  TEST_ADMIN_PASSWORD,
-  type TestServer,
-} from '../../test/helpers';
+import { createPostgresDatabase, dialects, readJson, startTestServer, type TestServer } from '../../test/helpers';
 import { S3_TEST_CREDENTIALS, startS3 } from '../../test/s3';
 import { loadConfig } from '../config';
 import { backup } from './backup';
+import { ops as runOps } from '../../test/ops-cli';
 
-const root = path.resolve(import.meta.dirname, '../../../..');
-const cli = path.join(root, 'apps/server/src/ops/cli.ts');
-// By path: the tools run in an empty working folder (no stray .env), where `--import tsx` would not resolve.
-const tsx = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href;
-
-/** Runs `npm run backup|restore -- DIR` as the operator would (same entry, same configuration rules). */
-function ops(command: string, dir: string, env: Record<string, string | undefined>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', tsx, cli, command, dir], {
-      cwd: mkdtempSync(path.join(tmpdir(), 'atrium-ops-cwd-')),
-      env: { PATH: process.env.PATH, NODE_ENV: 'test', ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** Runs `npm run backup|restore -- DIR` as the operator would. */
+const ops = (command: string, dir: string, env: Record<string, string | undefined>) => runOps([command, dir], env);
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const tempDir = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));

@@ -3,6 +3,7 @@
 // They read the same configuration as the server: environment variables, then `.env`.
 // Before anything else: an unsupported Node exits here with a message (../node-check.ts).
 import '../node-check';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { loadDotEnv } from '../env-file';
@@ -10,9 +11,23 @@ import { versionLine } from '../lib/build-info';
 import { migrateToLatest, openDatabase } from '../db';
 import { systemClock } from '../lib/time';
 import { reindexAll } from '../modules/analysis/analysis.service';
+import { createLoginLimiter } from '../modules/auth/login-limiter';
 import { backup, OpsError, restore } from './backup';
 
-const USAGE = 'usage: atrium-ops backup|restore DIR | reindex | --version';
+const USAGE = 'usage: atrium-ops backup|restore DIR | reindex | clear-lockout USERNAME_OR_IP | --version';
+
+/**
+ * The server's configuration for a tool that never signs anything: without SESSION_SECRET, a random one stands in,
+ * so loadConfig neither creates DATA_DIR/secrets/session-secret (a restore target must stay empty) nor refuses a
+ * weak placeholder in production.
+ */
+function toolConfig() {
+  loadDotEnv();
+  return loadConfig({
+    ...process.env,
+    SESSION_SECRET: process.env.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
+  });
+}
 
 async function main(): Promise<void> {
   const [command, argument, ...rest] = process.argv.slice(2);
@@ -22,8 +37,7 @@ async function main(): Promise<void> {
   }
   if (command === 'reindex') {
     if (argument) throw new OpsError(USAGE);
-    loadDotEnv();
-    const config = loadConfig({ ...process.env, SESSION_SECRET: process.env.SESSION_SECRET ?? 'x'.repeat(32) });
+    const config = toolConfig();
     const database = openDatabase(config.database);
     try {
       await migrateToLatest(database.db);
@@ -40,13 +54,28 @@ async function main(): Promise<void> {
     }
     return;
   }
+  if (command === 'clear-lockout') {
+    if (!argument || rest.length > 0) throw new OpsError(USAGE);
+    const config = toolConfig();
+    const database = openDatabase(config.database);
+    try {
+      await migrateToLatest(database.db);
+      const limiter = createLoginLimiter({ db: database.db, clock: systemClock, ...config.loginRateLimit });
+      const cleared = await limiter.clear(argument);
+      process.stdout.write(
+        cleared > 0
+          ? `Cleared the sign-in lock-out of ${argument}: it may sign in again now.\n`
+          : `No failed sign-ins are counted for ${argument}: nothing to clear.\n`,
+      );
+    } finally {
+      await database.close();
+    }
+    return;
+  }
   if ((command !== 'backup' && command !== 'restore') || !argument || rest.length > 0) throw new OpsError(USAGE);
   // `npm run` works in the repository root; DIR is relative to where the operator typed the command.
   const dir = path.resolve(process.env.INIT_CWD ?? '.', argument);
-  loadDotEnv();
-  // These tools never sign anything: a placeholder keeps loadConfig from creating
-  // DATA_DIR/secrets/session-secret (a restore target must stay empty).
-  const config = loadConfig({ ...process.env, SESSION_SECRET: process.env.SESSION_SECRET ?? 'x'.repeat(32) });
+  const config = toolConfig();
   if (command === 'backup') {
     const manifest = await backup(config, dir);
     const blobs =

@@ -60,6 +60,14 @@ export const createLoginLimiter = ({ db, clock, maxPerIp, maxPerUsername, window
       await counters.reset(keysFor(ip, username).map((k) => k.key));
     },
 
+    /**
+     * Lifts a lock-out at once (`npm run ops -- clear-lockout NAME_OR_IP`): the counters of `value` as a username
+     * and as a client IP. Answers how many counters there were.
+     */
+    async clear(value: string): Promise<number> {
+      return counters.reset(keysFor(value, value).map((k) => k.key));
+    },
+
     /** Deletes counters whose window has passed. */
     async sweep(): Promise<void> {
       await counters.sweep('login:', windowMs);
