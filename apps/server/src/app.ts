@@ -200,6 +200,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const blobs = createBlobStore(config);
   app.addHook('onClose', async () => blobs.close());
   probes.set('blobStore', async () => (await blobs.ping(), { status: 'ok' as const, message: blobs.kind }));
+  probes.set('resumableUploads', async () => (await blobs.checkResumable(), { status: 'ok' as const }));
   // Event bus between instances: in-process, or Redis pub/sub with REDIS_URL.
   const bus = await createEventBus({
     redisUrl: config.bus.redisUrl,

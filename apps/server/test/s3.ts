@@ -14,7 +14,7 @@ export const S3_TEST_CREDENTIALS = { S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCES
  * No npm S3 server that runs on Node 20 implements ListParts (see test/README or
  * docs/ARCHITECTURE.md "Tests"), and a resumable upload cannot find its offset without it.
  */
-function multipartListing(directory: string) {
+function multipartListing(directory: string, { listUploads }: { listUploads: boolean }) {
   const uploadsDir = (bucket: string) => path.join(directory, bucket, '._S3rver_uploads');
   return async (ctx: S3rver.Context, next: () => Promise<void>) => {
     const [, bucket = '', ...rest] = ctx.path.split('/');
@@ -46,7 +46,7 @@ function multipartListing(directory: string) {
       ctx.body = { ListPartsResult: { Bucket: bucket, Key: key, UploadId: uploadId, IsTruncated: false, Part } };
       return;
     }
-    if (bucket && !key && ctx.method === 'GET' && 'uploads' in ctx.query) {
+    if (listUploads && bucket && !key && ctx.method === 'GET' && 'uploads' in ctx.query) {
       const prefix = typeof ctx.query.prefix === 'string' ? ctx.query.prefix : '';
       const Upload = [];
       for (const id of await fs.readdir(uploadsDir(bucket)).catch(() => [])) {
@@ -62,8 +62,11 @@ function multipartListing(directory: string) {
   };
 }
 
-/** A local S3-compatible server (s3rver, from npm) on a random loopback port, for tests. */
-export async function startS3(): Promise<{
+/**
+ * A local S3-compatible server (s3rver, from npm) on a random loopback port, for tests. `listUploads: false` leaves
+ * ListMultipartUploads to s3rver (501 NotImplemented), as some S3-compatible servers answer.
+ */
+export async function startS3({ listUploads = true }: { listUploads?: boolean } = {}): Promise<{
   endpoint: string;
   /** Every object key in a bucket (multipart uploads in progress are not objects). */
   keys(bucket: string): Promise<string[]>;
@@ -74,7 +77,7 @@ export async function startS3(): Promise<{
   const directory = mkdtempSync(path.join(tmpdir(), 'atrium-s3-'));
   const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory });
   // After s3rver's XML encoder and before its router, so answers and errors look like its own.
-  server.middleware.splice(server.middleware.length - 1, 0, multipartListing(directory));
+  server.middleware.splice(server.middleware.length - 1, 0, multipartListing(directory, { listUploads }));
   const address = await server.run();
   const endpoint = `http://127.0.0.1:${address.port}`;
   return {

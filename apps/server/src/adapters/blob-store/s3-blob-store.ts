@@ -189,6 +189,17 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       await ensureBucket();
       await client.send(new HeadBucketCommand({ Bucket }));
     },
+    async checkResumable() {
+      await ensureBucket();
+      try {
+        await client.send(new ListMultipartUploadsCommand({ Bucket, MaxUploads: 1 }));
+      } catch (error) {
+        const reason = error instanceof Error ? error.name : String(error);
+        throw new Error(
+          `the S3 server cannot list multipart uploads (${reason}): resumable uploads would fail; use an S3 server that implements ListMultipartUploads and ListParts`,
+        );
+      }
+    },
     async close() {
       client.destroy();
     },

@@ -43,6 +43,11 @@ export interface BlobStore {
   sweepIncomplete(before: Date): Promise<number>;
   /** Throws when the store cannot be reached or written. */
   ping(): Promise<void>;
+  /**
+   * Throws, naming the reason, when resumable uploads could not work on this store (an S3 server that cannot list
+   * multipart uploads); the readiness probe `resumableUploads` (docs/DEPLOY.md, "Monitoring").
+   */
+  checkResumable(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, readJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { S3_TEST_CREDENTIALS, startS3 } from '../../../test/s3';
 
 interface Readiness {
   status: string;
@@ -45,5 +46,57 @@ describe.each(dialects())('readiness details (%s)', (dialect) => {
     expect(body.checks.blobStore?.status).toBe('error');
     expect(body.checks.blobStore?.message).toMatch(/ECONNREFUSED/);
     expect(body.checks.database).toMatchObject({ status: 'ok', latencyMs: expect.any(Number) });
+  });
+});
+
+describe.each(dialects())('readiness with an S3 server that cannot list multipart uploads (%s)', (dialect) => {
+  let s3: Awaited<ReturnType<typeof startS3>>;
+  let server: TestServer;
+  beforeAll(async () => {
+    s3 = await startS3({ listUploads: false });
+    server = await startTestServer({
+      dialect,
+      env: { BLOB_STORE: 's3', S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'atrium-no-listing', ...S3_TEST_CREDENTIALS },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await s3?.close();
+  });
+
+  it('is not ready: resumable uploads would fail, and an admin reads why', async () => {
+    const anonymous = await server.fetch('/readyz');
+    expect(anonymous.status).toBe(503);
+    const body = await readJson<Readiness>(anonymous);
+    expect(body.checks.blobStore).toEqual({ status: 'ok' });
+    expect(body.checks.resumableUploads).toEqual({ status: 'error' });
+    const admin = await server.signInAs({ owner_key: 'ready-admin', role: 'admin' });
+    const detailed = await readJson<Readiness>(await server.fetch('/readyz', { headers: { cookie: admin } }));
+    expect(detailed.checks.resumableUploads?.message).toMatch(
+      /^the S3 server cannot list multipart uploads \(NotImplemented\): resumable uploads would fail/,
+    );
+  });
+});
+
+describe.each(dialects())('readiness with an S3 server that lists multipart uploads (%s)', (dialect) => {
+  let s3: Awaited<ReturnType<typeof startS3>>;
+  let server: TestServer;
+  beforeAll(async () => {
+    s3 = await startS3();
+    server = await startTestServer({
+      dialect,
+      env: { BLOB_STORE: 's3', S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'atrium-listing', ...S3_TEST_CREDENTIALS },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await s3?.close();
+  });
+
+  it('is ready', async () => {
+    const response = await server.fetch('/readyz');
+    const body = await readJson<Readiness>(response);
+    expect(body.checks.resumableUploads).toEqual({ status: 'ok' });
+    expect(body.checks.blobStore).toEqual({ status: 'ok' });
   });
 });
