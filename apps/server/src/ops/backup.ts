@@ -1,9 +1,9 @@
-import { chmod, copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, lchown, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createBlobStore, createFsBlobStore, type BlobStore } from '../adapters/blob-store';
 import type { Config } from '../config';
 import { backupDatabase, dropRows, postgresTables, type DatabaseCopy } from './backup-database';
-import { entriesOf, exists, isMissing, OpsError, runTool } from './ops-io';
+import { chownTree, entriesOf, exists, isMissing, OpsError, ownerOf, runTool } from './ops-io';
 
 export { OpsError } from './ops-io';
 
@@ -192,6 +192,9 @@ export async function restore(config: OpsConfig, dir: string): Promise<Manifest>
   }
   if (problems.length > 0) throw new OpsError(`Refusing to restore: ${problems.join('; ')}. Nothing was changed.`);
 
+  // Run as root (as an operator often does), the restored files must still belong to the service: they get the
+  // owner of DATA_DIR as it is (systemd's StateDirectory= makes it the service user's), or of its parent folder.
+  const owner = await ownerOf(config.dataDir);
   await mkdir(config.dataDir, { recursive: true });
   if (manifest.blobs.kind === 'fs')
     await copyBlobs(createFsBlobStore(path.join(from, 'blobs')), createBlobStore(config));
@@ -212,5 +215,13 @@ export async function restore(config: OpsConfig, dir: string): Promise<Manifest>
     ]);
   }
   await dropRows(config.database, manifest.database.droppedBlobKeys ?? []);
+  if (process.getuid?.() === 0 && owner.uid !== 0) {
+    await chownTree(config.dataDir, owner);
+    // A SQLite file kept outside DATA_DIR: that file alone (never the folder it shares with others).
+    if (config.database.kind === 'sqlite' && !isInside(config.dataDir, config.database.file))
+      await lchown(config.database.file, owner.uid, owner.gid);
+  }
   return manifest;
 }
+
+const isInside = (dir: string, file: string) => !path.relative(dir, file).startsWith('..');

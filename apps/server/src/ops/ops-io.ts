@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readdir, stat } from 'node:fs/promises';
+import { lchown, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 
 // What the backup and restore commands share: the operator's error and small file and process helpers.
 
@@ -50,4 +51,26 @@ export function runTool(command: string, args: string[]): Promise<void> {
       code === 0 ? resolve() : reject(new OpsError(`${command} failed (exit ${code}):\n${stderr.trim()}`)),
     );
   });
+}
+
+/** The owner (uid, gid) of `target`, or of its nearest existing parent folder when it does not exist yet. */
+export async function ownerOf(target: string): Promise<{ uid: number; gid: number }> {
+  let current = path.resolve(target);
+  for (;;) {
+    try {
+      const { uid, gid } = await stat(current);
+      return { uid, gid };
+    } catch (error) {
+      const parent = path.dirname(current);
+      if (!isMissing(error) || parent === current) throw error;
+      current = parent;
+    }
+  }
+}
+
+/** Gives `dir` and everything in it to `owner` (symbolic links themselves, not what they point to). */
+export async function chownTree(dir: string, owner: { uid: number; gid: number }): Promise<void> {
+  await lchown(dir, owner.uid, owner.gid);
+  for (const entry of await readdir(dir, { recursive: true }))
+    await lchown(path.join(dir, String(entry)), owner.uid, owner.gid);
 }
