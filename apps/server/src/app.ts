@@ -356,6 +356,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     scheduledSendIntervalMs: SCHEDULED_SEND_INTERVAL_MS,
     events,
     trash,
+    analysis,
     log: app.log,
   })) {
     scheduler.add(job);

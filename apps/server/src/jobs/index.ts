@@ -21,14 +21,26 @@ export interface JobDeps {
   /** Where the trash purge announces what it removed (`file.purged`: the audit log records it). */
   events: EventEmitter;
   trash: { purgeExpired(): Promise<number> };
+  analysis: { backfill(signal?: AbortSignal): Promise<number> };
   log: { info(details: object, message: string): void };
 }
 
 /**
- * Every scheduled job of the server, in one place. A new one (trash purge, audit retention, analysis) is one more
+ * Every scheduled job of the server, in one place. A new one (trash purge, audit retention, analysis backfill) is one more
  * entry: a name, an interval, whether it runs on one instance only, and the call it makes.
  */
 export const defineJobs = (deps: JobDeps): JobDefinition[] => [
+  {
+    // Files stored before the current analysers (an upgrade added one) or while analysis was off: queued for
+    // analysis at start and every 6 hours, on one instance; the queue's own rules keep a file from running twice.
+    name: 'analysis.backfill',
+    intervalMs: 6 * HOUR_MS,
+    once: true,
+    run: async (signal) => {
+      const queued = await deps.analysis.backfill(signal);
+      if (queued > 0) deps.log.info({ queued }, 'queued the analysis of files stored before the current analysers');
+    },
+  },
   {
     // Expired and idle sessions: shared rows, so one instance is enough.
     name: 'sessions.sweep',

@@ -66,6 +66,33 @@ export const createAnalysisRepository = (db: Db) => ({
   },
 
   /** Stored files in id order after `after`, a page at a time (reindex). */
+  /**
+   * Ids (after `after`, in order) of files whose analysis is missing or was made by other analysers than `version`:
+   * no insights row, a row for other content, or a finished row of another version. Rows a workspace turned off
+   * (no version) are left alone.
+   */
+  notAnalysedAfter: async (after: string, limit: number, version: string): Promise<string[]> =>
+    (
+      await db
+        .selectFrom('files')
+        .leftJoin('file_insights', 'file_insights.file_id', 'files.id')
+        .select('files.id')
+        .where('files.id', '>', after)
+        .where((eb) =>
+          eb.or([
+            eb('file_insights.file_id', 'is', null),
+            eb('file_insights.content_sha', '<>', eb.ref('files.sha256')),
+            eb.and([
+              eb('file_insights.model_version', 'is not', null),
+              eb('file_insights.model_version', '<>', version),
+            ]),
+          ]),
+        )
+        .orderBy('files.id')
+        .limit(limit)
+        .execute()
+    ).map((row) => row.id),
+
   filesAfter: (after: string, limit: number) =>
     db
       .selectFrom('files')

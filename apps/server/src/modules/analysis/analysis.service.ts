@@ -221,13 +221,13 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
      * A file's content was stored (upload, resumable upload, file drop; versions and restores once wired): enqueue
      * its analysis, or record that its type has none. Never throws: storing the file has succeeded either way.
      */
-    async onStored(file: StoredFile): Promise<void> {
-      if (!deps.enabled) return;
+    async onStored(file: StoredFile): Promise<boolean> {
+      if (!deps.enabled) return false;
       try {
         const kind = kindOf(file.contentType);
         if (kind && (await settingOf(file.workspaceId)) === 'off') {
           await upsert(db, { ...emptyRow(file.id, file.sha256), status: 'unsupported', error: TURNED_OFF });
-          return;
+          return false;
         }
         if (!kind) {
           await upsert(db, {
@@ -237,13 +237,34 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
             model_version: ANALYSIS_VERSION,
             analysed_at: iso(clock.now()),
           });
-          return;
+          return false;
         }
         // New content, even if the file had it before (a version made current again): the queue drops the
         // finished job first.
-        await queue.enqueue(kind, { fileId: file.id, contentSha: file.sha256 });
+        return await queue.enqueue(kind, { fileId: file.id, contentSha: file.sha256 });
       } catch (error) {
         deps.log.warn({ err: error, file: file.id }, 'could not enqueue a file’s analysis');
+        return false;
+      }
+    },
+
+    /**
+     * Files stored before this version's analysers (`ANALYSIS_VERSION`), or while analysis was off, are analysed
+     * as if just stored, without anyone asking (docs/PRODUCT.md#file-insights): one pass over the files, 500 at a
+     * time; a file already queued is not queued twice. Answers how many it queued.
+     */
+    async backfill(signal?: AbortSignal): Promise<number> {
+      if (!deps.enabled) return 0;
+      let queued = 0;
+      let after = '';
+      for (;;) {
+        const ids = await repo.notAnalysedAfter(after, 500, ANALYSIS_VERSION);
+        if (ids.length === 0 || signal?.aborted) return queued;
+        for (const id of ids) {
+          const file = await deps.files.findUnchecked(id);
+          if (file && (await service.onStored(file))) queued += 1;
+        }
+        after = ids.at(-1) ?? after;
       }
     },
 

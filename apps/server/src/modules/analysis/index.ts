@@ -30,7 +30,9 @@ export interface AnalysisModuleDeps extends Omit<AnalysisServiceDeps, 'events' |
 export function createAnalysisModule(app: FastifyInstance, { config, ...deps }: AnalysisModuleDeps) {
   const analysis = createAnalysisService({ ...deps, enabled: config.enabled, timeoutMs: config.timeoutMs });
   registerAnalysisRoutes(app, { analysis });
-  deps.events.on('file.stored', 'analysis', ({ file }) => analysis.onStored(file));
+  deps.events.on('file.stored', 'analysis', async ({ file }) => {
+    await analysis.onStored(file);
+  });
   deps.events.on('file.reanalyse', 'analysis', async ({ fileIds }) => {
     for (const id of fileIds) {
       const file = await deps.files.findUnchecked(id);
