@@ -34,7 +34,9 @@ import { registerCsrfProtection } from './plugins/csrf';
 import { createSiteOrigin } from './lib/site-origin';
 import { createNotificationsModule, SCHEDULED_SEND_INTERVAL_MS, type NotificationHub } from './modules/notifications';
 import { registerErrorHandling, sendError, toAppError } from './plugins/errors';
+import { registerAppMetrics } from './plugins/app-metrics';
 import { registerMetrics } from './plugins/metrics';
+import { Registry } from 'prom-client';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security';
 import { registerSessions } from './plugins/session';
@@ -137,7 +139,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const site = createSiteOrigin(config.publicUrl, config.publicUrlConfigured);
   registerCsrfProtection(app, site);
   registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
-  registerMetrics(app, { token: config.metricsToken });
+  const metricsRegistry = new Registry();
+  registerMetrics(app, { token: config.metricsToken, registry: metricsRegistry });
   await registerOpenApi(app);
 
   const database = openDatabase(config.database);
@@ -152,8 +155,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     dialect: database.dialect,
     clock,
     log: app.log,
+    onRunEnded: (kind, seconds, outcome) => jobRuns.observe?.(kind, seconds, outcome),
     ...overrides.jobQueue,
   });
+  // The metrics that observe each job run are registered further down, once their sources exist.
+  const jobRuns: { observe?: NonNullable<JobQueueOptions['onRunEnded']> } = {};
   app.addHook('onReady', async () => jobQueue.start());
   app.addHook('preClose', async () => jobQueue.stop());
 
@@ -285,7 +291,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   app.decorate('searchIndex', search);
   createPreferencesModule(app, { db: database.db, clock });
-  createAdminModule(app, {
+  const admin = createAdminModule(app, {
     stores: adminStores,
     sessions: sessionService,
     events,
@@ -303,6 +309,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       tusBytes: () => tus.pendingBytes(),
     },
   });
+  jobRuns.observe = registerAppMetrics(app, metricsRegistry, {
+    events,
+    jobs: jobQueue,
+    storage: () => admin.storageTotals(),
+    liveStreams: () => notices.hub.size,
+    now: () => clock.now(),
+  }).onJobRunEnded;
   const { trash } = createTrashModule(app, {
     db: database.db,
     filesRepo,

@@ -190,6 +190,35 @@ export const createJobsRepository = (db: Db, dialect: Dialect, holder: string) =
   },
 
   /** Jobs per state (queued, running, failed), across all instances and kinds. */
+  /** Per kind: jobs waiting and running, failed for good, and when the oldest waiting one was queued. */
+  async statsByKind(): Promise<
+    { kind: string; queued: number; running: number; failed: number; oldestQueuedAt: string | null }[]
+  > {
+    const rows = await db
+      .selectFrom('jobs')
+      .select([
+        'kind',
+        'state',
+        (eb) => eb.fn.countAll<number | string | bigint>().as('count'),
+        (eb) => eb.fn.min<string>('created_at').as('oldest'),
+      ])
+      .where('state', 'in', ['queued', 'running', 'failed'])
+      .groupBy(['kind', 'state'])
+      .execute();
+    const byKind = new Map<
+      string,
+      { kind: string; queued: number; running: number; failed: number; oldestQueuedAt: string | null }
+    >();
+    for (const row of rows) {
+      const entry = byKind.get(row.kind) ?? { kind: row.kind, queued: 0, running: 0, failed: 0, oldestQueuedAt: null };
+      const state = row.state as 'queued' | 'running' | 'failed';
+      entry[state] = Number(row.count);
+      if (state === 'queued') entry.oldestQueuedAt = row.oldest;
+      byKind.set(row.kind, entry);
+    }
+    return [...byKind.values()];
+  },
+
   async countByState(): Promise<{ queued: number; running: number; failed: number }> {
     const rows = await db
       .selectFrom('jobs')

@@ -69,6 +69,8 @@ export interface JobQueueOptions extends JobTuning {
   log: { info(details: object, message: string): void; warn(details: object, message: string): void };
   holder?: string;
   pollMs?: number;
+  /** Told how each run on this instance ended and how long it took (the `/metrics` job histogram). */
+  onRunEnded?: (kind: string, seconds: number, outcome: 'done' | 'retried' | 'failed') => void;
 }
 
 const DEFAULTS: Required<JobTuning> = { leaseMs: 30_000, maxAttempts: 3, backoffMs: 5000, timeoutMs: 10 * 60_000 };
@@ -110,10 +112,11 @@ export function createJobQueue(options: JobQueueOptions) {
     }
   }
 
-  async function fail(kind: Registered, job: QueueJob, error: unknown): Promise<void> {
+  async function fail(kind: Registered, job: QueueJob, error: unknown, startedAt: number): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
     const permanent = error instanceof PermanentJobError;
     const final = permanent || job.attempts >= kind.maxAttempts;
+    options.onRunEnded?.(job.kind, (performance.now() - startedAt) / 1000, final ? 'failed' : 'retried');
     await db.transaction().execute(async (trx) => {
       const held = await repo.updateHeld(trx, job.id, {
         state: final ? 'failed' : 'queued',
@@ -139,6 +142,7 @@ export function createJobQueue(options: JobQueueOptions) {
     });
 
   async function execute(kind: Registered, job: QueueJob): Promise<void> {
+    const startedAt = performance.now();
     const controller = new AbortController();
     controllers.add(controller);
     const renewal = setInterval(
@@ -175,6 +179,7 @@ export function createJobQueue(options: JobQueueOptions) {
         if (!(await repo.updateHeld(trx, job.id, { ...done, updated_at: now() }))) throw new LeaseLost();
         after = await commit?.(trx);
       });
+      options.onRunEnded?.(job.kind, (performance.now() - startedAt) / 1000, 'done');
       if (after)
         await Promise.resolve(after()).catch((error: unknown) =>
           log.warn({ err: error, job: job.id }, 'after a background job'),
@@ -184,7 +189,7 @@ export function createJobQueue(options: JobQueueOptions) {
       if (reason instanceof LeaseLost) log.warn({ job: job.id }, 'a background job was taken over by another instance');
       else if (!running && controller.signal.aborted) await release(job).catch(() => undefined);
       else
-        await fail(kind, job, reason).catch((e: unknown) =>
+        await fail(kind, job, reason, startedAt).catch((e: unknown) =>
           log.warn({ err: e, job: job.id }, 'could not record a failure'),
         );
     } finally {
@@ -284,6 +289,8 @@ export function createJobQueue(options: JobQueueOptions) {
     },
     /** How many jobs wait (queued, due or not), run (on any instance) and failed for good, across all instances. */
     stats: () => repo.countByState(),
+    /** The same per kind, with when the oldest waiting job was queued (`/metrics`). */
+    statsByKind: () => repo.statsByKind(),
     /** Jobs running on this instance now. */
     get runningCount(): number {
       return [...active.values()].reduce((sum, slots) => sum + slots.size, 0);

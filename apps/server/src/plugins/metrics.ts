@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
 import { AppError } from '../errors';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -12,19 +12,22 @@ function hasBearer(request: FastifyRequest, token: string): boolean {
 }
 
 /**
- * Prometheus metrics at /metrics: process defaults plus HTTP request durations by route.
+ * Prometheus metrics at /metrics: process defaults, HTTP request durations by route, and the application's
+ * (`app-metrics.ts`, registered on the same registry).
  * Off unless a token is configured (METRICS_TOKEN): then /metrics answers 404 like any
  * unknown path; with a token it requires `Authorization: Bearer <token>` (401 otherwise).
  */
-export function registerMetrics(app: FastifyInstance, options: { token: string | undefined }): void {
-  const { token } = options;
+export function registerMetrics(
+  app: FastifyInstance,
+  options: { token: string | undefined; registry: Registry },
+): void {
+  const { token, registry } = options;
   if (!token) {
     app.get('/metrics', { config: { access: 'public' }, schema: { hide: true } }, async () => {
       throw new AppError('NOT_FOUND');
     });
     return;
   }
-  const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',

@@ -21,6 +21,7 @@ import type { Db } from '../../db';
 import type { EventEmitter } from '../../events';
 import type { Clock } from '../../lib/time';
 import { createAdminUsersRepository } from './admin-users.repository';
+import { createSystemRepository } from './system.repository';
 import { createAdminUsersService, type AdminUsersServiceDeps } from './admin-users.service';
 import { registerAdminRoutes } from './admin.routes';
 import { createSettingsRepository } from './settings.repository';
@@ -48,4 +49,12 @@ export function createAdminModule(app: FastifyInstance, { stores, system, ...dep
   registerAdminRoutes(app, { users: createAdminUsersService({ ...deps, repo: stores.quotas }) });
   registerSystemRoutes(app, system);
   registerSettingsRoutes(app, { settings: stores.settings, events: deps.events });
+  const systemRepo = createSystemRepository(system.database.db);
+  return {
+    /** Every stored file's count and bytes (the trash included): `/metrics`. */
+    async storageTotals(): Promise<{ files: number; bytes: number }> {
+      const totals = await systemRepo.fileTotals();
+      return { files: Number(totals?.files ?? 0), bytes: Number(totals?.bytes ?? 0) };
+    },
+  };
 }
