@@ -35,6 +35,7 @@ import { createSiteOrigin } from './lib/site-origin';
 import { createNotificationsModule, SCHEDULED_SEND_INTERVAL_MS, type NotificationHub } from './modules/notifications';
 import { registerErrorHandling, sendError, toAppError } from './plugins/errors';
 import { registerAppMetrics } from './plugins/app-metrics';
+import { createScheduledBackups } from './ops/scheduled-backups';
 import { registerMetrics } from './plugins/metrics';
 import { Registry } from 'prom-client';
 import { registerOpenApi } from './plugins/openapi';
@@ -370,6 +371,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     events,
     trash,
     analysis,
+    backups: config.backups && {
+      intervalMs: config.backups.intervalMs,
+      ...createScheduledBackups(config, config.backups, clock),
+    },
     log: app.log,
   })) {
     scheduler.add(job);

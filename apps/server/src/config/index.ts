@@ -3,6 +3,7 @@ import { resolveAiConfig } from './ai';
 import { checkOidc, resolveOidc } from './auth';
 import { checkVapid, resolveBus, resolveNotifications } from './notifications';
 import { resolveMail } from './people';
+import { resolveScheduledBackups } from './retention';
 import { EnvSchema } from './schema';
 import { ensureLocalSecret } from './secrets';
 import { defaultWebDist, resolveDatabase } from './server';
@@ -106,6 +107,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     versions: { kept: env.FILE_VERSIONS_KEPT },
     metricsToken: env.METRICS_TOKEN,
     mail: resolveMail(env, publicUrl),
+    backups: resolveScheduledBackups(env),
     invitations: { ttlDays: env.INVITE_TTL_DAYS },
   };
 }

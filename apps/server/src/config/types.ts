@@ -2,6 +2,7 @@ import type { AiConfig } from './ai';
 import type { AdminConfig, LoginRateLimitConfig, OidcConfig, SessionConfig } from './auth';
 import type { BusConfig, NotificationsConfig } from './notifications';
 import type { MailConfig } from './people';
+import type { ScheduledBackupConfig } from './retention';
 import type { DatabaseConfig, LogFormat, LogLevel, NodeEnv } from './server';
 import type { BlobStoreConfig, UploadsConfig } from './storage';
 
@@ -58,6 +59,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** Email (`SMTP_URL`); undefined: off, invitation links are shown to copy. */
   mail: MailConfig;
+  /** Scheduled backups into `BACKUP_DIR` (undefined: none). */
+  backups: ScheduledBackupConfig;
   /** How long an invitation link stays valid (`INVITE_TTL_DAYS`). */
   invitations: { ttlDays: number };
 }

@@ -22,6 +22,8 @@ export interface JobDeps {
   events: EventEmitter;
   trash: { purgeExpired(): Promise<number> };
   analysis: { backfill(signal?: AbortSignal): Promise<number> };
+  /** Scheduled backups (`BACKUP_DIR`); undefined: none. */
+  backups?: { intervalMs: number; run(): Promise<{ folder: string; removed: string[] }> } | undefined;
   log: { info(details: object, message: string): void };
 }
 
@@ -30,6 +32,7 @@ export interface JobDeps {
  * entry: a name, an interval, whether it runs on one instance only, and the call it makes.
  */
 export const defineJobs = (deps: JobDeps): JobDefinition[] => [
+  ...(deps.backups ? [scheduledBackups(deps.backups, deps.log)] : []),
   {
     // Files stored before the current analysers (an upgrade added one) or while analysis was off: queued for
     // analysis at start and every 6 hours, on one instance; the queue's own rules keep a file from running twice.
@@ -108,3 +111,15 @@ export const defineJobs = (deps: JobDeps): JobDefinition[] => [
     },
   },
 ];
+
+/** A backup into BACKUP_DIR every BACKUP_INTERVAL_HOURS, on one instance; not at start (a restart is no reason). */
+const scheduledBackups = (backups: NonNullable<JobDeps['backups']>, log: JobDeps['log']): JobDefinition => ({
+  name: 'backups.scheduled',
+  intervalMs: backups.intervalMs,
+  once: true,
+  runOnStart: false,
+  run: async () => {
+    const { folder, removed } = await backups.run();
+    log.info({ folder, removed }, 'scheduled backup written');
+  },
+});

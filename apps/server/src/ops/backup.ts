@@ -137,6 +137,9 @@ async function backupInto(config: OpsConfig, target: string, options: BackupOpti
   return manifest;
 }
 
+/** Whether `dir` holds a complete backup (its manifest, written last, is there). */
+export const isBackupFolder = (dir: string) => exists(path.join(dir, MANIFEST));
+
 async function readManifest(dir: string): Promise<Manifest> {
   const text = await readFile(path.join(dir, MANIFEST), 'utf8').catch((error: unknown) => {
     if (isMissing(error)) throw new OpsError(`${dir} is not a complete Atrium backup (no ${MANIFEST})`);
