@@ -14,6 +14,18 @@ import { reindexAll } from '../modules/analysis/analysis.service';
 import { createLoginLimiter } from '../modules/auth/login-limiter';
 import { backup, OpsError, restore } from './backup';
 
+/** The secrets a backup never holds: those the operator set in the environment (generated ones are in DATA_DIR/secrets). */
+const ENVIRONMENT_SECRETS = [
+  'SESSION_SECRET',
+  'ADMIN_PASSWORD',
+  'VAPID_PRIVATE_KEY',
+  'OIDC_CLIENT_SECRET',
+  'S3_SECRET_ACCESS_KEY',
+  'DATABASE_URL',
+  'SMTP_URL',
+];
+const secretsOutsideBackups = (env: NodeJS.ProcessEnv) => ENVIRONMENT_SECRETS.filter((name) => env[name]);
+
 const USAGE = 'usage: atrium-ops backup|restore DIR | reindex | clear-lockout USERNAME_OR_IP | --version';
 
 /**
@@ -83,6 +95,11 @@ async function main(): Promise<void> {
         ? `${manifest.blobs.count} blobs (${manifest.blobs.bytes} bytes)`
         : `the list of objects bucket ${manifest.blobs.bucket} must keep`;
     process.stdout.write(`Backed up the ${manifest.database.kind} database, ${blobs} and the secrets into ${dir}\n`);
+    const outside = secretsOutsideBackups(process.env);
+    if (outside.length > 0)
+      process.stdout.write(
+        `Not in the backup: ${outside.join(', ')} — set in the environment, not generated into DATA_DIR. Keep them (your .env or /etc/atrium/atrium.env) in your own secret store: a restore needs them.\n`,
+      );
   } else {
     const manifest = await restore(config, dir);
     process.stdout.write(`Restored the backup of ${manifest.createdAt} into ${config.dataDir}\n`);

@@ -37,6 +37,8 @@ describe.skipIf(process.getuid?.() !== 0)('restore as root (sqlite)', () => {
     const backedUp = await ops(['backup', backupDir], { DATA_DIR: server.dataDir });
     expect(backedUp.stderr).toBe('');
     expect(backedUp.code).toBe(0);
+    // The operator's own secrets stay out of the backup, and it says so.
+    expect(backedUp.stdout).toContain('Not in the backup: ADMIN_PASSWORD — set in the environment');
 
     // As systemd's StateDirectory= leaves it: empty, owned by the service user.
     const dataDir = path.join(temp('atrium-restore-'), 'data');
