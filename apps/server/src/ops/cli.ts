@@ -1,5 +1,6 @@
 // `npm run backup -- DIR` and `npm run restore -- DIR` (bundled as dist/ops.js: `node apps/server/dist/ops.js backup DIR`),
-// and `npm run reindex` (every stored file analysed again by the running servers).
+// `npm run reindex` (every stored file analysed again by the running servers), and `npm run admin -- reset-2fa USER`
+// (a locked-out person's second factors removed, ops/reset-2fa.ts).
 // They read the same configuration as the server: environment variables, then `.env`.
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
@@ -8,8 +9,9 @@ import { migrateToLatest, openDatabase } from '../db';
 import { systemClock } from '../lib/time';
 import { reindexAll } from '../modules/analysis/analysis.service';
 import { backup, OpsError, restore } from './backup';
+import { resetTwoFactor } from './reset-2fa';
 
-const USAGE = 'usage: atrium-ops backup|restore DIR | reindex';
+const USAGE = 'usage: atrium-ops backup|restore DIR | reindex | admin reset-2fa USERNAME';
 
 async function main(): Promise<void> {
   const [command, argument, ...rest] = process.argv.slice(2);
@@ -28,6 +30,20 @@ async function main(): Promise<void> {
       process.stdout.write(
         `Queued ${queued} files for analysis (${unsupported} of types that are not analysed); the running server analyses them.\n`,
       );
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+  if (command === 'admin') {
+    const [username, ...extra] = rest;
+    if (argument !== 'reset-2fa' || !username || extra.length > 0) throw new OpsError(USAGE);
+    loadDotEnv();
+    const config = loadConfig({ ...process.env, SESSION_SECRET: process.env.SESSION_SECRET ?? 'x'.repeat(32) });
+    const database = openDatabase(config.database);
+    try {
+      await migrateToLatest(database.db);
+      process.stdout.write(`${await resetTwoFactor(database.db, systemClock, username)}\n`);
     } finally {
       await database.close();
     }

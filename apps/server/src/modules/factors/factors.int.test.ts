@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { openDatabase } from '../../db';
+import { resetTwoFactor } from '../../ops/reset-2fa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditPage, MeResponse, RecoveryCodesResponse, TotpEnrolment } from '@atrium/contracts';
 import {
@@ -242,6 +244,30 @@ describe.each(dialects())('TOTP, recovery codes and the second sign-in step (%s)
       sendJson(server, session, 'GET', '/api/admin/audit?action=mfa.policy.changed'),
     );
     expect(policy.entries[0]).toMatchObject({ actor: 'admin', details: { from: 'nobody', to: 'admins' } });
+  });
+
+  it('`npm run admin -- reset-2fa admin` removes the factors on the server', async () => {
+    const handle = openDatabase(server.config.database);
+    try {
+      await expect(resetTwoFactor(handle.db, { now: () => new Date(now) }, 'nobody-here')).rejects.toThrow(
+        'No user named nobody-here.',
+      );
+      expect(await resetTwoFactor(handle.db, { now: () => new Date(now) }, 'admin')).toContain(
+        'Removed the second factors of admin (authenticator app: yes, passkeys: 0)',
+      );
+    } finally {
+      await handle.close();
+    }
+    // The policy still asks admins for a factor: the admin is taken to enrolment, not asked for a code.
+    const held = await login();
+    expect(await readError(held)).toMatchObject({ code: 'SECOND_FACTOR_ENROLMENT_REQUIRED' });
+    const session = await server.signInAs({ owner_key: 'admin', role: 'admin' });
+    await expectJson(sendJson(server, session, 'PUT', '/api/admin/second-factor-policy', { policy: 'nobody' }));
+    expect((await login()).status).toBe(200);
+    const audit = await expectJson<AuditPage>(
+      sendJson(server, session, 'GET', '/api/admin/audit?action=factor.removed&target=user:admin'),
+    );
+    expect(audit.entries[0]).toMatchObject({ actor: null, details: { factor: 'all', by: 'reset-2fa' } });
   });
 });
 
