@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   SECOND_FACTOR_REQUIRED: 401,
   /** The password was right; the admin policy requires a second factor this person has not set up yet. */
   SECOND_FACTOR_ENROLMENT_REQUIRED: 401,
+  /** A pending second-factor sign-in that expired, was used up or never started: enter the password again. */
+  SIGN_IN_EXPIRED: 401,
   /** A wrong, expired or replayed authenticator or recovery code. */
   INVALID_CODE: 400,
   FORBIDDEN: 403,

@@ -126,7 +126,7 @@ describe.each(dialects())('TOTP, recovery codes and the second sign-in step (%s)
     expect((await finish(pending, '123456')).status).toBe(400);
     const none = await finish(undefined, oathtool(secret, now));
     expect(none.status).toBe(401);
-    expect(await readError(none)).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(await readError(none)).toMatchObject({ code: 'SIGN_IN_EXPIRED' });
   });
 
   it('takes each recovery code once', async () => {

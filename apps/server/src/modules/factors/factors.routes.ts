@@ -54,7 +54,7 @@ export function registerFactorsRoutes(app: FastifyInstance, deps: FactorsRoutesD
   async function pending(request: FastifyRequest, kind: 'second_factor' | 'enrol') {
     const token = request.cookies[PENDING_COOKIE];
     const row = token ? await repo.findChallenge(sha256(token), iso(clock.now())) : undefined;
-    if (!row || row.kind !== kind || !row.user_id) throw new AppError('UNAUTHENTICATED', PENDING_GONE_MESSAGE);
+    if (!row || row.kind !== kind || !row.user_id) throw new AppError('SIGN_IN_EXPIRED', PENDING_GONE_MESSAGE);
     return { ...row, user_id: row.user_id };
   }
 
@@ -73,7 +73,7 @@ export function registerFactorsRoutes(app: FastifyInstance, deps: FactorsRoutesD
     void reply.clearCookie(PENDING_COOKIE, cookieOptions());
     await deps.limiter.reset(request.ip, `factor:${userId}`);
     const loaded = await deps.loadUser(userId);
-    if (!loaded) throw new AppError('UNAUTHENTICATED', PENDING_GONE_MESSAGE);
+    if (!loaded) throw new AppError('SIGN_IN_EXPIRED', PENDING_GONE_MESSAGE);
     await deps.sessions.signIn(request, reply, userId);
     await deps.events.emit(
       'auth.sign_in',
@@ -170,7 +170,7 @@ export function registerFactorsRoutes(app: FastifyInstance, deps: FactorsRoutesD
     handler: async (request) => {
       const row = await pending(request, 'enrol');
       const loaded = await deps.loadUser(row.user_id);
-      if (!loaded) throw new AppError('UNAUTHENTICATED', PENDING_GONE_MESSAGE);
+      if (!loaded) throw new AppError('SIGN_IN_EXPIRED', PENDING_GONE_MESSAGE);
       const { sealed, enrolment } = await factors.startEnrolmentSecret(loaded.user);
       await repo.setChallenge(row.id, sealed);
       return enrolment;
