@@ -62,7 +62,9 @@ export function SecondFactorStep({ kind, onSignedIn, onRestart }: SecondFactorSt
   if (saved)
     return (
       <div className="mt-5 space-y-4">
-        <Alert variant="box">Save these recovery codes now. Each works once; they are not shown again.</Alert>
+        <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
+          Save these recovery codes now. Each works once; they are not shown again.
+        </p>
         <ul aria-label="Recovery codes" className="grid grid-cols-2 gap-2 font-mono text-sm text-slate-900">
           {saved.codes.map((c) => (
             <li key={c} className="rounded bg-slate-100 px-2 py-1 text-center">

@@ -1,6 +1,5 @@
 import { Download } from 'lucide-react';
 import { useRef } from 'react';
-import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 
@@ -11,10 +10,10 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone(): vo
   const download = `data:text/plain;charset=utf-8,${encodeURIComponent(text)}`;
   return (
     <div className="mt-4 space-y-3">
-      <Alert variant="box">
+      <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
         Save these recovery codes somewhere safe. Each signs you in once if you lose your phone; they are not shown
         again.
-      </Alert>
+      </p>
       <ul
         aria-label="Recovery codes"
         className="grid grid-cols-2 gap-2 font-mono text-sm text-slate-900 sm:grid-cols-5"

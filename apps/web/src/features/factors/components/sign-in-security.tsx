@@ -114,9 +114,9 @@ export function SignInSecurity() {
         ) : (
           <>
             {status.data.required && !status.data.totp && (
-              <Alert variant="box" className="mt-3">
+              <p className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
                 Your admin requires a second factor. Set up an authenticator app.
-              </Alert>
+              </p>
             )}
             <div className="mt-4 flex flex-col gap-3 border-t border-slate-100 pt-4 sm:flex-row sm:items-center sm:justify-between">
               <div>

@@ -1,0 +1,103 @@
+import { execFileSync } from 'node:child_process';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { E2E_ADMIN_PASSWORD } from './playwright.config';
+import { shot, WIDTHS } from './screens';
+
+/**
+ * Second factors (docs/PRODUCT.md#second-factors) with the built-in admin: set up an authenticator app from
+ * Profile → Sign-in security (codes from Debian's oathtool, reading the key on the screen), sign out, sign in with
+ * the password and a code, then with a recovery code, and turn the app off. Serial: one admin for both widths.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const oathtool = (secret: string, at = Date.now()) =>
+  execFileSync('oathtool', ['--totp', '-b', secret, '--now', `@${Math.floor(at / 1000)}`], {
+    encoding: 'utf8',
+  }).trim();
+
+/** Waits for the next 30-s step: each code is taken once, so a new sign-in needs a new step. */
+const nextStep = (page: Page) => page.waitForTimeout(30_000 - (Date.now() % 30_000) + 500);
+
+async function signInWithPassword(page: Page) {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+async function signOut(page: Page) {
+  expect((await page.request.post('/api/auth/logout')).status()).toBe(200);
+}
+
+for (const { name: screen, width, height } of WIDTHS) {
+  test(`authenticator app: set up, sign in with a code and a recovery code, turn off (${width} px)`, async ({
+    page,
+  }) => {
+    test.setTimeout(150_000);
+    await page.setViewportSize({ width, height });
+    await signInWithPassword(page);
+    await expect(page).toHaveURL(/\/dashboard/);
+
+    await page.goto('/dashboard/profile');
+    const security = page.getByRole('region', { name: 'Sign-in security' });
+    await expect(security.getByText('Off.')).toBeVisible();
+    await security.getByRole('button', { name: 'Set up authenticator app' }).click();
+    await expect(security.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+    const secret = (await security.getByTestId('totp-secret').textContent())?.trim() ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    await shot(page, `factors-enrol-${screen}`);
+
+    await security.getByLabel('Code from the app').fill('000000');
+    await security.getByRole('button', { name: 'Turn on' }).click();
+    await expect(security.getByText('That code is not right.')).toBeVisible();
+    await security.getByLabel('Code from the app').fill(oathtool(secret));
+    await security.getByRole('button', { name: 'Turn on' }).click();
+    const codes = security.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await expect(codes).toHaveCount(10);
+    const recovery = (await codes.allTextContents()).map((code) => code.trim());
+    await expect(security.getByRole('button', { name: 'Copy' })).toBeVisible();
+    await expect(security.getByRole('link', { name: 'Download' })).toBeVisible();
+    await shot(page, `factors-recovery-codes-${screen}`);
+    await security.getByRole('button', { name: 'Done' }).click();
+    await expect(security.getByText('On. 10 of 10 recovery codes left.')).toBeVisible();
+
+    // Password, then the code step.
+    await signOut(page);
+    await signInWithPassword(page);
+    await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
+    const codeField = page.getByLabel('Authentication code');
+    await expect(codeField).toHaveAttribute('autocomplete', 'one-time-code');
+    await expect(codeField).toBeFocused();
+    await codeField.fill('123456');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+      'That code is not right. Check your authenticator app and try again.',
+    );
+    await shot(page, `factors-login-code-${screen}`);
+    await nextStep(page);
+    await codeField.fill(oathtool(secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page).toHaveURL(/\/dashboard/);
+
+    // Password, then a recovery code.
+    await signOut(page);
+    await signInWithPassword(page);
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel('Recovery code').fill(recovery[0] ?? '');
+    await shot(page, `factors-login-recovery-${screen}`);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page).toHaveURL(/\/dashboard/);
+
+    // Turn the app off with another recovery code; the password alone signs in again.
+    await page.goto('/dashboard/profile');
+    await expect(security.getByText('On. 9 of 10 recovery codes left.')).toBeVisible();
+    await security.getByRole('button', { name: 'Turn off' }).click();
+    await security.getByLabel('Code to turn the app off').fill(recovery[1] ?? '');
+    await security.getByRole('button', { name: 'Turn off' }).click();
+    await expect(security.getByText('Off.')).toBeVisible();
+    await signOut(page);
+    await signInWithPassword(page);
+    await expect(page).toHaveURL(/\/dashboard/);
+  });
+}
