@@ -23,7 +23,7 @@ async function signInWithPassword(page: Page) {
   await page.goto('/login');
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
 async function signOut(page: Page) {
@@ -99,5 +99,62 @@ for (const { name: screen, width, height } of WIDTHS) {
     await signOut(page);
     await signInWithPassword(page);
     await expect(page).toHaveURL(/\/dashboard/);
+  });
+}
+
+for (const { name: screen, width, height } of WIDTHS) {
+  test(`passkey: add, sign in with it alone, remove (${width} px)`, async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width, height });
+    // Chromium's virtual authenticator stands in for the device's (CDP WebAuthn domain).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
+    });
+
+    await signInWithPassword(page);
+    await expect(page).toHaveURL(/\/dashboard/);
+    await page.goto('/dashboard/profile');
+    const security = page.getByRole('region', { name: 'Sign-in security' });
+    await expect(security.getByText('No passkeys yet.')).toBeVisible();
+    await security.getByRole('button', { name: 'Add a passkey' }).click();
+    // Added; its name field opens at once.
+    const name = security.getByLabel('Passkey name');
+    await expect(name).toHaveValue('Passkey 1');
+    await name.fill(`Laptop ${screen}`);
+    await security.getByRole('button', { name: 'Save' }).click();
+    const list = security.getByRole('list', { name: 'Passkeys' });
+    await expect(list.getByText(`Laptop ${screen}`)).toBeVisible();
+    await expect(list.getByText('not used yet')).toBeVisible();
+    await shot(page, `factors-passkeys-${screen}`);
+
+    // Signed out, the passkey alone signs in: no password, no code.
+    await signOut(page);
+    await page.goto('/login');
+    await shot(page, `factors-login-passkey-${screen}`);
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await expect(page).toHaveURL(/\/dashboard/);
+    await expect(page.getByRole('heading', { name: 'Two-step verification' })).toHaveCount(0);
+
+    await page.goto('/dashboard/profile');
+    await expect(list.getByText(/last used/)).toBeVisible();
+    await security.getByRole('button', { name: `Remove Laptop ${screen}` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove passkey' }).click();
+    await expect(security.getByText('No passkeys yet.')).toBeVisible();
+
+    // Removed: the browser's passkey no longer signs in.
+    await signOut(page);
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+      'That passkey could not be used to sign in. Try again or use your password.',
+    );
   });
 }

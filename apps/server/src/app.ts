@@ -184,7 +184,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const adminStores = createAdminStores({ db: database.db, clock });
   const rateLimiter = createRateLimiter({ db: database.db, clock });
   const rateLimits = enforceRateLimits(app, rateLimiter);
-  const { secondFactor } = createFactorsModule(app, { db: database.db, clock, config, users, sessions, events });
+  const { secondFactor } = createFactorsModule(app, {
+    db: database.db,
+    clock,
+    config,
+    users,
+    sessions,
+    events,
+    site,
+  });
   const { loginLimiter } = await createAuthModule(app, {
     db: database.db,
     clock,

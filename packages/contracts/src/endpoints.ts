@@ -3,7 +3,7 @@ import { adminEndpoints, systemEndpoints } from './admin';
 import { aiEndpoints, assistantEndpoints } from './ai';
 import { authEndpoints } from './auth';
 import { contactEndpoints } from './contact';
-import { factorsEndpoints } from './factors';
+import { factorsEndpoints, passkeyEndpoints } from './factors';
 import { fileDetailsEndpoints } from './file-details';
 import { filesEndpoints } from './files';
 import { homeEndpoints } from './home';
@@ -44,4 +44,5 @@ export const ENDPOINTS = {
   activity: activityEndpoints,
   home: homeEndpoints,
   factors: factorsEndpoints,
+  passkeys: passkeyEndpoints,
 } as const;

@@ -90,3 +90,70 @@ export const factorsEndpoints = {
     response: MfaPolicyResponse,
   }),
 } as const;
+
+/** A registered passkey, as Profile → Sign-in security lists it. */
+export const Passkey = z
+  .object({
+    id: z.string().describe('The credential id (base64url)'),
+    name: z.string(),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+  })
+  .meta({ id: 'Passkey' });
+export type Passkey = z.infer<typeof Passkey>;
+
+export const PasskeyList = z.object({ passkeys: z.array(Passkey) }).meta({ id: 'PasskeyList' });
+export type PasskeyList = z.infer<typeof PasskeyList>;
+
+export const PasskeyName = z.string().trim().min(1, 'Enter a name').max(100);
+
+/** WebAuthn options as `@simplewebauthn/server` makes them (passed to the browser library as they are). */
+export const WebAuthnOptions = z.record(z.string(), z.unknown()).meta({ id: 'WebAuthnOptions' });
+export type WebAuthnOptions = z.infer<typeof WebAuthnOptions>;
+
+/** The browser's answer to a ceremony (`startRegistration` / `startAuthentication` of `@simplewebauthn/browser`). */
+const WebAuthnResponse = z
+  .object({
+    id: z.string().min(1).max(1024),
+    rawId: z.string().min(1).max(1024),
+    type: z.literal('public-key'),
+    response: z.record(z.string(), z.unknown()),
+    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+    authenticatorAttachment: z.string().max(50).optional(),
+  })
+  .passthrough();
+
+export const PasskeyRegisterRequest = z
+  .object({ response: WebAuthnResponse, name: PasskeyName.optional() })
+  .meta({ id: 'PasskeyRegisterRequest' });
+export const PasskeySignInRequest = z.object({ response: WebAuthnResponse }).meta({ id: 'PasskeySignInRequest' });
+export const PasskeyRenameRequest = z.object({ name: PasskeyName }).meta({ id: 'PasskeyRenameRequest' });
+export const PasskeyParams = z.object({ id: z.string().min(1).max(1024) });
+
+export const passkeyEndpoints = {
+  list: endpoint({ method: 'GET', path: '/api/me/passkeys', response: PasskeyList }),
+  registerOptions: endpoint({ method: 'POST', path: '/api/me/passkeys/options', response: WebAuthnOptions }),
+  register: endpoint({
+    method: 'POST',
+    path: '/api/me/passkeys',
+    body: PasskeyRegisterRequest,
+    response: Passkey,
+    status: 201,
+  }),
+  rename: endpoint({
+    method: 'PATCH',
+    path: '/api/me/passkeys/:id',
+    params: PasskeyParams,
+    body: PasskeyRenameRequest,
+    response: Passkey,
+  }),
+  remove: endpoint({ method: 'DELETE', path: '/api/me/passkeys/:id', params: PasskeyParams, response: OkResponse }),
+  /** Sign in with a passkey alone (a discoverable credential): never asked for a second factor. */
+  signInOptions: endpoint({ method: 'POST', path: '/api/auth/passkey/options', response: WebAuthnOptions }),
+  signIn: endpoint({
+    method: 'POST',
+    path: '/api/auth/passkey/verify',
+    body: PasskeySignInRequest,
+    response: MeResponse,
+  }),
+} as const;

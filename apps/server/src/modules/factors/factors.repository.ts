@@ -1,5 +1,5 @@
 import type { Db } from '../../db';
-import type { LoginChallengesTable } from '../../db/schema';
+import type { LoginChallengesTable, PasskeysTable } from '../../db/schema';
 
 /** All SQL of the second factors: TOTP rows, recovery codes, pending sign-ins, the policy setting. */
 export const createFactorsRepository = (db: Db) => ({
@@ -77,6 +77,52 @@ export const createFactorsRepository = (db: Db) => ({
       .where('user_id', '=', userId)
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  },
+
+  listPasskeys: (userId: string) =>
+    db.selectFrom('passkeys').selectAll().where('user_id', '=', userId).orderBy('created_at').execute(),
+
+  findPasskey: (id: string) => db.selectFrom('passkeys').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  async insertPasskey(row: PasskeysTable) {
+    await db.insertInto('passkeys').values(row).execute();
+  },
+
+  async renamePasskey(userId: string, id: string, name: string): Promise<boolean> {
+    const result = await db
+      .updateTable('passkeys')
+      .set({ name })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  async deletePasskey(userId: string, id: string): Promise<boolean> {
+    const result = await db
+      .deleteFrom('passkeys')
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  },
+
+  async usePasskey(id: string, counter: number, now: string) {
+    await db.updateTable('passkeys').set({ counter, last_used_at: now }).where('id', '=', id).execute();
+  },
+
+  /** Takes a challenge once: answers its row and deletes it (null when missing, expired or of another kind). */
+  async takeChallenge(id: string, kind: LoginChallengesTable['kind'], now: string) {
+    const row = await db
+      .selectFrom('login_challenges')
+      .selectAll()
+      .where('id', '=', id)
+      .where('kind', '=', kind)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    if (!row) return null;
+    const result = await db.deleteFrom('login_challenges').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) === 1 ? row : null;
   },
 
   async deletePasskeys(userId: string) {

@@ -220,6 +220,9 @@ export function registerFactorsRoutes(app: FastifyInstance, deps: FactorsRoutesD
     async afterPassword(request, reply, user) {
       const hasFactor = await factors.hasSecondFactor(user.id);
       if (!hasFactor && !(await factors.requiredFor(user))) return;
+      // Required, no app, but a passkey: the passkey is the way in (a passkey sign-in needs nothing more).
+      if (!hasFactor && (await repo.countPasskeys(user.id)) > 0)
+        throw new AppError('FORBIDDEN', 'Your admin requires a second factor: sign in with your passkey.');
       const token = randomBytes(32).toString('base64url');
       await repo.sweepChallenges(iso(clock.now()));
       await repo.insertChallenge({

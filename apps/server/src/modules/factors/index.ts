@@ -16,6 +16,8 @@ import { userActor } from '../../auth/actor';
 import { createLoginLimiter, type UsersRepository } from '../auth';
 import { createFactorsRepository } from './factors.repository';
 import { registerFactorsRoutes } from './factors.routes';
+import { registerPasskeysRoutes } from './passkeys.routes';
+import type { SiteOrigin } from '../../lib/site-origin';
 import { createFactorsService } from './factors.service';
 
 export interface FactorsModuleDeps {
@@ -25,15 +27,22 @@ export interface FactorsModuleDeps {
   users: UsersRepository;
   sessions: SessionControls;
   events: EventEmitter;
+  site: SiteOrigin;
 }
 
 export function createFactorsModule(
   app: FastifyInstance,
-  { db, clock, config, users, sessions, events }: FactorsModuleDeps,
+  { db, clock, config, users, sessions, events, site }: FactorsModuleDeps,
 ) {
   const repo = createFactorsRepository(db);
   const factors = createFactorsService({ repo, clock, sessionSecret: config.session.secret, issuer: 'Atrium' });
   const limiter = createLoginLimiter({ db, clock, ...config.loginRateLimit });
+  const loadUser = async (userId: string) => {
+    const row = await users.findById(userId);
+    if (!row || row.disabled_at !== null) return null;
+    await users.recordSignIn(row.id);
+    return { user: userActor(row), firstLogin: row.first_login_completed_at === null };
+  };
   const gate = registerFactorsRoutes(app, {
     factors,
     repo,
@@ -42,14 +51,9 @@ export function createFactorsModule(
     clock,
     events,
     secureCookies: config.session.cookieSecure,
-    async loadUser(userId) {
-      const row = await users.findById(userId);
-      if (!row) return null;
-      if (row.disabled_at !== null) return null;
-      await users.recordSignIn(row.id);
-      return { user: userActor(row), firstLogin: row.first_login_completed_at === null };
-    },
+    loadUser,
   });
+  registerPasskeysRoutes(app, { repo, clock, site, sessions, events, limiter, loadUser });
   return { secondFactor: gate };
 }
 

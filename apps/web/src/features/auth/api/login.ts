@@ -30,3 +30,11 @@ export const finishWithCode = (code: string) => call(ENDPOINTS.factors.loginTotp
 export const startSignInEnrolment = () => call(ENDPOINTS.factors.loginEnrolStart);
 /** Confirms that secret; answers the signed-in user and the recovery codes (shown once). */
 export const finishSignInEnrolment = (code: string) => call(ENDPOINTS.factors.loginEnrolVerify, { body: { code } });
+
+/** Sign in with a passkey alone (docs/PRODUCT.md#second-factors): the browser asks for any passkey of this site. */
+export async function signInWithPasskey() {
+  const { startAuthentication } = await import('@simplewebauthn/browser');
+  const options = await call(ENDPOINTS.passkeys.signInOptions);
+  const response = await startAuthentication({ optionsJSON: options as never });
+  return call(ENDPOINTS.passkeys.signIn, { body: { response: response as never } });
+}

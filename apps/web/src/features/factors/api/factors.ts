@@ -29,3 +29,23 @@ export function useSetMfaPolicy() {
     onSuccess: (answer) => queryClient.setQueryData(mfaPolicyQuery().queryKey, answer),
   });
 }
+
+/** The person's passkeys. */
+export const passkeysQuery = () =>
+  queryOptions({ queryKey: ['passkeys'] as const, queryFn: () => call(ENDPOINTS.passkeys.list) });
+export const usePasskeys = () => useQuery(passkeysQuery());
+
+/** Registers a passkey on this device (the browser asks), named `name`. */
+export async function addPasskey(name?: string) {
+  const { startRegistration } = await import('@simplewebauthn/browser');
+  const options = await call(ENDPOINTS.passkeys.registerOptions);
+  const response = await startRegistration({ optionsJSON: options as never });
+  return call(ENDPOINTS.passkeys.register, { body: { response: response as never, ...(name ? { name } : {}) } });
+}
+export const renamePasskey = (id: string, name: string) =>
+  call(ENDPOINTS.passkeys.rename, { params: { id }, body: { name } });
+export const removePasskey = (id: string) => call(ENDPOINTS.passkeys.remove, { params: { id } });
+export function useRefreshPasskeys() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: passkeysQuery().queryKey });
+}

@@ -14,6 +14,7 @@ import {
   useRefreshFactors,
   useSecondFactors,
 } from '../api/factors';
+import { Passkeys } from './passkeys';
 import { RecoveryCodes } from './recovery-codes';
 
 type Mode =
@@ -219,6 +220,7 @@ export function SignInSecurity() {
             {mode.kind === 'codes' && <RecoveryCodes codes={mode.codes} onDone={reset} />}
           </>
         )}
+        {!status.isPending && !status.isError && <Passkeys />}
       </div>
     </section>
   );
