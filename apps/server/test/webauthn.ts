@@ -69,7 +69,7 @@ export function softPasskey(origin: string) {
       );
       const authData = authenticatorData(String(options.rpId), 0x05, false);
       const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), privateKey);
-      if (tamper) signature[signature.length - 1] ^= 0xff;
+      if (tamper) signature.writeUInt8((signature.at(-1) ?? 0) ^ 0xff, signature.length - 1);
       return {
         id: b64url(credentialId),
         rawId: b64url(credentialId),
