@@ -158,3 +158,40 @@ for (const { name: screen, width, height } of WIDTHS) {
     );
   });
 }
+
+for (const { name: screen, width, height } of WIDTHS) {
+  test(`policy: admins must have a second factor; the sign-in sets one up (${width} px)`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await signInWithPassword(page);
+    await expect(page).toHaveURL(/\/dashboard/);
+    await page.goto('/dashboard/admin/system');
+    const admins = page.getByRole('radio', { name: /^Admins/ });
+    await admins.click();
+    await expect(admins).toBeChecked();
+    await shot(page, `factors-policy-${screen}`);
+    await page.reload();
+    await expect(page.getByRole('radio', { name: /^Admins/ })).toBeChecked();
+
+    // The admin has no factor: after the password, the sign-in sets one up.
+    await signOut(page);
+    await signInWithPassword(page);
+    await expect(page.getByRole('heading', { name: 'Set up two-step verification' })).toBeVisible();
+    await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+    const secret = (await page.locator('main code').textContent())?.trim() ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    await page.getByLabel('Authentication code').fill(oathtool(secret));
+    await shot(page, `factors-login-enrol-${screen}`);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await expect(codes).toHaveCount(10);
+    const recovery = (await codes.first().textContent())?.trim() ?? '';
+    await page.getByRole('button', { name: 'I saved them, continue' }).click();
+    await expect(page).toHaveURL(/\/dashboard/);
+
+    // Back to how it was: policy off, app off (with a recovery code).
+    expect((await page.request.put('/api/admin/second-factor-policy', { data: { policy: 'nobody' } })).status()).toBe(
+      200,
+    );
+    expect((await page.request.delete('/api/me/totp', { data: { code: recovery } })).status()).toBe(200);
+  });
+}
