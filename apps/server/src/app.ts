@@ -10,6 +10,7 @@ import { createAiModule } from './modules/ai';
 import { createPreferencesModule } from './modules/preferences';
 import { createAnalysisModule, type AnalysisService } from './modules/analysis';
 import { createArchiveModule } from './modules/archive';
+import { createFactorsModule } from './modules/factors';
 import { createAuthModule } from './modules/auth';
 import { createSessionService } from './modules/auth/sessions.service';
 import { createUsersRepository } from './modules/auth/users.repository';
@@ -194,6 +195,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const adminStores = createAdminStores({ db: database.db, clock });
   const rateLimiter = createRateLimiter({ db: database.db, clock });
   const rateLimits = enforceRateLimits(app, rateLimiter);
+  const { secondFactor } = createFactorsModule(app, {
+    db: database.db,
+    clock,
+    config,
+    users,
+    sessions,
+    events,
+    site,
+  });
   const { loginLimiter } = await createAuthModule(app, {
     db: database.db,
     clock,
@@ -202,6 +212,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     sessions,
     site,
     events,
+    secondFactor,
   });
 
   const blobs = createBlobStore(config);

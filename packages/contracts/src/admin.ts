@@ -135,6 +135,9 @@ export const AUDIT_ACTIONS = [
   'workspace.member_accepted',
   'workspace.member_declined',
   'settings.changed',
+  'factor.added',
+  'factor.removed',
+  'mfa.policy.changed',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

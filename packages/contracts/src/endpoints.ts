@@ -3,6 +3,7 @@ import { adminEndpoints, systemEndpoints } from './admin';
 import { aiEndpoints, assistantEndpoints } from './ai';
 import { authEndpoints } from './auth';
 import { contactEndpoints } from './contact';
+import { factorsEndpoints, passkeyEndpoints } from './factors';
 import { fileDetailsEndpoints } from './file-details';
 import { filesEndpoints } from './files';
 import { homeEndpoints } from './home';
@@ -42,4 +43,6 @@ export const ENDPOINTS = {
   trash: trashEndpoints,
   activity: activityEndpoints,
   home: homeEndpoints,
+  factors: factorsEndpoints,
+  passkeys: passkeyEndpoints,
 } as const;

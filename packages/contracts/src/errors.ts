@@ -13,6 +13,14 @@ export const ERROR_STATUS = {
   INVALID_MEDIA: 400,
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
+  /** The password was right; a second factor must follow (`POST /api/auth/login/totp`, docs/PRODUCT.md#second-factors). */
+  SECOND_FACTOR_REQUIRED: 401,
+  /** The password was right; the admin policy requires a second factor this person has not set up yet. */
+  SECOND_FACTOR_ENROLMENT_REQUIRED: 401,
+  /** A pending second-factor sign-in that expired, was used up or never started: enter the password again. */
+  SIGN_IN_EXPIRED: 401,
+  /** A wrong, expired or replayed authenticator or recovery code. */
+  INVALID_CODE: 400,
   FORBIDDEN: 403,
   CSRF_REJECTED: 403,
   /** A same-origin browser request to an address other than PUBLIC_URL (details name both). */

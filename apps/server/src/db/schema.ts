@@ -35,6 +35,7 @@ import type {
   PeopleSettingsTable,
   PeopleTable,
 } from './schema/analysis';
+import type { LoginChallengesTable, PasskeysTable, RecoveryCodesTable, TotpFactorsTable } from './schema/factors';
 
 /**
  * Table types for Kysely, one file per area in schema/. Timestamps are ISO-8601 UTC strings in both
@@ -47,6 +48,7 @@ export type * from './schema/notifications';
 export type * from './schema/admin';
 export type * from './schema/jobs';
 export type * from './schema/analysis';
+export type * from './schema/factors';
 
 export interface Database {
   users: UsersTable;
@@ -81,4 +83,8 @@ export interface Database {
   faces: FacesTable;
   stars: StarsTable;
   link_arrivals: LinkArrivalsTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+  login_challenges: LoginChallengesTable;
 }

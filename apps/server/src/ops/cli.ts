@@ -1,5 +1,6 @@
 // `npm run backup -- DIR` and `npm run restore -- DIR` (bundled as dist/ops.js: `node apps/server/dist/ops.js backup DIR`),
-// and `npm run reindex` (every stored file analysed again by the running servers).
+// `npm run reindex` (every stored file analysed again by the running servers), and `npm run admin -- reset-2fa USER`
+// (a locked-out person's second factors removed, ops/reset-2fa.ts).
 // They read the same configuration as the server: environment variables, then `.env`.
 // Before anything else: an unsupported Node exits here with a message (../node-check.ts).
 import '../node-check';
@@ -13,6 +14,7 @@ import { systemClock } from '../lib/time';
 import { reindexAll } from '../modules/analysis/analysis.service';
 import { createLoginLimiter } from '../modules/auth/login-limiter';
 import { backup, OpsError, restore } from './backup';
+import { resetTwoFactor } from './reset-2fa';
 
 /** The secrets a backup never holds: those the operator set in the environment (generated ones are in DATA_DIR/secrets). */
 const ENVIRONMENT_SECRETS = [
@@ -26,7 +28,8 @@ const ENVIRONMENT_SECRETS = [
 ];
 const secretsOutsideBackups = (env: NodeJS.ProcessEnv) => ENVIRONMENT_SECRETS.filter((name) => env[name]);
 
-const USAGE = 'usage: atrium-ops backup|restore DIR | reindex | clear-lockout USERNAME_OR_IP | --version';
+const USAGE =
+  'usage: atrium-ops backup|restore DIR | reindex | clear-lockout USERNAME_OR_IP | admin reset-2fa USERNAME | --version';
 
 /**
  * The server's configuration for a tool that never signs anything: without SESSION_SECRET, a random one stands in,
@@ -79,6 +82,19 @@ async function main(): Promise<void> {
           ? `Cleared the sign-in lock-out of ${argument}: it may sign in again now.\n`
           : `No failed sign-ins are counted for ${argument}: nothing to clear.\n`,
       );
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+  if (command === 'admin') {
+    const [username, ...extra] = rest;
+    if (argument !== 'reset-2fa' || !username || extra.length > 0) throw new OpsError(USAGE);
+    const config = toolConfig();
+    const database = openDatabase(config.database);
+    try {
+      await migrateToLatest(database.db);
+      process.stdout.write(`${await resetTwoFactor(database.db, systemClock, username)}\n`);
     } finally {
       await database.close();
     }

@@ -83,7 +83,7 @@ export const routes: RouteObject[] = [
               { path: inDashboard(PAGES.audit), ...page(() => import('../features/admin/routes/audit')) },
               { path: inDashboard(PAGES.apiKeys), ...page(() => import('../features/admin/routes/api-keys')) },
               { path: inDashboard(PAGES.messages), ...page(() => import('../features/admin/routes/messages')) },
-              { path: inDashboard(PAGES.system), ...page(() => import('../features/admin/routes/system')) },
+              { path: inDashboard(PAGES.system), ...page(() => import('./routes/admin-system')) },
             ],
           },
           { path: inDashboard(PAGES.chatbot), ...page(() => import('../features/assistant/routes/chatbot')) },

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -158,6 +159,17 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
     );
     await ok(send(admin, 'DELETE', `/api/admin/notifications/scheduled/${scheduled.id}`));
 
+    // Second factors (docs/PRODUCT.md#second-factors): an authenticator app set up (code from oathtool) and turned
+    // off with a recovery code; the admin policy changed and changed back.
+    const totp = await ok<{ secret: string }>(send(walker, 'POST', '/api/me/totp'));
+    const totpCode = execFileSync('oathtool', ['--totp', '-b', totp.secret], { encoding: 'utf8' }).trim();
+    const { recoveryCodes } = await ok<{ recoveryCodes: string[] }>(
+      send(walker, 'POST', '/api/me/totp/verify', { code: totpCode }),
+    );
+    await ok(send(walker, 'DELETE', '/api/me/totp', { code: recoveryCodes[0] }));
+    await ok(send(admin, 'PUT', '/api/admin/second-factor-policy', { policy: 'everyone' }));
+    await ok(send(admin, 'PUT', '/api/admin/second-factor-policy', { policy: 'nobody' }));
+
     const expected: [AuditAction, string | null, string | null, Record<string, unknown>?][] = [
       ['auth.sign_in', 'admin', 'user:admin', { method: 'password' }],
       ['auth.sign_in_failed', null, 'user:admin', { method: 'password', reason: 'invalid_credentials' }],
@@ -200,6 +212,9 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
       ['link.revoked', 'walker', `link:${link.id}`],
       ['notification.scheduled', 'admin', `scheduled:${scheduled.id}`, { message: 'audited later' }],
       ['notification.schedule_cancelled', 'admin', `scheduled:${scheduled.id}`],
+      ['factor.added', 'walker', 'user:walker', { factor: 'totp' }],
+      ['factor.removed', 'walker', 'user:walker', { factor: 'totp' }],
+      ['mfa.policy.changed', 'admin', 'settings:mfaPolicy', { from: 'everyone', to: 'nobody' }],
     ];
     for (const [action, actor, target, details] of expected) {
       const { entries } = await audit(`?action=${action}&from=${encodeURIComponent(started)}`);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AuthConfigResponse, ENDPOINTS, type MeResponse } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
 import { AppError } from '../../errors';
@@ -23,7 +23,18 @@ export const presentMe = (user: SessionUser, firstLogin: boolean): MeResponse =>
   firstLogin,
 });
 
+/**
+ * What follows a right password (docs/PRODUCT.md#second-factors): returns when no second factor is due; otherwise
+ * starts a pending sign-in (its cookie on `reply`) and throws 401 SECOND_FACTOR_REQUIRED (or
+ * SECOND_FACTOR_ENROLMENT_REQUIRED when the policy requires a factor the person has not set up).
+ */
+export interface SecondFactorGate {
+  afterPassword(request: FastifyRequest, reply: FastifyReply, user: SessionUser): Promise<void>;
+}
+
 export interface AuthRoutesDeps {
+  /** Every successful password check passes through it before a session starts. */
+  secondFactor?: SecondFactorGate | undefined;
   auth: AuthService;
   sessions: SessionControls;
   authConfig: AuthConfigResponse;
@@ -80,6 +91,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
         });
         throw error;
       }
+      await deps.secondFactor?.afterPassword(request, reply, user);
       await deps.sessions.signIn(request, reply, user.id);
       await deps.events.emit(
         'auth.sign_in',

@@ -22,7 +22,7 @@ import type { SessionControls } from '../../plugins/session';
 import type { EventEmitter } from '../../events';
 import { registerDevIdentityProvider } from '../dev-idp';
 import { loadAdminCredentials } from './admin-credentials';
-import { registerAuthRoutes } from './auth.routes';
+import { registerAuthRoutes, type SecondFactorGate } from './auth.routes';
 import { createAuthService } from './auth.service';
 import { createLoginLimiter } from './login-limiter';
 import { registerOidcRoutes } from './oidc.routes';
@@ -49,11 +49,13 @@ export interface AuthModuleDeps {
   sessions: SessionControls;
   site: SiteOrigin;
   events: EventEmitter;
+  /** The second-factor step after a right password (modules/factors). */
+  secondFactor?: SecondFactorGate | undefined;
 }
 
 export async function createAuthModule(
   app: FastifyInstance,
-  { db, clock, config, users, sessions, site, events }: AuthModuleDeps,
+  { db, clock, config, users, sessions, site, events, secondFactor }: AuthModuleDeps,
 ) {
   const admin = await loadAdminCredentials({ ...config.admin, dataDir: config.dataDir });
   if (admin.generatedPassword) {
@@ -85,6 +87,7 @@ export async function createAuthModule(
   }
   registerAuthRoutes(app, {
     auth,
+    secondFactor,
     sessions,
     authConfig: { providerName: config.providerName, oidcEnabled: Boolean(oidc), publicUrl: site.fixed },
     async logoutRedirect(user, request) {
@@ -110,3 +113,8 @@ export { ADMIN_OWNER_KEY } from './auth.service';
 export { sessionIdOf } from './sessions.service';
 export type { SessionEnd, SessionService, SessionUser } from './sessions.service';
 export type { UsersRepository } from './users.repository';
+// For the second factors (modules/factors): the login answer, sealing, the sign-in limiter.
+export { presentMe } from './auth.routes';
+export type { SecondFactorGate } from './auth.routes';
+export { createSealer } from './sealed-cookie';
+export { createLoginLimiter, type LoginLimiter } from './login-limiter';

@@ -7,18 +7,20 @@ import {
 } from '@atrium/contracts/texts';
 import type { MeResponse } from '@atrium/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
-import { LogIn, ShieldCheck } from 'lucide-react';
+import { Fingerprint, LogIn, ShieldCheck } from 'lucide-react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { showToast } from '../../../lib/toast';
 import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-error';
-import { useMe } from '../../../lib/me';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { DEFAULT_PROVIDER_NAME, useAuthConfig } from '../api/auth-config';
-import { browserNavigation, oidcStartUrl, useLogin } from '../api/login';
+import { browserNavigation, oidcStartUrl, signInWithPasskey, useLogin } from '../api/login';
+import { useQueryClient } from '@tanstack/react-query';
+import { meQueryOptions, useMe, writeBrowserFlags } from '../../../lib/me';
 import { LoginBackground } from '../components/login-background';
+import { SecondFactorStep } from '../components/second-factor-step';
 
 export const GENERIC_ERROR = 'An error occurred during login. Please try again.';
 export const invalidCredentials = invalidCredentialsMessage;
@@ -51,6 +53,9 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
   const [message, setMessage] = useState<string | null>(null);
   const [redirecting, setRedirecting] = useState(false);
   const [dismissedQueryError, setDismissedQueryError] = useState(false);
+  // After a right password: the second factor's step (docs/PRODUCT.md#second-factors).
+  const [factorStep, setFactorStep] = useState<'code' | 'enrol' | null>(null);
+  const queryClient = useQueryClient();
 
   const provider = config.data?.providerName ?? DEFAULT_PROVIDER_NAME;
   const here = window.location.origin;
@@ -89,14 +94,39 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
       void onSignedIn?.(signedIn); // not awaited: a permission prompt must not hold up the navigation
       await navigate(from, { replace: true }); // also done by the <Navigate> above once the cache is primed
     } catch (error) {
-      if (isApiError(error) && error.code === 'INVALID_CREDENTIALS') setMessage(invalidCredentials(provider));
-      else if (isApiError(error) && error.message === ACCOUNT_DISABLED_MESSAGE) setMessage(ACCOUNT_DISABLED_MESSAGE);
+      if (isApiError(error) && error.code === 'SECOND_FACTOR_REQUIRED') setFactorStep('code');
+      else if (isApiError(error) && error.code === 'SECOND_FACTOR_ENROLMENT_REQUIRED') setFactorStep('enrol');
+      else if (isApiError(error) && error.code === 'INVALID_CREDENTIALS') setMessage(invalidCredentials(provider));
+      else if (isApiError(error) && error.code === 'FORBIDDEN') setMessage(error.message);
       else if (isApiError(error) && (error.code === 'RATE_LIMITED' || error.code === 'PUBLIC_URL_MISMATCH'))
         setMessage(error.message);
       else {
         setMessage(GENERIC_ERROR);
         showToast('error', 'Login failed');
       }
+    }
+  }
+
+  /** The second step finished the sign-in. */
+  function signedInWithFactor(signedIn: MeResponse) {
+    writeBrowserFlags(signedIn);
+    queryClient.setQueryData(meQueryOptions().queryKey, signedIn);
+    void onSignedIn?.(signedIn);
+    void navigate(from, { replace: true });
+  }
+
+  /** A passkey alone signs in (no second factor follows). */
+  async function withPasskey() {
+    setDismissedQueryError(true);
+    setMessage(null);
+    try {
+      signedInWithFactor(await signInWithPasskey());
+    } catch (error) {
+      if (error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError'))
+        setMessage('The passkey prompt was closed before it finished.');
+      else if (isApiError(error) && ['INVALID_CREDENTIALS', 'BAD_REQUEST', 'RATE_LIMITED'].includes(error.code))
+        setMessage(error.message);
+      else setMessage(GENERIC_ERROR);
     }
   }
 
@@ -133,6 +163,15 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
 
         {me.isPending ? (
           <Spinner label="Checking your session…" />
+        ) : factorStep ? (
+          <SecondFactorStep
+            kind={factorStep}
+            onSignedIn={signedInWithFactor}
+            onRestart={() => {
+              setFactorStep(null);
+              setPassword('');
+            }}
+          />
         ) : (
           <>
             {shown && (
@@ -203,6 +242,15 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
             >
               <ShieldCheck aria-hidden="true" className="size-4 text-brand-600" />
               Continue with {provider}
+            </button>
+            <button
+              type="button"
+              onClick={() => void withPasskey()}
+              disabled={busy}
+              className={`${buttonClass('secondary')} mt-3 min-h-11 w-full`}
+            >
+              <Fingerprint aria-hidden="true" className="size-4 text-brand-600" />
+              Use a passkey
             </button>
           </>
         )}
