@@ -12,7 +12,8 @@ import { backup } from './backup';
 import { ops as runOps } from '../../test/ops-cli';
 
 /** Runs `npm run backup|restore -- DIR` as the operator would. */
-const ops = (command: string, dir: string, env: Record<string, string | undefined>) => runOps([command, dir], env);
+const ops = (command: string, dir: string, env: Record<string, string | undefined>, extra: string[] = []) =>
+  runOps([command, dir, ...extra], env);
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const tempDir = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
@@ -399,5 +400,32 @@ describe('backup and restore on the S3 blob store', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`the bucket lacks 1 object(s) the backup needs (${lost})`);
     expect(existsSync(emptyDir)).toBe(false);
+  });
+  it('with --with-objects keeps the bytes too, and restores into a bucket that has none of them', async () => {
+    const cookie = await source.signInAs({ owner_key: 'dave' });
+    const bytes = randomBytes(50_000);
+    const response = await source.fetch('/api/files/upload?userId=dave', {
+      method: 'POST',
+      headers: { cookie, accept: 'application/json' },
+      body: form(bytes, 'kept-bytes.bin'),
+    });
+    const id = (await readJson<FileRecord>(response)).id;
+    const backupDir = path.join(temp('atrium-backup-'), 'backup');
+    const backedUp = await ops('backup', backupDir, { DATA_DIR: source.dataDir, ...s3Env() }, ['--with-objects']);
+    expect(backedUp.code, backedUp.stderr).toBe(0);
+    expect(backedUp.stdout).toMatch(/objects of bucket atrium-backup \(\d+ bytes\)/);
+
+    // Another, empty bucket: without the saved bytes this restore would be refused.
+    const emptyBucket = { ...s3Env(), S3_BUCKET: 'atrium-restored' };
+    const dataDir = path.join(temp('atrium-restore-'), 'data');
+    const restored = await ops('restore', backupDir, { DATA_DIR: dataDir, ...emptyBucket });
+    expect(restored.code, restored.stderr).toBe(0);
+    const copy = await startTestServer({ dataDir, env: emptyBucket });
+    try {
+      const download = await copy.fetch(`/api/files/download/${id}`, { headers: { cookie } });
+      expect(sha256(new Uint8Array(await download.arrayBuffer()))).toBe(sha256(bytes));
+    } finally {
+      await copy.close();
+    }
   });
 });

@@ -27,13 +27,23 @@ export const MANIFEST = 'atrium-backup.json';
 const FORMAT = 'atrium-backup';
 const VERSION = 1;
 const OBJECTS_FILE = 's3-objects.json';
+const OBJECTS_FOLDER = 'objects';
 
 export interface Manifest {
   format: typeof FORMAT;
   version: number;
   createdAt: string;
   database: DatabaseCopy;
-  blobs: { kind: 'fs'; count: number; bytes: number } | { kind: 's3'; bucket: string; prefix: string; file: string };
+  blobs:
+    | { kind: 'fs'; count: number; bytes: number }
+    | {
+        kind: 's3';
+        bucket: string;
+        prefix: string;
+        file: string;
+        /** With `--with-objects`: the objects' bytes too, in this folder (a blob tree like `blobs/`). */
+        objects?: { folder: string; count: number; bytes: number };
+      };
   secrets: string[];
 }
 
@@ -72,6 +82,8 @@ async function copySecrets(from: string, to: string): Promise<string[]> {
 export interface BackupOptions {
   /** Called once the database is copied and before the blobs are (tests use it to change data in between). */
   afterDatabaseCopy?: () => Promise<void>;
+  /** S3 store: copy the bytes of the objects the database references too (`backup DIR --with-objects`). */
+  withObjects?: boolean;
 }
 
 /** Writes a consistent backup of a running (or stopped) instance into `dir`, which must be empty or absent. */
@@ -114,6 +126,12 @@ async function backupInto(config: OpsConfig, target: string, options: BackupOpti
         const listed = objects.map((key) => present.get(key) as S3Object);
         await writeFile(path.join(target, OBJECTS_FILE), `${JSON.stringify(listed, null, 2)}\n`);
         blobs = { kind: 's3', bucket: config.blobStore.bucket, prefix: config.blobStore.prefix, file: OBJECTS_FILE };
+        if (options.withObjects) {
+          const copy = createFsBlobStore(path.join(target, OBJECTS_FOLDER));
+          for (const object of listed) await copy.put(object.key, await source.get(object.key));
+          const bytes = listed.reduce((sum, object) => sum + object.size, 0);
+          blobs.objects = { folder: OBJECTS_FOLDER, count: listed.length, bytes };
+        }
       } else {
         const sizes = [...present.values()].map((blob) => blob.size);
         blobs = { kind: 'fs', count: sizes.length, bytes: sizes.reduce((sum, size) => sum + size, 0) };
@@ -176,6 +194,12 @@ export async function restore(config: OpsConfig, dir: string): Promise<Manifest>
     if (tables.length > 0) problems.push(`the database already has tables (${tables.slice(0, 5).join(', ')})`);
   }
   let objects: S3Object[] = [];
+  /** Objects the bucket lacks that the backup holds the bytes of: put back into the bucket by the restore. */
+  const putBack: string[] = [];
+  const savedObjects =
+    manifest.blobs.kind === 's3' && manifest.blobs.objects
+      ? createFsBlobStore(path.join(from, manifest.blobs.objects.folder))
+      : undefined;
   if (manifest.blobs.kind === 's3') {
     objects = JSON.parse(await readFile(path.join(from, manifest.blobs.file), 'utf8')) as S3Object[];
     const store = createBlobStore(config);
@@ -183,7 +207,9 @@ export async function restore(config: OpsConfig, dir: string): Promise<Manifest>
       const missing: string[] = [];
       for (const object of objects) {
         const found = await store.stat(object.key);
-        if (found?.size !== object.size) missing.push(object.key);
+        if (found?.size === object.size) continue;
+        if ((await savedObjects?.stat(object.key))?.size === object.size) putBack.push(object.key);
+        else missing.push(object.key);
       }
       if (missing.length > 0)
         problems.push(
@@ -201,6 +227,14 @@ export async function restore(config: OpsConfig, dir: string): Promise<Manifest>
   await mkdir(config.dataDir, { recursive: true });
   if (manifest.blobs.kind === 'fs')
     await copyBlobs(createFsBlobStore(path.join(from, 'blobs')), createBlobStore(config));
+  if (savedObjects && putBack.length > 0) {
+    const store = createBlobStore(config);
+    try {
+      for (const key of putBack) await store.put(key, await savedObjects.get(key));
+    } finally {
+      await store.close();
+    }
+  }
   await copySecrets(path.join(from, 'secrets'), path.join(config.dataDir, 'secrets'));
   if (config.database.kind === 'sqlite') {
     await mkdir(path.dirname(config.database.file), { recursive: true });

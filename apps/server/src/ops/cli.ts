@@ -29,7 +29,7 @@ const ENVIRONMENT_SECRETS = [
 const secretsOutsideBackups = (env: NodeJS.ProcessEnv) => ENVIRONMENT_SECRETS.filter((name) => env[name]);
 
 const USAGE =
-  'usage: atrium-ops backup|restore DIR | reindex | clear-lockout USERNAME_OR_IP | admin reset-2fa USERNAME | --version';
+  'usage: atrium-ops backup DIR [--with-objects] | restore DIR | reindex | clear-lockout USERNAME_OR_IP | admin reset-2fa USERNAME | --version';
 
 /**
  * The server's configuration for a tool that never signs anything: without SESSION_SECRET, a random one stands in,
@@ -100,16 +100,20 @@ async function main(): Promise<void> {
     }
     return;
   }
-  if ((command !== 'backup' && command !== 'restore') || !argument || rest.length > 0) throw new OpsError(USAGE);
+  const withObjects = command === 'backup' && rest.length === 1 && rest[0] === '--with-objects';
+  if ((command !== 'backup' && command !== 'restore') || !argument || (rest.length > 0 && !withObjects))
+    throw new OpsError(USAGE);
   // `npm run` works in the repository root; DIR is relative to where the operator typed the command.
   const dir = path.resolve(process.env.INIT_CWD ?? '.', argument);
   const config = toolConfig();
   if (command === 'backup') {
-    const manifest = await backup(config, dir);
+    const manifest = await backup(config, dir, { withObjects });
     const blobs =
       manifest.blobs.kind === 'fs'
         ? `${manifest.blobs.count} blobs (${manifest.blobs.bytes} bytes)`
-        : `the list of objects bucket ${manifest.blobs.bucket} must keep`;
+        : manifest.blobs.objects
+          ? `${manifest.blobs.objects.count} objects of bucket ${manifest.blobs.bucket} (${manifest.blobs.objects.bytes} bytes)`
+          : `the list of objects bucket ${manifest.blobs.bucket} must keep (add --with-objects for their bytes)`;
     process.stdout.write(`Backed up the ${manifest.database.kind} database, ${blobs} and the secrets into ${dir}\n`);
     const outside = secretsOutsideBackups(process.env);
     if (outside.length > 0)
