@@ -135,6 +135,13 @@ export const AUDIT_ACTIONS = [
   'workspace.member_accepted',
   'workspace.member_declined',
   'settings.changed',
+  'invitation.created',
+  'invitation.accepted',
+  'invitation.revoked',
+  'invitation.resent',
+  'account.created',
+  'password.changed',
+  'password.reset',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -1,3 +1,4 @@
+import { accountsEndpoints } from './accounts';
 import { activityEndpoints } from './activity';
 import { adminEndpoints, systemEndpoints } from './admin';
 import { aiEndpoints, assistantEndpoints } from './ai';
@@ -42,4 +43,5 @@ export const ENDPOINTS = {
   trash: trashEndpoints,
   activity: activityEndpoints,
   home: homeEndpoints,
+  accounts: accountsEndpoints,
 } as const;

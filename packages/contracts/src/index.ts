@@ -18,5 +18,6 @@ export * from './preferences';
 export * from './file-details';
 export * from './activity';
 export * from './home';
+export * from './accounts';
 export * from './endpoint';
 export * from './endpoints';

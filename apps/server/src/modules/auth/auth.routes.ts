@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AuthConfigResponse, ENDPOINTS, type MeResponse } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
 import { AppError } from '../../errors';
@@ -23,6 +23,23 @@ export const presentMe = (user: SessionUser, firstLogin: boolean): MeResponse =>
   firstLogin,
 });
 
+/**
+ * What every password sign-in does once the password is verified (the login form, an accepted invitation): starts
+ * the session, records the sign-in, answers the user. The one place a second-factor step goes.
+ */
+export const passwordLoginCompleter =
+  (deps: Pick<AuthRoutesDeps, 'auth' | 'sessions' | 'events'>) =>
+  async (user: SessionUser, request: FastifyRequest, reply: FastifyReply): Promise<MeResponse> => {
+    await deps.sessions.signIn(request, reply, user.id);
+    await deps.events.emit(
+      'auth.sign_in',
+      changeBy(request, user, { target: `user:${user.ownerKey}`, details: { method: 'password' } }),
+    );
+    return presentMe(user, await deps.auth.isFirstLogin(user.id));
+  };
+
+export type CompletePasswordLogin = ReturnType<typeof passwordLoginCompleter>;
+
 export interface AuthRoutesDeps {
   auth: AuthService;
   sessions: SessionControls;
@@ -44,6 +61,7 @@ const failureReason = (error: unknown) =>
 
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
   const serve = routesOf(app, { config: { access: 'public' }, tags: ['auth'] });
+  const completePasswordLogin = passwordLoginCompleter(deps);
 
   serve(E.config, {
     summary: 'Sign-in options for the login page',
@@ -51,7 +69,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
   });
 
   serve(E.login, {
-    summary: 'Sign in with the built-in admin credentials',
+    summary: 'Sign in with a password: the built-in admin, or a local account by username or email',
     description: 'Failed attempts are limited per client IP and per username (429 with Retry-After).',
     errors: [401, 429],
     // A client over its per-IP limit is refused before its body is read.
@@ -70,7 +88,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     handler: async (request, reply) => {
       let user: SessionUser;
       try {
-        user = await deps.auth.loginAdmin(request.body.username, request.body.password, request.ip);
+        user = await deps.auth.loginPassword(request.body.username, request.body.password, request.ip);
       } catch (error) {
         await deps.events.emit('auth.sign_in_failed', {
           actor: null,
@@ -80,12 +98,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
         });
         throw error;
       }
-      await deps.sessions.signIn(request, reply, user.id);
-      await deps.events.emit(
-        'auth.sign_in',
-        changeBy(request, user, { target: `user:${user.ownerKey}`, details: { method: 'password' } }),
-      );
-      return presentMe(user, await deps.auth.isFirstLogin(user.id));
+      return completePasswordLogin(user, request, reply);
     },
   });
 
