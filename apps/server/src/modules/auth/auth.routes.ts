@@ -118,7 +118,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     errors: [401],
     handler: async (request) => {
       const user = await request.requireUser();
-      return presentMe(user, await deps.auth.isFirstLogin(user.id));
+      return {
+        ...presentMe(user, await deps.auth.isFirstLogin(user.id)),
+        localAccount: await deps.auth.isLocal(user.id),
+      };
     },
   });
 

@@ -194,6 +194,9 @@ export const createAuthService = ({ users, admin, providerName, limiter, credent
     },
 
     completeFirstLogin: (userId: string) => users.completeFirstLogin(userId),
+
+    /** Whether the user is a local account (docs/PRODUCT.md#invitations). */
+    isLocal: async (userId: string) => (await credentials.findByUserId(userId)) !== undefined,
   };
   return service;
 };

@@ -1,8 +1,20 @@
+import { PasswordSection } from '../../features/accounts';
 import { Profile } from '../../features/dashboard/routes/profile';
 import { useFirstLoginSubscription } from '../../features/notifications';
+import { useMe } from '../../lib/me';
 
-/** The profile page plus the first-login push subscription and its greeting banner. */
+/** The profile page plus the first-login push subscription and its greeting banner; a local account's password. */
 export default function ProfileRoute() {
   const { greeting } = useFirstLoginSubscription();
-  return <Profile greeting={greeting} />;
+  const me = useMe();
+  return (
+    <>
+      <Profile greeting={greeting} />
+      {me.data?.localAccount && (
+        <div className="mx-auto max-w-3xl px-4 pb-8 sm:px-6">
+          <PasswordSection />
+        </div>
+      )}
+    </>
+  );
 }
