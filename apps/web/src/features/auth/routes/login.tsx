@@ -17,6 +17,7 @@ import { isApiError } from '../../../lib/api-error';
 import { useMe } from '../../../lib/me';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { DEFAULT_PROVIDER_NAME, useAuthConfig } from '../api/auth-config';
+import { ForgotPassword } from '../components/forgot-password';
 import { browserNavigation, oidcStartUrl, useLogin } from '../api/login';
 import { LoginBackground } from '../components/login-background';
 
@@ -188,6 +189,7 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
                 {login.isPending ? 'Signing in…' : 'Sign In'}
               </button>
             </form>
+            {config.data?.mailEnabled && <ForgotPassword />}
 
             <div className="my-5 flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400">
               <span className="h-px flex-1 bg-slate-200" />
