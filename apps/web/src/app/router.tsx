@@ -82,7 +82,7 @@ export const routes: RouteObject[] = [
                 path: inDashboard(PAGES.pushMessage),
                 ...page(() => import('../features/notifications/routes/push-message')),
               },
-              { path: inDashboard(PAGES.users), ...page(() => import('../features/admin/routes/users')) },
+              { path: inDashboard(PAGES.users), ...page(() => import('./routes/admin-users')) },
               { path: inDashboard(PAGES.audit), ...page(() => import('../features/admin/routes/audit')) },
               { path: inDashboard(PAGES.apiKeys), ...page(() => import('../features/admin/routes/api-keys')) },
               { path: inDashboard(PAGES.messages), ...page(() => import('../features/admin/routes/messages')) },

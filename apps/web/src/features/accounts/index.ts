@@ -2,3 +2,4 @@
 // profile's password section; its public pages (/invite/:token, /reset-password/:token) are routes of the router.
 export { InviteByEmail } from './components/invite-by-email';
 export { PasswordSection } from './components/password-section';
+export { AdminAccounts } from './components/admin-accounts';
