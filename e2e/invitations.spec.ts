@@ -120,3 +120,46 @@ for (const screen of WIDTHS) {
     await visitor.context().close();
   });
 }
+
+for (const screen of WIDTHS) {
+  test(`an admin creates a local account; its link sets the password and it signs in on /login (${screen.name})`, async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(90_000);
+    const run = `${Date.now().toString(36)}${test.info().retry}${screen.name}`;
+    const base = String(baseURL);
+    await signInAsUser(page.context(), base, { ownerKey: `e2e-accounts-admin-${run}`, role: 'admin' });
+    await page.setViewportSize({ width: screen.width, height: screen.height });
+    await page.goto('/dashboard/admin/users');
+    const local = page.getByRole('region', { name: 'Local accounts' });
+    await local.getByLabel('Username', { exact: true }).fill(`lee-${run}`);
+    await local.getByLabel('Name', { exact: true }).fill('Lee Local');
+    await local.getByRole('button', { name: 'Create account' }).click();
+    const linkField = local.getByLabel('Link to set the password');
+    await expect(linkField).toBeVisible();
+    await shot(page, `accounts-admin-${screen.name}`);
+    const link = await linkField.inputValue();
+
+    const lee = await browser.newContext({ baseURL: base });
+    const leePage = await lee.newPage();
+    await leePage.setViewportSize({ width: screen.width, height: screen.height });
+    await leePage.goto(new URL(link).pathname);
+    await expect(leePage.getByText(`lee-${run}`)).toBeVisible();
+    await leePage.getByLabel('New password', { exact: true }).fill('amber-canyon-whistle-63');
+    await leePage.getByLabel('Confirm password').fill('amber-canyon-whistle-63');
+    await shot(leePage, `accounts-reset-${screen.name}`);
+    await leePage.getByRole('button', { name: 'Set password' }).click();
+    await expect(leePage.getByText('Your password is set.', { exact: false })).toBeVisible();
+    await leePage.getByRole('link', { name: 'Go to sign-in' }).click();
+    await leePage.getByLabel('Username').fill(`LEE-${run}`);
+    await leePage.getByLabel('Password', { exact: true }).fill('amber-canyon-whistle-63');
+    await leePage.getByRole('button', { name: 'Sign In' }).click();
+    await leePage.waitForURL(/\/dashboard/);
+    await leePage.goto('/dashboard/profile');
+    await expect(leePage.getByRole('region', { name: 'Password' })).toBeVisible();
+    await shot(leePage, `accounts-profile-${screen.name}`);
+    await lee.close();
+  });
+}

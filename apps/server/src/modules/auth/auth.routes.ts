@@ -35,7 +35,10 @@ export const passwordLoginCompleter =
       'auth.sign_in',
       changeBy(request, user, { target: `user:${user.ownerKey}`, details: { method: 'password' } }),
     );
-    return presentMe(user, await deps.auth.isFirstLogin(user.id));
+    return {
+      ...presentMe(user, await deps.auth.isFirstLogin(user.id)),
+      localAccount: await deps.auth.isLocal(user.id),
+    };
   };
 
 export type CompletePasswordLogin = ReturnType<typeof passwordLoginCompleter>;
@@ -135,7 +138,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     handler: async (request) => {
       const user = await request.requireUser();
       await deps.auth.completeFirstLogin(user.id);
-      return presentMe(user, false);
+      return { ...presentMe(user, false), localAccount: await deps.auth.isLocal(user.id) };
     },
   });
 }
