@@ -78,7 +78,10 @@ describe.each(dialects())('invitations and local accounts (%s)', (dialect) => {
     expect(me).toMatchObject({ ownerKey: 'erin', name: 'Erin Example', email: 'erin@example.test', role: 'user' });
     const erin = cookieOf(accepted);
     expect(erin).toContain('atrium_session=');
-    expect(await json(sendJson(server, erin, 'GET', '/api/me'))).toMatchObject({ ownerKey: 'erin', localAccount: true });
+    expect(await json(sendJson(server, erin, 'GET', '/api/me'))).toMatchObject({
+      ownerKey: 'erin',
+      localAccount: true,
+    });
     expect(await json(call('alice', 'GET', '/api/me'))).toMatchObject({ localAccount: false });
     const spaces = await json<Workspace[]>(sendJson(server, erin, 'GET', '/api/workspaces'));
     expect(spaces.map((w) => [w.name, w.role])).toContainEqual(['Design', 'editor']);
