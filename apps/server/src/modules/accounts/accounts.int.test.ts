@@ -311,4 +311,12 @@ describe.each(dialects())('invitations and local accounts (%s)', (dialect) => {
     await json(anon('POST', `/api/public/password-reset/${token}`, { password: 'kim-third-secret-99' }));
     expect((await login('kim@example.test', 'kim-third-secret-99')).status).toBe(200);
   });
+
+  it('limits "Forgot password?" requests per client (20 an hour)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i += 1)
+      statuses.push((await anon('POST', '/api/public/password-reset', { email: `n${i}@example.test` })).status);
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.filter((status) => status === 202).length).toBe(18); // two came from the test before
+  });
 });

@@ -11,6 +11,12 @@ import type { LocalAccountsService } from './local-accounts.service';
 const E = ENDPOINTS.accounts;
 const USER = { access: 'user' } as const;
 const PUBLIC = { access: 'public' } as const;
+const HOUR_MS = 3_600_000;
+/** Public routes that hash a password or send an email: at most `max` requests an hour per client IP. */
+const limited = (name: string, max: number) => ({
+  access: 'public' as const,
+  rateLimit: { name, max, windowMs: HOUR_MS, message: 'Too many attempts. Please try again later.' },
+});
 const NO_STORE = 'no-store';
 
 /** Invitations, local accounts and password resets (docs/PRODUCT.md#invitations). */
@@ -91,9 +97,9 @@ export function registerAccountsRoutes(
   });
 
   serve(E.accept, {
-    config: PUBLIC,
+    config: limited('invitation-accept', 60),
     summary: 'Accept an invitation: create the local account and sign it in',
-    errors: [400, 404, 409, 410],
+    errors: [400, 404, 409, 410, 429],
     handler: async (request, reply) => {
       const user = await accounts.accept(request.params.token, request.body, requestContext(request));
       const me = await completePasswordLogin(user, request, reply);
@@ -134,9 +140,9 @@ export function registerAccountsRoutes(
   });
 
   serve(E.requestReset, {
-    config: PUBLIC,
+    config: limited('password-reset-request', 20),
     summary: 'Forgot password: a reset link by email when an account has this address (the same answer either way)',
-    errors: [400],
+    errors: [400, 429],
     handler: async (request, reply) => {
       await local.requestReset(request.body.email);
       return reply.status(E.requestReset.status).send({ ok: true as const });
@@ -151,9 +157,9 @@ export function registerAccountsRoutes(
   });
 
   serve(E.reset, {
-    config: PUBLIC,
+    config: limited('password-reset', 60),
     summary: 'Set a new password through a reset link; every session of the account ends',
-    errors: [400, 410],
+    errors: [400, 410, 429],
     handler: async (request) => local.reset(request.params.token, request.body.password, requestContext(request)),
   });
 
