@@ -43,6 +43,7 @@ import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security';
 import { registerSessions } from './plugins/session';
 import { registerSpa } from './plugins/spa';
+import { createAccountsModule } from './modules/accounts';
 import { createActivityModule } from './modules/activity';
 import { createAuditModule } from './modules/audit';
 import { createAdminModule, createAdminStores } from './modules/admin';
@@ -204,7 +205,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     events,
     site,
   });
-  const { loginLimiter } = await createAuthModule(app, {
+  const { loginLimiter, ...authFace } = await createAuthModule(app, {
     db: database.db,
     clock,
     config,
@@ -363,6 +364,22 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   createActivityModule(app, { db: database.db, access, files, clock, sharedSpaceName: SHARED_SPACE_NAME });
   createContactModule(app, { db: database.db, clock, maxPerHour: config.contact.maxPerHour });
+  createAccountsModule(app, {
+    db: database.db,
+    clock,
+    events,
+    users,
+    credentials: authFace.credentials,
+    completePasswordLogin: authFace.completePasswordLogin,
+    onOidcSignIn: authFace.onOidcSignIn,
+    adminUsername: authFace.adminUsername,
+    ttlDays: config.invitations.ttlDays,
+    publicUrl: config.publicUrl,
+    mailEnabled: Boolean(config.mail),
+    authorizeWorkspace: (actor, id) => workspaces.authorize(actor, id, 'manage'),
+    endSessions: (userId, exceptSessionId) => sessionService.destroyAllForUser(userId, exceptSessionId),
+    limitPasswordChecks: (ip, username) => loginLimiter.consume(ip, username),
+  });
   await registerSpa(app, config.webDist);
 
   // Scheduled work: one home (jobs/), started when the server is ready and stopped (runs awaited) on close.

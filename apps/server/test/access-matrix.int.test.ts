@@ -528,6 +528,21 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
         undefined,
         [200, 403, 403, 404, 404],
       ],
+      // Invitations by email (docs/PRODUCT.md#invitations): owners only.
+      [
+        'POST',
+        '/api/workspaces/:id/invitations',
+        (f) => `/api/workspaces/${f.ws}/invitations`,
+        { email: 'invitee@example.test', role: 'viewer' },
+        [201, 403, 403, 404, 404],
+      ],
+      [
+        'GET',
+        '/api/workspaces/:id/invitations',
+        (f) => `/api/workspaces/${f.ws}/invitations`,
+        undefined,
+        [200, 403, 403, 404, 404],
+      ],
       ['POST', '/api/folders', (f) => `/api/folders#${f.ws}`, 'workspace', [201, 201, 403, 404, 404]],
       ['POST', '/api/folders', (f) => `/api/folders#${f.folder}`, 'parent', [201, 201, 403, 404, 404]],
       ['GET', '/api/folders/:id', (f) => `/api/folders/${f.folder}`, undefined, [200, 200, 200, 404, 404]],

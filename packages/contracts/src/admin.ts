@@ -138,6 +138,13 @@ export const AUDIT_ACTIONS = [
   'factor.added',
   'factor.removed',
   'mfa.policy.changed',
+  'invitation.created',
+  'invitation.accepted',
+  'invitation.revoked',
+  'invitation.resent',
+  'account.created',
+  'password.changed',
+  'password.reset',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -22,6 +22,10 @@ export const AuthConfigResponse = z
   .object({
     providerName: z.string().describe('Shown on the "Continue with …" button, e.g. Auth0'),
     oidcEnabled: z.boolean().describe('Whether sign-in with the identity provider is available'),
+    mailEnabled: z
+      .boolean()
+      .optional()
+      .describe('Whether email is configured: the login page then offers "Forgot password?"'),
     publicUrl: z
       .string()
       .optional()

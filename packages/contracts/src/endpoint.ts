@@ -18,7 +18,7 @@ export interface Endpoint {
   /** The JSON answer of a success; none for an endpoint that answers bytes (a download, a thumbnail, a zip). */
   response?: z.ZodType;
   /** Its status, when not 200. */
-  status?: 201;
+  status?: 201 | 202;
 }
 
 /** Declares an endpoint, keeping its exact schema types. */

@@ -1,3 +1,4 @@
+import { accountsEndpoints } from './accounts';
 import { activityEndpoints } from './activity';
 import { adminEndpoints, systemEndpoints } from './admin';
 import { aiEndpoints, assistantEndpoints } from './ai';
@@ -45,4 +46,5 @@ export const ENDPOINTS = {
   home: homeEndpoints,
   factors: factorsEndpoints,
   passkeys: passkeyEndpoints,
+  accounts: accountsEndpoints,
 } as const;

@@ -39,6 +39,22 @@ export const ERROR_STATUS = {
   LINK_EXPIRED: 410,
   /** A public link that reached its download limit. */
   LINK_USED_UP: 410,
+  /** An invitation link nobody made (or mistyped). */
+  INVITATION_NOT_FOUND: 404,
+  /** An invitation already accepted. */
+  INVITATION_USED: 410,
+  /** An invitation its inviter or an admin revoked. */
+  INVITATION_REVOKED: 410,
+  /** An invitation past its expiry. */
+  INVITATION_EXPIRED: 410,
+  /** An invitation to a workspace that was deleted since. */
+  INVITATION_WORKSPACE_GONE: 410,
+  /** A password reset link that is unknown, used or expired. */
+  RESET_LINK_GONE: 410,
+  /** A new password too short or on the common-password list. */
+  WEAK_PASSWORD: 400,
+  /** A username (or an email of a local account) someone already has. */
+  USERNAME_TAKEN: 409,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,

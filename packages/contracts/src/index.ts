@@ -19,5 +19,6 @@ export * from './file-details';
 export * from './activity';
 export * from './home';
 export * from './factors';
+export * from './accounts';
 export * from './endpoint';
 export * from './endpoints';

@@ -14,6 +14,10 @@ export const MeResponse = z
     picture: z.string().nullable(),
     role: Role,
     isAdmin: z.boolean(),
+    localAccount: z
+      .boolean()
+      .optional()
+      .describe('True for a local account (it has a password here: the profile offers to change it)'),
     firstLogin: z
       .boolean()
       .describe(

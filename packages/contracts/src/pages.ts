@@ -25,6 +25,8 @@ export const PAGES = {
   testimonials: { path: '/testimonials', title: 'Reviews' },
   login: { path: '/login', title: 'Login' },
   publicLink: { path: '/s', params: '/:token', title: 'Shared link' },
+  invite: { path: '/invite', params: '/:token', title: 'Invitation' },
+  resetPassword: { path: '/reset-password', params: '/:token', title: 'Set a password' },
   dashboard: { path: '/dashboard', title: 'Dashboard', nav: 'Home' },
   profile: { path: '/dashboard/profile', title: 'Profile' },
   notifications: { path: '/dashboard/notifications', title: 'Notifications' },

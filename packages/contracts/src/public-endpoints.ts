@@ -19,4 +19,11 @@ export const PUBLIC_ENDPOINTS = {
     unlock: { method: 'POST', path: '/api/public/links/:token/unlock' },
     upload: { method: 'POST', path: '/api/public/links/:token/upload' },
   },
+  /** The invitation and password reset pages (docs/PRODUCT.md#invitations). */
+  accounts: {
+    publicInvitation: { method: 'GET', path: '/api/public/invitations/:token' },
+    accept: { method: 'POST', path: '/api/public/invitations/:token/accept' },
+    resetInfo: { method: 'GET', path: '/api/public/password-reset/:token' },
+    reset: { method: 'POST', path: '/api/public/password-reset/:token' },
+  },
 } as const satisfies Record<string, Record<string, Pick<Endpoint, 'method' | 'path'>>>;

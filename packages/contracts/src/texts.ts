@@ -96,3 +96,24 @@ export const SESSION_END_MESSAGES: Record<SessionEndReason, string> = {
 };
 export const isSessionEndReason = (value: unknown): value is SessionEndReason =>
   typeof value === 'string' && (SESSION_END_REASONS as readonly string[]).includes(value);
+
+/** Invitations and local accounts (docs/PRODUCT.md#invitations): what the invitation and reset pages show. */
+export const ACCOUNT_TEXTS = {
+  invitationNotFound: 'This invitation link is not valid. Check that you copied all of it.',
+  invitationUsed: 'This invitation was already used. Sign in with the account it created.',
+  invitationRevoked: 'This invitation was withdrawn. Ask the person who invited you for a new one.',
+  invitationExpired: 'This invitation has expired. Ask the person who invited you for a new one.',
+  invitationWorkspaceGone: 'The workspace this invitation was for no longer exists.',
+  resetLinkGone: 'This password reset link is not valid any more. Ask for a new one.',
+  passwordTooShort: 'Use at least 12 characters.',
+  passwordCommon: 'This password is too common. Choose one that is harder to guess.',
+  usernameTaken: 'This username is taken. Choose another one.',
+  emailTaken: 'An account with this email address already exists.',
+  wrongCurrentPassword: 'Your current password is not correct.',
+  notLocalAccount: 'Your account signs in with the identity provider; it has no password here.',
+  resetRequested: 'If an account has this email address, a link to set a new password is on its way.',
+  invitingNotAllowed: 'Only admins may invite people on this instance.',
+} as const;
+
+/** The shortest password a local account may have. */
+export const PASSWORD_MIN_LENGTH = 12;

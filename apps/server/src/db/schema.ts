@@ -5,6 +5,9 @@ import type {
   SessionsTable,
   UserPreferencesTable,
   UsersTable,
+  LocalCredentialsTable,
+  InvitationsTable,
+  PasswordResetsTable,
 } from './schema/accounts';
 import type {
   FileVersionsTable,
@@ -52,6 +55,9 @@ export type * from './schema/factors';
 
 export interface Database {
   users: UsersTable;
+  local_credentials: LocalCredentialsTable;
+  invitations: InvitationsTable;
+  password_resets: PasswordResetsTable;
   sessions: SessionsTable;
   ended_sessions: EndedSessionsTable;
   files: FilesTable;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { createSemaphore, hashPassword, PASSWORD_BUSY_MESSAGE, verifyPassword } from './passwords';
+import { ACCOUNT_TEXTS } from '@atrium/contracts/texts';
+import { createSemaphore, hashPassword, PASSWORD_BUSY_MESSAGE, passwordProblem, verifyPassword } from './passwords';
 
 describe('password checks semaphore', () => {
   it('holds at most `max`, queues at most `maxWaiting`, refuses the rest with 429 and takes again once released', async () => {
@@ -46,5 +47,19 @@ describe('password checks semaphore', () => {
     const hash = await hashPassword('open sesame');
     expect(await verifyPassword('open sesame', hash)).toBe(true);
     expect(await verifyPassword('open sesam', hash)).toBe(false);
+  });
+});
+
+describe('passwordProblem (local accounts)', () => {
+  it('refuses fewer than 12 characters, counting characters rather than bytes', () => {
+    expect(passwordProblem('eleven-char')).toBe(ACCOUNT_TEXTS.passwordTooShort);
+    expect(passwordProblem('ééééééééééé')).toBe(ACCOUNT_TEXTS.passwordTooShort);
+  });
+
+  it('refuses common passwords in any letter case and accepts an uncommon one', () => {
+    expect(passwordProblem('password1234')).toBe(ACCOUNT_TEXTS.passwordCommon);
+    expect(passwordProblem('QWERTYUIOPAS')).toBe(ACCOUNT_TEXTS.passwordCommon);
+    expect(passwordProblem('123456789012')).toBe(ACCOUNT_TEXTS.passwordCommon);
+    expect(passwordProblem('violet-harbour-lantern-42')).toBeUndefined();
   });
 });

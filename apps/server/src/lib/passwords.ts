@@ -1,5 +1,7 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { ACCOUNT_TEXTS, PASSWORD_MIN_LENGTH } from '@atrium/contracts/texts';
 import { AppError } from '../errors';
+import { COMMON_PASSWORDS_TEXT } from './common-passwords';
 
 /**
  * Password hashing with node's scrypt, the one place it is written: the built-in admin's password and public links'
@@ -89,4 +91,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
     maxmem: PARAMS.maxmem,
   });
   return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+let common: Set<string> | undefined;
+
+/**
+ * Why a new password of a local account is refused (docs/SECURITY.md#local-accounts): shorter than 12 characters, or
+ * on the shipped list of common passwords (compared in lower case); undefined when it is acceptable.
+ */
+export function passwordProblem(password: string): string | undefined {
+  if ([...password].length < PASSWORD_MIN_LENGTH) return ACCOUNT_TEXTS.passwordTooShort;
+  common ??= new Set(COMMON_PASSWORDS_TEXT.split(' '));
+  if (common.has(password.toLowerCase())) return ACCOUNT_TEXTS.passwordCommon;
+  return undefined;
 }

@@ -38,6 +38,9 @@ export const routes: RouteObject[] = [
       { path: atRoot(PAGES.login), ...page(() => import('./routes/login')) },
       // A public link's page: no site header, no sign-in (features/sharing/routes/public-link.tsx).
       { path: atRoot(PAGES.publicLink), ...page(() => import('../features/sharing/routes/public-link')) },
+      // Invitation and password reset pages: no site header, no sign-in (features/accounts).
+      { path: atRoot(PAGES.invite), ...page(() => import('../features/accounts/routes/invite')) },
+      { path: atRoot(PAGES.resetPassword), ...page(() => import('../features/accounts/routes/reset-password')) },
       {
         path: atRoot(PAGES.dashboard),
         // The whole signed-in area is its own chunk: public pages never download it.
@@ -57,7 +60,7 @@ export const routes: RouteObject[] = [
           { path: inDashboard(PAGES.search), ...page(() => import('../features/search/routes/search-page')) },
           { path: inDashboard(PAGES.personalFolder), ...page(() => import('./routes/space-folder')) },
           { path: inDashboard(PAGES.workspaceFolder), ...page(() => import('./routes/space-folder')) },
-          { path: inDashboard(PAGES.members), ...page(() => import('../features/spaces/routes/members')) },
+          { path: inDashboard(PAGES.members), ...page(() => import('./routes/members')) },
           { path: inDashboard(PAGES.personalPeople), ...page(() => import('../features/people/routes/people')) },
           { path: inDashboard(PAGES.workspacePeople), ...page(() => import('../features/people/routes/people')) },
           { path: inDashboard(PAGES.files), ...page(() => import('../features/files/routes/files')) },
@@ -79,7 +82,7 @@ export const routes: RouteObject[] = [
                 path: inDashboard(PAGES.pushMessage),
                 ...page(() => import('../features/notifications/routes/push-message')),
               },
-              { path: inDashboard(PAGES.users), ...page(() => import('../features/admin/routes/users')) },
+              { path: inDashboard(PAGES.users), ...page(() => import('./routes/admin-users')) },
               { path: inDashboard(PAGES.audit), ...page(() => import('../features/admin/routes/audit')) },
               { path: inDashboard(PAGES.apiKeys), ...page(() => import('../features/admin/routes/api-keys')) },
               { path: inDashboard(PAGES.messages), ...page(() => import('../features/admin/routes/messages')) },

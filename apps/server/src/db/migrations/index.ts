@@ -30,6 +30,7 @@ import { m0028NotificationReads } from './0028-notification-reads';
 import { m0029Stars } from './0029-stars';
 import { m0030EndedSessions } from './0030-ended-sessions';
 import { m0031LinkArrivals } from './0031-link-arrivals';
+import { m0032Accounts } from './0032-accounts';
 import { m0033SecondFactors } from './0033-second-factors';
 
 /**
@@ -68,5 +69,6 @@ export const migrations: Record<string, Migration> = {
   '0029-stars': m0029Stars,
   '0030-ended-sessions': m0030EndedSessions,
   '0031-link-arrivals': m0031LinkArrivals,
+  '0032-accounts': m0032Accounts,
   '0033-second-factors': m0033SecondFactors,
 };

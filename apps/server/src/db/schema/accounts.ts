@@ -1,4 +1,5 @@
 // Accounts: users, their sessions and preferences, API keys, and the rate-limit counters (sign-in, voice, contact).
+import type { Generated } from 'kysely';
 
 export interface UsersTable {
   id: string;
@@ -73,4 +74,43 @@ export interface RateLimitsTable {
   key: string;
   hits: number;
   window_started_at: string;
+}
+
+/** A local account's sign-in (migration 0032): the username (unique in any letter case) and its scrypt hash. */
+export interface LocalCredentialsTable {
+  user_id: string;
+  username: string;
+  /** `username` in lower case: unique. */
+  username_key: string;
+  /** null until the person sets a password through the link an admin handed over. */
+  password_hash: string | null;
+  password_changed_at: string | null;
+}
+
+/** An invitation by email (migration 0032) to the instance (`workspace_id` null) or to a workspace, with a role. */
+export interface InvitationsTable {
+  id: string;
+  /** SHA-256 (hex) of the link's token; the token itself is never stored. */
+  token_hash: string;
+  email: string;
+  workspace_id: string | null;
+  /** A workspace role (owner, editor, viewer) or, for the instance, user or admin. */
+  role: string;
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
+  accepted_user_id: string | null;
+  /** 1 when made for a workspace (so a deleted workspace, whose id the row keeps, is told apart from the instance). */
+  for_workspace: Generated<number>;
+}
+
+/** A password reset link of a local account (migration 0032); single use. */
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }

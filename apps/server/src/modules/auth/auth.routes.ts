@@ -32,6 +32,31 @@ export interface SecondFactorGate {
   afterPassword(request: FastifyRequest, reply: FastifyReply, user: SessionUser): Promise<void>;
 }
 
+/** The `/api/me` answer for a signed-in user: who they are, whether this is their first sign-in, a local account. */
+export const meOf = async (auth: Pick<AuthService, 'isFirstLogin' | 'isLocal'>, user: SessionUser) => ({
+  ...presentMe(user, await auth.isFirstLogin(user.id)),
+  localAccount: await auth.isLocal(user.id),
+});
+
+/**
+ * What every password sign-in does once the password is verified (the login form, an accepted invitation): the
+ * second-factor gate, then the session, the sign-in recorded, the user answered.
+ */
+export const passwordLoginCompleter =
+  (deps: Pick<AuthRoutesDeps, 'auth' | 'sessions' | 'events' | 'secondFactor'>) =>
+  async (user: SessionUser, request: FastifyRequest, reply: FastifyReply): Promise<MeResponse> => {
+    // A second factor due (docs/PRODUCT.md#second-factors): a pending sign-in and 401 instead of a session.
+    await deps.secondFactor?.afterPassword(request, reply, user);
+    await deps.sessions.signIn(request, reply, user.id);
+    await deps.events.emit(
+      'auth.sign_in',
+      changeBy(request, user, { target: `user:${user.ownerKey}`, details: { method: 'password' } }),
+    );
+    return meOf(deps.auth, user);
+  };
+
+export type CompletePasswordLogin = ReturnType<typeof passwordLoginCompleter>;
+
 export interface AuthRoutesDeps {
   /** Every successful password check passes through it before a session starts. */
   secondFactor?: SecondFactorGate | undefined;
@@ -55,6 +80,7 @@ const failureReason = (error: unknown) =>
 
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
   const serve = routesOf(app, { config: { access: 'public' }, tags: ['auth'] });
+  const completePasswordLogin = passwordLoginCompleter(deps);
 
   serve(E.config, {
     summary: 'Sign-in options for the login page',
@@ -62,7 +88,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
   });
 
   serve(E.login, {
-    summary: 'Sign in with the built-in admin credentials',
+    summary: 'Sign in with a password: the built-in admin, or a local account by username or email',
     description: 'Failed attempts are limited per client IP and per username (429 with Retry-After).',
     errors: [401, 429],
     // A client over its per-IP limit is refused before its body is read.
@@ -81,7 +107,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     handler: async (request, reply) => {
       let user: SessionUser;
       try {
-        user = await deps.auth.loginAdmin(request.body.username, request.body.password, request.ip);
+        user = await deps.auth.loginPassword(request.body.username, request.body.password, request.ip);
       } catch (error) {
         await deps.events.emit('auth.sign_in_failed', {
           actor: null,
@@ -91,13 +117,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
         });
         throw error;
       }
-      await deps.secondFactor?.afterPassword(request, reply, user);
-      await deps.sessions.signIn(request, reply, user.id);
-      await deps.events.emit(
-        'auth.sign_in',
-        changeBy(request, user, { target: `user:${user.ownerKey}`, details: { method: 'password' } }),
-      );
-      return presentMe(user, await deps.auth.isFirstLogin(user.id));
+      return completePasswordLogin(user, request, reply);
     },
   });
 
@@ -117,7 +137,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     errors: [401],
     handler: async (request) => {
       const user = await request.requireUser();
-      return presentMe(user, await deps.auth.isFirstLogin(user.id));
+      return meOf(deps.auth, user);
     },
   });
 
@@ -131,7 +151,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps) {
     handler: async (request) => {
       const user = await request.requireUser();
       await deps.auth.completeFirstLogin(user.id);
-      return presentMe(user, false);
+      return { ...(await meOf(deps.auth, user)), firstLogin: false };
     },
   });
 }

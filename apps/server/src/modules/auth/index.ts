@@ -22,10 +22,11 @@ import type { SessionControls } from '../../plugins/session';
 import type { EventEmitter } from '../../events';
 import { registerDevIdentityProvider } from '../dev-idp';
 import { loadAdminCredentials } from './admin-credentials';
-import { registerAuthRoutes, type SecondFactorGate } from './auth.routes';
+import { passwordLoginCompleter, registerAuthRoutes, type SecondFactorGate } from './auth.routes';
+import { createLocalCredentialsRepository } from './local-credentials.repository';
 import { createAuthService } from './auth.service';
 import { createLoginLimiter } from './login-limiter';
-import { registerOidcRoutes } from './oidc.routes';
+import { registerOidcRoutes, type OidcSignInHook } from './oidc.routes';
 import { createOidcService } from './oidc.service';
 import type { UsersRepository } from './users.repository';
 
@@ -44,6 +45,7 @@ export interface AuthModuleDeps {
     | 'isProduction'
     | 'session'
     | 'trustProxy'
+    | 'mail'
   >;
   users: UsersRepository;
   sessions: SessionControls;
@@ -65,7 +67,9 @@ export async function createAuthModule(
     );
   }
   const limiter = createLoginLimiter({ db, clock, ...config.loginRateLimit });
-  const auth = createAuthService({ users, admin, providerName: config.providerName, limiter });
+  const credentials = createLocalCredentialsRepository(db);
+  const auth = createAuthService({ users, admin, providerName: config.providerName, limiter, credentials });
+  const afterOidcSignIn: OidcSignInHook[] = [];
   const oidc =
     config.oidc &&
     createOidcService({
@@ -89,7 +93,12 @@ export async function createAuthModule(
     auth,
     secondFactor,
     sessions,
-    authConfig: { providerName: config.providerName, oidcEnabled: Boolean(oidc), publicUrl: site.fixed },
+    authConfig: {
+      providerName: config.providerName,
+      oidcEnabled: Boolean(oidc),
+      mailEnabled: Boolean(config.mail),
+      publicUrl: site.fixed,
+    },
     async logoutRedirect(user, request) {
       const row = user && oidc ? await users.findById(user.id) : undefined;
       return (row?.oidc_issuer && (await oidc?.endSessionUrl(site.of(request)))) || '/';
@@ -104,8 +113,16 @@ export async function createAuthModule(
     sessionSecret: config.session.secret,
     secureCookies: config.session.cookieSecure,
     events,
+    afterOidcSignIn,
   });
-  return { loginLimiter: limiter };
+  return {
+    loginLimiter: limiter,
+    credentials,
+    adminUsername: admin.username,
+    completePasswordLogin: passwordLoginCompleter({ auth, sessions, events, secondFactor }),
+    /** Adds a step after each identity-provider sign-in. */
+    onOidcSignIn: (hook: OidcSignInHook) => afterOidcSignIn.push(hook),
+  };
 }
 
 // What other modules may use (docs/ARCHITECTURE.md#server-layers: only through this face).
@@ -118,3 +135,6 @@ export { presentMe } from './auth.routes';
 export type { SecondFactorGate } from './auth.routes';
 export { createSealer } from './sealed-cookie';
 export { createLoginLimiter, type LoginLimiter } from './login-limiter';
+export type { LocalCredentialsRepository } from './local-credentials.repository';
+export type { CompletePasswordLogin } from './auth.routes';
+export { toSessionUser } from './auth.service';

@@ -32,7 +32,12 @@ describe.each(dialects())('OpenID Connect sign-in against the embedded provider 
   it('publishes the provider name and that OIDC is on', async () => {
     const response = await server.fetch('/api/auth/config');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ providerName: 'Auth0', oidcEnabled: true, publicUrl: server.url });
+    expect(await response.json()).toEqual({
+      providerName: 'Auth0',
+      oidcEnabled: true,
+      mailEnabled: false,
+      publicUrl: server.url,
+    });
   });
 
   it('runs the whole code flow and creates the user from userinfo', async () => {
@@ -171,6 +176,7 @@ describe('OpenID Connect with an unreachable provider', () => {
     expect(await (await server.fetch('/api/auth/config')).json()).toEqual({
       providerName: 'Okta',
       oidcEnabled: true,
+      mailEnabled: false,
       publicUrl: server.url,
     });
     // No embedded provider when a real issuer is configured.
@@ -180,11 +186,14 @@ describe('OpenID Connect with an unreachable provider', () => {
 
 describe('OpenID Connect off (production without an issuer)', () => {
   it('reports it off and does not mount the development provider', async () => {
-    const server = await startTestServer({ env: { NODE_ENV: 'production', SESSION_SECRET: 'oidc-production-test-secret-0123456789' } });
+    const server = await startTestServer({
+      env: { NODE_ENV: 'production', SESSION_SECRET: 'oidc-production-test-secret-0123456789' },
+    });
     try {
       expect(await (await server.fetch('/api/auth/config')).json()).toEqual({
         providerName: 'Auth0',
         oidcEnabled: false,
+        mailEnabled: false,
         publicUrl: server.url,
       });
       expect((await server.fetch('/oidc/.well-known/openid-configuration')).status).toBe(404);

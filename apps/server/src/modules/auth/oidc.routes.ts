@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ENDPOINTS, type OidcLoginError } from '@atrium/contracts';
 import type { SessionControls } from '../../plugins/session';
 import type { SiteOrigin } from '../../lib/site-origin';
 import type { EventEmitter } from '../../events';
 import { changeBy, requestContext } from '../../lib/http/request-context';
-import { AccountDisabledError, type AuthService } from './auth.service';
+import { AccountDisabledError, type AuthService, type OidcProfile } from './auth.service';
+import type { SessionUser } from './sessions.service';
 import { OidcFlow, OidcUnavailableError, safeReturnTo, type OidcService } from './oidc.service';
 import { createSealer } from './sealed-cookie';
 import { routesOf } from '../../plugins/route';
@@ -21,7 +22,11 @@ export interface OidcRoutesDeps {
   sessionSecret: string;
   secureCookies: boolean;
   events: EventEmitter;
+  /** Runs after each identity-provider sign-in (a pending invitation for the verified email joins at once). */
+  afterOidcSignIn: readonly OidcSignInHook[];
 }
+
+export type OidcSignInHook = (user: SessionUser, profile: OidcProfile, request: FastifyRequest) => Promise<void>;
 
 /**
  * Sign-in with the identity provider, as a backend for frontend: the browser
@@ -81,6 +86,7 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRoutesDeps) {
           'auth.sign_in',
           changeBy(request, user, { target: `user:${user.ownerKey}`, details: { method: 'oidc', role: user.role } }),
         );
+        for (const hook of deps.afterOidcSignIn) await hook(user, profile, request);
         if (roleChange)
           await deps.events.emit('user.role_changed', {
             actor: null,

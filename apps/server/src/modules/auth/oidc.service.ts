@@ -157,6 +157,7 @@ export function createOidcService(deps: OidcServiceDeps) {
         name: text(info.name),
         nickname: text(info.nickname) ?? text(info.preferred_username),
         email: text(info.email),
+        emailVerified: info.email_verified === true,
         picture: text(info.picture),
         admin: deps.adminClaim
           ? claimMeansAdmin(

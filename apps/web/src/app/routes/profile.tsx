@@ -1,13 +1,21 @@
+import { PasswordSection } from '../../features/accounts';
 import { Profile } from '../../features/dashboard/routes/profile';
 import { SignInSecurity } from '../../features/factors';
 import { useFirstLoginSubscription } from '../../features/notifications';
+import { useMe } from '../../lib/me';
 
-/** The profile page plus the first-login push subscription and its greeting banner, and Sign-in security. */
+/** The profile page plus the first-login push subscription and its greeting banner; a local account's password; Sign-in security. */
 export default function ProfileRoute() {
   const { greeting } = useFirstLoginSubscription();
+  const me = useMe();
   return (
     <>
       <Profile greeting={greeting} />
+      {me.data?.localAccount && (
+        <div className="mx-auto max-w-3xl px-4 pb-8 sm:px-6">
+          <PasswordSection />
+        </div>
+      )}
       <SignInSecurity />
     </>
   );

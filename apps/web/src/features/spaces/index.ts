@@ -4,3 +4,4 @@ export { SpaceFolderPage } from './routes/space-folder';
 // The file viewer (features/viewer) shows these from its toolbar; the app layer lends them to it.
 export { VersionsDialog } from './components/versions-dialog';
 export { FileDetailsPanel } from './components/file-details-panel';
+export { default as MembersPage } from './routes/members';

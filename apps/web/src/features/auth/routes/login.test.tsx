@@ -152,6 +152,31 @@ describe('login page', () => {
     expect(assign).not.toHaveBeenCalled();
   });
 
+  it('offers no "Forgot password?" without email', async () => {
+    renderLogin();
+    await screen.findByRole('button', { name: 'Continue with Okta' });
+    expect(screen.queryByRole('button', { name: 'Forgot password?' })).toBeNull();
+  });
+
+  it('sends a reset link from "Forgot password?" when email is configured', async () => {
+    answers['GET /api/auth/config'] = {
+      status: 200,
+      body: { providerName: 'Okta', oidcEnabled: true, mailEnabled: true },
+    };
+    answers['POST /api/public/password-reset'] = { status: 202, body: { ok: true } };
+    renderLogin();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Forgot password?' }));
+    await user.type(screen.getByLabelText('Your email address'), 'erin@example.test');
+    await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(
+      await screen.findByText('If an account has this email address, a link to set a new password is on its way.'),
+    ).toBeTruthy();
+    expect(requests.find((r) => r.url === '/api/public/password-reset')?.body).toBe(
+      JSON.stringify({ email: 'erin@example.test' }),
+    );
+  });
+
   it('shows a still image instead of the video for reduced motion', async () => {
     vi.stubGlobal(
       'matchMedia',

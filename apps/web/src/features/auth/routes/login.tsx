@@ -16,6 +16,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-error';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { DEFAULT_PROVIDER_NAME, useAuthConfig } from '../api/auth-config';
+import { ForgotPassword } from '../components/forgot-password';
 import { browserNavigation, oidcStartUrl, signInWithPasskey, useLogin } from '../api/login';
 import { useQueryClient } from '@tanstack/react-query';
 import { meQueryOptions, useMe, writeBrowserFlags } from '../../../lib/me';
@@ -227,6 +228,7 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
                 {login.isPending ? 'Signing in…' : 'Sign In'}
               </button>
             </form>
+            {config.data?.mailEnabled && <ForgotPassword />}
 
             <div className="my-5 flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400">
               <span className="h-px flex-1 bg-slate-200" />

@@ -1,6 +1,6 @@
 import { NOTIFICATION_MESSAGE_MAX, type DirectoryUser, type Member, type MemberRole } from '@atrium/contracts';
 import { ArrowLeft } from 'lucide-react';
-import { useDeferredValue, useId, useState } from 'react';
+import { useDeferredValue, useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
@@ -212,7 +212,8 @@ function RenameWorkspace({ workspaceId, name }: { workspaceId: string; name: str
 }
 
 /** `/dashboard/spaces/:workspaceId/members`: members with roles; owners add, change, remove, rename, delete. */
-export default function MembersPage() {
+/** `invite`: what owners see below the members (the app lends the accounts feature's "Invite by email"). */
+export default function MembersPage({ invite }: { invite?: (workspaceId: string) => ReactNode } = {}) {
   const { workspaceId = '' } = useParams();
   const me = useMe();
   const navigate = useNavigate();
@@ -412,6 +413,8 @@ export default function MembersPage() {
       </section>
 
       {isOwner && <AddMember workspaceId={workspaceId} members={members.data} />}
+
+      {isOwner && invite?.(workspaceId)}
 
       {isOwner && <MessageMembers workspaceId={workspaceId} />}
 
