@@ -3,12 +3,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createEventBus } from './adapters/event-bus';
 import type { Config } from './config';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from './db';
-import { systemClock, type Clock } from './lib/time';
+import { migrateToLatest, openDatabase } from './db';
+import { systemClock } from './lib/time';
 import { loadLocalEngines } from './adapters/ai/local-engines';
 import { createAiModule } from './modules/ai';
 import { createPreferencesModule } from './modules/preferences';
-import { createAnalysisModule, type AnalysisService } from './modules/analysis';
+import { createAnalysisModule } from './modules/analysis';
 import { createArchiveModule } from './modules/archive';
 import { createFactorsModule } from './modules/factors';
 import { createAuthModule } from './modules/auth';
@@ -21,11 +21,11 @@ import { createContactModule } from './modules/contact';
 import { createLinksModule } from './modules/links';
 import { createSharingModule } from './modules/sharing';
 import { createPeopleModule } from './modules/people';
-import { SHARED_SPACE_NAME, createSearchModule, type SearchService } from './modules/search';
+import { SHARED_SPACE_NAME, createSearchModule } from './modules/search';
 import { createTrashModule } from './modules/trash';
 import { createSpacesModule } from './modules/spaces';
 import { createHealthModule, type ReadinessProbe } from './modules/health';
-import { createDbLeases, createScheduler, defineJobs, type Scheduler } from './jobs';
+import { createDbLeases, createScheduler, defineJobs } from './jobs';
 import { createRateLimiter } from './lib/rate-limiter';
 import { collectRoutes, enforceAccess, undeclaredApiRoutes } from './plugins/access';
 import { enforceRateLimits } from './plugins/rate-limit';
@@ -33,7 +33,7 @@ import { registerBodyIdleTimeout } from './plugins/body-timeout';
 import { refuseEmptyPathParams } from './plugins/empty-params';
 import { registerCsrfProtection } from './plugins/csrf';
 import { createSiteOrigin } from './lib/site-origin';
-import { createNotificationsModule, SCHEDULED_SEND_INTERVAL_MS, type NotificationHub } from './modules/notifications';
+import { createNotificationsModule, SCHEDULED_SEND_INTERVAL_MS } from './modules/notifications';
 import { registerErrorHandling, sendError, toAppError } from './plugins/errors';
 import { registerAppMetrics } from './plugins/app-metrics';
 import { createScheduledBackups } from './ops/scheduled-backups';
@@ -47,39 +47,13 @@ import { createAccountsModule } from './modules/accounts';
 import { createActivityModule } from './modules/activity';
 import { createAuditModule } from './modules/audit';
 import { createAdminModule, createAdminStores } from './modules/admin';
-import { createDomainEvents, type DomainEventHub } from './events';
+import { createDomainEvents } from './events';
 import { createJobQueue, type JobQueueOptions } from './jobs/queue';
 import { readableLogStream } from './lib/readable-log';
 
-export interface AppOverrides {
-  clock?: Clock;
-  /** Pino options or false; tests pass false to keep output quiet. */
-  logger?: boolean | Record<string, unknown>;
-  /** How often leftovers of interrupted uploads are swept (tests; default: half the grace period, 1 min–1 h). */
-  uploadSweepIntervalMs?: number;
-  /** The background job queue's figures for the system screen (tests; default: the job queue's `stats()`). */
-  queueStats?: () => Promise<{ queued: number; running: number; failed: number }>;
-  /** The job queue's tuning, over every kind's own (tests). */
-  jobQueue?: Pick<JobQueueOptions, 'pollMs' | 'leaseMs' | 'backoffMs' | 'maxAttempts'>;
-  /** How long file-drop arrivals are gathered into one notice (tests; default DROP_NOTICE_WINDOW_MS). */
-  dropNoticeWindowMs?: number;
-}
+import type { AppOverrides } from './app-types';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    config: Config;
-    database: DatabaseHandle;
-    notificationHub: NotificationHub;
-    /** The scheduled jobs (jobs/): tests run one at once with `scheduler.runNow(name)`. */
-    scheduler: Scheduler;
-    /** Background analysis of stored files (modules/analysis): its queue, for tests. */
-    analysis: AnalysisService;
-    /** Search: `searchIndex.setContent(fileId, text)` sets a file's searchable content (tests). */
-    searchIndex: SearchService;
-    /** The domain events hub: tests subscribe to observe what modules announce. */
-    events: DomainEventHub;
-  }
-}
+export type { AppOverrides } from './app-types';
 
 const HOUR_MS = 60 * 60 * 1000;
 
