@@ -17,6 +17,7 @@ import { createBlobStore } from './adapters/blob-store';
 import { createFileDetailsModule } from './modules/file-details';
 import { createFilesModule, createThumbnailsModule } from './modules/files';
 import { createContactModule } from './modules/contact';
+import { createNextcloudModule } from './modules/nextcloud';
 import { createLinksModule } from './modules/links';
 import { createSharingModule } from './modules/sharing';
 import { createPeopleModule } from './modules/people';
@@ -333,6 +334,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   createActivityModule(app, { db: database.db, access, files, clock, sharedSpaceName: SHARED_SPACE_NAME });
   createContactModule(app, { db: database.db, clock, maxPerHour: config.contact.maxPerHour });
+  // Nextcloud client discovery (docs/PRODUCT.md#nextcloud-clients); app passwords join when that module lands.
+  createNextcloudModule(app, {
+    quotaOf: async (user) => {
+      const total = (await adminStores.quotas.quotaOf(user.ownerKey)) ?? config.uploads.userQuotaBytes;
+      return { total, free: await files.remainingQuota({ workspaceId: null, ownerKey: user.ownerKey }) };
+    },
+  });
   await registerSpa(app, config.webDist);
 
   // Scheduled work: one home (jobs/), started when the server is ready and stopped (runs awaited) on close.
