@@ -11,8 +11,11 @@ const VERSION_STRING = `${NEXTCLOUD_VERSION.major}.${NEXTCLOUD_VERSION.minor}.${
 
 /** What the discovery routes need: who a Basic login is (app passwords), and a person's quota. */
 export interface DiscoveryDeps {
-  /** Checks an app password (login name: the owner key); null when it is wrong, revoked or the user disabled. */
-  verifyAppPassword?: ((loginName: string, password: string) => Promise<UserActor | null>) | undefined;
+  /**
+   * Checks an app password (login name: the owner key; the app-passwords module's `verify`); null when it is wrong,
+   * revoked or the user disabled. Until that module is wired in, Basic logins are refused.
+   */
+  verifyAppPassword?: ((loginName: string, password: string, ip: string) => Promise<UserActor | null>) | undefined;
   /** A person's personal-space quota and what is left of it, in bytes. */
   quotaOf(user: UserActor): Promise<{ total: number; free: number }>;
 }
@@ -74,7 +77,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryDep
   /** The caller: an app password over Basic, or the session cookie with `OCS-APIRequest: true` (Nextcloud's CSRF rule). */
   const callerOf = async (request: FastifyRequest): Promise<UserActor | null> => {
     const basic = basicCredentials(request.headers.authorization);
-    if (basic) return deps.verifyAppPassword ? deps.verifyAppPassword(basic.login, basic.password) : null;
+    if (basic) return deps.verifyAppPassword ? deps.verifyAppPassword(basic.login, basic.password, request.ip) : null;
     if (String(request.headers['ocs-apirequest']).toLowerCase() !== 'true') return null;
     return request.currentUser();
   };
