@@ -7,6 +7,7 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from './db';
 import { systemClock, type Clock } from './lib/time';
 import { loadLocalEngines } from './adapters/ai/local-engines';
 import { createAiModule } from './modules/ai';
+import { createAppPasswordsModule } from './modules/app-passwords';
 import { createPreferencesModule } from './modules/preferences';
 import { createAnalysisModule, type AnalysisService } from './modules/analysis';
 import { createArchiveModule } from './modules/archive';
@@ -281,6 +282,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   app.decorate('searchIndex', search);
   createPreferencesModule(app, { db: database.db, clock });
+  createAppPasswordsModule(app, { db: database.db, clock, events, limiter: loginLimiter });
   createAdminModule(app, {
     stores: adminStores,
     sessions: sessionService,

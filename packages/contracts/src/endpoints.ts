@@ -1,6 +1,7 @@
 import { activityEndpoints } from './activity';
 import { adminEndpoints, systemEndpoints } from './admin';
 import { aiEndpoints, assistantEndpoints } from './ai';
+import { appPasswordsEndpoints } from './app-passwords';
 import { authEndpoints } from './auth';
 import { contactEndpoints } from './contact';
 import { fileDetailsEndpoints } from './file-details';
@@ -42,4 +43,5 @@ export const ENDPOINTS = {
   trash: trashEndpoints,
   activity: activityEndpoints,
   home: homeEndpoints,
+  appPasswords: appPasswordsEndpoints,
 } as const;

@@ -20,3 +20,4 @@ export * from './activity';
 export * from './home';
 export * from './endpoint';
 export * from './endpoints';
+export * from './app-passwords';

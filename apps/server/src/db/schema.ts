@@ -1,5 +1,6 @@
 import type {
   AiApiKeysTable,
+  AppPasswordsTable,
   RateLimitsTable,
   EndedSessionsTable,
   SessionsTable,
@@ -52,6 +53,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   ended_sessions: EndedSessionsTable;
+  app_passwords: AppPasswordsTable;
   files: FilesTable;
   file_versions: FileVersionsTable;
   ai_api_keys: AiApiKeysTable;
