@@ -282,7 +282,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   app.decorate('searchIndex', search);
   createPreferencesModule(app, { db: database.db, clock });
-  createAppPasswordsModule(app, { db: database.db, clock, events, limiter: loginLimiter });
+  const { appPasswords } = createAppPasswordsModule(app, { db: database.db, clock, events, limiter: loginLimiter });
   createAdminModule(app, {
     stores: adminStores,
     sessions: sessionService,
@@ -336,8 +336,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   createActivityModule(app, { db: database.db, access, files, clock, sharedSpaceName: SHARED_SPACE_NAME });
   createContactModule(app, { db: database.db, clock, maxPerHour: config.contact.maxPerHour });
-  // Nextcloud client discovery (docs/PRODUCT.md#nextcloud-clients); app passwords join when that module lands.
+  // Nextcloud client discovery (docs/PRODUCT.md#nextcloud-clients): Basic logins are app passwords.
   createNextcloudModule(app, {
+    verifyAppPassword: (loginName, password, ip) => appPasswords.verify(loginName, password, ip),
     quotaOf: async (user) => {
       const total = (await adminStores.quotas.quotaOf(user.ownerKey)) ?? config.uploads.userQuotaBytes;
       return { total, free: await files.remainingQuota({ workspaceId: null, ownerKey: user.ownerKey }) };

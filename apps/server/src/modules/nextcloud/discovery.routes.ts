@@ -13,7 +13,7 @@ const VERSION_STRING = `${NEXTCLOUD_VERSION.major}.${NEXTCLOUD_VERSION.minor}.${
 export interface DiscoveryDeps {
   /**
    * Checks an app password (login name: the owner key; the app-passwords module's `verify`); null when it is wrong,
-   * revoked or the user disabled. Until that module is wired in, Basic logins are refused.
+   * revoked or the user disabled.
    */
   verifyAppPassword?: ((loginName: string, password: string, ip: string) => Promise<UserActor | null>) | undefined;
   /** A person's personal-space quota and what is left of it, in bytes. */

@@ -88,6 +88,30 @@ describe.each(dialects())('Nextcloud client discovery (%s)', (dialect) => {
     expect(xml).toContain('<used>250000</used><total>1000000</total><relative>25</relative>');
   });
 
+  it('answers cloud/user to HTTP Basic with an app password, and no longer once it is revoked', async () => {
+    const created = await server.fetch('/api/me/app-passwords', {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Laptop' }),
+    });
+    expect(created.status).toBe(201);
+    const { id, password } = await readJson<{ id: string; password: string }>(created);
+    const authorization = `Basic ${Buffer.from(`nc-ada:${password}`).toString('base64')}`;
+    const asClient = () =>
+      server.fetch('/ocs/v1.php/cloud/user?format=json', { headers: { authorization, 'ocs-apirequest': 'true' } });
+    const answer = await asClient();
+    expect(answer.status).toBe(200);
+    const body = await readJson<Ocs<CloudUser>>(answer);
+    expect(body.ocs.meta.statuscode).toBe(100);
+    expect(body.ocs.data).toMatchObject({ id: 'nc-ada', 'display-name': 'Ada Lovelace' });
+    // Another person's login name with Ada's password is refused.
+    const wrongLogin = `Basic ${Buffer.from(`nc-bob:${password}`).toString('base64')}`;
+    expect((await server.fetch('/ocs/v2.php/cloud/user', { headers: { authorization: wrongLogin } })).status).toBe(401);
+    const revoked = await server.fetch(`/api/me/app-passwords/${id}`, { method: 'DELETE', headers: { cookie } });
+    expect(revoked.status).toBeLessThan(300);
+    expect((await asClient()).status).toBe(401);
+  });
+
   it('refuses cloud/user without credentials, with a cookie but no OCS-APIRequest, and with a wrong Basic login', async () => {
     const basic = `Basic ${Buffer.from('nc-ada:not-an-app-password').toString('base64')}`;
     for (const headers of [
