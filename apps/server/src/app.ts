@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { FastifyInstance } from 'fastify';
+import { createHttpServer } from './app-http';
 import { createEventBus } from './adapters/event-bus';
 import type { Config } from './config';
 import { migrateToLatest, openDatabase } from './db';
 import { systemClock } from './lib/time';
 import { loadLocalEngines } from './adapters/ai/local-engines';
 import { createAiModule } from './modules/ai';
+import { createAppPasswordsModule } from './modules/app-passwords';
 import { createPreferencesModule } from './modules/preferences';
 import { createAnalysisModule } from './modules/analysis';
 import { createArchiveModule } from './modules/archive';
@@ -18,6 +18,7 @@ import { createBlobStore } from './adapters/blob-store';
 import { createFileDetailsModule } from './modules/file-details';
 import { createFilesModule, createThumbnailsModule } from './modules/files';
 import { createContactModule } from './modules/contact';
+import { createNextcloudModule } from './modules/nextcloud';
 import { createLinksModule } from './modules/links';
 import { createSharingModule } from './modules/sharing';
 import { createPeopleModule } from './modules/people';
@@ -27,14 +28,11 @@ import { createSpacesModule } from './modules/spaces';
 import { createHealthModule, type ReadinessProbe } from './modules/health';
 import { createDbLeases, createScheduler, defineJobs } from './jobs';
 import { createRateLimiter } from './lib/rate-limiter';
-import { collectRoutes, enforceAccess, undeclaredApiRoutes } from './plugins/access';
+import { enforceAccess, undeclaredApiRoutes } from './plugins/access';
 import { enforceRateLimits } from './plugins/rate-limit';
-import { registerBodyIdleTimeout } from './plugins/body-timeout';
-import { refuseEmptyPathParams } from './plugins/empty-params';
 import { registerCsrfProtection } from './plugins/csrf';
 import { createSiteOrigin } from './lib/site-origin';
 import { createNotificationsModule, SCHEDULED_SEND_INTERVAL_MS } from './modules/notifications';
-import { registerErrorHandling, sendError, toAppError } from './plugins/errors';
 import { registerAppMetrics } from './plugins/app-metrics';
 import { createScheduledBackups } from './ops/scheduled-backups';
 import { registerMetrics } from './plugins/metrics';
@@ -49,7 +47,6 @@ import { createAuditModule } from './modules/audit';
 import { createAdminModule, createAdminStores } from './modules/admin';
 import { createDomainEvents } from './events';
 import { createJobQueue, type JobQueueOptions } from './jobs/queue';
-import { readableLogStream } from './lib/readable-log';
 
 import type { AppOverrides } from './app-types';
 
@@ -63,55 +60,7 @@ const HOUR_MS = 60 * 60 * 1000;
  */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const clock = overrides.clock ?? systemClock;
-  const app = Fastify({
-    logger: overrides.logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-      ...(config.logFormat === 'readable' || (config.logFormat === 'auto' && process.stdout.isTTY)
-        ? { stream: readableLogStream(process.stdout) }
-        : {}),
-    },
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
-    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
-    bodyLimit: 1024 * 1024,
-    return503OnClosing: true,
-    // A trailing slash is part of the path: `DELETE /api/trash/` must not fold into `DELETE /api/trash` (emptying the
-    // whole trash); it reaches `/api/trash/:id` with an empty id, which `refuseEmptyPathParams` answers 404.
-    routerOptions: { ignoreTrailingSlash: false },
-    // The router's own refusals (a malformed percent-encoding, a path parameter over 100 characters)
-    // answer in the JSON error shape too, instead of Fastify's default body.
-    frameworkErrors: (error, request, reply) => {
-      void reply.header('x-request-id', request.id);
-      void sendError(request, reply, toAppError(error));
-    },
-  });
-  app.decorate('config', config);
-  collectRoutes(app);
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
-  // Callback-style hooks where nothing is awaited: an async hook costs a promise and a microtask per request.
-  app.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', request.id);
-    done();
-  });
-  refuseEmptyPathParams(app);
-  registerBodyIdleTimeout(app, config.bodyIdleTimeoutMs);
-  // Graceful shutdown: answers finished after close() began also close their
-  // keep-alive connection, so close() does not wait on idle sockets.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-    // A streamed answer (a file download) may finish just after close() began:
-    // its keep-alive connection turns idle later and must be closed then too.
-    const idleSweep = setInterval(() => app.server.closeIdleConnections(), 100);
-    idleSweep.unref();
-    app.server.once('close', () => clearInterval(idleSweep));
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    if (closing) void reply.header('connection', 'close');
-  });
+  const app = createHttpServer(config, overrides);
 
   const site = createSiteOrigin(config.publicUrl, config.publicUrlConfigured);
   registerCsrfProtection(app, site);
@@ -278,6 +227,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   app.decorate('searchIndex', search);
   createPreferencesModule(app, { db: database.db, clock });
+  const { appPasswords } = createAppPasswordsModule(app, { db: database.db, clock, events, limiter: loginLimiter });
   const admin = createAdminModule(app, {
     stores: adminStores,
     sessions: sessionService,
@@ -353,6 +303,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     authorizeWorkspace: (actor, id) => workspaces.authorize(actor, id, 'manage'),
     endSessions: (userId, exceptSessionId) => sessionService.destroyAllForUser(userId, exceptSessionId),
     limitPasswordChecks: (ip, username) => loginLimiter.consume(ip, username),
+  });
+  // Nextcloud client discovery (docs/PRODUCT.md#nextcloud-clients): Basic logins are app passwords.
+  createNextcloudModule(app, {
+    verifyAppPassword: (loginName, password, ip) => appPasswords.verify(loginName, password, ip),
+    quotaOf: async (user) => {
+      const total = (await adminStores.quotas.quotaOf(user.ownerKey)) ?? config.uploads.userQuotaBytes;
+      return { total, free: await files.remainingQuota({ workspaceId: null, ownerKey: user.ownerKey }) };
+    },
   });
   await registerSpa(app, config.webDist);
 

@@ -145,6 +145,8 @@ export const AUDIT_ACTIONS = [
   'account.created',
   'password.changed',
   'password.reset',
+  'app_password.created',
+  'app_password.revoked',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -2,6 +2,7 @@ import { accountsEndpoints } from './accounts';
 import { activityEndpoints } from './activity';
 import { adminEndpoints, systemEndpoints } from './admin';
 import { aiEndpoints, assistantEndpoints } from './ai';
+import { appPasswordsEndpoints } from './app-passwords';
 import { authEndpoints } from './auth';
 import { contactEndpoints } from './contact';
 import { factorsEndpoints, passkeyEndpoints } from './factors';
@@ -47,4 +48,5 @@ export const ENDPOINTS = {
   factors: factorsEndpoints,
   passkeys: passkeyEndpoints,
   accounts: accountsEndpoints,
+  appPasswords: appPasswordsEndpoints,
 } as const;

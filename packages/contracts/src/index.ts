@@ -22,3 +22,4 @@ export * from './factors';
 export * from './accounts';
 export * from './endpoint';
 export * from './endpoints';
+export * from './app-passwords';

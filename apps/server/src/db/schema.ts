@@ -1,5 +1,6 @@
 import type {
   AiApiKeysTable,
+  AppPasswordsTable,
   RateLimitsTable,
   EndedSessionsTable,
   SessionsTable,
@@ -60,6 +61,7 @@ export interface Database {
   password_resets: PasswordResetsTable;
   sessions: SessionsTable;
   ended_sessions: EndedSessionsTable;
+  app_passwords: AppPasswordsTable;
   files: FilesTable;
   file_versions: FileVersionsTable;
   ai_api_keys: AiApiKeysTable;

@@ -32,6 +32,7 @@ import { m0030EndedSessions } from './0030-ended-sessions';
 import { m0031LinkArrivals } from './0031-link-arrivals';
 import { m0032Accounts } from './0032-accounts';
 import { m0033SecondFactors } from './0033-second-factors';
+import { m0035AppPasswords } from './0035-app-passwords';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '0031-link-arrivals': m0031LinkArrivals,
   '0032-accounts': m0032Accounts,
   '0033-second-factors': m0033SecondFactors,
+  '0035-app-passwords': m0035AppPasswords,
 };

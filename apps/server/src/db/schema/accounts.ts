@@ -114,3 +114,16 @@ export interface PasswordResetsTable {
   expires_at: string;
   used_at: string | null;
 }
+
+/** App passwords for WebDAV clients (migration 0035); only the secret's SHA-256 is stored. */
+export interface AppPasswordsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** SHA-256 (hex) of the secret. */
+  password_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  last_used_ip: string | null;
+  revoked_at: string | null;
+}
