@@ -170,6 +170,50 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
     await ok(send(admin, 'PUT', '/api/admin/second-factor-policy', { policy: 'everyone' }));
     await ok(send(admin, 'PUT', '/api/admin/second-factor-policy', { policy: 'nobody' }));
 
+    // Invitations and local accounts (docs/PRODUCT.md#invitations): invite, resend, accept (an account), change the
+    // password; an owner invites to a workspace and revokes it; an admin's local account and its reset link. App passwords: create, revoke.
+    const invited = await ok<{ id: string }>(
+      send(admin, 'POST', '/api/admin/invitations', { email: 'newcomer@example.test', role: 'user' }),
+      201,
+    );
+    const resent = await ok<{ url: string }>(send(admin, 'POST', `/api/invitations/${invited.id}/resend`));
+    const newcomerPassword = 'a walk through the audit log';
+    const accepted = await send(
+      undefined,
+      'POST',
+      `/api/public${resent.url.replace('/invite/', '/invitations/')}/accept`,
+      {
+        username: 'newcomer',
+        password: newcomerPassword,
+      },
+    );
+    expect(accepted.status).toBe(201);
+    const newcomer = (accepted.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    await ok(
+      send(newcomer, 'POST', '/api/me/password', {
+        currentPassword: newcomerPassword,
+        newPassword: 'another walk through the log',
+      }),
+    );
+    const dropped = await ok<{ id: string }>(
+      send(walker, 'POST', `/api/workspaces/${space.id}/invitations`, {
+        email: 'dropped@example.test',
+        role: 'viewer',
+      }),
+      201,
+    );
+    await ok(send(walker, 'DELETE', `/api/invitations/${dropped.id}`));
+    const local = await ok<{ ownerKey: string }>(
+      send(admin, 'POST', '/api/admin/users', { username: 'localone' }),
+      201,
+    );
+    await ok(send(admin, 'POST', `/api/admin/users/${local.ownerKey}/password-reset`));
+    const appPassword = await ok<{ id: string }>(
+      send(walker, 'POST', '/api/me/app-passwords', { name: 'laptop' }),
+      201,
+    );
+    await ok(send(walker, 'DELETE', `/api/me/app-passwords/${appPassword.id}`));
+
     const expected: [AuditAction, string | null, string | null, Record<string, unknown>?][] = [
       ['auth.sign_in', 'admin', 'user:admin', { method: 'password' }],
       ['auth.sign_in_failed', null, 'user:admin', { method: 'password', reason: 'invalid_credentials' }],
@@ -215,6 +259,16 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
       ['factor.added', 'walker', 'user:walker', { factor: 'totp' }],
       ['factor.removed', 'walker', 'user:walker', { factor: 'totp' }],
       ['mfa.policy.changed', 'admin', 'settings:mfaPolicy', { from: 'everyone', to: 'nobody' }],
+      ['invitation.created', 'admin', 'instance', { invitation: invited.id, email: 'newcomer@example.test' }],
+      ['invitation.resent', 'admin', 'instance', { invitation: invited.id }],
+      ['account.created', 'newcomer', 'user:newcomer', { via: 'invitation', username: 'newcomer' }],
+      ['invitation.accepted', 'newcomer', 'instance', { invitation: invited.id, role: 'user' }],
+      ['password.changed', 'newcomer', 'user:newcomer'],
+      ['invitation.revoked', 'walker', `workspace:${space.id}`, { invitation: dropped.id }],
+      ['account.created', 'admin', `user:${local.ownerKey}`, { via: 'admin', username: 'localone' }],
+      ['password.reset', 'admin', `user:${local.ownerKey}`, { step: 'link_issued' }],
+      ['app_password.created', 'walker', `app_password:${appPassword.id}`, { name: 'laptop' }],
+      ['app_password.revoked', 'walker', `app_password:${appPassword.id}`],
     ];
     for (const [action, actor, target, details] of expected) {
       const { entries } = await audit(`?action=${action}&from=${encodeURIComponent(started)}`);
