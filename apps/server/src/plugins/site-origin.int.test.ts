@@ -80,7 +80,7 @@ describe.each(dialects())('without PUBLIC_URL, the site is wherever browsers rea
 
   it('says that no address is imposed', async () => {
     const response = await server.fetch('/api/auth/config');
-    expect(await response.json()).toEqual({ providerName: 'Auth0', oidcEnabled: true });
+    expect(await response.json()).toEqual({ providerName: 'Auth0', oidcEnabled: true, mailEnabled: false });
   });
 
   it('runs the identity-provider sign-in on the address the browser uses, callback included', async () => {
@@ -167,6 +167,7 @@ describe.each(dialects())('with PUBLIC_URL set, another address is refused plain
     const response = await server.fetch('/api/auth/config');
     expect(await response.json()).toEqual({
       providerName: 'Auth0',
+      mailEnabled: false,
       oidcEnabled: true,
       publicUrl: 'https://atrium.example.com',
     });
