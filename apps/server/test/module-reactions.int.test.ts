@@ -34,7 +34,7 @@ describe.each(dialects())('modules meet through domain events (%s)', (dialect) =
 
   it('subscribes each reaction in the module that reacts, a stored file’s analysis before its thumbnail', () => {
     const { events } = server.app;
-    expect(events.reactionsTo('file.stored')).toEqual(['analysis', 'thumbnails']);
+    expect(events.reactionsTo('file.stored')).toEqual(['analysis', 'thumbnails', 'metrics']);
     expect(events.reactionsTo('file.analysed')).toEqual(['search content']);
     expect(events.reactionsTo('people.changed')).toEqual(['search content']);
     expect(events.reactionsTo('file.reanalyse')).toEqual(['analysis']);
