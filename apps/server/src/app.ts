@@ -44,6 +44,8 @@ import { registerSessions } from './plugins/session';
 import { registerSpa } from './plugins/spa';
 import { createActivityModule } from './modules/activity';
 import { createAuditModule } from './modules/audit';
+import { createAppPasswordsModule } from './modules/app-passwords';
+import { createDavModule } from './modules/dav';
 import { createAdminModule, createAdminStores } from './modules/admin';
 import { createDomainEvents, type DomainEventHub } from './events';
 import { createJobQueue, type JobQueueOptions } from './jobs/queue';
@@ -204,6 +206,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     events,
   });
 
+  const { appPasswords } = createAppPasswordsModule(app, { db: database.db, clock, rateLimiter, config, events });
+
   const blobs = createBlobStore(config);
   app.addHook('onClose', async () => blobs.close());
   probes.set('blobStore', async () => (await blobs.ping(), { status: 'ok' as const, message: blobs.kind }));
@@ -342,14 +346,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   createArchiveModule(app, { files, folders, tree: linksRepo });
   createFileDetailsModule(app, { db: database.db, files, links: linksRepo, linkMakerMayShare, access, clock });
-  createSharingModule(app, {
-    db: database.db,
-    files,
-    folders,
-    spaces: spacesRepo,
-    clock,
-    events,
-  });
+  const { sharing } = createSharingModule(app, { db: database.db, files, folders, spaces: spacesRepo, clock, events });
+  const maxUploadBytes = config.uploads.maxBytes;
+  await createDavModule(app, { appPasswords, files, folders, workspaces, sharing, events, maxUploadBytes });
   createActivityModule(app, { db: database.db, access, files, clock, sharedSpaceName: SHARED_SPACE_NAME });
   createContactModule(app, { db: database.db, clock, maxPerHour: config.contact.maxPerHour });
   await registerSpa(app, config.webDist);

@@ -208,6 +208,10 @@ const PARAM_FIXTURES: ParamFixture[] = [
   },
   { route: /^\/api\/ai\/keys\/:id$/, make: (server, cookie) => createNamed(server, cookie, '/api/ai/keys') },
   {
+    route: /^\/api\/(me|admin)\/app-passwords\/:id$/,
+    make: (server, cookie) => createNamed(server, cookie, '/api/me/app-passwords'),
+  },
+  {
     // Contact messages come from the public form; stored directly (the form is rate-limited per address).
     route: /^\/api\/contact\/:id$/,
     async make(server) {

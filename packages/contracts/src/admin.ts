@@ -135,6 +135,8 @@ export const AUDIT_ACTIONS = [
   'workspace.member_accepted',
   'workspace.member_declined',
   'settings.changed',
+  'app_password.created',
+  'app_password.revoked',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -1,4 +1,5 @@
 import { activityEndpoints } from './activity';
+import { appPasswordsEndpoints } from './app-passwords';
 import { adminEndpoints, systemEndpoints } from './admin';
 import { aiEndpoints, assistantEndpoints } from './ai';
 import { authEndpoints } from './auth';
@@ -42,4 +43,5 @@ export const ENDPOINTS = {
   trash: trashEndpoints,
   activity: activityEndpoints,
   home: homeEndpoints,
+  appPasswords: appPasswordsEndpoints,
 } as const;

@@ -18,5 +18,6 @@ export * from './preferences';
 export * from './file-details';
 export * from './activity';
 export * from './home';
+export * from './app-passwords';
 export * from './endpoint';
 export * from './endpoints';

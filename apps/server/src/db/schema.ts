@@ -1,5 +1,6 @@
 import type {
   AiApiKeysTable,
+  AppPasswordsTable,
   RateLimitsTable,
   EndedSessionsTable,
   SessionsTable,
@@ -55,6 +56,7 @@ export interface Database {
   files: FilesTable;
   file_versions: FileVersionsTable;
   ai_api_keys: AiApiKeysTable;
+  app_passwords: AppPasswordsTable;
   notifications: NotificationsTable;
   notification_subscribers: NotificationSubscribersTable;
   notification_marks: NotificationMarksTable;

@@ -30,6 +30,7 @@ import { m0028NotificationReads } from './0028-notification-reads';
 import { m0029Stars } from './0029-stars';
 import { m0030EndedSessions } from './0030-ended-sessions';
 import { m0031LinkArrivals } from './0031-link-arrivals';
+import { m0035AppPasswords } from './0035-app-passwords';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '0029-stars': m0029Stars,
   '0030-ended-sessions': m0030EndedSessions,
   '0031-link-arrivals': m0031LinkArrivals,
+  '0035-app-passwords': m0035AppPasswords,
 };

@@ -74,3 +74,16 @@ export interface RateLimitsTable {
   hits: number;
   window_started_at: string;
 }
+
+/** An app password (migration 0035): HTTP Basic for WebDAV and sync clients. */
+export interface AppPasswordsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** SHA-256 (hex) of the secret. */
+  password_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  last_used_ip: string | null;
+  revoked_at: string | null;
+}

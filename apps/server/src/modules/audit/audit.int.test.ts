@@ -79,6 +79,11 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
     // API keys, a notification, a file deletion.
     const key = await ok<{ id: string }>(send(admin, 'POST', '/api/ai/keys', { name: 'audit key' }), 201);
     await ok(send(admin, 'DELETE', `/api/ai/keys/${key.id}`));
+    const appPassword = await ok<{ id: string }>(
+      send(admin, 'POST', '/api/me/app-passwords', { name: 'audit app' }),
+      201,
+    );
+    await ok(send(admin, 'DELETE', `/api/me/app-passwords/${appPassword.id}`));
     const published = await ok<{ id: string }>(
       send(admin, 'POST', '/public/api/notifications', {
         message: 'audited',
@@ -170,6 +175,8 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
       ['user.files_transferred', 'admin', 'user:departed', { to: 'walker', folderName: 'From departed', files: 0 }],
       ['api_key.created', 'admin', `api_key:${key.id}`, { name: 'audit key' }],
       ['api_key.revoked', 'admin', `api_key:${key.id}`],
+      ['app_password.created', 'admin', `app_password:${appPassword.id}`, { name: 'audit app' }],
+      ['app_password.revoked', 'admin', `app_password:${appPassword.id}`],
       ['notification.published', 'admin', `notification:${published.id}`],
       ['file.uploaded', 'walker', `file:${file.id}`, { name: 'gone.txt', size: 5 }],
       ['file.renamed', 'walker', `file:${file.id}`, { from: 'renamed.txt', to: 'gone.txt' }],

@@ -70,6 +70,8 @@ export interface UploadInput {
   onConflict?: UploadConflict | undefined;
   /** For the audit entry; without one the uploader (`UploadTarget.uploadedBy`) is the actor. */
   context?: ChangeContext | undefined;
+  /** Keep an empty file (WebDAV clients sync 0-byte files); the app's uploads refuse them. */
+  allowEmpty?: boolean | undefined;
 }
 
 /**

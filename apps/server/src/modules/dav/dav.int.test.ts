@@ -1,0 +1,135 @@
+import type { CreatedAppPassword } from '@atrium/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects, expectJson, sendJson, startTestServer, type TestServer } from '../../../test/helpers';
+
+/** Basic credentials of a fresh app password of `ownerKey` (signed in as them). */
+export async function appPasswordOf(
+  server: TestServer,
+  ownerKey: string,
+): Promise<{ auth: string; id: string; cookie: string }> {
+  const cookie = await server.signInAs({ owner_key: ownerKey });
+  const created = await expectJson<CreatedAppPassword>(
+    sendJson(server, cookie, 'POST', '/api/me/app-passwords', { name: 'dav test' }),
+    201,
+  );
+  return { auth: `Basic ${Buffer.from(`${ownerKey}:${created.password}`).toString('base64')}`, id: created.id, cookie };
+}
+
+/** The WebDAV tree (docs/PRODUCT.md#webdav) through real HTTP. */
+describe.each(dialects())('WebDAV (%s)', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ dialect });
+  });
+  afterAll(async () => server?.close());
+
+  const dav = (
+    auth: string,
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: string | Buffer } = {},
+  ) =>
+    server.fetch(path, {
+      method,
+      headers: { authorization: auth, ...init.headers },
+      ...(init.body === undefined ? {} : { body: init.body }),
+    });
+
+  it('asks for Basic credentials and refuses wrong, revoked and other people’s', async () => {
+    const { auth, id, cookie } = await appPasswordOf(server, 'dav-ann');
+    const anonymous = await server.fetch('/remote.php/dav/files/dav-ann/', {
+      method: 'PROPFIND',
+      headers: { depth: '0' },
+    });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic realm="Atrium"/);
+    const wrong = `Basic ${Buffer.from('dav-ann:not-the-password').toString('base64')}`;
+    expect((await dav(wrong, 'PROPFIND', '/remote.php/dav/files/dav-ann/', { headers: { depth: '0' } })).status).toBe(
+      401,
+    );
+    expect((await dav(auth, 'PROPFIND', '/remote.php/dav/files/dav-ann/', { headers: { depth: '0' } })).status).toBe(
+      207,
+    );
+    // Another person's path: refused.
+    await server.signInAs({ owner_key: 'dav-bob' });
+    expect((await dav(auth, 'PROPFIND', '/remote.php/dav/files/dav-bob/', { headers: { depth: '0' } })).status).toBe(
+      403,
+    );
+    // The session cookie works on /dav/ only.
+    const viaCookie = await server.fetch('/dav/', { method: 'PROPFIND', headers: { cookie, depth: '1' } });
+    expect(viaCookie.status).toBe(207);
+    expect(await viaCookie.text()).toContain('<d:href>/dav/Personal/</d:href>');
+    const cookieOnRemote = await server.fetch('/remote.php/dav/files/dav-ann/', {
+      method: 'PROPFIND',
+      headers: { cookie, depth: '0' },
+    });
+    expect(cookieOnRemote.status).toBe(401);
+    // Revoked: refused at once.
+    await sendJson(server, cookie, 'DELETE', `/api/me/app-passwords/${id}`);
+    expect((await dav(auth, 'PROPFIND', '/remote.php/dav/files/dav-ann/', { headers: { depth: '0' } })).status).toBe(
+      401,
+    );
+  });
+
+  it('stores, lists, reads, moves, copies and deletes files and folders', async () => {
+    const { auth, cookie } = await appPasswordOf(server, 'dav-cat');
+    const root = '/remote.php/dav/files/dav-cat/Personal';
+    expect((await dav(auth, 'MKCOL', `${root}/Notes`)).status).toBe(201);
+    expect((await dav(auth, 'MKCOL', `${root}/Notes`)).status).toBe(405);
+    expect((await dav(auth, 'MKCOL', `${root}/Missing/Deeper`)).status).toBe(409);
+    const put = await dav(auth, 'PUT', `${root}/Notes/h%C3%A9llo%20world.txt`, { body: 'hello dav' });
+    expect(put.status).toBe(201);
+    const etag = put.headers.get('etag');
+    expect((await dav(auth, 'PUT', `${root}/Notes/empty.txt`, { body: '' })).status).toBe(201);
+    const got = await dav(auth, 'GET', `${root}/Notes/h%C3%A9llo%20world.txt`);
+    expect(got.status).toBe(200);
+    expect(await got.text()).toBe('hello dav');
+    expect(got.headers.get('etag')).toBe(etag);
+    const range = await dav(auth, 'GET', `${root}/Notes/h%C3%A9llo%20world.txt`, { headers: { range: 'bytes=6-8' } });
+    expect(range.status).toBe(206);
+    expect(await range.text()).toBe('dav');
+    // A new version: a new ETag.
+    expect((await dav(auth, 'PUT', `${root}/Notes/h%C3%A9llo%20world.txt`, { body: 'hello again' })).status).toBe(204);
+    const listing = await dav(auth, 'PROPFIND', `${root}/Notes/`, { headers: { depth: '1' } });
+    expect(listing.status).toBe(207);
+    const xml = await listing.text();
+    expect(xml).toContain('<d:href>/remote.php/dav/files/dav-cat/Personal/Notes/h%C3%A9llo%20world.txt</d:href>');
+    expect(xml).toContain('<d:getcontentlength>11</d:getcontentlength>');
+    expect(xml).toContain('<d:getcontentlength>0</d:getcontentlength>');
+    expect(xml).not.toContain(etag ?? 'none');
+    // The app sees the same file.
+    const web = await sendJson(server, cookie, 'GET', '/api/files/user/dav-cat');
+    expect(JSON.stringify(await web.json())).toContain('héllo world.txt');
+    // MOVE, COPY, Overwrite: F.
+    const dest = (path: string) => ({ destination: `${server.url}${root}/${path}` });
+    expect((await dav(auth, 'MOVE', `${root}/Notes/empty.txt`, { headers: dest('Notes/renamed.txt') })).status).toBe(
+      201,
+    );
+    expect((await dav(auth, 'COPY', `${root}/Notes/`, { headers: dest('Copy') })).status).toBe(201);
+    expect(await (await dav(auth, 'GET', `${root}/Copy/h%C3%A9llo%20world.txt`)).text()).toBe('hello again');
+    const refused = await dav(auth, 'COPY', `${root}/Notes/renamed.txt`, {
+      headers: { ...dest('Copy/renamed.txt'), overwrite: 'F' },
+    });
+    expect(refused.status).toBe(412);
+    expect((await dav(auth, 'COPY', `${root}/Notes/renamed.txt`, { headers: dest('Copy/renamed.txt') })).status).toBe(
+      204,
+    );
+    // DELETE: to the trash.
+    expect((await dav(auth, 'DELETE', `${root}/Copy/`)).status).toBe(204);
+    expect((await dav(auth, 'PROPFIND', `${root}/Copy/`, { headers: { depth: '0' } })).status).toBe(404);
+    const trash = await sendJson(server, cookie, 'GET', '/api/trash');
+    expect(JSON.stringify(await trash.json())).toContain('Copy');
+  });
+
+  it('refuses Depth infinity and malformed XML without a server error', async () => {
+    const { auth } = await appPasswordOf(server, 'dav-dan');
+    const infinite = await dav(auth, 'PROPFIND', '/remote.php/dav/files/dav-dan/', { headers: { depth: 'infinity' } });
+    expect(infinite.status).toBe(403);
+    expect(await infinite.text()).toContain('propfind-finite-depth');
+    const bad = await dav(auth, 'PROPFIND', '/remote.php/dav/files/dav-dan/', {
+      headers: { depth: '0' },
+      body: '<d:propfind xmlns:d="DAV:"><d:prop>',
+    });
+    expect(bad.status).toBe(400);
+  });
+});

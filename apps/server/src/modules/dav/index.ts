@@ -1,0 +1,39 @@
+/**
+ * The WebDAV module's face (docs/PRODUCT.md#webdav): the files of a person as a WebDAV tree at
+ * `/remote.php/dav/files/{ownerKey}/` (the Nextcloud clients' path; HTTP Basic with an app password) and `/dav/`
+ * (the same tree; Basic, or the signed-in browser's session cookie). Protocol routes like tus's: not in the endpoint
+ * table, declared `access: 'dav'` (docs/ARCHITECTURE.md, the named exception).
+ *
+ * `dav.routes.ts` (methods Fastify learns, authentication, the owner key rule, path decoding), `dav.tree.ts` (the
+ * tree: Personal/, Workspaces/<name>/, Shared with me/, resolved through the spaces, files and sharing services and
+ * their policies — never their repositories), `dav.methods.ts` (PROPFIND streamed, GET/HEAD through send-blob, PUT
+ * streamed through the files service's ingest, MKCOL, DELETE to the trash, COPY/MOVE in `dav.copy-move.ts`),
+ * `dav.props.ts` (live properties, `oc:`/`nc:` ones, the multistatus), `dav.xml.ts` (bounded namespace-aware parsing
+ * with saxes; malformed → 400).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { EventEmitter } from '../../events';
+import type { AppPasswordsService } from '../app-passwords';
+import type { FilesService } from '../files';
+import type { SharingService } from '../sharing';
+import type { FoldersService, WorkspacesService } from '../spaces';
+import { createDavMethods } from './dav.methods';
+import { registerDavRoutes } from './dav.routes';
+import { createDavTree } from './dav.tree';
+
+export async function createDavModule(
+  app: FastifyInstance,
+  deps: {
+    appPasswords: AppPasswordsService;
+    files: FilesService;
+    folders: FoldersService;
+    workspaces: WorkspacesService;
+    sharing: SharingService;
+    events: EventEmitter;
+    maxUploadBytes: number;
+  },
+) {
+  const tree = createDavTree(deps);
+  const methods = createDavMethods({ ...deps, tree });
+  await registerDavRoutes(app, { appPasswords: deps.appPasswords, methods });
+}
