@@ -1,6 +1,8 @@
 import type {
   AiApiKeysTable,
   AppPasswordsTable,
+  DavLocksTable,
+  DavPropertiesTable,
   RateLimitsTable,
   EndedSessionsTable,
   SessionsTable,
@@ -57,6 +59,8 @@ export interface Database {
   file_versions: FileVersionsTable;
   ai_api_keys: AiApiKeysTable;
   app_passwords: AppPasswordsTable;
+  dav_properties: DavPropertiesTable;
+  dav_locks: DavLocksTable;
   notifications: NotificationsTable;
   notification_subscribers: NotificationSubscribersTable;
   notification_marks: NotificationMarksTable;

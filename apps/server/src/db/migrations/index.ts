@@ -31,6 +31,7 @@ import { m0029Stars } from './0029-stars';
 import { m0030EndedSessions } from './0030-ended-sessions';
 import { m0031LinkArrivals } from './0031-link-arrivals';
 import { m0035AppPasswords } from './0035-app-passwords';
+import { m0036Dav } from './0036-dav';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '0030-ended-sessions': m0030EndedSessions,
   '0031-link-arrivals': m0031LinkArrivals,
   '0035-app-passwords': m0035AppPasswords,
+  '0036-dav': m0036Dav,
 };

@@ -20,23 +20,7 @@ import {
 import { ALLOW, segmentsOf, type DavRequest } from './dav.routes';
 import { fixedError, type DavTree, type FileNode, type FolderNode, type MissingNode, type Node } from './dav.tree';
 import { errorBody, parsePropfind, type PropfindRequest } from './dav.xml';
-
-/** Largest XML body read (PROPFIND, PROPPATCH, LOCK). */
-const MAX_XML_BYTES = 256 * 1024;
-
-/** Reads a small request body (bounded: 413 beyond `MAX_XML_BYTES`). */
-export async function readSmallBody(request: FastifyRequest): Promise<string> {
-  const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > MAX_XML_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request.raw as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_XML_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+import { readSmallBody } from './dav.body';
 
 const notFound = () => new AppError('NOT_FOUND', 'Nothing is at this WebDAV path.');
 const conflict = () => new AppError('CONFLICT', 'The folder this path goes into does not exist.');

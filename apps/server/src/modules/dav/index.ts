@@ -17,13 +17,17 @@ import type { AppPasswordsService } from '../app-passwords';
 import type { FilesService } from '../files';
 import type { SharingService } from '../sharing';
 import type { FoldersService, WorkspacesService } from '../spaces';
+import type { Db } from '../../db';
 import { createDavMethods } from './dav.methods';
+import { proppatch } from './dav.proppatch';
+import { createDavRepository } from './dav.repository';
 import { registerDavRoutes } from './dav.routes';
 import { createDavTree } from './dav.tree';
 
 export async function createDavModule(
   app: FastifyInstance,
   deps: {
+    db: Db;
     appPasswords: AppPasswordsService;
     files: FilesService;
     folders: FoldersService;
@@ -34,6 +38,14 @@ export async function createDavModule(
   },
 ) {
   const tree = createDavTree(deps);
-  const methods = createDavMethods({ ...deps, tree });
+  const repo = createDavRepository(deps.db);
+  const methods = createDavMethods({
+    ...deps,
+    tree,
+    extras: {
+      deadProps: (id) => repo.properties(id),
+      proppatch: (request, reply, dav, node) => proppatch({ ...deps, repo }, request, reply, dav, node),
+    },
+  });
   await registerDavRoutes(app, { appPasswords: deps.appPasswords, methods });
 }
