@@ -347,17 +347,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   createArchiveModule(app, { files, folders, tree: linksRepo });
   createFileDetailsModule(app, { db: database.db, files, links: linksRepo, linkMakerMayShare, access, clock });
   const { sharing } = createSharingModule(app, { db: database.db, files, folders, spaces: spacesRepo, clock, events });
-  const maxUploadBytes = config.uploads.maxBytes;
-  await createDavModule(app, {
-    db: database.db,
-    appPasswords,
-    files,
-    folders,
-    workspaces,
-    sharing,
-    events,
-    maxUploadBytes,
-  });
+  const davDeps = { appPasswords, files, folders, workspaces, sharing, events, clock };
+  await createDavModule(app, { ...davDeps, db: database.db, maxUploadBytes: config.uploads.maxBytes });
   createActivityModule(app, { db: database.db, access, files, clock, sharedSpaceName: SHARED_SPACE_NAME });
   createContactModule(app, { db: database.db, clock, maxPerHour: config.contact.maxPerHour });
   await registerSpa(app, config.webDist);

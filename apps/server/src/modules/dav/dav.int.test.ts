@@ -121,6 +121,25 @@ describe.each(dialects())('WebDAV (%s)', (dialect) => {
     expect(JSON.stringify(await trash.json())).toContain('Copy');
   });
 
+  it('answers the Nextcloud properties, quota and SHA-256 checksums', async () => {
+    const { auth } = await appPasswordOf(server, 'dav-eve');
+    const root = '/remote.php/dav/files/dav-eve/Personal';
+    expect((await dav(auth, 'PUT', `${root}/a.txt`, { body: 'abc' })).status).toBe(201);
+    const body =
+      '<?xml version="1.0"?><d:propfind xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns" xmlns:nc="http://nextcloud.org/ns">' +
+      '<d:prop><oc:fileid/><oc:permissions/><oc:size/><oc:checksums/><nc:has-preview/><d:quota-available-bytes/><d:quota-used-bytes/><d:getetag/></d:prop></d:propfind>';
+    const file = await (await dav(auth, 'PROPFIND', `${root}/a.txt`, { headers: { depth: '0' }, body })).text();
+    expect(file).toContain(
+      '<oc:checksum>SHA256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad</oc:checksum>',
+    );
+    expect(file).toContain('<oc:size>3</oc:size>');
+    expect(file).toContain('<nc:has-preview>false</nc:has-preview>');
+    expect(file).toMatch(/<oc:fileid>[0-9a-f-]{36}<\/oc:fileid>/);
+    const folder = await (await dav(auth, 'PROPFIND', `${root}/`, { headers: { depth: '0' }, body })).text();
+    expect(folder).toMatch(/<d:quota-used-bytes>3<\/d:quota-used-bytes>/);
+    expect(folder).toMatch(/<d:quota-available-bytes>\d+<\/d:quota-available-bytes>/);
+  });
+
   it('refuses Depth infinity and malformed XML without a server error', async () => {
     const { auth } = await appPasswordOf(server, 'dav-dan');
     const infinite = await dav(auth, 'PROPFIND', '/remote.php/dav/files/dav-dan/', { headers: { depth: 'infinity' } });

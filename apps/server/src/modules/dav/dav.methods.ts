@@ -21,6 +21,7 @@ import { ALLOW, segmentsOf, type DavRequest } from './dav.routes';
 import { fixedError, type DavTree, type FileNode, type FolderNode, type MissingNode, type Node } from './dav.tree';
 import { errorBody, parsePropfind, type PropfindRequest } from './dav.xml';
 import { readSmallBody } from './dav.body';
+import type { DavLocks } from './dav.locks';
 
 const notFound = () => new AppError('NOT_FOUND', 'Nothing is at this WebDAV path.');
 const conflict = () => new AppError('CONFLICT', 'The folder this path goes into does not exist.');
@@ -37,6 +38,7 @@ export interface DavMethodDeps {
 
 /** PROPPATCH and LOCK, kept in their own file. */
 export interface DavExtras {
+  locks: DavLocks;
   deadProps(id: string): Promise<Map<string, string>>;
   proppatch(request: FastifyRequest, reply: FastifyReply, dav: DavRequest, node: Node | MissingNode): Promise<unknown>;
 }
@@ -51,21 +53,26 @@ export function createDavMethods(deps: DavMethodDeps) {
     return node;
   }
 
-  async function extrasOf(actor: UserActor, node: Node, request: PropfindRequest): Promise<NodeExtras> {
+  /** The `If` header holds and every lock reaching `node` was named in it (else 412 / 423). */
+  const unlocked = async (request: FastifyRequest, dav: DavRequest, node: Node | MissingNode) =>
+    deps.extras?.locks.requireUnlocked(request, dav, node);
+
+  async function extrasOf(actor: UserActor, node: Node, request: PropfindRequest, base: string): Promise<NodeExtras> {
     const extras: NodeExtras = {};
     if (node.kind === 'file' && needsExtras(request, 'sha256'))
       extras.sha256 = (await files.get(actor, node.id)).sha256;
     if (node.kind === 'folder' && needsExtras(request, 'quota')) {
       const target = await folders.uploadTarget(actor, { folderId: node.id }).catch(() => undefined);
       if (target) {
-        const remaining = await files.remainingQuota(target);
-        extras.quota = { used: 0, available: remaining };
+        const { quota, remaining } = await files.quotaBudget(target);
+        extras.quota = { used: quota - remaining, available: remaining };
       }
     }
-    if (node.kind !== 'virtual' && deps.extras && request.type !== 'prop')
+    if (node.kind !== 'virtual' && deps.extras) {
       extras.dead = await deps.extras.deadProps(node.id);
-    if (node.kind !== 'virtual' && deps.extras && request.type === 'prop')
-      extras.dead = await deps.extras.deadProps(node.id);
+      const asked = request.type === 'prop' && request.props.some((p) => p.ns === 'DAV:' && p.name === 'lockdiscovery');
+      if (asked) extras.lockdiscovery = await deps.extras.locks.discovery(node, hrefOf(base, node));
+    }
     return extras;
   }
 
@@ -79,7 +86,7 @@ export function createDavMethods(deps: DavMethodDeps) {
       throw new AppError('BAD_REQUEST', 'Depth must be 0, 1 or infinity.');
     const what = parsePropfind(body);
     const node = await existing(dav.actor, dav.segments);
-    const first = propResponse(hrefOf(dav.base, node), node, what, await extrasOf(dav.actor, node, what));
+    const first = propResponse(hrefOf(dav.base, node), node, what, await extrasOf(dav.actor, node, what, dav.base));
     const deep = depthHeader === '1' && node.kind !== 'file';
     // Streamed: a folder of 10,000 entries is written as its pages are read.
     async function* body207() {
@@ -87,7 +94,7 @@ export function createDavMethods(deps: DavMethodDeps) {
       yield first;
       if (deep) {
         for await (const child of tree.children(dav.actor, node as FolderNode)) {
-          yield propResponse(hrefOf(dav.base, child), child, what, await extrasOf(dav.actor, child, what));
+          yield propResponse(hrefOf(dav.base, child), child, what, await extrasOf(dav.actor, child, what, dav.base));
         }
       }
       yield MULTISTATUS_CLOSE;
@@ -121,6 +128,7 @@ export function createDavMethods(deps: DavMethodDeps) {
         throw new AppError('FORBIDDEN', 'A file shared with you directly cannot be replaced over WebDAV.');
       folderId = node.folderId;
     }
+    await unlocked(request, dav, node);
     const target = await folders.uploadTarget(dav.actor, { folderId });
     const declared = Number(request.headers['oc-total-length'] ?? request.headers['content-length'] ?? 0);
     if (Number.isFinite(declared) && declared > 0) {
@@ -164,12 +172,14 @@ export function createDavMethods(deps: DavMethodDeps) {
     const node = await tree.resolve(dav.actor, dav.segments);
     if (node.kind !== 'missing') throw new AppError('METHOD_NOT_ALLOWED', 'Something already exists at this path.');
     if (!node.parent) throw conflict();
+    await unlocked(request, dav, node);
     const folder = await folders.create(dav.actor, { name: node.name, parentId: node.parent.id, onConflict: 'fail' });
     return reply.status(201).header('oc-fileid', folder.id).send();
   }
 
   async function remove(request: FastifyRequest, reply: FastifyReply, dav: DavRequest) {
     const node = await existing(dav.actor, dav.segments);
+    await unlocked(request, dav, node);
     await removeNode({ files, folders, events }, request, dav.actor, node);
     return reply.status(204).send();
   }
@@ -197,6 +207,8 @@ export function createDavMethods(deps: DavMethodDeps) {
     }
     const overwrite = String(request.headers.overwrite ?? 'T').toUpperCase() !== 'F';
     let target = await tree.resolve(dav.actor, segments);
+    if (request.method === 'MOVE') await unlocked(request, dav, source);
+    await unlocked(request, dav, target);
     const existed = target.kind !== 'missing';
     if (target.kind !== 'missing') {
       if (!overwrite)
@@ -230,10 +242,18 @@ export function createDavMethods(deps: DavMethodDeps) {
         case 'COPY':
         case 'MOVE':
           return copyOrMove(request, reply, dav);
-        case 'PROPPATCH':
-          if (deps.extras)
-            return deps.extras.proppatch(request, reply, dav, await tree.resolve(dav.actor, dav.segments));
-          throw new AppError('NOT_IMPLEMENTED', 'PROPPATCH is not supported yet.');
+        case 'PROPPATCH': {
+          if (!deps.extras) throw new AppError('NOT_IMPLEMENTED', 'PROPPATCH is not supported.');
+          const node = await tree.resolve(dav.actor, dav.segments);
+          await unlocked(request, dav, node);
+          return deps.extras.proppatch(request, reply, dav, node);
+        }
+        case 'LOCK':
+          if (!deps.extras) throw new AppError('NOT_IMPLEMENTED', 'LOCK is not supported.');
+          return deps.extras.locks.lock(request, reply, dav, requestHref(dav));
+        case 'UNLOCK':
+          if (!deps.extras) throw new AppError('NOT_IMPLEMENTED', 'UNLOCK is not supported.');
+          return deps.extras.locks.unlock(request, reply, dav);
         default:
           throw new AppError('NOT_IMPLEMENTED', `${request.method} is not supported yet.`);
       }
@@ -242,6 +262,10 @@ export function createDavMethods(deps: DavMethodDeps) {
 }
 
 export type DavMethods = ReturnType<typeof createDavMethods>;
+
+/** The request's own href (as the client wrote the path, re-encoded). */
+const requestHref = (dav: DavRequest) =>
+  `${dav.base}/${dav.segments.map((s) => encodeURIComponent(s)).join('/')}${dav.slash && dav.segments.length > 0 ? '/' : ''}`;
 
 /** WebDAV's 507 for a full space, with the app's message. */
 const storageFull = (error: AppError) => new AppError('INSUFFICIENT_STORAGE', error.message);

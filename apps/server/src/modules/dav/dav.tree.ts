@@ -26,6 +26,8 @@ export interface FolderNode {
   updatedAt: string;
   /** A space's root (Personal/, Workspaces/<name>/) or a shared folder under Shared with me/: never moved or deleted. */
   fixed: boolean;
+  /** The folders above it in the tree, when resolved from a path (locks on them reach it). */
+  above?: string[];
 }
 export interface FileNode {
   kind: 'file';
@@ -37,6 +39,8 @@ export interface FileNode {
   uploadDate: string;
   /** Its folder; null for a file reached directly under Shared with me/. */
   folderId: string | null;
+  /** The folders above it in the tree, when resolved from a path. */
+  above?: string[];
 }
 /** A name that does not exist yet in an existing folder (PUT, MKCOL, COPY/MOVE targets). */
 export interface MissingNode {
@@ -45,6 +49,8 @@ export interface MissingNode {
   path: string[];
   /** The folder it would go in; undefined when its parent is not a folder (or missing). */
   parent: FolderNode | undefined;
+  /** The folders above it (its parent included), when resolved from a path. */
+  above?: string[];
 }
 export type Node = VirtualNode | FolderNode | FileNode;
 
@@ -157,6 +163,7 @@ export function createDavTree(deps: {
     } else {
       return { kind: 'missing', name: top, path: [top], parent: undefined };
     }
+    const above: string[] = [];
     for (let i = 0; i < remaining.length; i += 1) {
       const name = remaining[i] as string;
       const parentPath: string[] = node.path;
@@ -168,11 +175,13 @@ export function createDavTree(deps: {
           name,
           path: [...parentPath, name],
           parent: last && node.kind === 'folder' ? (node as FolderNode) : undefined,
+          above: node.kind === 'folder' ? [...above, node.id] : above,
         };
       }
+      if (node.kind === 'folder') above.push(node.id);
       node = child;
     }
-    return node;
+    return node.kind === 'virtual' ? node : { ...node, above };
   }
 
   /** The items of Shared with me, named as in the app (a name shared twice is reached as "Name (2)"). */

@@ -18,6 +18,8 @@ import type { FilesService } from '../files';
 import type { SharingService } from '../sharing';
 import type { FoldersService, WorkspacesService } from '../spaces';
 import type { Db } from '../../db';
+import type { Clock } from '../../lib/time';
+import { createDavLocks } from './dav.locks';
 import { createDavMethods } from './dav.methods';
 import { proppatch } from './dav.proppatch';
 import { createDavRepository } from './dav.repository';
@@ -28,6 +30,7 @@ export async function createDavModule(
   app: FastifyInstance,
   deps: {
     db: Db;
+    clock: Clock;
     appPasswords: AppPasswordsService;
     files: FilesService;
     folders: FoldersService;
@@ -43,6 +46,7 @@ export async function createDavModule(
     ...deps,
     tree,
     extras: {
+      locks: createDavLocks({ ...deps, repo, tree }),
       deadProps: (id) => repo.properties(id),
       proppatch: (request, reply, dav, node) => proppatch({ ...deps, repo }, request, reply, dav, node),
     },
