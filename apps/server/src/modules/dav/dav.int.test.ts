@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, expectJson, sendJson, startTestServer, type TestServer } from '../../../test/helpers';
 
 /** Basic credentials of a fresh app password of `ownerKey` (signed in as them). */
-export async function appPasswordOf(
+async function appPasswordOf(
   server: TestServer,
   ownerKey: string,
 ): Promise<{ auth: string; id: string; cookie: string }> {
@@ -138,6 +138,22 @@ describe.each(dialects())('WebDAV (%s)', (dialect) => {
     const folder = await (await dav(auth, 'PROPFIND', `${root}/`, { headers: { depth: '0' }, body })).text();
     expect(folder).toMatch(/<d:quota-used-bytes>3<\/d:quota-used-bytes>/);
     expect(folder).toMatch(/<d:quota-available-bytes>\d+<\/d:quota-available-bytes>/);
+  });
+
+  it('counts wrong app passwords on the sign-in limit: 429 with Retry-After', async () => {
+    const limited = await startTestServer({ dialect, env: { LOGIN_MAX_FAILURES_PER_USERNAME: '3' } });
+    try {
+      const { auth } = await appPasswordOf(limited, 'dav-fay');
+      const wrong = `Basic ${Buffer.from('dav-fay:guess').toString('base64')}`;
+      const send = (authorization: string) =>
+        limited.fetch('/remote.php/dav/files/dav-fay/', { method: 'PROPFIND', headers: { authorization, depth: '0' } });
+      for (let i = 0; i < 3; i += 1) expect((await send(wrong)).status).toBe(401);
+      const refused = await send(auth);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('refuses Depth infinity and malformed XML without a server error', async () => {
