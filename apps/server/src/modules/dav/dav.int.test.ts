@@ -1,6 +1,6 @@
 import type { CreatedAppPassword } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, expectJson, sendJson, startTestServer, type TestServer } from '../../../test/helpers';
+import { dialects, expectJson, rawRequest, sendJson, startTestServer, type TestServer } from '../../../test/helpers';
 
 /** Basic credentials of a fresh app password of `ownerKey` (signed in as them). */
 async function appPasswordOf(
@@ -154,6 +154,26 @@ describe.each(dialects())('WebDAV (%s)', (dialect) => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('keeps nothing of a PUT cut off before its last byte', async () => {
+    const { auth } = await appPasswordOf(server, 'dav-gil');
+    const path = '/remote.php/dav/files/dav-gil/Personal/cut.bin';
+    const exchange = await rawRequest(
+      server,
+      `PUT ${path} HTTP/1.1\nAuthorization: ${auth}\nContent-Length: 100000\n`,
+      Buffer.alloc(50_000, 1),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    exchange.socket.destroy();
+    await exchange.closed;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = await dav(auth, 'PROPFIND', path, { headers: { depth: '0' } });
+    expect(after.status).toBe(404);
+    const listing = await (
+      await dav(auth, 'PROPFIND', '/remote.php/dav/files/dav-gil/Personal/', { headers: { depth: '1' } })
+    ).text();
+    expect(listing).not.toContain('cut.bin');
   });
 
   it('refuses Depth infinity and malformed XML without a server error', async () => {
