@@ -30,7 +30,7 @@ interface IfList {
 }
 
 /** Parses an `If` header; malformed → 400. */
-export function parseIf(header: string): IfList[] {
+function parseIf(header: string): IfList[] {
   const lists: IfList[] = [];
   let tag: string | undefined;
   const re = /\s*(?:<([^>]*)>|\(([^)]*)\))/y;

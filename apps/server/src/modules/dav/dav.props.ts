@@ -1,4 +1,4 @@
-import type { FolderNode, FileNode, Node, VirtualNode } from './dav.tree';
+import type { FolderNode, FileNode, Node } from './dav.tree';
 import { DAV_NS, element, escapeXml, statusLine, type PropName, type PropfindRequest } from './dav.xml';
 
 export const OC_NS = 'http://owncloud.org/ns';
@@ -163,4 +163,3 @@ export const hrefOf = (base: string, node: Node | { path: string[]; kind: 'missi
     '/',
   );
 
-export type { VirtualNode };

@@ -5,8 +5,8 @@ import type { AppPasswordsService } from '../app-passwords';
 import type { DavMethods } from './dav.methods';
 
 /** Where the tree is mounted: the Nextcloud clients' path (Basic only) and `/dav/` (Basic or the session cookie). */
-export const REMOTE_BASE = '/remote.php/dav/files';
-export const DAV_BASE = '/dav';
+const REMOTE_BASE = '/remote.php/dav/files';
+const DAV_BASE = '/dav';
 
 const DAV_METHODS = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const;
 const ALL_METHODS = ['OPTIONS', 'HEAD', 'GET', 'PUT', 'DELETE', ...DAV_METHODS] as const;
