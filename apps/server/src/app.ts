@@ -230,7 +230,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     consent: { mustAccept: () => adminStores.settings.membersMustAccept() },
     events,
   });
-  const { files, filesRepo, tus, fileSource, reader } = await createFilesModule(app, {
+  const { files, filesRepo, tus, fileSource, reader, writeLocks } = await createFilesModule(app, {
     db: database.db,
     blobs,
     bus,
@@ -347,7 +347,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   createArchiveModule(app, { files, folders, tree: linksRepo });
   createFileDetailsModule(app, { db: database.db, files, links: linksRepo, linkMakerMayShare, access, clock });
   const { sharing } = createSharingModule(app, { db: database.db, files, folders, spaces: spacesRepo, clock, events });
-  const davDeps = { appPasswords, files, folders, workspaces, sharing, events, clock };
+  const davDeps = { appPasswords, files, folders, workspaces, sharing, events, clock, writeLocks };
   await createDavModule(app, { ...davDeps, db: database.db, maxUploadBytes: config.uploads.maxBytes });
   createActivityModule(app, { db: database.db, access, files, clock, sharedSpaceName: SHARED_SPACE_NAME });
   createContactModule(app, { db: database.db, clock, maxPerHour: config.contact.maxPerHour });

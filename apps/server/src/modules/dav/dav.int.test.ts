@@ -176,6 +176,38 @@ describe.each(dialects())('WebDAV (%s)', (dialect) => {
     expect(listing).not.toContain('cut.bin');
   });
 
+  it('makes the app’s rename and delete of a file locked over WebDAV by someone else answer 423', async () => {
+    const owner = await appPasswordOf(server, 'dav-hal');
+    const editor = await appPasswordOf(server, 'dav-ivy');
+    const ws = await expectJson<{ id: string }>(
+      sendJson(server, owner.cookie, 'POST', '/api/workspaces', { name: 'Locks' }),
+      201,
+    );
+    await expectJson(
+      sendJson(server, owner.cookie, 'PUT', `/api/workspaces/${ws.id}/members/dav-ivy`, { role: 'editor' }),
+    );
+    const path = '/remote.php/dav/files/dav-hal/Workspaces/Locks/plan.txt';
+    const put = await dav(owner.auth, 'PUT', path, { body: 'plan' });
+    const fileId = put.headers.get('oc-fileid') ?? '';
+    const locked = await dav(owner.auth, 'LOCK', path, {
+      headers: { timeout: 'Second-600', 'content-type': 'application/xml' },
+      body: '<d:lockinfo xmlns:d="DAV:"><d:lockscope><d:exclusive/></d:lockscope><d:locktype><d:write/></d:locktype></d:lockinfo>',
+    });
+    expect(locked.status).toBe(200);
+    const token = locked.headers.get('lock-token') ?? '';
+    const rename = (cookie: string, fileName: string) =>
+      sendJson(server, cookie, 'PATCH', `/api/files/${fileId}`, { fileName });
+    expect((await rename(editor.cookie, 'stolen.txt')).status).toBe(423);
+    expect((await sendJson(server, editor.cookie, 'DELETE', `/api/files/user/${fileId}`)).status).toBe(423);
+    // The lock holder works on in the app; once unlocked, everyone may.
+    expect((await rename(owner.cookie, 'plan v2.txt')).status).toBe(200);
+    const unlocked = await dav(owner.auth, 'UNLOCK', '/remote.php/dav/files/dav-hal/Workspaces/Locks/plan%20v2.txt', {
+      headers: { 'lock-token': token },
+    });
+    expect(unlocked.status).toBe(204);
+    expect((await rename(editor.cookie, 'plan v3.txt')).status).toBe(200);
+  });
+
   it('refuses Depth infinity and malformed XML without a server error', async () => {
     const { auth } = await appPasswordOf(server, 'dav-dan');
     const infinite = await dav(auth, 'PROPFIND', '/remote.php/dav/files/dav-dan/', { headers: { depth: 'infinity' } });

@@ -162,4 +162,3 @@ export const hrefOf = (base: string, node: Node | { path: string[]; kind: 'missi
     /\/\/$/,
     '/',
   );
-

@@ -14,11 +14,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { EventEmitter } from '../../events';
 import type { AppPasswordsService } from '../app-passwords';
-import type { FilesService } from '../files';
+import type { FilesService, WriteLocks } from '../files';
 import type { SharingService } from '../sharing';
 import type { FoldersService, WorkspacesService } from '../spaces';
 import type { Db } from '../../db';
-import type { Clock } from '../../lib/time';
+import { AppError } from '../../errors';
+import { iso, type Clock } from '../../lib/time';
 import { createDavLocks } from './dav.locks';
 import { createDavMethods } from './dav.methods';
 import { proppatch } from './dav.proppatch';
@@ -33,6 +34,8 @@ export async function createDavModule(
     clock: Clock;
     appPasswords: AppPasswordsService;
     files: FilesService;
+    /** Where the app's file writes ask about DAV locks (filled in here). */
+    writeLocks: WriteLocks;
     folders: FoldersService;
     workspaces: WorkspacesService;
     sharing: SharingService;
@@ -42,6 +45,14 @@ export async function createDavModule(
 ) {
   const tree = createDavTree(deps);
   const repo = createDavRepository(deps.db);
+  // The app's renames, moves and deletes refuse (423) a file locked over WebDAV by someone else.
+  deps.writeLocks.check = async (actor, fileId, folderId) => {
+    const locks = await repo.locksOn(folderId === null ? [fileId] : [fileId, folderId], iso(deps.clock.now()));
+    const reaching = locks.filter((lock) => lock.resource_id === fileId || lock.depth === 'infinity');
+    if (reaching.length > 0 && !reaching.some((lock) => lock.user_id === actor.id)) {
+      throw new AppError('LOCKED', 'This file is locked by someone editing it in another app. Try again later.');
+    }
+  };
   const methods = createDavMethods({
     ...deps,
     tree,
