@@ -174,7 +174,8 @@ export default tseslint.config(
     // Routes are registered from the endpoint table through `route()` (plugins/route.ts), which takes their method,
     // path and schemas from the table entry: a module declares no route of its own. Not here: the development
     // identity provider (pages and a catch-all, never an API) and the tus protocol (every tus method on one hidden
-    // path, answered by the tus server). One `no-restricted-syntax` list per file set (flat config replaces a rule's
+    // path, answered by the tus server), and the WebDAV protocol routes (`modules/dav/dav.routes.ts`: every DAV
+    // method on the tree's two mounts, access 'dav'). One `no-restricted-syntax` list per file set (flat config replaces a rule's
     // options, it does not merge them), so the recorder rule above is repeated here.
     files: ['apps/server/src/modules/**/*.ts'],
     // Also not here: the Nextcloud client protocol (`/status.php`, `/ocs/…`: Nextcloud's own paths and shapes).
@@ -183,6 +184,7 @@ export default tseslint.config(
       'apps/server/src/modules/dev-idp/**',
       'apps/server/src/modules/files/tus/**',
       'apps/server/src/modules/nextcloud/discovery.routes.ts',
+      'apps/server/src/modules/dav/dav.routes.ts',
     ],
     rules: { 'no-restricted-syntax': ['error', NO_RECORDER, ...ROUTES_FROM_TABLE] },
   },

@@ -44,6 +44,7 @@ import { registerSpa } from './plugins/spa';
 import { createAccountsModule } from './modules/accounts';
 import { createActivityModule } from './modules/activity';
 import { createAuditModule } from './modules/audit';
+import { createDavModule } from './modules/dav';
 import { createAdminModule, createAdminStores } from './modules/admin';
 import { createDomainEvents } from './events';
 import { createJobQueue, type JobQueueOptions } from './jobs/queue';
@@ -139,6 +140,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     secondFactor,
   });
 
+  const { appPasswords } = createAppPasswordsModule(app, { db: database.db, clock, rateLimiter, config, events });
+
   const blobs = createBlobStore(config);
   app.addHook('onClose', async () => blobs.close());
   probes.set('blobStore', async () => (await blobs.ping(), { status: 'ok' as const, message: blobs.kind }));
@@ -161,7 +164,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     consent: { mustAccept: () => adminStores.settings.membersMustAccept() },
     events,
   });
-  const { files, filesRepo, tus, fileSource, reader } = await createFilesModule(app, {
+  const { files, filesRepo, tus, fileSource, reader, writeLocks } = await createFilesModule(app, {
     db: database.db,
     blobs,
     bus,
@@ -227,7 +230,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   app.decorate('searchIndex', search);
   createPreferencesModule(app, { db: database.db, clock });
-  const { appPasswords } = createAppPasswordsModule(app, { db: database.db, clock, events, limiter: loginLimiter });
   const admin = createAdminModule(app, {
     stores: adminStores,
     sessions: sessionService,
@@ -278,14 +280,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   createArchiveModule(app, { files, folders, tree: linksRepo });
   createFileDetailsModule(app, { db: database.db, files, links: linksRepo, linkMakerMayShare, access, clock });
-  createSharingModule(app, {
-    db: database.db,
-    files,
-    folders,
-    spaces: spacesRepo,
-    clock,
-    events,
-  });
+  const { sharing } = createSharingModule(app, { db: database.db, files, folders, spaces: spacesRepo, clock, events });
+  const davDeps = { appPasswords, files, folders, workspaces, sharing, events, clock, writeLocks };
+  await createDavModule(app, { ...davDeps, db: database.db, maxUploadBytes: config.uploads.maxBytes });
   createActivityModule(app, { db: database.db, access, files, clock, sharedSpaceName: SHARED_SPACE_NAME });
   createContactModule(app, { db: database.db, clock, maxPerHour: config.contact.maxPerHour });
   createAccountsModule(app, {

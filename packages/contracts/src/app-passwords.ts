@@ -2,30 +2,24 @@ import { z } from 'zod';
 import { endpoint } from './endpoint';
 
 /**
- * App passwords (docs/PRODUCT.md#app-passwords): one secret per program or device (a file manager, rclone, a phone)
- * that signs in to WebDAV with HTTP Basic instead of the account's own sign-in. Shown once, stored as a hash.
+ * App passwords (docs/PRODUCT.md#app-passwords): per-person secrets for WebDAV and desktop/phone clients, sent with
+ * HTTP Basic (user name: the person's owner key). Shown once, stored hashed, revocable.
  */
 export const AppPasswordRecord = z
   .object({
     id: z.string(),
     name: z.string(),
-    createdAt: z.string().describe('ISO-8601'),
-    lastUsedAt: z.string().nullable().describe('When a program last signed in with it (ISO-8601), or null: never'),
-    lastUsedIp: z.string().nullable().describe('The address it was last used from'),
+    ownerKey: z.string().describe('The owner key of the person the password signs in as (the DAV user name)'),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+    lastUsedIp: z.string().nullable(),
+    revokedAt: z.string().nullable(),
   })
   .meta({ id: 'AppPasswordRecord' });
 export type AppPasswordRecord = z.infer<typeof AppPasswordRecord>;
 
 export const AppPasswordList = z.array(AppPasswordRecord).meta({ id: 'AppPasswordList' });
 export type AppPasswordList = z.infer<typeof AppPasswordList>;
-
-/** An app password in the admin list: whose it is too. */
-export const AdminAppPasswordRecord = AppPasswordRecord.extend({
-  ownerKey: z.string().describe("The owner's owner key (the WebDAV login name)"),
-}).meta({ id: 'AdminAppPasswordRecord' });
-export type AdminAppPasswordRecord = z.infer<typeof AdminAppPasswordRecord>;
-
-export const AdminAppPasswordList = z.array(AdminAppPasswordRecord).meta({ id: 'AdminAppPasswordList' });
 
 export const CreateAppPasswordRequest = z
   .strictObject({ name: z.string().trim().min(1, 'Please name the app password.').max(100) })
@@ -43,25 +37,23 @@ export type CreatedAppPassword = z.infer<typeof CreatedAppPassword>;
 
 export const AppPasswordIdParams = z.object({ id: z.string().min(1).max(100) });
 
-/** What the profile's app passwords section and the API say. */
+/** What the app-password screens and the API say. */
 export const APP_PASSWORD_TEXTS = {
-  title: 'App passwords',
-  intro: 'Programs and phones that connect with WebDAV sign in with an app password, never your own sign-in.',
-  shownOnce: 'Copy this password now: you will not see it again.',
-  revokeConfirm: 'Revoke this app password? Programs using it stop working at once.',
-  empty: 'No app passwords yet.',
   notFound: 'There is no such app password.',
-  neverUsed: 'Never used',
+  shownOnce: 'Copy this password now: you will not see it again.',
+  revokeConfirm: 'Revoke this app password? Apps using it stop working at once.',
+  empty: 'No app passwords yet.',
+  tooMany: 'Too many failed attempts with an app password. Please try again later.',
 } as const;
 
-/** The app passwords endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
+/** The app-password endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
 export const appPasswordsEndpoints = {
   create: endpoint({
     method: 'POST',
     path: '/api/me/app-passwords',
-    status: 201,
     body: CreateAppPasswordRequest,
     response: CreatedAppPassword,
+    status: 201,
   }),
   list: endpoint({ method: 'GET', path: '/api/me/app-passwords', response: AppPasswordList }),
   revoke: endpoint({
@@ -70,11 +62,11 @@ export const appPasswordsEndpoints = {
     params: AppPasswordIdParams,
     response: AppPasswordRecord,
   }),
-  adminList: endpoint({ method: 'GET', path: '/api/admin/app-passwords', response: AdminAppPasswordList }),
+  adminList: endpoint({ method: 'GET', path: '/api/admin/app-passwords', response: AppPasswordList }),
   adminRevoke: endpoint({
     method: 'DELETE',
     path: '/api/admin/app-passwords/:id',
     params: AppPasswordIdParams,
-    response: AdminAppPasswordRecord,
+    response: AppPasswordRecord,
   }),
 } as const;

@@ -1,8 +1,8 @@
 import { accountsEndpoints } from './accounts';
 import { activityEndpoints } from './activity';
+import { appPasswordsEndpoints } from './app-passwords';
 import { adminEndpoints, systemEndpoints } from './admin';
 import { aiEndpoints, assistantEndpoints } from './ai';
-import { appPasswordsEndpoints } from './app-passwords';
 import { authEndpoints } from './auth';
 import { contactEndpoints } from './contact';
 import { factorsEndpoints, passkeyEndpoints } from './factors';

@@ -60,16 +60,22 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   /** A folder created with `onConflict: 'fail'` under a name its parent already has. */
   NAME_TAKEN: 409,
+  /** A WebDAV precondition (`Overwrite: F` meeting a target, an `If` header that does not match). */
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   QUOTA_EXCEEDED: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RANGE_NOT_SATISFIABLE: 416,
+  /** A WebDAV lock held by someone else (modules/dav). */
+  LOCKED: 423,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   NOT_IMPLEMENTED: 501,
   UPSTREAM_FAILED: 502,
   SERVICE_UNAVAILABLE: 503,
   TIMEOUT: 504,
+  /** WebDAV's answer to a full quota (modules/dav; the app says QUOTA_EXCEEDED). */
+  INSUFFICIENT_STORAGE: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

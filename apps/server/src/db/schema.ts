@@ -1,6 +1,8 @@
 import type {
   AiApiKeysTable,
   AppPasswordsTable,
+  DavLocksTable,
+  DavPropertiesTable,
   RateLimitsTable,
   EndedSessionsTable,
   SessionsTable,
@@ -65,6 +67,8 @@ export interface Database {
   files: FilesTable;
   file_versions: FileVersionsTable;
   ai_api_keys: AiApiKeysTable;
+  dav_properties: DavPropertiesTable;
+  dav_locks: DavLocksTable;
   notifications: NotificationsTable;
   notification_subscribers: NotificationSubscribersTable;
   notification_marks: NotificationMarksTable;

@@ -17,8 +17,10 @@ import { AppError } from '../errors';
  * - apikey: a client presenting an API key created by an admin
  *   (`Ocp-Apim-Subscription-Key` or `Authorization: Bearer`), never the session cookie.
  *   The module that owns such a route checks the key itself.
+ * - dav: the WebDAV routes (modules/dav): an app password by HTTP Basic, or on `/dav/` the session cookie; the DAV
+ *   module checks them itself (a 401 there carries the Basic challenge).
  */
-export type Access = 'public' | 'user' | 'admin' | 'apikey';
+export type Access = 'public' | 'user' | 'admin' | 'apikey' | 'dav';
 
 export interface RouteEntry {
   method: string;

@@ -2,7 +2,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 import { requestOrigin, type SiteOrigin } from '../lib/site-origin';
 
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// The WebDAV methods that change something count too (modules/dav: /dav/ accepts the session cookie).
+const STATE_CHANGING = new Set([
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'MKCOL',
+  'COPY',
+  'MOVE',
+  'PROPPATCH',
+  'LOCK',
+  'UNLOCK',
+]);
 
 /**
  * Why a state-changing request is refused, or undefined when it may proceed.

@@ -33,6 +33,7 @@ import { m0031LinkArrivals } from './0031-link-arrivals';
 import { m0032Accounts } from './0032-accounts';
 import { m0033SecondFactors } from './0033-second-factors';
 import { m0035AppPasswords } from './0035-app-passwords';
+import { m0036Dav } from './0036-dav';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '0032-accounts': m0032Accounts,
   '0033-second-factors': m0033SecondFactors,
   '0035-app-passwords': m0035AppPasswords,
+  '0036-dav': m0036Dav,
 };

@@ -127,3 +127,27 @@ export interface AppPasswordsTable {
   last_used_ip: string | null;
   revoked_at: string | null;
 }
+
+/** A WebDAV dead property (migration 0036): set by PROPPATCH on a file or folder. */
+export interface DavPropertiesTable {
+  resource_id: string;
+  ns: string;
+  name: string;
+  /** The property's content as XML. */
+  value: string;
+}
+
+/** A WebDAV write lock (migration 0036). */
+export interface DavLocksTable {
+  token: string;
+  /** The locked file or folder. */
+  resource_id: string;
+  user_id: string;
+  scope: 'exclusive' | 'shared';
+  depth: '0' | 'infinity';
+  /** The lock owner's XML, as the client sent it. */
+  owner: string;
+  timeout_seconds: number;
+  expires_at: string;
+  created_at: string;
+}

@@ -1,66 +1,60 @@
 import type { Db } from '../../db';
-import type { AppPasswordsTable } from '../../db/schema/accounts';
+import type { AppPasswordsTable } from '../../db/schema';
 
-export type AppPasswordRow = AppPasswordsTable;
+export type AppPasswordRow = AppPasswordsTable & { owner_key: string };
 
-/** App passwords (table `app_passwords`), joined with their owner where a list or sign-in needs them. */
+const withOwner = (db: Db) =>
+  db
+    .selectFrom('app_passwords')
+    .innerJoin('users', 'users.id', 'app_passwords.user_id')
+    .selectAll('app_passwords')
+    .select('users.owner_key as owner_key');
+
+/** Plain queries on app_passwords (migration 0035). */
 export const createAppPasswordsRepository = (db: Db) => ({
-  insert: (row: AppPasswordRow) => db.insertInto('app_passwords').values(row).execute(),
-
-  /** One user's passwords that still work, newest first. */
-  listActive: (userId: string) =>
-    db
-      .selectFrom('app_passwords')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .execute(),
-
-  /** Every user's passwords that still work (the admin list), newest first. */
-  listAllActive: () =>
-    db
-      .selectFrom('app_passwords')
-      .innerJoin('users', 'users.id', 'app_passwords.user_id')
-      .selectAll('app_passwords')
-      .select('users.owner_key')
-      .where('app_passwords.revoked_at', 'is', null)
-      .orderBy('app_passwords.created_at', 'desc')
-      .orderBy('app_passwords.id')
-      .execute(),
-
-  findActive: (id: string) =>
-    db
-      .selectFrom('app_passwords')
-      .innerJoin('users', 'users.id', 'app_passwords.user_id')
-      .selectAll('app_passwords')
-      .select('users.owner_key')
-      .where('app_passwords.id', '=', id)
-      .where('app_passwords.revoked_at', 'is', null)
-      .executeTakeFirst(),
-
-  /** The password with this hash that still works, with its owner's row. */
+  insert: async (row: AppPasswordsTable) => {
+    await db.insertInto('app_passwords').values(row).execute();
+  },
+  /** One person's passwords (userId) or everyone's, newest first. */
+  list: (userId?: string): Promise<AppPasswordRow[]> => {
+    let query = withOwner(db);
+    if (userId !== undefined) query = query.where('app_passwords.user_id', '=', userId);
+    return query.orderBy('app_passwords.created_at', 'desc').orderBy('app_passwords.id').execute();
+  },
+  findById: (id: string): Promise<AppPasswordRow | undefined> =>
+    withOwner(db).where('app_passwords.id', '=', id).executeTakeFirst(),
+  /** The live password with this hash, with its person (row of `users`), if the person is enabled. */
   findActiveByHash: (hash: string) =>
     db
       .selectFrom('app_passwords')
       .innerJoin('users', 'users.id', 'app_passwords.user_id')
-      .selectAll('users')
-      .select(['app_passwords.id as app_password_id', 'app_passwords.last_used_at', 'app_passwords.last_used_ip'])
+      .select([
+        'app_passwords.id as password_id',
+        'app_passwords.last_used_at',
+        'app_passwords.last_used_ip',
+        'users.id',
+        'users.owner_key',
+        'users.role',
+        'users.name',
+        'users.nickname',
+        'users.email',
+        'users.picture',
+        'users.disabled_at',
+      ])
       .where('app_passwords.password_hash', '=', hash)
       .where('app_passwords.revoked_at', 'is', null)
       .executeTakeFirst(),
-
-  revoke: (id: string, now: string) =>
-    db
+  revoke: async (id: string, at: string) => {
+    await db
       .updateTable('app_passwords')
-      .set({ revoked_at: now })
+      .set({ revoked_at: at })
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
-      .execute(),
-
-  touch: (id: string, now: string, ip: string | null) =>
-    db.updateTable('app_passwords').set({ last_used_at: now, last_used_ip: ip }).where('id', '=', id).execute(),
+      .execute();
+  },
+  touch: async (id: string, at: string, ip: string | null) => {
+    await db.updateTable('app_passwords').set({ last_used_at: at, last_used_ip: ip }).where('id', '=', id).execute();
+  },
 });
 
 export type AppPasswordsRepository = ReturnType<typeof createAppPasswordsRepository>;

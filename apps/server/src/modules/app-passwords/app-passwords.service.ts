@@ -1,50 +1,61 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import {
-  APP_PASSWORD_TEXTS,
-  type AdminAppPasswordRecord,
-  type AppPasswordRecord,
-  type CreatedAppPassword,
-} from '@atrium/contracts';
+import { APP_PASSWORD_TEXTS, type AppPasswordRecord, type CreatedAppPassword } from '@atrium/contracts';
 import { isAdmin, userActor, type UserActor } from '../../auth/actor';
 import { AppError } from '../../errors';
+import type { RateLimiter } from '../../lib/rate-limiter';
 import { iso, type Clock } from '../../lib/time';
 import type { AppPasswordRow, AppPasswordsRepository } from './app-passwords.repository';
 
-/** SHA-256 (hex): the secret is 32 random bytes, so a fast hash is as strong as a slow one (docs/SECURITY.md). */
-export const hashAppPassword = (password: string) => createHash('sha256').update(password).digest('hex');
-const digest = (text: string) => createHash('sha256').update(text).digest();
-
-/** The longest password or login name looked at; anything longer cannot be one of ours. */
-const MAX_INPUT = 200;
-/** Last use is written at most this often per password (every DAV request signs in). */
-const LAST_USED_RESOLUTION_MS = 60_000;
-
-/** The sign-in limiter's part used here (modules/auth/login-limiter.ts: per IP and per login name). */
-export interface AppPasswordLimiter {
-  checkIp(ip: string): Promise<void>;
-  consume(ip: string, username: string): Promise<void>;
-}
+const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 const present = (row: AppPasswordRow): AppPasswordRecord => ({
   id: row.id,
   name: row.name,
+  ownerKey: row.owner_key,
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
   lastUsedIp: row.last_used_ip,
+  revokedAt: row.revoked_at,
 });
 
-const notFound = () => new AppError('NOT_FOUND', APP_PASSWORD_TEXTS.notFound);
+export interface AppPasswordLimits {
+  maxPerIp: number;
+  maxPerUsername: number;
+  windowMs: number;
+}
 
 /**
- * A user's app passwords (docs/PRODUCT.md#app-passwords): created with a name and shown once, listed with their last
- * use, revoked by their owner or an admin, and checked by `verify` for WebDAV's HTTP Basic sign-in.
+ * App passwords (docs/PRODUCT.md#app-passwords): 32 random bytes, base64url, shown once; stored as SHA-256 (the
+ * secret has full entropy, so a slow hash adds nothing). `verify` is HTTP Basic's check: the login name must be the
+ * person's owner key, the person enabled, the password live. Failures count on the sign-in counters (`login:ip:…`,
+ * `login:user:…`, lib/rate-limiter.ts), so guesses through Basic and through the sign-in form share one limit.
  */
-export function createAppPasswordsService(deps: {
+export function createAppPasswordsService({
+  repo,
+  clock,
+  limiter,
+  limits,
+}: {
   repo: AppPasswordsRepository;
   clock: Clock;
-  limiter: AppPasswordLimiter;
+  limiter: RateLimiter;
+  limits: AppPasswordLimits;
 }) {
-  const { repo, clock, limiter } = deps;
+  const LAST_USED_RESOLUTION_MS = 60_000;
+  const keysOf = (ip: string, loginName: string) => ({
+    ip: `login:ip:${ip}`,
+    user: `login:user:${loginName.trim().toLowerCase().slice(0, 200)}`,
+  });
+  async function mine(actor: UserActor, id: string): Promise<AppPasswordRow> {
+    const row = await repo.findById(id);
+    // Someone else's password looks exactly like a missing one (admins use the admin routes).
+    if (!row || row.user_id !== actor.id) throw new AppError('NOT_FOUND', APP_PASSWORD_TEXTS.notFound);
+    return row;
+  }
+  async function revokeRow(row: AppPasswordRow): Promise<AppPasswordRecord> {
+    if (!row.revoked_at) await repo.revoke(row.id, iso(clock.now()));
+    return present((await repo.findById(row.id)) ?? row);
+  }
   return {
     async create(actor: UserActor, name: string): Promise<CreatedAppPassword> {
       const password = randomBytes(32).toString('base64url');
@@ -53,7 +64,7 @@ export function createAppPasswordsService(deps: {
         id,
         user_id: actor.id,
         name,
-        password_hash: hashAppPassword(password),
+        password_hash: hashOf(password),
         created_at: iso(clock.now()),
         last_used_at: null,
         last_used_ip: null,
@@ -61,44 +72,49 @@ export function createAppPasswordsService(deps: {
       });
       return { id, name, password };
     },
-
-    list: async (actor: UserActor): Promise<AppPasswordRecord[]> => (await repo.listActive(actor.id)).map(present),
-
-    listAll: async (): Promise<AdminAppPasswordRecord[]> =>
-      (await repo.listAllActive()).map((row) => ({ ...present(row), ownerKey: row.owner_key })),
-
-    /** Revokes one of the actor's own passwords, or anyone's for an admin; another's is the same 404 as none. */
-    async revoke(actor: UserActor, id: string): Promise<AdminAppPasswordRecord> {
-      const row = await repo.findActive(id);
-      if (!row || (row.user_id !== actor.id && !isAdmin(actor))) throw notFound();
-      await repo.revoke(id, iso(clock.now()));
-      return { ...present(row), ownerKey: row.owner_key };
+    list: async (actor: UserActor) => (await repo.list(actor.id)).map(present),
+    /** Every person's app passwords (admins). */
+    listAll: async () => (await repo.list()).map(present),
+    revoke: async (actor: UserActor, id: string) => revokeRow(await mine(actor, id)),
+    /** An admin revokes anyone's app password. */
+    async revokeAny(actor: UserActor, id: string): Promise<AppPasswordRecord> {
+      if (!isAdmin(actor)) throw new AppError('NOT_FOUND', APP_PASSWORD_TEXTS.notFound);
+      const row = await repo.findById(id);
+      if (!row) throw new AppError('NOT_FOUND', APP_PASSWORD_TEXTS.notFound);
+      return revokeRow(row);
     },
-
     /**
-     * The user signing in with `loginName` (their owner key) and an app password, or null: unknown, revoked, someone
-     * else's, or a disabled account. Refused with 429 while the client IP or login name is over the sign-in limit;
-     * only failures count (every WebDAV request signs in, so successes must not use up the limit).
+     * The person signing in with `loginName` (their owner key) and an app password, or null. Throws 429 once the
+     * client IP or the login name has too many recent failures; each failure counts.
      */
     async verify(loginName: string, password: string, ip: string): Promise<UserActor | null> {
-      await limiter.checkIp(ip);
-      const fail = async () => {
-        await limiter.consume(ip, loginName.slice(0, MAX_INPUT));
+      const keys = keysOf(ip, loginName);
+      const [byIp, byUser] = await Promise.all([
+        limiter.peek(keys.ip, limits.windowMs),
+        limiter.peek(keys.user, limits.windowMs),
+      ]);
+      if (byIp.hits >= limits.maxPerIp || byUser.hits >= limits.maxPerUsername) {
+        throw new AppError('RATE_LIMITED', APP_PASSWORD_TEXTS.tooMany, {
+          headers: { 'retry-after': String(Math.max(byIp.retryAfterSeconds, byUser.retryAfterSeconds)) },
+        });
+      }
+      const row =
+        password.length > 0 && password.length <= 200 ? await repo.findActiveByHash(hashOf(password)) : undefined;
+      const expected = Buffer.from(row?.owner_key ?? '');
+      const given = Buffer.from(loginName);
+      const nameMatches = expected.length === given.length && timingSafeEqual(expected, given);
+      if (!row || !nameMatches || row.disabled_at !== null) {
+        await limiter.hit(keys.ip, limits.windowMs);
+        await limiter.hit(keys.user, limits.windowMs);
         return null;
-      };
-      if (loginName.length === 0 || loginName.length > MAX_INPUT || password.length > MAX_INPUT) return fail();
-      const row = await repo.findActiveByHash(hashAppPassword(password));
-      // Compared in constant time: the login name must be the password's owner.
-      const owner = row ? digest(row.owner_key) : digest('\u0000');
-      const matches = timingSafeEqual(owner, digest(loginName)) && row !== undefined;
-      if (!row || !matches || row.disabled_at !== null) return fail();
+      }
       const now = clock.now();
       if (
         !row.last_used_at ||
         row.last_used_ip !== ip ||
         now.getTime() - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS
       ) {
-        await repo.touch(row.app_password_id, iso(now), ip);
+        await repo.touch(row.password_id, iso(now), ip);
       }
       return userActor(row);
     },

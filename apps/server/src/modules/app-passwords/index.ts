@@ -1,32 +1,38 @@
 /**
- * The app passwords module's face (docs/PRODUCT.md#app-passwords): secrets a user creates for WebDAV clients and
- * phones, which sign in with HTTP Basic (owner key + app password) instead of the account's sign-in.
- *
- * `app-passwords.repository.ts` (migration `0035-app-passwords`: only the secret's SHA-256 is stored),
- * `app-passwords.service.ts` (create / list / revoke, and `verify(loginName, password, ip)` for the WebDAV and
- * Nextcloud-compatible routes: constant-time owner check, last use recorded, disabled accounts refused, failures
- * counted by the sign-in limiter per IP and login name), `app-passwords.routes.ts` (`/api/me/app-passwords` for the
- * owner, `/api/admin/app-passwords` for admins; created and revoked are audited).
+ * The app-passwords module's face (docs/PRODUCT.md#app-passwords): per-person passwords for WebDAV and sync clients,
+ * sent with HTTP Basic (user name: the owner key). `app-passwords.repository.ts` (migration `0035-app-passwords`:
+ * SHA-256 of the secret, last use and its IP, revocation), `app-passwords.service.ts` (create → shown once, list,
+ * revoke, `verify` for Basic: constant-time name check, disabled people refused, failures counted on the sign-in
+ * counters), `app-passwords.routes.ts` (`/api/me/app-passwords`, admins' `/api/admin/app-passwords`; audited
+ * `app_password.created`/`.revoked`). Returns the service for the DAV module (and the Nextcloud login flow).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db';
 import type { EventEmitter } from '../../events';
+import type { RateLimiter } from '../../lib/rate-limiter';
 import type { Clock } from '../../lib/time';
 import { createAppPasswordsRepository } from './app-passwords.repository';
 import { registerAppPasswordsRoutes } from './app-passwords.routes';
-import { createAppPasswordsService, type AppPasswordLimiter } from './app-passwords.service';
+import { createAppPasswordsService, type AppPasswordLimits } from './app-passwords.service';
+
+export type { AppPasswordsService } from './app-passwords.service';
 
 export function createAppPasswordsModule(
   app: FastifyInstance,
-  deps: { db: Db; clock: Clock; events: EventEmitter; limiter: AppPasswordLimiter },
+  deps: {
+    db: Db;
+    clock: Clock;
+    rateLimiter: RateLimiter;
+    config: { loginRateLimit: AppPasswordLimits };
+    events: EventEmitter;
+  },
 ) {
-  const appPasswords = createAppPasswordsService({
+  const passwords = createAppPasswordsService({
     repo: createAppPasswordsRepository(deps.db),
     clock: deps.clock,
-    limiter: deps.limiter,
+    limiter: deps.rateLimiter,
+    limits: deps.config.loginRateLimit,
   });
-  registerAppPasswordsRoutes(app, { appPasswords, events: deps.events });
-  return { appPasswords };
+  registerAppPasswordsRoutes(app, { passwords, events: deps.events });
+  return { appPasswords: passwords };
 }
-
-export type { AppPasswordsService } from './app-passwords.service';

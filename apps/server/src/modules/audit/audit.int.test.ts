@@ -80,6 +80,11 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
     // API keys, a notification, a file deletion.
     const key = await ok<{ id: string }>(send(admin, 'POST', '/api/ai/keys', { name: 'audit key' }), 201);
     await ok(send(admin, 'DELETE', `/api/ai/keys/${key.id}`));
+    const appPassword = await ok<{ id: string }>(
+      send(admin, 'POST', '/api/me/app-passwords', { name: 'audit app' }),
+      201,
+    );
+    await ok(send(admin, 'DELETE', `/api/me/app-passwords/${appPassword.id}`));
     const published = await ok<{ id: string }>(
       send(admin, 'POST', '/public/api/notifications', {
         message: 'audited',
@@ -171,7 +176,7 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
     await ok(send(admin, 'PUT', '/api/admin/second-factor-policy', { policy: 'nobody' }));
 
     // Invitations and local accounts (docs/PRODUCT.md#invitations): invite, resend, accept (an account), change the
-    // password; an owner invites to a workspace and revokes it; an admin's local account and its reset link. App passwords: create, revoke.
+    // password; an owner invites to a workspace and revokes it; an admin's local account and its reset link.
     const invited = await ok<{ id: string }>(
       send(admin, 'POST', '/api/admin/invitations', { email: 'newcomer@example.test', role: 'user' }),
       201,
@@ -208,11 +213,6 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
       201,
     );
     await ok(send(admin, 'POST', `/api/admin/users/${local.ownerKey}/password-reset`));
-    const appPassword = await ok<{ id: string }>(
-      send(walker, 'POST', '/api/me/app-passwords', { name: 'laptop' }),
-      201,
-    );
-    await ok(send(walker, 'DELETE', `/api/me/app-passwords/${appPassword.id}`));
 
     const expected: [AuditAction, string | null, string | null, Record<string, unknown>?][] = [
       ['auth.sign_in', 'admin', 'user:admin', { method: 'password' }],
@@ -226,6 +226,8 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
       ['user.files_transferred', 'admin', 'user:departed', { to: 'walker', folderName: 'From departed', files: 0 }],
       ['api_key.created', 'admin', `api_key:${key.id}`, { name: 'audit key' }],
       ['api_key.revoked', 'admin', `api_key:${key.id}`],
+      ['app_password.created', 'admin', `app_password:${appPassword.id}`, { name: 'audit app' }],
+      ['app_password.revoked', 'admin', `app_password:${appPassword.id}`],
       ['notification.published', 'admin', `notification:${published.id}`],
       ['file.uploaded', 'walker', `file:${file.id}`, { name: 'gone.txt', size: 5 }],
       ['file.renamed', 'walker', `file:${file.id}`, { from: 'renamed.txt', to: 'gone.txt' }],
@@ -267,8 +269,6 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
       ['invitation.revoked', 'walker', `workspace:${space.id}`, { invitation: dropped.id }],
       ['account.created', 'admin', `user:${local.ownerKey}`, { via: 'admin', username: 'localone' }],
       ['password.reset', 'admin', `user:${local.ownerKey}`, { step: 'link_issued' }],
-      ['app_password.created', 'walker', `app_password:${appPassword.id}`, { name: 'laptop' }],
-      ['app_password.revoked', 'walker', `app_password:${appPassword.id}`],
     ];
     for (const [action, actor, target, details] of expected) {
       const { entries } = await audit(`?action=${action}&from=${encodeURIComponent(started)}`);

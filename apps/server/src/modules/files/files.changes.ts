@@ -30,6 +30,7 @@ export function createFilesChanges(core: FilesCore) {
       context?: RequestContext,
     ): Promise<FileRecord> {
       const file: StoredFile & Partial<AccessFacts> = await requireFile(actor, 'write', () => find(actor, id));
+      await core.writeLocks?.check?.(actor, file.id, file.folderId);
       let target: UploadTarget | undefined;
       if (change.folderId !== undefined && change.folderId !== file.folderId) {
         const folder = await placement.authorize(actor, change.folderId, 'write');
@@ -83,7 +84,8 @@ export function createFilesChanges(core: FilesCore) {
      * once; `DELETE /api/trash/{id}` or the purge job removes it for good (`purge`).
      */
     async remove(actor: UserActor, id: string): Promise<{ id: string; deleted: true }> {
-      await authorized(actor, id, 'delete');
+      const file = await authorized(actor, id, 'delete');
+      await core.writeLocks?.check?.(actor, file.id, file.folderId);
       if (!(await repo.trash(id, actor.id, iso(clock.now())))) throw new AppError('FILE_NOT_FOUND');
       return { id, deleted: true };
     },

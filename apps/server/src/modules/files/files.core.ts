@@ -48,6 +48,16 @@ export interface FilesServiceDeps {
    * A failing reaction is logged, never thrown.
    */
   events?: EventEmitter;
+  /** WebDAV locks the app's own writes honour (set by the DAV module once it is built). */
+  writeLocks?: WriteLocks;
+}
+
+/**
+ * A write lock check (docs/PRODUCT.md#webdav): throws 423 LOCKED when a WebDAV lock held by someone else reaches the
+ * file (on it, or a depth-infinity lock on its folder). `check` is filled in by the DAV module.
+ */
+export interface WriteLocks {
+  check?: ((actor: { id: string }, fileId: string, folderId: string | null) => Promise<void>) | undefined;
 }
 
 /** Who acted and from where, for the audit entry of a change; `actor` is an owner key (null: a file-drop link). */
@@ -70,6 +80,8 @@ export interface UploadInput {
   onConflict?: UploadConflict | undefined;
   /** For the audit entry; without one the uploader (`UploadTarget.uploadedBy`) is the actor. */
   context?: ChangeContext | undefined;
+  /** Keep an empty file (WebDAV clients sync 0-byte files); the app's uploads refuse them. */
+  allowEmpty?: boolean | undefined;
 }
 
 /**

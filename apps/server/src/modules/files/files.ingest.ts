@@ -76,6 +76,7 @@ export function createFilesIngest(core: FilesCore) {
     inspector,
     onConflict,
     context,
+    allowEmpty,
   }: {
     id: string;
     blobKey: string;
@@ -84,9 +85,11 @@ export function createFilesIngest(core: FilesCore) {
     inspector: Inspector;
     onConflict?: UploadConflict | undefined;
     context?: ChangeContext | undefined;
+    allowEmpty?: boolean | undefined;
   }): Promise<FileRecord> {
     try {
-      if (inspector.size === 0) throw new AppError('BAD_REQUEST', 'The file is empty. Choose a file with content.');
+      if (inspector.size === 0 && !allowEmpty)
+        throw new AppError('BAD_REQUEST', 'The file is empty. Choose a file with content.');
       if (onConflict === 'replace' || onConflict === 'fail') {
         const existing = await repo.findByName(target.folderId, fileNameKey(fileName));
         if (existing && onConflict === 'fail') throw new AppError('CONFLICT', nameTakenMessage(existing.file_name));
@@ -199,7 +202,16 @@ export function createFilesIngest(core: FilesCore) {
         if (sourceError) throw clientFailure(sourceError, error);
         throw error;
       }
-      return commit({ id, blobKey, target, fileName, inspector, onConflict: input.onConflict, context: input.context });
+      return commit({
+        id,
+        blobKey,
+        target,
+        fileName,
+        inspector,
+        onConflict: input.onConflict,
+        context: input.context,
+        allowEmpty: input.allowEmpty,
+      });
     },
 
     /**

@@ -26,6 +26,8 @@ export const createFilesService = (deps: FilesServiceDeps) => {
     quotaErrorOf: quota.quotaErrorOf,
     /** The remaining quota of a space (a person's or a workspace's), in bytes (may be negative). */
     remainingQuota: quota.remaining,
+    /** A space's quota and what remains of it (WebDAV's quota properties). */
+    quotaBudget: quota.budget,
 
     ingest: ingest.ingest,
     ingestIntoFolder: ingest.ingestIntoFolder,

@@ -43,6 +43,7 @@ import { createFilesRepository } from './files.repository';
 import { registerFileRoutes, type FilesRouteOptions } from './files.routes';
 import type { FilePlacement } from './files.core';
 import { createFilesService, type FilesService } from './files.service';
+import type { WriteLocks } from './files.core';
 import { registerTusRoutes } from './tus/tus.routes';
 import type { StoredFile } from './stored-file';
 import { createThumbnailJobs, type ThumbnailJobsDeps } from './thumbnail-jobs';
@@ -65,7 +66,9 @@ export interface FilesModuleDeps {
 export async function createFilesModule(app: FastifyInstance, deps: FilesModuleDeps) {
   const { config, folders, events } = deps;
   const repo = createFilesRepository(deps.db);
+  const writeLocks: WriteLocks = {};
   const files = createFilesService({
+    writeLocks,
     repo,
     blobs: deps.blobs,
     clock: deps.clock,
@@ -94,6 +97,8 @@ export async function createFilesModule(app: FastifyInstance, deps: FilesModuleD
     files,
     filesRepo: repo,
     tus,
+    /** The WebDAV module fills in its lock check here (the app's renames, moves and deletes honour DAV locks). */
+    writeLocks,
     /** Reading a stored file by id with the file read rule (the AI services). */
     fileSource: createFilesFileSource(files),
     /** Reading stored files for background work (analysis). */
@@ -127,5 +132,6 @@ export { presentFile } from './files.presenter';
 export { workspaceUsedBytes } from './files.repository';
 export type { FileRow, FilesRepository } from './files.repository';
 export type { FilesService, UploadInput } from './files.service';
+export type { WriteLocks } from './files.core';
 export { thumbnailKey, toStoredFile } from './stored-file';
 export type { StoredFile, UploadTarget } from './stored-file';

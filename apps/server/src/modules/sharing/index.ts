@@ -24,4 +24,8 @@ export interface SharingModuleDeps extends Omit<SharingServiceDeps, 'repo'> {
 export function createSharingModule(app: FastifyInstance, { db, events, ...deps }: SharingModuleDeps) {
   const sharing = createSharingService({ ...deps, events, repo: createSharingRepository(db) });
   registerSharingRoutes(app, { sharing, events });
+  // Shared with me, for the WebDAV tree (modules/dav).
+  return { sharing };
 }
+
+export type SharingService = ReturnType<typeof createSharingService>;

@@ -70,6 +70,7 @@ export async function createSpacesModule(app: FastifyInstance, deps: SpacesModul
 // What other modules may use (docs/ARCHITECTURE.md#server-layers: only through this face).
 export { folderNameKey, numberedFolderName } from './folder-names';
 export type { FoldersService } from './folders.service';
+export type { WorkspacesService } from './workspaces.service';
 export type { SpacesRepository } from './spaces.repository';
 export { workspaceAudienceIds, workspaceMemberIds } from './workspaces.repository';
 export { MEMBER_MESSAGES } from './workspaces.service';

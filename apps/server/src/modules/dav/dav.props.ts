@@ -1,0 +1,164 @@
+import type { FolderNode, FileNode, Node } from './dav.tree';
+import { DAV_NS, element, escapeXml, statusLine, type PropName, type PropfindRequest } from './dav.xml';
+
+export const OC_NS = 'http://owncloud.org/ns';
+export const NC_NS = 'http://nextcloud.org/ns';
+
+/** Extra facts a property may need that the listing does not carry (asked for one resource at a time). */
+export interface NodeExtras {
+  sha256?: string | undefined;
+  quota?: { used: number; available: number } | undefined;
+  /** Dead properties (PROPPATCH): `ns name` → value XML. */
+  dead?: Map<string, string> | undefined;
+  lockdiscovery?: string | undefined;
+}
+
+/** A file's entity tag: changes with every new content (a new upload date), the same in PROPFIND and GET. */
+export const etagOf = (node: FileNode | FolderNode): string =>
+  node.kind === 'file'
+    ? `"${node.id.replace(/-/g, '').slice(0, 16)}${Date.parse(node.uploadDate).toString(36)}${node.size.toString(36)}"`
+    : `"${node.id.replace(/-/g, '').slice(0, 16)}${Date.parse(node.updatedAt).toString(36)}"`;
+
+const key = (p: PropName) => `${p.ns} ${p.name}`;
+const LIVE_DAV = [
+  'resourcetype',
+  'displayname',
+  'getlastmodified',
+  'creationdate',
+  'getetag',
+  'getcontentlength',
+  'getcontenttype',
+  'supportedlock',
+  'lockdiscovery',
+];
+const ALLPROP = new Set(LIVE_DAV.map((name) => `${DAV_NS} ${name}`));
+const SUPPORTED_LOCK =
+  '<d:lockentry><d:lockscope><d:exclusive/></d:lockscope><d:locktype><d:write/></d:locktype></d:lockentry>' +
+  '<d:lockentry><d:lockscope><d:shared/></d:lockscope><d:locktype><d:write/></d:locktype></d:lockentry>';
+
+const permissions = (node: Node): string => {
+  if (node.kind === 'virtual') return node.which === 'root' ? 'CK' : '';
+  if (node.kind === 'file') return 'RGDNVW';
+  return node.fixed ? 'RGCK' : 'RGDNVCK';
+};
+
+/** The value of a live property of `node`, as XML content (undefined: it has none). */
+function live(node: Node, prop: PropName, extras: NodeExtras): string | undefined {
+  const at = (date: string) => new Date(date);
+  if (prop.ns === DAV_NS) {
+    switch (prop.name) {
+      case 'resourcetype':
+        return node.kind === 'file' ? '' : '<d:collection/>';
+      case 'displayname':
+        return escapeXml(node.name);
+      case 'getlastmodified':
+        if (node.kind === 'virtual') return undefined;
+        return at(node.kind === 'file' ? node.uploadDate : node.updatedAt).toUTCString();
+      case 'creationdate':
+        if (node.kind === 'virtual') return undefined;
+        return at(node.kind === 'file' ? node.uploadDate : node.createdAt).toISOString();
+      case 'getetag':
+        return node.kind === 'virtual' ? undefined : escapeXml(etagOf(node));
+      case 'getcontentlength':
+        return node.kind === 'file' ? String(node.size) : undefined;
+      case 'getcontenttype':
+        return node.kind === 'file' ? escapeXml(node.contentType) : undefined;
+      case 'supportedlock':
+        return node.kind === 'virtual' ? undefined : SUPPORTED_LOCK;
+      case 'lockdiscovery':
+        return node.kind === 'virtual' ? undefined : (extras.lockdiscovery ?? '');
+      case 'quota-used-bytes':
+        return node.kind !== 'file' && extras.quota ? String(extras.quota.used) : undefined;
+      case 'quota-available-bytes':
+        return node.kind !== 'file' && extras.quota ? String(Math.max(0, extras.quota.available)) : undefined;
+      default:
+        return undefined;
+    }
+  }
+  if (prop.ns === OC_NS) {
+    switch (prop.name) {
+      case 'fileid':
+        return node.kind === 'virtual' ? undefined : escapeXml(node.id);
+      case 'id':
+        return node.kind === 'virtual' ? undefined : escapeXml(`${node.id}atrium`);
+      case 'permissions':
+        return permissions(node);
+      case 'size':
+        return node.kind === 'file' ? String(node.size) : node.kind === 'folder' ? '0' : undefined;
+      case 'checksums':
+        return node.kind === 'file' && extras.sha256 ? `<oc:checksum>SHA256:${extras.sha256}</oc:checksum>` : undefined;
+      default:
+        return undefined;
+    }
+  }
+  if (prop.ns === NC_NS && prop.name === 'has-preview') {
+    return node.kind === 'file' && /^image\/(jpeg|png|gif|webp)/.test(node.contentType) ? 'true' : 'false';
+  }
+  return undefined;
+}
+
+const LIVE_NAMES: PropName[] = [
+  ...LIVE_DAV.map((name) => ({ ns: DAV_NS, name })),
+  { ns: DAV_NS, name: 'quota-used-bytes' },
+  { ns: DAV_NS, name: 'quota-available-bytes' },
+  { ns: OC_NS, name: 'fileid' },
+  { ns: OC_NS, name: 'id' },
+  { ns: OC_NS, name: 'permissions' },
+  { ns: OC_NS, name: 'size' },
+  { ns: OC_NS, name: 'checksums' },
+  { ns: NC_NS, name: 'has-preview' },
+];
+
+/** Whether answering `request` for a node needs its extras (one look-up per resource). */
+export const needsExtras = (request: PropfindRequest, what: 'sha256' | 'quota'): boolean =>
+  request.type === 'prop' &&
+  request.props.some((p) =>
+    what === 'sha256' ? p.ns === OC_NS && p.name === 'checksums' : p.ns === DAV_NS && p.name.startsWith('quota-'),
+  );
+
+/** One `<d:response>` of a multistatus for `node`. */
+export function propResponse(href: string, node: Node, request: PropfindRequest, extras: NodeExtras): string {
+  const found: string[] = [];
+  const missing: string[] = [];
+  const dead = extras.dead ?? new Map<string, string>();
+  const value = (prop: PropName): string | undefined => live(node, prop, extras) ?? dead.get(key(prop));
+  if (request.type === 'propname') {
+    for (const prop of LIVE_NAMES) if (live(node, prop, extras) !== undefined) found.push(element(prop));
+    for (const k of dead.keys()) {
+      const [ns = '', name = ''] = k.split(' ');
+      found.push(element({ ns, name }));
+    }
+  } else {
+    const wanted: PropName[] =
+      request.type === 'prop'
+        ? request.props
+        : [
+            ...LIVE_NAMES.filter((p) => ALLPROP.has(key(p))),
+            ...[...dead.keys()].map((k) => ({ ns: k.split(' ')[0] ?? '', name: k.split(' ')[1] ?? '' })),
+            ...request.include,
+          ];
+    const seen = new Set<string>();
+    for (const prop of wanted) {
+      if (seen.has(key(prop))) continue;
+      seen.add(key(prop));
+      const content = value(prop);
+      if (content === undefined) missing.push(element(prop));
+      else found.push(element(prop, content));
+    }
+  }
+  const propstat = (props: string[], status: number) =>
+    props.length === 0
+      ? ''
+      : `<d:propstat><d:prop>${props.join('')}</d:prop><d:status>${statusLine(status)}</d:status></d:propstat>`;
+  return `<d:response><d:href>${escapeXml(href)}</d:href>${propstat(found, 200)}${propstat(missing, 404)}</d:response>\n`;
+}
+
+export const MULTISTATUS_OPEN = `<?xml version="1.0" encoding="utf-8"?>\n<d:multistatus xmlns:d="DAV:" xmlns:oc="${OC_NS}" xmlns:nc="${NC_NS}">\n`;
+export const MULTISTATUS_CLOSE = '</d:multistatus>\n';
+
+/** The href of a node under `base`: each segment percent-encoded, collections ending in `/`. */
+export const hrefOf = (base: string, node: Node | { path: string[]; kind: 'missing' }): string =>
+  `${base}/${node.path.map((s) => encodeURIComponent(s)).join('/')}${node.kind === 'file' || node.kind === 'missing' || node.path.length === 0 ? '' : '/'}`.replace(
+    /\/\/$/,
+    '/',
+  );

@@ -1,0 +1,81 @@
+import type { Db } from '../../db';
+import type { DavLocksTable } from '../../db/schema';
+
+export type DavLockRow = DavLocksTable;
+
+/** Dead properties and locks of the WebDAV tree (migration 0036). */
+export const createDavRepository = (db: Db) => ({
+  /** The dead properties of a file or folder: `ns name` → value XML. */
+  async properties(resourceId: string): Promise<Map<string, string>> {
+    const rows = await db
+      .selectFrom('dav_properties')
+      .select(['ns', 'name', 'value'])
+      .where('resource_id', '=', resourceId)
+      .execute();
+    return new Map(rows.map((row) => [`${row.ns} ${row.name}`, row.value]));
+  },
+  /** Sets and removes dead properties in one transaction. */
+  async patchProperties(
+    resourceId: string,
+    ops: { action: 'set' | 'remove'; ns: string; name: string; value: string }[],
+  ): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      for (const op of ops) {
+        if (op.action === 'remove') {
+          await trx
+            .deleteFrom('dav_properties')
+            .where('resource_id', '=', resourceId)
+            .where('ns', '=', op.ns)
+            .where('name', '=', op.name)
+            .execute();
+        } else {
+          await trx
+            .insertInto('dav_properties')
+            .values({ resource_id: resourceId, ns: op.ns, name: op.name, value: op.value })
+            .onConflict((oc) => oc.columns(['resource_id', 'ns', 'name']).doUpdateSet({ value: op.value }))
+            .execute();
+        }
+      }
+    });
+  },
+  /** Copies the dead properties of one resource to another (COPY). */
+  async copyProperties(fromId: string, toId: string): Promise<void> {
+    const rows = await db.selectFrom('dav_properties').selectAll().where('resource_id', '=', fromId).execute();
+    if (rows.length === 0) return;
+    await db
+      .insertInto('dav_properties')
+      .values(rows.map((row) => ({ ...row, resource_id: toId })))
+      .onConflict((oc) => oc.columns(['resource_id', 'ns', 'name']).doNothing())
+      .execute();
+  },
+  /** The live locks on any of `resourceIds` at `now`. */
+  locksOn: (resourceIds: string[], now: string): Promise<DavLockRow[]> =>
+    resourceIds.length === 0
+      ? Promise.resolve([])
+      : db
+          .selectFrom('dav_locks')
+          .selectAll()
+          .where('resource_id', 'in', resourceIds)
+          .where('expires_at', '>', now)
+          .execute(),
+  findLock: (token: string) => db.selectFrom('dav_locks').selectAll().where('token', '=', token).executeTakeFirst(),
+  insertLock: async (row: DavLockRow) => {
+    await db.insertInto('dav_locks').values(row).execute();
+  },
+  refreshLock: async (token: string, timeoutSeconds: number, expiresAt: string) => {
+    await db
+      .updateTable('dav_locks')
+      .set({ timeout_seconds: timeoutSeconds, expires_at: expiresAt })
+      .where('token', '=', token)
+      .execute();
+  },
+  deleteLock: async (token: string) => {
+    await db.deleteFrom('dav_locks').where('token', '=', token).execute();
+  },
+  /** Locks past their time-out (any instance may sweep them). */
+  deleteExpiredLocks: async (now: string) => {
+    await db.deleteFrom('dav_locks').where('expires_at', '<=', now).execute();
+  },
+});
+
+export type DavRepository = ReturnType<typeof createDavRepository>;
