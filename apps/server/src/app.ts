@@ -17,6 +17,7 @@ import { createBlobStore } from './adapters/blob-store';
 import { createFileDetailsModule } from './modules/file-details';
 import { createFilesModule, createThumbnailsModule } from './modules/files';
 import { createContactModule } from './modules/contact';
+import { createMailModule } from './modules/mail';
 import { createLinksModule } from './modules/links';
 import { createSharingModule } from './modules/sharing';
 import { createPeopleModule } from './modules/people';
@@ -61,6 +62,8 @@ export interface AppOverrides {
   jobQueue?: Pick<JobQueueOptions, 'pollMs' | 'leaseMs' | 'backoffMs' | 'maxAttempts'>;
   /** How long file-drop arrivals are gathered into one notice (tests; default DROP_NOTICE_WINDOW_MS). */
   dropNoticeWindowMs?: number;
+  /** The email outbox's retry tuning (tests). */
+  mailOutbox?: { backoffMs?: number; maxAttempts?: number };
 }
 
 declare module 'fastify' {
@@ -352,6 +355,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   createActivityModule(app, { db: database.db, access, files, clock, sharedSpaceName: SHARED_SPACE_NAME });
   createContactModule(app, { db: database.db, clock, maxPerHour: config.contact.maxPerHour });
+  const mailDeps = { db: database.db, clock, config, events, unreadAfter: notices.unreadAfter };
+  const { mail } = await createMailModule(app, { ...mailDeps, outbox: overrides.mailOutbox });
+  app.decorate('mail', mail);
   await registerSpa(app, config.webDist);
 
   // Scheduled work: one home (jobs/), started when the server is ready and stopped (runs awaited) on close.
@@ -376,6 +382,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       ...createScheduledBackups(config, config.backups, clock),
     },
     log: app.log,
+    mail,
   })) {
     scheduler.add(job);
   }

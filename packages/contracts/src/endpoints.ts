@@ -7,6 +7,7 @@ import { fileDetailsEndpoints } from './file-details';
 import { filesEndpoints } from './files';
 import { homeEndpoints } from './home';
 import { analysisEndpoints } from './insights';
+import { mailEndpoints } from './mail';
 import { notificationsEndpoints } from './notifications';
 import { peopleEndpoints } from './people';
 import { preferencesEndpoints } from './preferences';
@@ -42,4 +43,5 @@ export const ENDPOINTS = {
   trash: trashEndpoints,
   activity: activityEndpoints,
   home: homeEndpoints,
+  mail: mailEndpoints,
 } as const;

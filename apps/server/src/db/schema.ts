@@ -28,6 +28,7 @@ import type {
 } from './schema/notifications';
 import type { AuditLogTable, ContactMessagesTable, SettingsTable } from './schema/admin';
 import type { JobsTable, JobLeasesTable } from './schema/jobs';
+import type { MailOutboxTable, MailPreferencesTable } from './schema/mail';
 import type {
   AnalysisSettingsTable,
   FacesTable,
@@ -81,4 +82,6 @@ export interface Database {
   faces: FacesTable;
   stars: StarsTable;
   link_arrivals: LinkArrivalsTable;
+  mail_preferences: MailPreferencesTable;
+  mail_outbox: MailOutboxTable;
 }

@@ -10,6 +10,7 @@ import { m0008FirstLogin } from './0008-first-login';
 import { m0009FileNameKey } from './0009-file-name-key';
 import { m0010PushFailures } from './0010-push-failures';
 import { m0011JobLeases } from './0011-job-leases';
+import { m0034Mail } from './0034-mail';
 import { m0012Workspaces } from './0012-workspaces';
 import { m0013PlaceFiles } from './0013-place-files';
 import { m0014Admin } from './0014-admin';
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '0029-stars': m0029Stars,
   '0030-ended-sessions': m0030EndedSessions,
   '0031-link-arrivals': m0031LinkArrivals,
+  '0034-mail': m0034Mail,
 };
