@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ENDPOINTS, type EmailKind } from '@atrium/contracts';
 import { routesOf } from '../../plugins/route';
@@ -11,17 +12,23 @@ const TURNED_OFF: Record<EmailKind, string> = {
   digest: 'You will no longer get the daily digest of unread notifications.',
 };
 
+const PAGE_STYLE =
+  'body{font-family:system-ui,sans-serif;color:#1f2937;max-width:560px;margin:48px auto;padding:0 16px;line-height:1.5}' +
+  '.brand{font-weight:700;font-size:18px}h1{font-size:22px}a{color:#1d4ed8}';
+/** The page's own policy: no script at all, only its one style block (by hash). */
+const PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
 /** The small page the unsubscribe link opens (no script; the kind is one of three fixed texts). */
 const unsubscribedPage = (kind: EmailKind) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Unsubscribed · Atrium</title></head>
-<body style="font-family:system-ui,sans-serif;color:#1f2937;max-width:560px;margin:48px auto;padding:0 16px">
-<p style="font-weight:700;font-size:18px">Atrium</p>
-<h1 style="font-size:22px">Unsubscribed</h1>
+<title>Unsubscribed · Atrium</title><style>${PAGE_STYLE}</style></head>
+<body><main>
+<p class="brand">Atrium</p>
+<h1>Unsubscribed</h1>
 <p>${TURNED_OFF[kind]}</p>
 <p>You can turn it on again in Profile → Email.</p>
 <p><a href="/dashboard/profile">Open your profile</a></p>
-</body></html>
+</main></body></html>
 `;
 
 /** `GET/PUT /api/me/email-preferences` (signed in, own only) and the signed unsubscribe link (public). */
@@ -51,7 +58,11 @@ export async function registerMailRoutes(app: FastifyInstance, { mail }: { mail:
       handler: async (request, reply) => {
         const { u, k, t } = request.query;
         await mail.unsubscribe(u, k, t);
-        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(unsubscribedPage(k));
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .header('content-security-policy', PAGE_CSP)
+          .send(unsubscribedPage(k));
       },
     });
     open(E.unsubscribeOneClick, {
