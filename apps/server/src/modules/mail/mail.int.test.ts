@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { EmailPreferences } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InvitationSent } from '../../events/payloads';
 import {
+  createPostgresDatabase,
   dialects,
   expectJson,
   freePort,
@@ -247,6 +251,44 @@ describe.each(dialects())('email (%s)', (dialect) => {
     } finally {
       await server.close();
       await smtp?.close();
+    }
+  });
+
+  it('a restart loses nothing: a message queued while SMTP was down is sent by the next start', async () => {
+    const port = await freePort();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'atrium-mail-'));
+    const pg = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
+    const start = () =>
+      startTestServer({
+        dialect,
+        dataDir,
+        ...(pg ? { databaseUrl: pg.url } : {}),
+        env: { SMTP_URL: `smtp://127.0.0.1:${port}` },
+        overrides: { mailOutbox: { backoffMs: 50 } },
+      });
+    let smtp: TestSmtp | undefined;
+    try {
+      const first = await start();
+      await first.app.events.emit('invitation.sent', invitation({ email: 'after-restart@example.test' }));
+      await first.app.mail.idle();
+      expect(await first.app.mail.counts()).toEqual({ waiting: 1, sent: 0, gaveUp: 0 });
+      await first.close();
+
+      smtp = await startSmtp(port);
+      const second = await start();
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await second.app.mail.deliverDue();
+        const mail = await smtp.waitFor(to('after-restart@example.test'));
+        expect(mail.links).toContain('http://127.0.0.1/invite/abc123');
+        expect(await second.app.mail.counts()).toEqual({ waiting: 0, sent: 1, gaveUp: 0 });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await smtp?.close();
+      await pg?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
