@@ -75,7 +75,7 @@ function EmailChoices({
               type="checkbox"
               className="mt-0.5 size-4"
               checked={preferences[key]}
-              disabled={busy}
+              disabled={busy || reason !== null}
               onChange={(event) => onChange(key, event.target.checked)}
             />
             <span>
