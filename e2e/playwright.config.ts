@@ -53,6 +53,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   outputDir: path.join(root, 'test-results'),
+  // The server's email goes to a real SMTP server on E2E_PORT + 1000 (e2e/mail-server.ts; read with e2e/mail.ts).
+  globalSetup: './mail-server.ts',
   use: {
     ...devices['Desktop Chrome'],
     baseURL: `http://localhost:${E2E_PORT}`,
@@ -89,6 +91,8 @@ export default defineConfig({
       ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
+      SMTP_URL: `smtp://127.0.0.1:${E2E_PORT + 1000}`,
+      MAIL_FROM: 'Atrium <atrium@example.test>',
     },
   },
 });

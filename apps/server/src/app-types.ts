@@ -21,6 +21,8 @@ export interface AppOverrides {
   jobQueue?: Pick<JobQueueOptions, 'pollMs' | 'leaseMs' | 'backoffMs' | 'maxAttempts'>;
   /** How long file-drop arrivals are gathered into one notice (tests; default DROP_NOTICE_WINDOW_MS). */
   dropNoticeWindowMs?: number;
+  /** The email outbox's retry tuning (tests). */
+  mailOutbox?: { backoffMs?: number; maxAttempts?: number };
 }
 
 declare module 'fastify' {

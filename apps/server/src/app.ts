@@ -19,6 +19,7 @@ import { createFileDetailsModule } from './modules/file-details';
 import { createFilesModule, createThumbnailsModule } from './modules/files';
 import { createContactModule } from './modules/contact';
 import { createNextcloudModule } from './modules/nextcloud';
+import { createMailModule } from './modules/mail';
 import { createLinksModule } from './modules/links';
 import { createSharingModule } from './modules/sharing';
 import { createPeopleModule } from './modules/people';
@@ -309,6 +310,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       return { total, free: await files.remainingQuota({ workspaceId: null, ownerKey: user.ownerKey }) };
     },
   });
+  const mailDeps = { db: database.db, clock, config, events, unreadAfter: notices.unreadAfter };
+  const { mail } = await createMailModule(app, { ...mailDeps, outbox: overrides.mailOutbox });
+  app.decorate('mail', mail);
   await registerSpa(app, config.webDist);
 
   // Scheduled work: one home (jobs/), started when the server is ready and stopped (runs awaited) on close.
@@ -333,6 +337,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       ...createScheduledBackups(config, config.backups, clock),
     },
     log: app.log,
+    mail,
   })) {
     scheduler.add(job);
   }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors';
 import type { RouteEntry } from '../src/plugins/access';
 import { undeclaredApiRoutes } from '../src/plugins/access';
+import { unsubscribeToken } from '../src/modules/mail/unsubscribe-token';
 import { pdfWithText } from './analysis-fixtures';
 import {
   dialects,
@@ -1199,6 +1200,49 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       await check(who, 'GET', `/api/files/${pdf.id}/thumbnail`, want[who]);
     expect(failures).toEqual([]);
   }, 120_000);
+
+  /**
+   * Email (docs/PRODUCT.md#email), by caller. Email preferences: every signed-in caller reads and changes only their
+   * own; anonymous callers and link bearers 401. The unsubscribe link is public and acts only on the person it was
+   * signed for, whoever opens it (a session changes nothing); a token for another person or kind is 400.
+   */
+  it('answers email preferences and unsubscribe links by caller: owner, editor, viewer, non-member, admin, bearer', async () => {
+    const { keys, cookieOf, send } = roleCallers(() => server, 'em');
+    const callers = ['owner', 'editor', 'viewer', 'nonMember', 'recipient', 'admin'] as const;
+    for (const who of callers) await cookieOf(who);
+    const failures: string[] = [];
+    const read = async (who: RoleCaller) =>
+      JSON.stringify(await expectJson(send(who, 'GET', '/api/me/email-preferences')));
+    for (const who of ['anonymous', 'bearer'] as const) {
+      for (const method of ['GET', 'PUT']) {
+        const body = method === 'PUT' ? { shareNotices: true } : undefined;
+        const response = await send(who, method, '/api/me/email-preferences', body);
+        if (response.status !== 401) failures.push(`${method} email-preferences as ${who} → ${response.status}`);
+      }
+    }
+    for (const who of callers) {
+      const before = await Promise.all(callers.map(read));
+      await expectJson(send(who, 'PUT', '/api/me/email-preferences', { shareNotices: true }));
+      const after = await Promise.all(callers.map(read));
+      callers.forEach((c, i) => {
+        if (c !== who && after[i] !== before[i]) failures.push(`PUT email-preferences as ${who} changed ${c}'s`);
+      });
+    }
+    const ownerId = await userIdOf(server, keys.owner);
+    const link = (userId: string, kind: 'share' | 'digest') =>
+      `/api/public/unsubscribe?u=${userId}&k=${kind}&t=${unsubscribeToken(server.config.session.secret, userId, kind)}`;
+    for (const who of ['anonymous', 'bearer', 'editor', 'admin'] as const) {
+      const forged = await send(who, 'GET', link(ownerId, 'share').replace(/k=share/, 'k=member'));
+      if (forged.status !== 400) failures.push(`forged unsubscribe as ${who} → ${forged.status}`);
+      await forged.body?.cancel();
+    }
+    const opened = await send('editor', 'GET', link(ownerId, 'share'));
+    await opened.body?.cancel();
+    expect(opened.status).toBe(200);
+    expect(JSON.parse(await read('owner'))).toMatchObject({ shareNotices: false });
+    expect(JSON.parse(await read('editor'))).toMatchObject({ shareNotices: true });
+    expect(failures).toEqual([]);
+  });
 
   /**
    * A file's details (docs/PRODUCT.md#file-details), by caller, on a workspace file shared with the recipient as a

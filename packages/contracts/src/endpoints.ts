@@ -10,6 +10,7 @@ import { fileDetailsEndpoints } from './file-details';
 import { filesEndpoints } from './files';
 import { homeEndpoints } from './home';
 import { analysisEndpoints } from './insights';
+import { mailEndpoints } from './mail';
 import { notificationsEndpoints } from './notifications';
 import { peopleEndpoints } from './people';
 import { preferencesEndpoints } from './preferences';
@@ -49,4 +50,5 @@ export const ENDPOINTS = {
   passkeys: passkeyEndpoints,
   accounts: accountsEndpoints,
   appPasswords: appPasswordsEndpoints,
+  mail: mailEndpoints,
 } as const;

@@ -15,6 +15,7 @@ export * from './people';
 export * from './file-kinds';
 export * from './search';
 export * from './preferences';
+export * from './mail';
 export * from './file-details';
 export * from './activity';
 export * from './home';

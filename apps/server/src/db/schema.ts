@@ -34,6 +34,7 @@ import type {
 } from './schema/notifications';
 import type { AuditLogTable, ContactMessagesTable, SettingsTable } from './schema/admin';
 import type { JobsTable, JobLeasesTable } from './schema/jobs';
+import type { MailOutboxTable, MailPreferencesTable } from './schema/mail';
 import type {
   AnalysisSettingsTable,
   FacesTable,
@@ -99,4 +100,6 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   passkeys: PasskeysTable;
   login_challenges: LoginChallengesTable;
+  mail_preferences: MailPreferencesTable;
+  mail_outbox: MailOutboxTable;
 }

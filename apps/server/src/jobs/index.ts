@@ -25,6 +25,8 @@ export interface JobDeps {
   /** Scheduled backups (`BACKUP_DIR`); undefined: none. */
   backups?: { intervalMs: number; run(): Promise<{ folder: string; removed: string[] }> } | undefined;
   log: { info(details: object, message: string): void };
+  /** Email (modules/mail): the outbox's due messages and the daily digest. */
+  mail: { deliverDue(): Promise<number>; sendDigests(): Promise<number>; outboxIntervalMs: number };
 }
 
 /**
@@ -33,6 +35,7 @@ export interface JobDeps {
  */
 export const defineJobs = (deps: JobDeps): JobDefinition[] => [
   ...(deps.backups ? [scheduledBackups(deps.backups, deps.log)] : []),
+  ...mailJobs(deps.mail, deps.log),
   {
     // Files stored before the current analysers (an upgrade added one) or while analysis was off: queued for
     // analysis at start and every 6 hours, on one instance; the queue's own rules keep a file from running twice.
@@ -123,3 +126,26 @@ const scheduledBackups = (backups: NonNullable<JobDeps['backups']>, log: JobDeps
     log.info({ folder, removed }, 'scheduled backup written');
   },
 });
+
+/**
+ * Email: the outbox every 30 s (messages a retry or a restart left; a new one is also sent at once by a kick), and the
+ * daily digest, looked for hourly (each person gets one a day at most, only with something unread). One instance:
+ * shared rows, each claimed with a conditional update.
+ */
+const mailJobs = (mail: JobDeps['mail'], log: JobDeps['log']): JobDefinition[] => [
+  {
+    name: 'mail.outbox',
+    intervalMs: mail.outboxIntervalMs,
+    once: true,
+    run: () => mail.deliverDue(),
+  },
+  {
+    name: 'mail.digest',
+    intervalMs: HOUR_MS,
+    once: true,
+    run: async () => {
+      const queued = await mail.sendDigests();
+      if (queued > 0) log.info({ queued }, 'queued daily email digests');
+    },
+  },
+];

@@ -32,6 +32,7 @@ import { m0030EndedSessions } from './0030-ended-sessions';
 import { m0031LinkArrivals } from './0031-link-arrivals';
 import { m0032Accounts } from './0032-accounts';
 import { m0033SecondFactors } from './0033-second-factors';
+import { m0034Mail } from './0034-mail';
 import { m0035AppPasswords } from './0035-app-passwords';
 import { m0036Dav } from './0036-dav';
 
@@ -73,6 +74,7 @@ export const migrations: Record<string, Migration> = {
   '0031-link-arrivals': m0031LinkArrivals,
   '0032-accounts': m0032Accounts,
   '0033-second-factors': m0033SecondFactors,
+  '0034-mail': m0034Mail,
   '0035-app-passwords': m0035AppPasswords,
   '0036-dav': m0036Dav,
 };

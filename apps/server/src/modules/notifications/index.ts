@@ -120,8 +120,9 @@ export async function createNotificationsModule(app: FastifyInstance, deps: Noti
     await Promise.resolve();
   });
   app.addHook('preClose', async () => drops.flushAll());
+  const reads = createNotificationReadsRepository(deps.db, clock);
   const inbox = createNotificationInbox({
-    reads: createNotificationReadsRepository(deps.db, clock),
+    reads,
     latestSeq: () => repo.latestSeq(),
   });
   registerNotificationRoutes(app, { notifications, inbox, hub, events });
@@ -140,5 +141,8 @@ export async function createNotificationsModule(app: FastifyInstance, deps: Noti
     hub,
     scheduled,
     pushSubscriptions: () => repo.countPushSubscriptions(),
+    /** What a person has not read, stored after `after` (ISO-8601), oldest first: the email digest. */
+    unreadAfter: async (userId: string, after: string, limit: number) =>
+      reads.unreadAfter(userId, await reads.marks(userId), after, limit),
   };
 }

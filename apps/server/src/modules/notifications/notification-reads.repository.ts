@@ -75,6 +75,30 @@ export const createNotificationReadsRepository = (db: Db, clock: Clock) => ({
     return Number(row?.count ?? 0);
   },
 
+  /** The messages `userId` has not read, stored after `after` (ISO-8601), oldest first (the email digest). */
+  async unreadAfter(userId: string, marks: NotificationMarks, after: string, limit: number) {
+    return db
+      .selectFrom('notifications')
+      .select(['seq', 'message', 'created_at'])
+      .where(visibleTo(userId))
+      .where('seq', '>', Math.max(marks.readThrough, marks.clearedThrough))
+      .where('created_at', '>', after)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('notification_reads as r')
+              .select('r.seq')
+              .whereRef('r.seq', '=', 'notifications.seq')
+              .where('r.user_id', '=', userId),
+          ),
+        ),
+      )
+      .orderBy('seq', 'asc')
+      .limit(limit)
+      .execute();
+  },
+
   async markRead(userId: string, seq: number): Promise<void> {
     await db
       .insertInto('notification_reads')

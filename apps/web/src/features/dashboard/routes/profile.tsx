@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Spinner } from '../../../components/ui/spinner';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useMe } from '../../../lib/me';
+import { EmailSection } from '../components/email-section';
 
 /** Banners show for 5 s (docs/PRODUCT.md#banners). */
 export const BANNER_MS = 5000;
@@ -84,6 +85,7 @@ export function Profile({ greeting }: { greeting: string | null }) {
           ))}
         </dl>
       </div>
+      <EmailSection />
     </section>
   );
 }
