@@ -8,7 +8,7 @@ import { loadLocalEngines } from './adapters/ai/local-engines';
 import { createAiModule } from './modules/ai';
 import { createAppPasswordsModule } from './modules/app-passwords';
 import { createPreferencesModule } from './modules/preferences';
-import { createAnalysisModule } from './modules/analysis';
+import { ANALYSIS_VERSION, createAnalysisModule } from './modules/analysis';
 import { createArchiveModule } from './modules/archive';
 import { createFactorsModule } from './modules/factors';
 import { createAuthModule } from './modules/auth';
@@ -331,7 +331,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     scheduledSendIntervalMs: SCHEDULED_SEND_INTERVAL_MS,
     events,
     trash,
-    analysis,
+    analysis: { backfill: analysis.backfill, version: ANALYSIS_VERSION, enabled: config.analysis.enabled },
     backups: config.backups && {
       intervalMs: config.backups.intervalMs,
       ...createScheduledBackups(config, config.backups, clock),

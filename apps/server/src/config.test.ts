@@ -119,6 +119,9 @@ describe('loadConfig', () => {
     expect(problems({ ADMIN_PASSWORD: 'short-pass1' })).toEqual([
       'ADMIN_PASSWORD: at least 12 characters in production',
     ]);
+    expect(problems({ ADMIN_PASSWORD: 'qwertyuiop123' })).toEqual([
+      'ADMIN_PASSWORD: one of the most common passwords (the list local accounts are checked against)',
+    ]);
     expect(problems({ ADMIN_PASSWORD: 'aaaaaaaaaaaaaaaabbbb' })).toEqual([
       'ADMIN_PASSWORD: too easy to guess (fewer than 6 different characters)',
     ]);

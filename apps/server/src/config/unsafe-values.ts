@@ -1,3 +1,5 @@
+import { passwordProblem } from '../lib/passwords';
+
 // Values production refuses at start (docs/DEPLOY.md, "Production checklist"): the placeholders of the shipped
 // example files, and secrets too weak to keep their promise. Each problem is one line of the start-up message.
 
@@ -7,6 +9,9 @@ const PLACEHOLDER = /replace[-_ ]?(with|me)|change[-_ ]?me|^<.*>$|\bexample\b|pl
 export const isPlaceholder = (value: string) => PLACEHOLDER.test(value.trim());
 
 const distinctCharacters = (value: string) => new Set(value).size;
+
+/** On the shipped list of common passwords (lib/passwords.ts, the rule local accounts follow). */
+const isCommonPassword = (password: string) => passwordProblem(password) !== undefined;
 
 /** The built-in admin's password in production: chosen (not a placeholder), 12+ characters, not one repeated few. */
 export const MIN_PRODUCTION_ADMIN_PASSWORD = 12;
@@ -35,6 +40,8 @@ export function checkProductionSecrets(env: SecretsEnv, problems: string[]): voi
       problems.push('ADMIN_PASSWORD: still the placeholder of the example file; choose a password of your own');
     else if (password.length < MIN_PRODUCTION_ADMIN_PASSWORD)
       problems.push(`ADMIN_PASSWORD: at least ${MIN_PRODUCTION_ADMIN_PASSWORD} characters in production`);
+    else if (isCommonPassword(password))
+      problems.push('ADMIN_PASSWORD: one of the most common passwords (the list local accounts are checked against)');
     else if (distinctCharacters(password) < 6)
       problems.push('ADMIN_PASSWORD: too easy to guess (fewer than 6 different characters)');
   }

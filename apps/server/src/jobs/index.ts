@@ -21,7 +21,8 @@ export interface JobDeps {
   /** Where the trash purge announces what it removed (`file.purged`: the audit log records it). */
   events: EventEmitter;
   trash: { purgeExpired(): Promise<number> };
-  analysis: { backfill(signal?: AbortSignal): Promise<number> };
+  /** `version`: the analysers' (ANALYSIS_VERSION); `enabled`: whether this instance analyses at all. */
+  analysis: { backfill(signal?: AbortSignal): Promise<number>; version: string; enabled: boolean };
   /** Scheduled backups (`BACKUP_DIR`); undefined: none. */
   backups?: { intervalMs: number; run(): Promise<{ folder: string; removed: string[] }> } | undefined;
   log: { info(details: object, message: string): void };
@@ -36,17 +37,23 @@ export interface JobDeps {
 export const defineJobs = (deps: JobDeps): JobDefinition[] => [
   ...(deps.backups ? [scheduledBackups(deps.backups, deps.log)] : []),
   ...mailJobs(deps.mail, deps.log),
-  {
-    // Files stored before the current analysers (an upgrade added one) or while analysis was off: queued for
-    // analysis at start and every 6 hours, on one instance; the queue's own rules keep a file from running twice.
-    name: 'analysis.backfill',
-    intervalMs: 6 * HOUR_MS,
-    once: true,
-    run: async (signal) => {
-      const queued = await deps.analysis.backfill(signal);
-      if (queued > 0) deps.log.info({ queued }, 'queued the analysis of files stored before the current analysers');
-    },
-  },
+  // Files stored before the current analysers (an upgrade added one) or while analysis was off: queued for analysis
+  // at start and every 6 hours, on one instance that analyses; the queue's own rules keep a file from running twice.
+  // The lease is named after the analysers' version, so the first start after an upgrade runs it at once.
+  ...(deps.analysis.enabled
+    ? [
+        {
+          name: `analysis.backfill.${deps.analysis.version}`,
+          intervalMs: 6 * HOUR_MS,
+          once: true,
+          run: async (signal: AbortSignal) => {
+            const queued = await deps.analysis.backfill(signal);
+            if (queued > 0)
+              deps.log.info({ queued }, 'queued the analysis of files stored before the current analysers');
+          },
+        },
+      ]
+    : []),
   {
     // Expired and idle sessions: shared rows, so one instance is enough.
     name: 'sessions.sweep',

@@ -21,6 +21,7 @@ import { registerAnalysisRoutes } from './analysis.routes';
 import { createAnalysisService, type AnalysisServiceDeps } from './analysis.service';
 
 export type { AnalysisService } from './analysis.service';
+export { ANALYSIS_VERSION } from './analysis.service';
 
 export interface AnalysisModuleDeps extends Omit<AnalysisServiceDeps, 'events' | 'enabled' | 'timeoutMs'> {
   config: { enabled: boolean; timeoutMs: number };
