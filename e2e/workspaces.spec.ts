@@ -82,7 +82,10 @@ test('two people share a workspace: members, folders, upload, rename; a viewer o
   await alice.page.getByLabel('Search people').fill(`Bob ${run}`);
   await alice.page.getByRole('button', { name: `Add Bob ${run} as editor` }).click();
   await expect(alice.page.getByLabel(`Role of Bob ${run}`)).toHaveValue('editor');
-  await alice.page.getByLabel('Role', { exact: true }).selectOption('viewer');
+  await alice.page
+    .getByRole('region', { name: 'Add a member' })
+    .getByLabel('Role', { exact: true })
+    .selectOption('viewer');
   await alice.page.getByLabel('Search people').fill(`carol-${run}`);
   await alice.page.getByRole('button', { name: `Add Carol ${run} as viewer` }).click();
   const members = alice.page.getByRole('list', { name: 'Members' });
