@@ -38,8 +38,10 @@ describe.each(dialects())('modules meet through domain events (%s)', (dialect) =
     expect(events.reactionsTo('file.analysed')).toEqual(['search content']);
     expect(events.reactionsTo('people.changed')).toEqual(['search content']);
     expect(events.reactionsTo('file.reanalyse')).toEqual(['analysis']);
-    expect(events.reactionsTo('member.added')).toEqual(['membership notice']);
-    expect(events.reactionsTo('share.granted')).toEqual(['share notice']);
+    expect(events.reactionsTo('member.added')).toEqual(['membership notice', 'membership email']);
+    expect(events.reactionsTo('share.granted')).toEqual(['share notice', 'share email']);
+    expect(events.reactionsTo('invitation.sent')).toEqual(['invitation email']);
+    expect(events.reactionsTo('password.reset.issued')).toEqual(['password reset email']);
     // The audit log hears every audited change first.
     expect(events.reactionsTo('share.created')[0]).toBe('audit.record');
   });
