@@ -1,10 +1,14 @@
 import { PasswordSection } from '../../features/accounts';
+import { AppPasswordsSection } from '../../features/app-passwords';
 import { Profile } from '../../features/dashboard/routes/profile';
 import { SignInSecurity } from '../../features/factors';
 import { useFirstLoginSubscription } from '../../features/notifications';
 import { useMe } from '../../lib/me';
 
-/** The profile page plus the first-login push subscription and its greeting banner; a local account's password; Sign-in security. */
+/**
+ * The profile page plus the first-login push subscription and its greeting banner; a local account's password;
+ * Sign-in security; App passwords.
+ */
 export default function ProfileRoute() {
   const { greeting } = useFirstLoginSubscription();
   const me = useMe();
@@ -17,6 +21,7 @@ export default function ProfileRoute() {
         </div>
       )}
       <SignInSecurity />
+      <AppPasswordsSection />
     </>
   );
 }
