@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createPostgresDatabase,
   dialects,
   fetchMe,
   readError,
@@ -10,7 +14,7 @@ import {
   TEST_ADMIN_PASSWORD,
   type TestServer,
 } from '../../../test/helpers';
-import { migrateToLatest } from '../../db';
+import { openDatabase } from '../../db';
 import { migrations } from '../../db/migrations';
 
 const json = { 'content-type': 'application/json' };
@@ -82,18 +86,32 @@ describe.each(dialects())('first sign-in per user (%s)', (dialect) => {
   });
 
   it('counts users who existed before the upgrade as greeted', async () => {
-    const db = server.app.database.db;
-    const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
-    const before = Object.keys(migrations).filter((name) => name < '0008-first-login');
-    const { error } = await migrator.migrateTo(before[before.length - 1] ?? '');
-    expect(error).toBeUndefined();
-    const at = new Date().toISOString();
-    await sql`INSERT INTO users (id, owner_key, name, nickname, email, picture, role, created_at, updated_at)
-      VALUES (${randomUUID()}, 'veteran', 'Veteran', 'veteran', null, null, 'user', ${at}, ${at})`.execute(db);
-    await migrateToLatest(db);
-    const veteran = await server.signInAs({ owner_key: 'veteran' });
-    expect(await me(veteran)).toMatchObject({ ownerKey: 'veteran', firstLogin: false });
-    const newcomer = await server.signInAs({ owner_key: 'newcomer' });
-    expect(await me(newcomer)).toMatchObject({ firstLogin: true });
+    // An instance at the schema before 0008 with one user, upgraded by starting the current server on it (not the
+    // running server's database moved back and forth under its background jobs).
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'atrium-first-login-'));
+    const postgres = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
+    const old = openDatabase(
+      postgres ? { kind: 'postgres', url: postgres.url } : { kind: 'sqlite', file: path.join(dataDir, 'atrium.db') },
+    );
+    let upgraded: TestServer | undefined;
+    try {
+      const migrator = new Migrator({ db: old.db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+      const before = Object.keys(migrations).filter((name) => name < '0008-first-login');
+      const { error } = await migrator.migrateTo(before[before.length - 1] ?? '');
+      expect(error).toBeUndefined();
+      const at = new Date().toISOString();
+      await sql`INSERT INTO users (id, owner_key, name, nickname, email, picture, role, created_at, updated_at)
+        VALUES (${randomUUID()}, 'veteran', 'Veteran', 'veteran', null, null, 'user', ${at}, ${at})`.execute(old.db);
+      await old.close();
+      upgraded = await startTestServer({ dialect, dataDir, ...(postgres ? { databaseUrl: postgres.url } : {}) });
+      const veteran = await upgraded.signInAs({ owner_key: 'veteran' });
+      expect(await fetchMe(upgraded, veteran)).toMatchObject({ ownerKey: 'veteran', firstLogin: false });
+      const newcomer = await upgraded.signInAs({ owner_key: 'newcomer' });
+      expect(await fetchMe(upgraded, newcomer)).toMatchObject({ firstLogin: true });
+    } finally {
+      await upgraded?.close();
+      await postgres?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
