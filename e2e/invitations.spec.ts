@@ -158,7 +158,7 @@ for (const screen of WIDTHS) {
     await leePage.getByRole('button', { name: 'Sign In' }).click();
     await leePage.waitForURL(/\/dashboard/);
     await leePage.goto('/dashboard/profile');
-    await expect(leePage.getByRole('region', { name: 'Password' })).toBeVisible();
+    await expect(leePage.getByRole('region', { name: 'Password', exact: true })).toBeVisible();
     await shot(leePage, `accounts-profile-${screen.name}`);
     await lee.close();
   });

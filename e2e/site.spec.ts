@@ -234,7 +234,7 @@ test.describe('dashboard shell', () => {
     await open(page, '/dashboard/profile');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Profile');
     await expect(page.getByText('Grace Hopper').first()).toBeVisible();
-    await expect(page.getByText('grace@example.test')).toBeVisible();
+    await expect(page.getByText('grace@example.test', { exact: true })).toBeVisible();
     await expect(page.getByText('Member')).toBeVisible();
   });
 
