@@ -30,8 +30,8 @@ export function PasswordSection() {
   };
 
   return (
-    <section aria-labelledby="password-title" className="rounded-xl border border-slate-200 bg-white p-4">
-      <h2 id="password-title" className="font-semibold text-slate-900">
+    <section aria-labelledby="password-title" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+      <h2 id="password-title" className="text-lg font-semibold text-slate-900">
         Password
       </h2>
       <p className="mt-1 text-sm text-slate-600">Changing it signs you out everywhere else.</p>

@@ -25,10 +25,7 @@ export function EmailSection() {
   const preferences = useEmailPreferences();
   const update = useUpdateEmailPreferences();
   return (
-    <section
-      aria-labelledby="email-heading"
-      className="mt-6 mb-20 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:mb-0"
-    >
+    <section aria-labelledby="email-heading" className="mt-6 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
       <h2 id="email-heading" className="text-lg font-semibold text-slate-900">
         Email
       </h2>
