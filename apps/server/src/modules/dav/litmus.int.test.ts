@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, expectJson, sendJson, startTestServer, type TestServer } from '../../../test/helpers';
@@ -40,7 +41,9 @@ describe.each(dialects())('litmus (%s)', (dialect) => {
       201,
     );
     const url = `${server.url}/remote.php/dav/files/litmus-user/Personal/`;
+    // litmus writes debug.log and child.log into its working folder: a temporary one, not the checkout.
     const { stdout } = await run('litmus', [url, 'litmus-user', password], {
+      cwd: tmpdir(),
       env: { ...process.env, TESTS: SUITES.join(' ') },
       timeout: 170_000,
     }).catch((error: { stdout?: string; stderr?: string }) => ({
