@@ -43,6 +43,14 @@ export function registerFactorsRoutes(app: FastifyInstance, deps: FactorsRoutesD
   const serveUser = routesOf(app, { config: { access: 'user' }, tags: ['second factors'] });
   const servePublic = routesOf(app, { config: { access: 'public' }, tags: ['auth'] });
   const serveAdmin = routesOf(app, { config: { access: 'admin' }, tags: ['admin'] });
+  /** The signed-in user, once a current code (or a recovery code) from their app is checked, on the sign-in limiter. */
+  const signedInWithCurrentCode = async (request: FastifyRequest & { body: { code: string } }) => {
+    const user = await request.requireUser();
+    if (!(await factors.hasTotp(user.id))) throw new AppError('NOT_FOUND', 'No authenticator app is set up.');
+    await deps.limiter.consume(request.ip, `factor:${user.id}`);
+    await factors.verify(user.id, request.body.code);
+    return user;
+  };
   const cookieOptions = () => ({
     path: PENDING_PATH,
     httpOnly: true,
@@ -118,10 +126,7 @@ export function registerFactorsRoutes(app: FastifyInstance, deps: FactorsRoutesD
     description: 'Asks for a current code from the app or a recovery code. Removes the recovery codes too.',
     errors: [400, 404],
     handler: async (request) => {
-      const user = await request.requireUser();
-      if (!(await factors.hasTotp(user.id))) throw new AppError('NOT_FOUND', 'No authenticator app is set up.');
-      await deps.limiter.consume(request.ip, `factor:${user.id}`);
-      await factors.verify(user.id, request.body.code);
+      const user = await signedInWithCurrentCode(request);
       await factors.removeTotp(user.id);
       await deps.events.emit(
         'factor.removed',
@@ -136,10 +141,7 @@ export function registerFactorsRoutes(app: FastifyInstance, deps: FactorsRoutesD
     description: 'Asks for a current code from the app.',
     errors: [400, 404],
     handler: async (request) => {
-      const user = await request.requireUser();
-      if (!(await factors.hasTotp(user.id))) throw new AppError('NOT_FOUND', 'No authenticator app is set up.');
-      await deps.limiter.consume(request.ip, `factor:${user.id}`);
-      await factors.verify(user.id, request.body.code);
+      const user = await signedInWithCurrentCode(request);
       const recoveryCodes = await factors.regenerateRecoveryCodes(user.id);
       await deps.events.emit(
         'factor.added',
