@@ -9,11 +9,13 @@ import { ensureSupportedNode } from './runtime.mjs';
 await ensureSupportedNode();
 
 /**
- * Debian packages the local AI engines use (speech-to-text, text-to-speech, audio conversion) and background analysis
+ * Debian packages the local AI engines use (speech-to-text, text-to-speech with festival's HTS voice or flite, audio conversion) and background analysis
  * (OCR: tesseract-ocr + tesseract-ocr-eng; PDF text: poppler-utils' pdftotext). Without one, that analysis records
  * `unsupported` naming the package; nothing crashes.
  */
 const AI_PACKAGES = [
+  'festival',
+  'festvox-us-slt-hts',
   'flite',
   'lame',
   'sox',

@@ -72,6 +72,12 @@ export const aiEnv = {
     .positive()
     .default(20)
     .describe('voice-assistant transcriptions (`/api/assistant/voice-command`, public) per client IP and minute'),
+  AI_LOCAL_VOICE: z
+    .enum(['auto', 'festival', 'flite'])
+    .default('auto')
+    .describe(
+      "voice of the local text-to-speech: `festival` (the natural HTS voice of Debian's festvox-us-slt-hts), `flite` (faster, more robotic) or `auto` (festival when installed, else flite)",
+    ),
   AZURE_SPEECH_KEY: z.string().min(1).optional().describe('Azure Speech key (when a speech service uses `azure`)'),
   AZURE_SPEECH_REGION: z
     .string()
@@ -119,6 +125,8 @@ export interface AiConfig {
   idleUnloadMs: number;
   /** Public voice-command transcriptions allowed per client IP and minute. */
   voiceCommandsPerMinute: number;
+  /** The local text-to-speech voice (docs/PRODUCT.md#local-voices). */
+  localVoice: 'auto' | 'festival' | 'flite';
   azure: {
     speech: { key: string; sttEndpoint: string; ttsEndpoint: string; voice: string } | undefined;
     face: { key: string; endpoint: string } | undefined;
@@ -208,6 +216,7 @@ export function resolveAiConfig(env: AiEnv, problems: string[]): AiConfig {
     warmUp: env.AI_WARM_UP,
     idleUnloadMs: Math.round(env.AI_IDLE_UNLOAD_MINUTES * 60_000),
     voiceCommandsPerMinute: env.AI_VOICE_COMMANDS_PER_MINUTE,
+    localVoice: env.AI_LOCAL_VOICE,
     azure: { speech, face, vision },
     openai,
   };

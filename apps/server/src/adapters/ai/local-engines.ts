@@ -2,7 +2,7 @@ import type { AiConfig } from '../../config';
 import type { LocalAiEngines } from './local-provider';
 
 /**
- * Creates the offline engines (`./local`: pocketsphinx, flite + lame,
+ * Creates the offline engines (`./local`: pocketsphinx, festival or flite + lame,
  * face-api, centernet), each in its own worker pool. Loaded with a dynamic
  * import so a server that uses only remote providers never loads TensorFlow.
  * The server's limits are passed down so both layers agree.
@@ -18,7 +18,7 @@ export async function loadLocalEngines(config: AiConfig): Promise<LocalAiEngines
       maxBytes: config.limits.audioBytes,
       maxSeconds: config.limits.audioSeconds,
     },
-    textToSpeech: used('textToSpeech') && pool,
+    textToSpeech: used('textToSpeech') && { ...pool, voice: config.localVoice },
     faceDetection: used('faceDetection') && image,
     imageAnalysis: used('imageAnalysis') && image,
   });
