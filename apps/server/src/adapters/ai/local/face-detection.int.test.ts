@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadMediaError, TooLargeError, UnsupportedMediaError } from './errors.js';
 import { createFaceDetection, type FaceDetectionEngine } from './face-detection.js';
 import { toAzureEmotion } from './face-types.js';
+import { packageDir } from './packages.js';
 import { peoplePhoto, tinyBmp } from './testing/images.js';
 
 let faces: FaceDetectionEngine;
@@ -65,6 +68,33 @@ describe('face detection (face-api on tfjs-wasm, in a worker)', () => {
     );
     expect(match).toBeDefined();
     expect(Math.abs((match?.faceRectangle.width ?? -1000) * 2 - big.width)).toBeLessThan(30);
+  });
+
+  it('finds a face that fills the frame, a close-up the detector alone misses', async () => {
+    // face-api's demo sample4.jpg (1920×1448): a face at 256,183, 163×247 px, labelled in bench/faces/labels.json.
+    const face = { left: 256, top: 183, width: 163, height: 247 };
+    const demo = readFileSync(path.join(packageDir('@vladmandic/face-api', 'test'), 'demo', 'sample4.jpg'));
+    for (const k of [1.15, 1.8]) {
+      const side = Math.round(face.height * k);
+      const closeUp = await sharp(demo)
+        .extract({
+          left: Math.round(face.left + face.width / 2 - side / 2),
+          top: Math.round(face.top + face.height / 2 - side / 2),
+          width: side,
+          height: side,
+        })
+        .resize(420, 420)
+        .jpeg({ quality: 92 })
+        .toBuffer();
+      const found = await faces.detectFaces(closeUp);
+      expect(found, `a close-up at ${k}× the face`).toHaveLength(1);
+      // The box is the face, in the close-up's own pixels: about the middle, most of the frame.
+      const r = found[0]?.faceRectangle ?? { left: 0, top: 0, width: 0, height: 0 };
+      expect(r.left + r.width / 2).toBeGreaterThan(150);
+      expect(r.left + r.width / 2).toBeLessThan(270);
+      expect(r.height).toBeGreaterThan(420 / k / 2);
+      expect(r.left + r.width).toBeLessThanOrEqual(420);
+    }
   });
 
   it('finds no face in a plain generated image', async () => {

@@ -85,7 +85,7 @@ export async function createFacePipeline(
     return recognitionNet;
   };
 
-  const detect = async (
+  const detectAsIs = async (
     tensor: TfNamespace.Tensor3D,
     { descriptors = false }: { descriptors?: boolean } = {},
   ): Promise<PipelineFace[]> => {
@@ -137,6 +137,45 @@ export async function createFacePipeline(
         ...(described ? { descriptor: Array.from(at(described, i)) } : {}),
       };
     });
+  };
+
+  /**
+   * The detector misses a face that fills the frame (a close-up, a cropped avatar): when the photo as it is shows
+   * none, it looks again with the photo in the middle of a grey canvas twice its size, where such a face is of the
+   * size it knows (docs/PRODUCT.md#people).
+   */
+  const detect = async (
+    tensor: TfNamespace.Tensor3D,
+    detectOptions: { descriptors?: boolean } = {},
+  ): Promise<PipelineFace[]> => {
+    const [height = 0, width = 0] = tensor.shape;
+    // A box as tall or as wide as the whole photo is where the detector sees faces in fur and foliage: such a box
+    // counts only if the second look, with room around it, finds it again.
+    const faces = (await detectAsIs(tensor, detectOptions)).filter(
+      (face) => face.box.width < 0.9 * width && face.box.height < 0.9 * height,
+    );
+    if (faces.length > 0) return faces;
+    const pad = Math.round(Math.max(width, height) / 2);
+    const padded = tf.pad(
+      tensor,
+      [
+        [pad, pad],
+        [pad, pad],
+        [0, 0],
+      ],
+      128,
+    ) as TfNamespace.Tensor3D;
+    try {
+      return (await detectAsIs(padded, detectOptions)).flatMap((face) => {
+        const x = Math.max(0, face.box.x - pad);
+        const y = Math.max(0, face.box.y - pad);
+        const right = Math.min(width, face.box.x - pad + face.box.width);
+        const bottom = Math.min(height, face.box.y - pad + face.box.height);
+        return right > x && bottom > y ? [{ ...face, box: { x, y, width: right - x, height: bottom - y } }] : [];
+      });
+    } finally {
+      padded.dispose();
+    }
   };
 
   return {
