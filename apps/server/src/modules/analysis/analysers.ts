@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { requireExecutable, runPipeline } from '../../adapters/ai/local/system';
 import { AppError } from '../../errors';
 import { PermanentJobError } from '../../jobs/queue';
+import { ocr } from './ocr';
 import type { AiService } from '../ai';
 
 /** The kinds of analysis (one queue kind each, with its own concurrency). */
@@ -107,26 +108,6 @@ const cleanText = (text: string) =>
     .trim()
     .slice(0, MAX_TEXT_CHARS);
 
-/**
- * How the analysis runs tesseract: one OpenMP thread. With its default (a thread per core, spinning while they wait
- * for each other) a page took 3–5 s on a 2-core machine, with one thread 0.6–0.9 s, as accurately
- * (docs/BENCHMARKS.md, OCR engines) — and it leaves the other core to the server and the other engines.
- */
-const TESSERACT_ENV = { OMP_THREAD_LIMIT: '1' };
-
-/** Text in an image: Debian's tesseract (stdin → stdout, no shell, time-limited). */
-export async function ocr(png: Buffer, timeoutMs = 60_000): Promise<string> {
-  const tesseract = requireExecutable('tesseract', 'tesseract-ocr tesseract-ocr-eng', 'Text recognition (OCR)');
-  const args = ['-', '-', '-l', 'eng', '--psm', '3'];
-  const out = await runPipeline([{ command: tesseract, args, env: TESSERACT_ENV }], {
-    input: png,
-    timeoutMs,
-    maxOutputBytes: 4 * 1024 * 1024,
-    label: 'Text recognition',
-  });
-  return cleanText(out.toString('utf8'));
-}
-
 /** A PDF's text: poppler's pdftotext (stdin → stdout). */
 export async function pdfText(pdf: Buffer, timeoutMs = 120_000): Promise<string> {
   const pdftotext = requireExecutable('pdftotext', 'poppler-utils', 'PDF text');
@@ -195,13 +176,14 @@ export async function analyseImage(
   const faces =
     described ?? (detectFaces ? await part('Face detection', missing, () => ai.detectFaces(decoded.jpeg)) : undefined);
   await progress(0.7);
-  const text = await part('Text recognition', missing, () => ocr(decoded.png));
+  const recognised = await part('Text recognition', missing, () => ocr(decoded.png));
+  const text = recognised && cleanText(recognised.text);
   if (!analysis && !faces && text === undefined) throw new PermanentJobError(missing.join(' '), 'unsupported');
   const status = ai.status();
   const engines = [
     analysis && `image analysis (${status.imageAnalysis.provider})`,
     faces && `face detection (${status.faceDetection.provider})`,
-    text !== undefined && 'tesseract OCR',
+    recognised && (recognised.rotated ? `tesseract OCR (turned ${recognised.rotated}°)` : 'tesseract OCR'),
   ].filter(Boolean);
   const boxOf = (rectangle: { left: number; top: number; width: number; height: number }) => ({
     left: rectangle.left / decoded.width,

@@ -26,7 +26,7 @@ import {
 } from './analysers';
 
 /** Bumped when what an analysis records changes, so `reindex` can tell old results apart. */
-export const ANALYSIS_VERSION = 'atrium-analysis-1';
+export const ANALYSIS_VERSION = 'atrium-analysis-2';
 
 /** What the analysis service needs of the files module. */
 export interface AnalysedFiles {

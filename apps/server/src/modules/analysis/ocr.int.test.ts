@@ -1,0 +1,74 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { layOut, ocr, parseTsv, textOf } from './ocr';
+
+const LINES = [
+  'The supplier contract ends on the last day of June',
+  'Either party may terminate it with ninety days notice',
+  'Invoices are due within thirty days of their date',
+  'Reference number ACME-2026-0042 applies to all orders',
+];
+
+/** A page of known text as the analysis hands it to tesseract: a greyscale PNG. */
+async function page(): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1240" height="700">
+    <rect width="100%" height="100%" fill="white"/>
+    ${LINES.map((line, i) => `<text x="80" y="${120 + i * 60}" font-family="DejaVu Sans" font-size="34">${line}</text>`).join('')}
+  </svg>`;
+  return sharp(Buffer.from(svg)).greyscale().png().toBuffer();
+}
+
+const found = (text: string) => {
+  const words = new Set(text.toLowerCase().split(/[^a-z0-9-]+/));
+  const all = LINES.join(' ').toLowerCase().split(/\s+/);
+  return all.filter((word) => words.has(word)).length / all.length;
+};
+
+describe('text recognition (Debian tesseract, word confidences)', () => {
+  it('reads an upright page as it is', async () => {
+    const result = await ocr(await page());
+    expect(result.rotated).toBe(0);
+    expect(found(result.text)).toBeGreaterThan(0.9);
+    expect(result.text).toContain('ACME-2026-0042');
+  });
+
+  it.each([90, 180, 270])('reads a page photographed at %i°, turned upright where needed', async (angle) => {
+    const turned = await sharp(await page())
+      .rotate(angle)
+      .png()
+      .toBuffer();
+    const result = await ocr(turned);
+    expect(found(result.text)).toBeGreaterThan(0.9);
+    // tesseract reads lines on their side by itself; upside down it reads nothing until the page is turned.
+    if (angle === 180) expect(result.rotated).toBe(180);
+  });
+});
+
+describe('tesseract TSV', () => {
+  const tsv = [
+    'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext',
+    '1\t1\t0\t0\t0\t0\t0\t0\t100\t100\t-1\t',
+    '5\t1\t1\t1\t1\t1\t0\t0\t10\t10\t96.1\tBudget',
+    '5\t1\t1\t1\t1\t2\t0\t0\t10\t10\t91.0\treview',
+    '5\t1\t1\t1\t2\t1\t0\t0\t10\t10\t88.0\tMonday',
+    '5\t1\t1\t1\t2\t2\t0\t0\t10\t10\t12.0\t~,',
+    '5\t1\t2\t1\t1\t1\t0\t0\t10\t10\t93.0\tAgenda',
+    '5\t1\t2\t1\t1\t2\t0\t0\t10\t10\t95.0\t \t',
+  ].join('\n');
+
+  it('keeps sure words in their lines and paragraphs, drops unsure marks', () => {
+    expect(layOut(parseTsv(tsv))).toBe('Budget review\nMonday\n\nAgenda');
+    expect(textOf(parseTsv(tsv))).toEqual({ text: 'Budget review\nMonday\n\nAgenda', realWords: 4 });
+  });
+
+  it('stores nothing for a picture where tesseract made out only marks ("a\\n, 4" in a portrait)', () => {
+    const marks = [
+      tsv.split('\n')[0],
+      '5\t1\t1\t1\t1\t1\t0\t0\t10\t10\t62.0\ta',
+      '5\t1\t1\t1\t2\t1\t0\t0\t10\t10\t48.0\t,',
+      '5\t1\t1\t1\t2\t2\t0\t0\t10\t10\t71.0\t4',
+      '5\t1\t2\t1\t1\t1\t0\t0\t10\t10\t55.0\tlle',
+    ].join('\n');
+    expect(textOf(parseTsv(marks))).toEqual({ text: '', realWords: 0 });
+  });
+});

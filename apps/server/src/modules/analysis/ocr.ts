@@ -1,0 +1,121 @@
+/**
+ * Text in an image (docs/PRODUCT.md#file-insights): Debian's tesseract, word by word with its confidence, so that a
+ * page photographed sideways or upside down is turned upright first, and a photo without real words stores no text
+ * (tesseract reads "a\n, 4" into a portrait otherwise).
+ */
+import sharp from 'sharp';
+import { requireExecutable, runPipeline } from '../../adapters/ai/local/system';
+
+/**
+ * How the analysis runs tesseract: one OpenMP thread. With its default (a thread per core, spinning while they wait
+ * for each other) a page took 3–5 s on a 2-core machine, with one thread 0.6–0.9 s, as accurately
+ * (docs/BENCHMARKS.md, OCR engines) — and it leaves the other core to the server and the other engines.
+ */
+const TESSERACT_ENV = { OMP_THREAD_LIMIT: '1' };
+
+/** A word tesseract is at least this sure of (0–100) is kept. */
+const KEEP_CONFIDENCE = 45;
+/** A "real" word: letters (or a long number/code) read with at least this confidence. */
+const REAL_CONFIDENCE = 70;
+/** Fewer real words than this and the image holds no text worth storing (a sign may hold a single word). */
+const MIN_REAL_WORDS = 1;
+/** Fewer real words than this and the page may be on its side: ask tesseract which way is up. */
+const TRY_ORIENTATION_BELOW = 20;
+
+interface Word {
+  text: string;
+  confidence: number;
+  /** block, paragraph and line numbers, to lay the words out again. */
+  block: number;
+  paragraph: number;
+  line: number;
+}
+
+export interface OcrResult {
+  text: string;
+  /** Words read with confidence: the measure of how well the image was read. */
+  realWords: number;
+  /** Degrees the image was turned before it was read (0, 90, 180 or 270). */
+  rotated: number;
+}
+
+const isReal = (word: Word) =>
+  word.confidence >= REAL_CONFIDENCE && (/\p{L}{3,}/u.test(word.text) || /^[\p{L}\p{N}-]{5,}$/u.test(word.text));
+
+/** tesseract's TSV (level 5 rows are words) → its words. Exported for tests. */
+export function parseTsv(tsv: string): Word[] {
+  const words: Word[] = [];
+  for (const row of tsv.split('\n').slice(1)) {
+    const cells = row.split('\t');
+    if (cells[0] !== '5' || cells.length < 12) continue;
+    const text = (cells[11] ?? '').trim();
+    if (text === '') continue;
+    words.push({
+      text,
+      confidence: Number(cells[10]),
+      block: Number(cells[2]),
+      paragraph: Number(cells[3]),
+      line: Number(cells[4]),
+    });
+  }
+  return words;
+}
+
+/** The kept words laid out as tesseract found them: lines, and a blank line between paragraphs. Exported for tests. */
+export function layOut(words: Word[]): string {
+  let text = '';
+  let previous: Word | undefined;
+  for (const word of words.filter((w) => w.confidence >= KEEP_CONFIDENCE)) {
+    if (previous) {
+      const sameParagraph = previous.block === word.block && previous.paragraph === word.paragraph;
+      text += !sameParagraph ? '\n\n' : previous.line !== word.line ? '\n' : ' ';
+    }
+    text += word.text;
+    previous = word;
+  }
+  return text;
+}
+
+async function tesseract(png: Buffer, args: string[], timeoutMs: number): Promise<string> {
+  const program = requireExecutable('tesseract', 'tesseract-ocr tesseract-ocr-eng', 'Text recognition (OCR)');
+  const out = await runPipeline([{ command: program, args: ['-', '-', ...args], env: TESSERACT_ENV }], {
+    input: png,
+    timeoutMs,
+    maxOutputBytes: 16 * 1024 * 1024,
+    label: 'Text recognition',
+  });
+  return out.toString('utf8');
+}
+
+/** What is stored of a reading: its laid-out text, or nothing when it holds no real words. Exported for tests. */
+export function textOf(words: Word[]): { text: string; realWords: number } {
+  const realWords = words.filter(isReal).length;
+  return { text: realWords >= MIN_REAL_WORDS ? layOut(words) : '', realWords };
+}
+
+async function read(png: Buffer, rotated: number, timeoutMs: number): Promise<OcrResult> {
+  return { ...textOf(parseTsv(await tesseract(png, ['-l', 'eng', '--psm', '3', 'tsv'], timeoutMs))), rotated };
+}
+
+/** How far to turn the image so its text stands upright, by tesseract's orientation detection (0 when unsure). */
+async function uprightRotation(png: Buffer, timeoutMs: number): Promise<number> {
+  // OSD fails on an image with too few characters: that is "unsure", not an error.
+  const osd = await tesseract(png, ['--psm', '0'], timeoutMs).catch(() => '');
+  const rotate = Number(/Rotate:\s*(\d+)/.exec(osd)?.[1] ?? 0);
+  const confidence = Number(/Orientation confidence:\s*([\d.]+)/.exec(osd)?.[1] ?? 0);
+  return [90, 180, 270].includes(rotate) && confidence >= 1.5 ? rotate : 0;
+}
+
+/**
+ * Reads the text of an image (a greyscale PNG). A page with few words read may be on its side: then tesseract says
+ * which way is up, and the better of the two readings is kept. Text is stored only when real words were read.
+ */
+export async function ocr(png: Buffer, timeoutMs = 60_000): Promise<OcrResult> {
+  const first = await read(png, 0, timeoutMs);
+  if (first.realWords >= TRY_ORIENTATION_BELOW) return first;
+  const rotation = await uprightRotation(png, timeoutMs);
+  if (rotation === 0) return first;
+  const upright = await sharp(png).rotate(rotation).png().toBuffer();
+  const second = await read(upright, rotation, timeoutMs);
+  return second.realWords > first.realWords ? second : first;
+}
