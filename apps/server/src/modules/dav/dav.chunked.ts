@@ -261,7 +261,7 @@ export function createChunkedUploads(deps: {
               '<d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>\n',
           );
       }
-      if (!NAME.test(transferId) || (chunk !== undefined && !NAME.test(chunk))) {
+      if (!NAME.test(transferId) || (chunk !== undefined && chunk !== '.file' && !NAME.test(chunk))) {
         request.raw.resume();
         throw new AppError('BAD_REQUEST', 'Upload and chunk names are letters, digits, dots, dashes and underscores.');
       }
