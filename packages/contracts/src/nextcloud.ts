@@ -22,7 +22,8 @@ export type LoginFlowGranted = z.infer<typeof LoginFlowGranted>;
 export const LOGIN_FLOW_TEXTS = {
   title: 'Connect an app',
   grantPrefix: 'Grant access to',
-  explain: 'The app gets its own app password: it can reach your files, and you can revoke it in Profile → App passwords.',
+  explain:
+    'The app gets its own app password: it can reach your files, and you can revoke it in Profile → App passwords.',
   grant: 'Grant access',
   granted: 'Access granted. You can close this window and go back to the app.',
   expired: 'This sign-in request has expired or was already used. Start again in the app.',

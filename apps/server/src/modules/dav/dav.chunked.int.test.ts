@@ -27,7 +27,11 @@ describe.each(dialects())('Nextcloud chunked uploads (%s)', (dialect) => {
     );
     const auth = `Basic ${Buffer.from(`${ownerKey}:${created.password}`).toString('base64')}`;
     const dav = (method: string, path: string, headers: Record<string, string> = {}, body?: Uint8Array | string) =>
-      server.fetch(path, { method, headers: { authorization: auth, ...headers }, ...(body === undefined ? {} : { body }) });
+      server.fetch(path, {
+        method,
+        headers: { authorization: auth, ...headers },
+        ...(body === undefined ? {} : { body }),
+      });
     return {
       cookie,
       dav,
@@ -118,7 +122,12 @@ describe.each(dialects())('Nextcloud chunked uploads (%s)', (dialect) => {
     const tooBig = await cy.dav('MKCOL', `${cy.uploads}/big`, { destination: dest, 'oc-total-length': '2000000' });
     expect(tooBig.status).toBe(507);
     expect((await cy.dav('MKCOL', `${cy.uploads}/big`, { destination: dest })).status).toBe(201);
-    const refused = await cy.dav('PUT', `${cy.uploads}/big/1`, { destination: dest, 'oc-total-length': '2000000' }, 'x');
+    const refused = await cy.dav(
+      'PUT',
+      `${cy.uploads}/big/1`,
+      { destination: dest, 'oc-total-length': '2000000' },
+      'x',
+    );
     expect(refused.status).toBe(507);
     const listing = await (await cy.dav('PROPFIND', `${cy.uploads}/big`, { depth: '1' })).text();
     expect(listing).not.toContain(`${cy.uploads}/big/1<`);

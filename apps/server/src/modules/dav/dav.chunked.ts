@@ -96,7 +96,8 @@ export function createChunkedUploads(deps: {
       if (!node.parent) throw new AppError('CONFLICT', 'The folder this path goes into does not exist.');
       folderId = node.parent.id;
     } else {
-      if (node.folderId === null) throw new AppError('FORBIDDEN', 'A file shared with you directly cannot be replaced.');
+      if (node.folderId === null)
+        throw new AppError('FORBIDDEN', 'A file shared with you directly cannot be replaced.');
       folderId = node.folderId;
     }
     return { node, folderId, target: await folders.uploadTarget(actor, { folderId }) };
@@ -139,7 +140,13 @@ export function createChunkedUploads(deps: {
     return reply.status(201).send();
   }
 
-  async function putChunk(request: FastifyRequest, reply: FastifyReply, actor: UserActor, transferId: string, name: string) {
+  async function putChunk(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    actor: UserActor,
+    transferId: string,
+    name: string,
+  ) {
     const upload = await repo.find(actor.id, transferId);
     if (!upload) throw notFound();
     const destination = upload.destination ? (JSON.parse(upload.destination) as string[]) : null;
@@ -237,9 +244,7 @@ export function createChunkedUploads(deps: {
       '<?xml version="1.0" encoding="utf-8"?>\n<d:multistatus xmlns:d="DAV:">' +
       entry(`${href}/`, '<d:resourcetype><d:collection/></d:resourcetype>') +
       chunks
-        .map((c) =>
-          entry(`${href}/${c.name}`, `<d:resourcetype/><d:getcontentlength>${c.size}</d:getcontentlength>`),
-        )
+        .map((c) => entry(`${href}/${c.name}`, `<d:resourcetype/><d:getcontentlength>${c.size}</d:getcontentlength>`))
         .join('') +
       '</d:multistatus>\n';
     return reply.status(207).type('application/xml; charset=utf-8').send(body);

@@ -67,7 +67,9 @@ export function createLoginFlowService({
      * The client's poll: null until the flow is granted (or when it is unknown, expired or taken); once granted, a
      * new app password named after the client, and the flow is gone.
      */
-    async poll(pollToken: string): Promise<{ actor: UserActor; clientName: string; appPassword: string; id: string } | null> {
+    async poll(
+      pollToken: string,
+    ): Promise<{ actor: UserActor; clientName: string; appPassword: string; id: string } | null> {
       if (!TOKEN.test(pollToken)) return null;
       const row = await repo.take(hashOf(pollToken), iso(clock.now()));
       if (!row || row.disabled_at !== null) return null;

@@ -58,7 +58,9 @@ describe('nextcloudcmd syncs with Atrium', () => {
     return response.status === 200 ? new Uint8Array(await response.arrayBuffer()) : null;
   };
   const remoteNames = async () => {
-    const xml = await (await dav('PROPFIND', `/remote.php/dav/files/${OWNER}/Personal/`, undefined, { depth: '1' })).text();
+    const xml = await (
+      await dav('PROPFIND', `/remote.php/dav/files/${OWNER}/Personal/`, undefined, { depth: '1' })
+    ).text();
     return [...xml.matchAll(/<d:href>([^<]*)<\/d:href>/g)]
       .map((m) => decodeURIComponent(m[1]?.split('/Personal/')[1] ?? ''))
       .filter((name) => name !== '')
@@ -151,7 +153,9 @@ describe('nextcloudcmd syncs with Atrium', () => {
     const fourth = await sync();
     expect(fourth.code, fourth.output).toBe(0);
     const requests = seen.slice(before);
-    const chunkPuts = requests.filter((line) => /^PUT \/remote\.php\/dav\/uploads\/ncmd-ann\/[^/]+\/[^/]+ 201$/.test(line));
+    const chunkPuts = requests.filter((line) =>
+      /^PUT \/remote\.php\/dav\/uploads\/ncmd-ann\/[^/]+\/[^/]+ 201$/.test(line),
+    );
     expect(chunkPuts.length, requests.join('\n')).toBe(4);
     expect(requests.some((line) => /^MOVE \/remote\.php\/dav\/uploads\/ncmd-ann\/[^/]+\/\.file 201$/.test(line))).toBe(
       true,
