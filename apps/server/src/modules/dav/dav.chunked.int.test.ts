@@ -174,6 +174,16 @@ describe.each(dialects())('Nextcloud chunked uploads (%s)', (dialect) => {
     expect(await (await fay.dav('GET', `${fay.files}/Personal/locked.txt`)).text()).toBe('v2');
   });
 
+  it('allows 100 unfinished uploads per person', async () => {
+    const hal = await person('chunk-hal');
+    for (let i = 0; i < 100; i += 1) expect((await hal.dav('MKCOL', `${hal.uploads}/u${i}`)).status).toBe(201);
+    const refused = await hal.dav('MKCOL', `${hal.uploads}/u100`);
+    expect(refused.status).toBe(507);
+    expect(await refused.text()).toContain('Too many unfinished uploads: finish or cancel some first.');
+    expect((await hal.dav('DELETE', `${hal.uploads}/u0`)).status).toBe(204);
+    expect((await hal.dav('MKCOL', `${hal.uploads}/u100`)).status).toBe(201);
+  });
+
   it('sweeps uploads idle for 24 hours with their chunks', async () => {
     const gus = await person('chunk-gus');
     expect((await gus.dav('MKCOL', `${gus.uploads}/old`)).status).toBe(201);

@@ -14,6 +14,15 @@ export const createChunkedRepository = (db: Db) => ({
       .where('user_id', '=', userId)
       .where('transfer_id', '=', transferId)
       .executeTakeFirst(),
+  /** How many unfinished uploads this person has. */
+  countOf: async (userId: string): Promise<number> => {
+    const row = await db
+      .selectFrom('dav_chunked_uploads')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  },
   touch: async (id: string, at: string, totalLength: number | null) => {
     await db
       .updateTable('dav_chunked_uploads')

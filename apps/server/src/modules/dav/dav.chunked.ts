@@ -21,6 +21,8 @@ export const UPLOADS_BASE = '/remote.php/dav/uploads';
 const CHUNK_PREFIX = 'dav-uploads';
 /** An upload with no new chunk for this long is abandoned: the sweep removes it (Nextcloud: 24 hours). */
 export const CHUNKED_UPLOAD_IDLE_MS = 24 * 60 * 60 * 1000;
+/** Unfinished uploads one person may have at once (their chunks do not count against a quota until assembled). */
+export const MAX_OPEN_UPLOADS = 100;
 const NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
 
 const notFound = () => new AppError('NOT_FOUND', 'There is no such upload.');
@@ -123,6 +125,9 @@ export function createChunkedUploads(deps: {
   async function mkcol(request: FastifyRequest, reply: FastifyReply, actor: UserActor, transferId: string) {
     request.raw.resume();
     if (await repo.find(actor.id, transferId)) throw new AppError('METHOD_NOT_ALLOWED', 'This upload already exists.');
+    if ((await repo.countOf(actor.id)) >= MAX_OPEN_UPLOADS) {
+      throw new AppError('INSUFFICIENT_STORAGE', 'Too many unfinished uploads: finish or cancel some first.');
+    }
     const destination = request.headers.destination ? destinationOf(actor, request.headers.destination) : null;
     const total = totalLengthOf(request);
     if (destination) await targetOf(actor, destination);
