@@ -174,6 +174,13 @@ describe.each(dialects())('Nextcloud chunked uploads (%s)', (dialect) => {
     expect(await (await fay.dav('GET', `${fay.files}/Personal/locked.txt`)).text()).toBe('v2');
   });
 
+  it('refuses the old OC-Chunked protocol instead of storing its chunks as files', async () => {
+    const ida = await person('chunk-ida');
+    const old = await ida.dav('PUT', `${ida.files}/Personal/a.bin-chunking-42-2-0`, { 'oc-chunked': '1' }, 'x');
+    expect(old.status).toBe(501);
+    expect((await ida.dav('PROPFIND', `${ida.files}/Personal/a.bin-chunking-42-2-0`, { depth: '0' })).status).toBe(404);
+  });
+
   it('allows 100 unfinished uploads per person', async () => {
     const hal = await person('chunk-hal');
     for (let i = 0; i < 100; i += 1) expect((await hal.dav('MKCOL', `${hal.uploads}/u${i}`)).status).toBe(201);

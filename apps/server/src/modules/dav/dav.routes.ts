@@ -104,6 +104,11 @@ export async function registerDavRoutes(
         ? `${REMOTE_BASE}/${request.raw.url?.slice(REMOTE_BASE.length + 1).split('/')[0] ?? ''}`
         : DAV_BASE;
       const { segments, slash } = segmentsOf(path, prefix);
+      // ownCloud's first chunking (`OC-Chunked`, `name-chunking-<id>-<n>-<i>` PUTs) would store each chunk as a file.
+      if (request.method === 'PUT' && request.headers['oc-chunked'] !== undefined) {
+        request.raw.resume();
+        throw new AppError('NOT_IMPLEMENTED', 'This chunked upload protocol is not supported: update the client.');
+      }
       return methods.handle(request, reply, { actor, segments, base, slash });
     };
     const config: Record<string, unknown> = { access: 'dav' };
