@@ -178,12 +178,14 @@ export default tseslint.config(
     // method on the tree's two mounts, access 'dav'). One `no-restricted-syntax` list per file set (flat config replaces a rule's
     // options, it does not merge them), so the recorder rule above is repeated here.
     files: ['apps/server/src/modules/**/*.ts'],
-    // Also not here: the Nextcloud client protocol (`/status.php`, `/ocs/…`: Nextcloud's own paths and shapes).
+    // Also not here: the Nextcloud client protocol (`/status.php`, `/ocs/…`, Login Flow v2's `/index.php/login/v2…`:
+    // Nextcloud's own paths and shapes).
     ignores: [
       '**/*.test.ts',
       'apps/server/src/modules/dev-idp/**',
       'apps/server/src/modules/files/tus/**',
       'apps/server/src/modules/nextcloud/discovery.routes.ts',
+      'apps/server/src/modules/nextcloud/login-flow.routes.ts',
       'apps/server/src/modules/dav/dav.routes.ts',
     ],
     rules: { 'no-restricted-syntax': ['error', NO_RECORDER, ...ROUTES_FROM_TABLE] },

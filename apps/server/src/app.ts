@@ -283,7 +283,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   createFileDetailsModule(app, { db: database.db, files, links: linksRepo, linkMakerMayShare, access, clock });
   const { sharing } = createSharingModule(app, { db: database.db, files, folders, spaces: spacesRepo, clock, events });
   const davDeps = { appPasswords, files, folders, workspaces, sharing, events, clock, writeLocks };
-  await createDavModule(app, { ...davDeps, db: database.db, maxUploadBytes: config.uploads.maxBytes });
+  const { chunkedUploads } = await createDavModule(app, {
+    ...davDeps,
+    db: database.db,
+    blobs,
+    maxUploadBytes: config.uploads.maxBytes,
+  });
   createActivityModule(app, { db: database.db, access, files, clock, sharedSpaceName: SHARED_SPACE_NAME });
   createContactModule(app, { db: database.db, clock, maxPerHour: config.contact.maxPerHour });
   createAccountsModule(app, {
@@ -303,7 +308,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     limitPasswordChecks: (ip, username) => loginLimiter.consume(ip, username),
   });
   // Nextcloud client discovery (docs/PRODUCT.md#nextcloud-clients): Basic logins are app passwords.
-  createNextcloudModule(app, {
+  const { loginFlows } = await createNextcloudModule(app, {
+    db: database.db,
+    clock,
+    events,
+    site,
+    appPasswords,
     verifyAppPassword: (loginName, password, ip) => appPasswords.verify(loginName, password, ip),
     quotaOf: async (user) => {
       const total = (await adminStores.quotas.quotaOf(user.ownerKey)) ?? config.uploads.userQuotaBytes;
@@ -338,6 +348,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     },
     log: app.log,
     mail,
+    nextcloud: {
+      sweep: async () => ({ loginFlows: await loginFlows.sweep(), chunkedUploads: await chunkedUploads.sweep() }),
+    },
   })) {
     scheduler.add(job);
   }

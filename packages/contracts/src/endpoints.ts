@@ -11,6 +11,7 @@ import { filesEndpoints } from './files';
 import { homeEndpoints } from './home';
 import { analysisEndpoints } from './insights';
 import { mailEndpoints } from './mail';
+import { loginFlowEndpoints } from './nextcloud';
 import { notificationsEndpoints } from './notifications';
 import { peopleEndpoints } from './people';
 import { preferencesEndpoints } from './preferences';
@@ -51,4 +52,5 @@ export const ENDPOINTS = {
   accounts: accountsEndpoints,
   appPasswords: appPasswordsEndpoints,
   mail: mailEndpoints,
+  loginFlow: loginFlowEndpoints,
 } as const;

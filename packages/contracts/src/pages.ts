@@ -29,6 +29,7 @@ export const PAGES = {
   resetPassword: { path: '/reset-password', params: '/:token', title: 'Set a password' },
   dashboard: { path: '/dashboard', title: 'Dashboard', nav: 'Home' },
   profile: { path: '/dashboard/profile', title: 'Profile' },
+  connectApp: { path: '/dashboard/connect-app', params: '/:token', title: 'Connect an app' },
   notifications: { path: '/dashboard/notifications', title: 'Notifications' },
   shared: { path: '/dashboard/shared', title: 'Shared with me' },
   trash: { path: '/dashboard/trash', title: 'Trash' },

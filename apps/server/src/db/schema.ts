@@ -2,6 +2,8 @@ import type {
   AiApiKeysTable,
   AppPasswordsTable,
   DavLocksTable,
+  DavChunkedUploadsTable,
+  NcLoginFlowsTable,
   DavPropertiesTable,
   RateLimitsTable,
   EndedSessionsTable,
@@ -70,6 +72,8 @@ export interface Database {
   ai_api_keys: AiApiKeysTable;
   dav_properties: DavPropertiesTable;
   dav_locks: DavLocksTable;
+  dav_chunked_uploads: DavChunkedUploadsTable;
+  nc_login_flows: NcLoginFlowsTable;
   notifications: NotificationsTable;
   notification_subscribers: NotificationSubscribersTable;
   notification_marks: NotificationMarksTable;

@@ -26,6 +26,8 @@ export interface JobDeps {
   /** Scheduled backups (`BACKUP_DIR`); undefined: none. */
   backups?: { intervalMs: number; run(): Promise<{ folder: string; removed: string[] }> } | undefined;
   log: { info(details: object, message: string): void };
+  /** Nextcloud clients: expired Login Flow v2 requests and chunked uploads idle for 24 hours. */
+  nextcloud?: { sweep(): Promise<{ loginFlows: number; chunkedUploads: number }> } | undefined;
   /** Email (modules/mail): the outbox's due messages and the daily digest. */
   mail: { deliverDue(): Promise<number>; sendDigests(): Promise<number>; outboxIntervalMs: number };
 }
@@ -82,6 +84,7 @@ export const defineJobs = (deps: JobDeps): JobDefinition[] => [
       if (swept.incomplete + swept.orphans > 0) deps.log.info(swept, 'removed leftovers of interrupted uploads');
     },
   },
+  ...(deps.nextcloud ? [nextcloudSweep(deps.nextcloud, deps.log)] : []),
   {
     // Audit entries older than AUDIT_RETENTION_DAYS: shared rows, one instance, daily.
     name: 'audit.retention',
@@ -121,6 +124,17 @@ export const defineJobs = (deps: JobDeps): JobDefinition[] => [
     },
   },
 ];
+
+/** Expired Login Flow v2 requests and abandoned chunked uploads (rows and their chunks): hourly, one instance. */
+const nextcloudSweep = (nextcloud: NonNullable<JobDeps['nextcloud']>, log: JobDeps['log']): JobDefinition => ({
+  name: 'nextcloud.sweep',
+  intervalMs: HOUR_MS,
+  once: true,
+  run: async () => {
+    const swept = await nextcloud.sweep();
+    if (swept.loginFlows + swept.chunkedUploads > 0) log.info(swept, 'removed expired sign-in requests and uploads');
+  },
+});
 
 /** A backup into BACKUP_DIR every BACKUP_INTERVAL_HOURS, on one instance; not at start (a restart is no reason). */
 const scheduledBackups = (backups: NonNullable<JobDeps['backups']>, log: JobDeps['log']): JobDefinition => ({

@@ -49,6 +49,10 @@ export const routes: RouteObject[] = [
           { index: true, ...page(() => import('./routes/dashboard-home')) },
           { path: inDashboard(PAGES.profile), ...page(() => import('./routes/profile')) },
           {
+            path: inDashboard(PAGES.connectApp),
+            ...page(() => import('../features/app-passwords/routes/connect-app')),
+          },
+          {
             path: inDashboard(PAGES.notifications),
             ...page(() => import('../features/notifications/routes/notifications')),
           },

@@ -151,3 +151,29 @@ export interface DavLocksTable {
   expires_at: string;
   created_at: string;
 }
+
+/** A Nextcloud Login Flow v2 request (migration 0038): tokens by their SHA-256 only. */
+export interface NcLoginFlowsTable {
+  poll_token_hash: string;
+  login_token_hash: string;
+  /** The client's name, from its User-Agent (the app password is named after it). */
+  client_name: string;
+  created_at: string;
+  expires_at: string;
+  /** Who granted access (null until then). */
+  user_id: string | null;
+  granted_at: string | null;
+}
+
+/** A chunked upload of a Nextcloud client (migration 0038); its chunks are blobs under `dav-uploads/<id>/`. */
+export interface DavChunkedUploadsTable {
+  id: string;
+  user_id: string;
+  /** The client's name for the upload (the folder under `/remote.php/dav/uploads/{user}/`). */
+  transfer_id: string;
+  /** Chunking v2: the target path from MKCOL's `Destination` header. */
+  destination: string | null;
+  total_length: number | null;
+  created_at: string;
+  updated_at: string;
+}

@@ -2,11 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UserActor } from '../../auth/actor';
 import { AppError } from '../../errors';
 import type { AppPasswordsService } from '../app-passwords';
+import type { ChunkedUploads } from './dav.chunked';
 import type { DavMethods } from './dav.methods';
 
 /** Where the tree is mounted: the Nextcloud clients' path (Basic only) and `/dav/` (Basic or the session cookie). */
 const REMOTE_BASE = '/remote.php/dav/files';
 const DAV_BASE = '/dav';
+const UPLOADS_BASE = '/remote.php/dav/uploads';
 
 const DAV_METHODS = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const;
 const ALL_METHODS = ['OPTIONS', 'HEAD', 'GET', 'PUT', 'DELETE', ...DAV_METHODS] as const;
@@ -53,7 +55,11 @@ const unauthenticated = (message = 'Sign in with your owner key and an app passw
  */
 export async function registerDavRoutes(
   app: FastifyInstance,
-  { appPasswords, methods }: { appPasswords: AppPasswordsService; methods: DavMethods },
+  {
+    appPasswords,
+    methods,
+    chunked,
+  }: { appPasswords: AppPasswordsService; methods: DavMethods; chunked?: ChunkedUploads | undefined },
 ) {
   for (const method of DAV_METHODS) {
     if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
@@ -98,9 +104,35 @@ export async function registerDavRoutes(
         ? `${REMOTE_BASE}/${request.raw.url?.slice(REMOTE_BASE.length + 1).split('/')[0] ?? ''}`
         : DAV_BASE;
       const { segments, slash } = segmentsOf(path, prefix);
+      // ownCloud's first chunking (`OC-Chunked`, `name-chunking-<id>-<n>-<i>` PUTs) would store each chunk as a file.
+      if (request.method === 'PUT' && request.headers['oc-chunked'] !== undefined) {
+        request.raw.resume();
+        throw new AppError('NOT_IMPLEMENTED', 'This chunked upload protocol is not supported: update the client.');
+      }
       return methods.handle(request, reply, { actor, segments, base, slash });
     };
     const config: Record<string, unknown> = { access: 'dav' };
+    // Chunked uploads of the Nextcloud clients (dav.chunked.ts): someone else's uploads are not found.
+    const uploads = async (request: FastifyRequest, reply: FastifyReply) => {
+      void reply.header('dav', '1, 2');
+      if (request.method === 'OPTIONS') {
+        return reply.status(200).headers({ allow: ALLOW, 'content-length': 0 }).send();
+      }
+      const actor = await authenticate(request, false);
+      const path = (request.raw.url ?? '/').split('?')[0] ?? '/';
+      const user = path.slice(UPLOADS_BASE.length + 1).split('/')[0] ?? '';
+      const { segments } = segmentsOf(path, `${UPLOADS_BASE}/${user}`);
+      if ((request.params as { userId?: string }).userId !== actor.ownerKey || segments.length > 2 || !chunked) {
+        request.raw.resume();
+        throw new AppError('NOT_FOUND', 'There is no such upload.');
+      }
+      return chunked.handle(request, reply, { actor, transferId: segments[0], chunk: segments[1] });
+    };
+    for (const method of ALL_METHODS) {
+      for (const url of [`${UPLOADS_BASE}/:userId`, `${UPLOADS_BASE}/:userId/*`]) {
+        scope.route({ method, url, config, schema: { hide: true }, handler: uploads });
+      }
+    }
     for (const method of ALL_METHODS) {
       for (const url of [`${REMOTE_BASE}/:userId`, `${REMOTE_BASE}/:userId/*`]) {
         scope.route({ method, url, config, schema: { hide: true }, handler: handle(true) });

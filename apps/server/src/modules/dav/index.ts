@@ -9,7 +9,9 @@
  * their policies — never their repositories), `dav.methods.ts` (PROPFIND streamed, GET/HEAD through send-blob, PUT
  * streamed through the files service's ingest, MKCOL, DELETE to the trash, COPY/MOVE in `dav.copy-move.ts`),
  * `dav.props.ts` (live properties, `oc:`/`nc:` ones, the multistatus), `dav.xml.ts` (bounded namespace-aware parsing
- * with saxes; malformed → 400).
+ * with saxes; malformed → 400), `dav.chunked.ts` (the Nextcloud clients' chunked uploads under
+ * `/remote.php/dav/uploads/{ownerKey}/`, chunks in the blob store, rows in `dav.chunked.repository.ts`; the module
+ * returns their sweep for the jobs).
  */
 import type { FastifyInstance } from 'fastify';
 import type { EventEmitter } from '../../events';
@@ -20,6 +22,9 @@ import type { FoldersService, WorkspacesService } from '../spaces';
 import type { Db } from '../../db';
 import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
+import type { BlobStore } from '../../adapters/blob-store';
+import { createChunkedUploads } from './dav.chunked';
+import { createChunkedRepository } from './dav.chunked.repository';
 import { createDavLocks } from './dav.locks';
 import { createDavMethods } from './dav.methods';
 import { proppatch } from './dav.proppatch';
@@ -41,6 +46,8 @@ export async function createDavModule(
     sharing: SharingService;
     events: EventEmitter;
     maxUploadBytes: number;
+    /** Where chunked uploads keep their chunks until they are assembled. */
+    blobs: BlobStore;
   },
 ) {
   const tree = createDavTree(deps);
@@ -53,14 +60,17 @@ export async function createDavModule(
       throw new AppError('LOCKED', 'This file is locked by someone editing it in another app. Try again later.');
     }
   };
+  const locks = createDavLocks({ ...deps, repo, tree });
   const methods = createDavMethods({
     ...deps,
     tree,
     extras: {
-      locks: createDavLocks({ ...deps, repo, tree }),
+      locks,
       deadProps: (id) => repo.properties(id),
       proppatch: (request, reply, dav, node) => proppatch({ ...deps, repo }, request, reply, dav, node),
     },
   });
-  await registerDavRoutes(app, { appPasswords: deps.appPasswords, methods });
+  const chunked = createChunkedUploads({ ...deps, repo: createChunkedRepository(deps.db), tree, locks });
+  await registerDavRoutes(app, { appPasswords: deps.appPasswords, methods, chunked });
+  return { chunkedUploads: { sweep: () => chunked.sweep() } };
 }

@@ -39,9 +39,9 @@ const capabilities = () => ({
   },
   capabilities: {
     core: { pollinterval: 60, 'webdav-root': 'remote.php/webdav', 'reference-api': false },
-    // Chunked uploads are not offered yet: clients then send each file in one PUT.
-    dav: { bulkupload: '' },
-    files: { bigfilechunking: false, undelete: true, versioning: true, blacklisted_files: ['.htaccess'] },
+    // Chunked uploads (dav.chunked.ts, under /remote.php/dav/uploads/): v1 "NG" and v2 with a Destination.
+    dav: { bulkupload: '', chunking: '1.0' },
+    files: { bigfilechunking: true, undelete: true, versioning: true, blacklisted_files: ['.htaccess'] },
     checksums: { supportedTypes: ['SHA256'], preferredUploadType: 'SHA256' },
     theming: { name: 'Atrium', productName: 'Atrium', slogan: 'Your team workspace' },
   },

@@ -62,8 +62,8 @@ describe.each(dialects())('Nextcloud client discovery (%s)', (dialect) => {
         core: { 'webdav-root': 'remote.php/webdav' },
         checksums: { supportedTypes: ['SHA256'] },
       });
-      // No chunking is advertised until chunked uploads exist: clients then send one PUT per file.
-      expect(body.ocs.data.capabilities.dav).not.toHaveProperty('chunking');
+      // Chunked uploads are advertised: the clients send large files in chunks under /remote.php/dav/uploads/.
+      expect(body.ocs.data.capabilities).toMatchObject({ dav: { chunking: '1.0' }, files: { bigfilechunking: true } });
     }
     const accept = await server.fetch('/ocs/v2.php/cloud/capabilities', { headers: { accept: 'application/json' } });
     expect((await readJson<Ocs<unknown>>(accept)).ocs.meta.statuscode).toBe(200);

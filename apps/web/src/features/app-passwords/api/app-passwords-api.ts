@@ -25,3 +25,19 @@ export function useRevokeAppPassword() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: appPasswordKeys.mine() }),
   });
 }
+
+/** The client a Nextcloud Login Flow v2 request is for (docs/PRODUCT.md#nextcloud-clients). */
+export const useLoginFlow = (token: string) =>
+  useQuery({
+    queryKey: ['login-flow', token],
+    queryFn: () => call(ENDPOINTS.loginFlow.show, { params: { token } }),
+    retry: false,
+  });
+
+export function useGrantLoginFlow() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (token: string) => call(ENDPOINTS.loginFlow.grant, { params: { token } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: appPasswordKeys.mine() }),
+  });
+}
