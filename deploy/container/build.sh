@@ -17,7 +17,8 @@
 #                           argument separated by '|' (default: /etc/apt/sources.list.d/debian.sources when present,
 #                           else deb.debian.org with bookworm-security and bookworm-updates)
 #   ATRIUM_REBUILD_BASE=1   build the base again even when one with this definition exists (security updates)
-# Needs: mmdebstrap, podman (root, or rootless with uidmap), the repository's dev dependencies (`npm ci`).
+# Needs: mmdebstrap, podman, the repository's dev dependencies (`npm ci`). Run and tested as root; rootless podman
+# with mmdebstrap's unshare mode (uidmap) is expected to work but is not tested here.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -125,10 +126,10 @@ run node scripts/run.mjs node --input-type=module -e \
 
 # 5. The build context (hard links: no copy of node_modules), then the image.
 step "image: podman build → $IMAGE"
-context="$CACHE/context"
-rm -rf "$context"
+context=$(mktemp -d "$CACHE/context.XXXXXX")
+trap 'rm -rf "$context"' EXIT
 mkdir -p "$context/node/bin" "$context/app"
-cp -l "$node_bin" "$context/node/bin/node"
+cp -l "$node_bin" "$context/node/bin/node" 2>/dev/null || cp "$node_bin" "$context/node/bin/node"
 cp "$(dirname "$node_bin")/../LICENSE" "$context/node/LICENSE"
 cp -al "$deps" "$context/deps"
 rm "$context/deps/.complete"
@@ -136,6 +137,7 @@ cp -r --parents apps/server/dist apps/web/dist "$context/app/"
 rm -f "$context/app/apps/server/dist/.build-fingerprint"
 version=$(node -p "require('./apps/server/package.json').version")
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD 2>/dev/null || revision="$revision-dirty"
 previous=$(podman image inspect --format '{{.Id}}' "$IMAGE" 2>/dev/null || true)
 run podman build --quiet --format docker --layers -f deploy/container/Containerfile \
   --build-arg "BASE=$BASE" \
@@ -145,7 +147,6 @@ run podman build --quiet --format docker --layers -f deploy/container/Containerf
   --label "org.opencontainers.image.licenses=AGPL-3.0-or-later" \
   --label "org.opencontainers.image.base.name=$BASE" \
   -t "$IMAGE" "$context" >/dev/null
-rm -rf "$context"
 # The image this tag named before, unless a container still uses it (its layers stay cached either way).
 current=$(podman image inspect --format '{{.Id}}' "$IMAGE")
 if [ -n "$previous" ] && [ "$previous" != "$current" ]; then podman rmi "$previous" >/dev/null 2>&1 || true; fi

@@ -16,6 +16,7 @@ import { COMPOSE_ENV_EXAMPLE, atriumRunArgs, readCompose, readEnvFile, repoRoot 
  *
  * Podman here needs runc and cgroupfs (crun refuses the hybrid cgroups of this machine kind) and limits within the
  * sandbox's (20,000 open files where compose.yaml asks 65,536): ATRIUM_PODMAN_FLAGS replaces the global flags.
+ * ATRIUM_TEST_IMAGE names the image it builds (localhost/atrium:test).
  */
 const IMAGE = process.env.ATRIUM_TEST_IMAGE ?? 'localhost/atrium:test';
 const PODMAN_FLAGS = (process.env.ATRIUM_PODMAN_FLAGS ?? '--runtime runc --cgroup-manager=cgroupfs').split(/\s+/);
