@@ -59,6 +59,16 @@ const integrityOf = (file) => `sha512-${createHash('sha512').update(readFileSync
  */
 export function supportedNodePath(version = RUNTIME_NODE_VERSION) {
   if (isSupportedNode() && version === RUNTIME_NODE_VERSION) return process.execPath;
+  return pinnedNodePath(version);
+}
+
+/**
+ * The path of the npm registry's official node binary of `version` in `.runtime/`, downloaded and checked as
+ * `supportedNodePath` says even when this process's node is supported: the container image (deploy/container/build.sh)
+ * ships this very binary, whatever node the build machine runs.
+ * @param {string} [version]
+ */
+export function pinnedNodePath(version = RUNTIME_NODE_VERSION) {
   const prefix = path.join(root, '.runtime', `node-${version}`);
   const pkg = `node-${process.platform}-${process.arch}`;
   const folder = path.join(prefix, 'node_modules', pkg);
@@ -69,14 +79,18 @@ export function supportedNodePath(version = RUNTIME_NODE_VERSION) {
     console.error(`\n✖ ${message}`);
     process.exit(1);
   };
+  // Why a download is wanted: this node is unsupported, or another version is asked for (another line, the image).
+  const why = isSupportedNode()
+    ? `Node ${version} is wanted and not in .runtime/`
+    : `Node ${process.versions.node} is not supported (${SUPPORTED_NODE_LINES})`;
   const refusal = runtimeDownloadRefusal();
-  if (refusal) fail(`Node ${process.versions.node} is not supported (${SUPPORTED_NODE_LINES}). ${refusal}`);
+  if (refusal) fail(`${why}. ${refusal}`);
   const registry =
     spawnSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).stdout?.trim() || 'the npm registry';
   const pinned = RUNTIME_INTEGRITY[`${pkg}@${version}`];
   // Progress goes to stderr: callers may read the path from stdout.
   console.error(
-    `Node ${process.versions.node} is not supported (${SUPPORTED_NODE_LINES}). Downloading Node ${version}: npm package ` +
+    `${why}. Downloading Node ${version}: npm package ` +
       `${pkg}@${version} from ${registry} into ${path.relative(process.cwd(), prefix) || prefix}` +
       ` (${pinned ? 'checked against the sha512 pinned in scripts/runtime.mjs' : "no pinned hash for this platform: checked against the registry's integrity only"}).` +
       '\nSet ATRIUM_RUNTIME_DOWNLOAD=off to stop this and install Node 22 or 24 yourself.',
