@@ -26,10 +26,10 @@ cd "$root"
 IMAGE="${1:-localhost/atrium:latest}"
 CACHE="${ATRIUM_CONTAINER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/atrium/container}"
 SUITE=bookworm
-# What the server calls (scripts/start.mjs AI_PACKAGES, .ci/run): speech (pocketsphinx + en-us model, flite, lame,
-# sox, ffmpeg), OCR (tesseract-ocr + eng), PDF text (poppler-utils). postgresql-client-15: `ops.js backup` runs
+# What the server calls (scripts/start.mjs AI_PACKAGES, .ci/run): speech (pocketsphinx + en-us model, festival + its
+# HTS voice, flite, lame, sox, ffmpeg), OCR (tesseract-ocr + eng), PDF text (poppler-utils). postgresql-client-15: `ops.js backup` runs
 # pg_dump of PostgreSQL 15 (compose.yaml's database). tini: PID 1. ca-certificates: S3, OIDC and SMTP over TLS.
-PACKAGES=(ca-certificates tini flite lame sox ffmpeg pocketsphinx pocketsphinx-en-us libpocketsphinx3 libsphinxbase3
+PACKAGES=(ca-certificates tini festival festvox-us-slt-hts flite lame sox ffmpeg pocketsphinx pocketsphinx-en-us libpocketsphinx3 libsphinxbase3
   tesseract-ocr tesseract-ocr-eng poppler-utils postgresql-client-15)
 # The service account (no login, no home of its own) and its data folder; the app's files stay root's, read-only to it.
 HOOKS=(
