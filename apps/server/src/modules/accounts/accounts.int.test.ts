@@ -150,6 +150,27 @@ describe.each(dialects())('invitations and local accounts (%s)', (dialect) => {
     expect((await accept({ username: 'frank', password: STRONG })).status).toBe(201);
   });
 
+  it('lets one of two parallel accepts with the same username win; the other gets 409 and leaves no user behind', async () => {
+    const [first, second] = await Promise.all([invite('hugo@example.test'), invite('hugo.two@example.test')]);
+    const accept = (url: string) =>
+      anon('POST', `/api/public/invitations/${tokenOf(url)}/accept`, { username: 'hugo', password: STRONG });
+    const answers = await Promise.all([accept(first.url), accept(second.url)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    const loser = answers.find((a) => a.status === 409);
+    expect(await readError(loser!)).toMatchObject({ code: 'USERNAME_TAKEN', message: ACCOUNT_TEXTS.usernameTaken });
+    const users = await json<{ userId: string; email: string | null; disabled: boolean }[]>(
+      call('admin', 'GET', '/api/admin/users?q=hugo'),
+    );
+    expect(users.map((u) => [u.userId, u.disabled])).toEqual([['hugo', false]]);
+    // The losing invitation is still usable with another username.
+    const losing = answers[0]!.status === 409 ? first : second;
+    const retried = await anon('POST', `/api/public/invitations/${tokenOf(losing.url)}/accept`, {
+      username: 'hugo2',
+      password: STRONG,
+    });
+    expect(retried.status).toBe(201);
+  });
+
   it('refuses a revoked, an expired, an unknown link and one whose workspace is gone, each with its message', async () => {
     const revoked = await invite('gina@example.test');
     expect((await call('bob', 'DELETE', `/api/invitations/${revoked.id}`)).status).toBe(404);

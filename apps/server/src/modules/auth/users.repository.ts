@@ -47,6 +47,58 @@ export const createUsersRepository = (db: Db, clock: Clock) => ({
     return row;
   },
 
+  /**
+   * A user with local credentials, both rows or neither (one transaction): a username or owner key taken at the same
+   * moment by someone else leaves nothing behind and answers which one was taken.
+   */
+  async insertLocal(
+    values: Parameters<ReturnType<typeof createUsersRepository>['insert']>[0],
+    credential: { username: string; passwordHash: string | null },
+  ): Promise<UserRow | 'username-taken' | 'owner-key-taken'> {
+    const now = iso(clock.now());
+    const row: UserRow = {
+      ...values,
+      id: randomUUID(),
+      created_at: now,
+      updated_at: now,
+      first_login_completed_at: null,
+      disabled_at: null,
+      quota_bytes: null,
+      last_sign_in_at: null,
+    };
+    const usernameKey = credential.username.toLowerCase();
+    try {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('users').values(row).execute();
+        await trx
+          .insertInto('local_credentials')
+          .values({
+            user_id: row.id,
+            username: credential.username,
+            username_key: usernameKey,
+            password_hash: credential.passwordHash,
+            password_changed_at: credential.passwordHash ? now : null,
+          })
+          .execute();
+      });
+      return row;
+    } catch (error) {
+      const taken = await db
+        .selectFrom('local_credentials')
+        .select('user_id')
+        .where('username_key', '=', usernameKey)
+        .executeTakeFirst();
+      if (taken) return 'username-taken';
+      const keyTaken = await db
+        .selectFrom('users')
+        .select('id')
+        .where('owner_key', '=', row.owner_key)
+        .executeTakeFirst();
+      if (keyTaken) return 'owner-key-taken';
+      throw error;
+    }
+  },
+
   /** Records that the user's first sign-in was greeted; the first call wins, later ones change nothing. */
   async completeFirstLogin(id: string): Promise<void> {
     await db
