@@ -155,7 +155,7 @@ for (const screen of WIDTHS) {
     await leePage.getByRole('link', { name: 'Go to sign-in' }).click();
     await leePage.getByLabel('Username').fill(`LEE-${run}`);
     await leePage.getByLabel('Password', { exact: true }).fill('amber-canyon-whistle-63');
-    await leePage.getByRole('button', { name: 'Sign In' }).click();
+    await leePage.getByRole('button', { name: 'Sign In', exact: true }).click();
     await leePage.waitForURL(/\/dashboard/);
     await leePage.goto('/dashboard/profile');
     await expect(leePage.getByRole('region', { name: 'Password', exact: true })).toBeVisible();

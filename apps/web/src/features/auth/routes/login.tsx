@@ -252,7 +252,7 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
               className={`${buttonClass('secondary')} mt-3 min-h-11 w-full`}
             >
               <Fingerprint aria-hidden="true" className="size-4 text-brand-600" />
-              Use a passkey
+              Sign in with a passkey
             </button>
           </>
         )}
