@@ -198,8 +198,6 @@ for (const { name: screen, width, height } of WIDTHS) {
     expect((await page.request.put('/api/admin/second-factor-policy', { data: { policy: 'nobody' } })).status()).toBe(
       200,
     );
-    expect(
-      (await page.request.delete('/api/me/totp', { data: { password: E2E_ADMIN_PASSWORD } })).status(),
-    ).toBe(200);
+    expect((await page.request.delete('/api/me/totp', { data: { password: E2E_ADMIN_PASSWORD } })).status()).toBe(200);
   });
 }

@@ -307,6 +307,10 @@ describe.each(dialects())('invitations and local accounts (%s)', (dialect) => {
     expect((await readError(used)).message).toBe(ACCOUNT_TEXTS.resetLinkGone);
 
     // An admin's reset link ends every session once used.
+    // The admin's users list marks local accounts (their rows offer a reset link).
+    const listed = await json<{ userId: string; localAccount: boolean }[]>(call('admin', 'GET', '/api/admin/users'));
+    expect(listed.find((u) => u.userId === 'kim')?.localAccount).toBe(true);
+    expect(listed.find((u) => u.userId === 'alice')?.localAccount).toBe(false);
     const reset = await json<{ url: string }>(call('admin', 'POST', '/api/admin/users/kim/password-reset'));
     await json(
       anon('POST', `/api/public/password-reset/${resetTokenOf(reset.url)}`, { password: 'kim-other-secret-88' }),
