@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { E2E_ADMIN_PASSWORD } from './playwright.config';
 import { shot, WIDTHS } from './screens';
+import { signInAsUser } from './users';
 
 /**
  * Second factors (docs/PRODUCT.md#second-factors) with the built-in admin: set up an authenticator app from
@@ -199,5 +200,65 @@ for (const { name: screen, width, height } of WIDTHS) {
       200,
     );
     expect((await page.request.delete('/api/me/totp', { data: { password: E2E_ADMIN_PASSWORD } })).status()).toBe(200);
+  });
+}
+
+for (const { name: screen, width, height } of WIDTHS) {
+  test(`policy: the held sign-in may add a passkey instead of an app (${width} px)`, async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(90_000);
+    const run = `${Date.now().toString(36)}${test.info().retry}${screen}`;
+    const base = String(baseURL);
+    // A local admin of its own (the built-in admin keeps no passkey from this test).
+    await signInAsUser(page.context(), base, { ownerKey: `e2e-enrol-admin-${run}`, role: 'admin' });
+    const created = await page.request.post('/api/admin/users', {
+      data: { username: `kit-${run}`, name: 'Kit Admin', role: 'admin' },
+    });
+    expect(created.status()).toBe(201);
+    const { url } = (await created.json()) as { url: string };
+    const token = url.split('/reset-password/')[1] ?? '';
+    const password = 'juniper-harbor-signal-58';
+    expect((await page.request.post(`/api/public/password-reset/${token}`, { data: { password } })).status()).toBe(200);
+    expect((await page.request.put('/api/admin/second-factor-policy', { data: { policy: 'admins' } })).status()).toBe(
+      200,
+    );
+    try {
+      const kit = await browser.newContext({ baseURL: base });
+      const kitPage = await kit.newPage();
+      await kitPage.setViewportSize({ width, height });
+      const cdp = await kit.newCDPSession(kitPage);
+      await cdp.send('WebAuthn.enable');
+      await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+        },
+      });
+      await kitPage.goto('/login');
+      await kitPage.getByLabel('Username').fill(`kit-${run}`);
+      await kitPage.getByLabel('Password').fill(password);
+      await kitPage.getByRole('button', { name: 'Sign In', exact: true }).click();
+      await expect(kitPage.getByRole('heading', { name: 'Set up two-step verification' })).toBeVisible();
+      const instead = kitPage.getByRole('button', { name: 'Add a passkey instead' });
+      await expect(instead).toBeVisible();
+      await shot(kitPage, `factors-login-enrol-passkey-${screen}`);
+      await instead.click();
+      await expect(kitPage).toHaveURL(/\/dashboard/);
+
+      // From now on the passkey alone signs Kit in.
+      expect((await kitPage.request.post('/api/auth/logout')).status()).toBe(200);
+      await kitPage.goto('/login');
+      await kitPage.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      await expect(kitPage).toHaveURL(/\/dashboard/);
+      await kit.close();
+    } finally {
+      await page.request.put('/api/admin/second-factor-policy', { data: { policy: 'nobody' } });
+    }
   });
 }

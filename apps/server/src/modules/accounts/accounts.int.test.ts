@@ -156,14 +156,16 @@ describe.each(dialects())('invitations and local accounts (%s)', (dialect) => {
       anon('POST', `/api/public/invitations/${tokenOf(url)}/accept`, { username: 'hugo', password: STRONG });
     const answers = await Promise.all([accept(first.url), accept(second.url)]);
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
-    const loser = answers.find((a) => a.status === 409);
-    expect(await readError(loser!)).toMatchObject({ code: 'USERNAME_TAKEN', message: ACCOUNT_TEXTS.usernameTaken });
+    const loserAt = answers.findIndex((a) => a.status === 409);
+    const loser = answers[loserAt];
+    if (!loser) throw new Error('no 409 among the answers');
+    expect(await readError(loser)).toMatchObject({ code: 'USERNAME_TAKEN', message: ACCOUNT_TEXTS.usernameTaken });
     const users = await json<{ userId: string; email: string | null; disabled: boolean }[]>(
       call('admin', 'GET', '/api/admin/users?q=hugo'),
     );
     expect(users.map((u) => [u.userId, u.disabled])).toEqual([['hugo', false]]);
     // The losing invitation is still usable with another username.
-    const losing = answers[0]!.status === 409 ? first : second;
+    const losing = loserAt === 0 ? first : second;
     const retried = await anon('POST', `/api/public/invitations/${tokenOf(losing.url)}/accept`, {
       username: 'hugo2',
       password: STRONG,

@@ -31,7 +31,7 @@ export interface FactorsModuleDeps {
   site: SiteOrigin;
   /**
    * The auth module's check of a person's own password (null: the account has none here), for turning the app off
-   * (docs/SECURITY.md#second-factors). Called only while serving requests: the auth module is created after this one.
+   * (docs/SECURITY.md, "Second factors and passkeys"). Called only while serving requests: the auth module is created after this one.
    */
   ownPasswordCheck: FactorsRoutesDeps['ownPasswordCheck'];
 }

@@ -9,7 +9,7 @@ export const useSecondFactors = () => useQuery(secondFactorsQuery());
 
 export const startTotp = () => call(ENDPOINTS.factors.totpStart);
 export const confirmTotp = (code: string) => call(ENDPOINTS.factors.totpVerify, { body: { code } });
-/** Turning the app off: the account password, or (no password here) a code (docs/SECURITY.md#second-factors). */
+/** Turning the app off: the account password, or (no password here) a code (docs/SECURITY.md, "Second factors and passkeys"). */
 export const removeTotp = (body: { password: string } | { code: string }) =>
   call(ENDPOINTS.factors.totpRemove, { body });
 export const regenerateRecoveryCodes = (code: string) => call(ENDPOINTS.factors.recoveryRegenerate, { body: { code } });
