@@ -190,7 +190,7 @@ function InvitationSettingsForm() {
           label="Self-sign-up email domains"
           value={shownDomains}
           onChange={setDomains}
-          hint="Empty: sign-up is closed. Separate domains with commas."
+          hint="Empty: sign-up is closed. Separate domains with commas. Sign-up also needs email (SMTP_URL) to confirm addresses."
           className="min-w-0 flex-1 basis-56"
         />
         <button type="submit" className={buttonClass('secondary')} disabled={update.isPending}>

@@ -37,7 +37,7 @@ export default function SignUpPage() {
   if (state.kind === 'loading') return <Spinner label="Loading…" />;
   if (state.kind === 'sent')
     return (
-      <AccountCard title="Check your email">
+      <AccountCard title="Almost there">
         <p role="status" className="text-sm text-slate-700">
           {ACCOUNT_TEXTS.signUpRequested}
         </p>
