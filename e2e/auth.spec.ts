@@ -13,7 +13,7 @@ const flags = (page: Page) =>
 async function signInAsAdmin(page: Page, password = E2E_ADMIN_PASSWORD) {
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
 test('the admin signs in and out through the login page', async ({ page }) => {

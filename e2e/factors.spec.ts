@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { E2E_ADMIN_PASSWORD } from './playwright.config';
 import { shot, WIDTHS } from './screens';
+import { signInAsUser } from './users';
 
 /**
  * Second factors (docs/PRODUCT.md#second-factors) with the built-in admin: set up an authenticator app from
@@ -89,11 +90,18 @@ for (const { name: screen, width, height } of WIDTHS) {
     await page.getByRole('button', { name: 'Verify' }).click();
     await expect(page).toHaveURL(/\/dashboard/);
 
-    // Turn the app off with another recovery code; the password alone signs in again.
+    // Turn the app off: it asks for the password (a code read off the phone is not enough); then the password alone
+    // signs in again.
     await page.goto('/dashboard/profile');
     await expect(security.getByText('On. 9 of 10 recovery codes left.')).toBeVisible();
     await security.getByRole('button', { name: 'Turn off' }).click();
-    await security.getByLabel('Code to turn the app off').fill(recovery[1] ?? '');
+    const password = security.getByLabel('Your password');
+    await expect(password).toHaveAttribute('type', 'password');
+    await password.fill('not-the-password');
+    await security.getByRole('button', { name: 'Turn off' }).click();
+    await expect(security.getByText('That password is not right.')).toBeVisible();
+    await shot(page, `factors-turn-off-${screen}`);
+    await security.getByLabel('Your password').fill(E2E_ADMIN_PASSWORD);
     await security.getByRole('button', { name: 'Turn off' }).click();
     await expect(security.getByText('Off.')).toBeVisible();
     await signOut(page);
@@ -139,7 +147,7 @@ for (const { name: screen, width, height } of WIDTHS) {
     await signOut(page);
     await page.goto('/login');
     await shot(page, `factors-login-passkey-${screen}`);
-    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await expect(page).toHaveURL(/\/dashboard/);
     await expect(page.getByRole('heading', { name: 'Two-step verification' })).toHaveCount(0);
 
@@ -152,7 +160,7 @@ for (const { name: screen, width, height } of WIDTHS) {
     // Removed: the browser's passkey no longer signs in.
     await signOut(page);
     await page.goto('/login');
-    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await expect(page.getByRole('main').getByRole('alert')).toHaveText(
       'That passkey could not be used to sign in. Try again or use your password.',
     );
@@ -184,14 +192,73 @@ for (const { name: screen, width, height } of WIDTHS) {
     await page.getByRole('button', { name: 'Verify' }).click();
     const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
     await expect(codes).toHaveCount(10);
-    const recovery = (await codes.first().textContent())?.trim() ?? '';
     await page.getByRole('button', { name: 'I saved them, continue' }).click();
     await expect(page).toHaveURL(/\/dashboard/);
 
-    // Back to how it was: policy off, app off (with a recovery code).
+    // Back to how it was: policy off, app off (with the password).
     expect((await page.request.put('/api/admin/second-factor-policy', { data: { policy: 'nobody' } })).status()).toBe(
       200,
     );
-    expect((await page.request.delete('/api/me/totp', { data: { code: recovery } })).status()).toBe(200);
+    expect((await page.request.delete('/api/me/totp', { data: { password: E2E_ADMIN_PASSWORD } })).status()).toBe(200);
+  });
+}
+
+for (const { name: screen, width, height } of WIDTHS) {
+  test(`policy: the held sign-in may add a passkey instead of an app (${width} px)`, async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(90_000);
+    const run = `${Date.now().toString(36)}${test.info().retry}${screen}`;
+    const base = String(baseURL);
+    // A local admin of its own (the built-in admin keeps no passkey from this test).
+    await signInAsUser(page.context(), base, { ownerKey: `e2e-enrol-admin-${run}`, role: 'admin' });
+    const created = await page.request.post('/api/admin/users', {
+      data: { username: `kit-${run}`, name: 'Kit Admin', role: 'admin' },
+    });
+    expect(created.status()).toBe(201);
+    const { url } = (await created.json()) as { url: string };
+    const token = url.split('/reset-password/')[1] ?? '';
+    const password = 'juniper-harbor-signal-58';
+    expect((await page.request.post(`/api/public/password-reset/${token}`, { data: { password } })).status()).toBe(200);
+    expect((await page.request.put('/api/admin/second-factor-policy', { data: { policy: 'admins' } })).status()).toBe(
+      200,
+    );
+    try {
+      const kit = await browser.newContext({ baseURL: base });
+      const kitPage = await kit.newPage();
+      await kitPage.setViewportSize({ width, height });
+      const cdp = await kit.newCDPSession(kitPage);
+      await cdp.send('WebAuthn.enable');
+      await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+        },
+      });
+      await kitPage.goto('/login');
+      await kitPage.getByLabel('Username').fill(`kit-${run}`);
+      await kitPage.getByLabel('Password').fill(password);
+      await kitPage.getByRole('button', { name: 'Sign In', exact: true }).click();
+      await expect(kitPage.getByRole('heading', { name: 'Set up two-step verification' })).toBeVisible();
+      const instead = kitPage.getByRole('button', { name: 'Add a passkey instead' });
+      await expect(instead).toBeVisible();
+      await shot(kitPage, `factors-login-enrol-passkey-${screen}`);
+      await instead.click();
+      await expect(kitPage).toHaveURL(/\/dashboard/);
+
+      // From now on the passkey alone signs Kit in.
+      expect((await kitPage.request.post('/api/auth/logout')).status()).toBe(200);
+      await kitPage.goto('/login');
+      await kitPage.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      await expect(kitPage).toHaveURL(/\/dashboard/);
+      await kit.close();
+    } finally {
+      await page.request.put('/api/admin/second-factor-policy', { data: { policy: 'nobody' } });
+    }
   });
 }

@@ -24,7 +24,7 @@ test.describe('first run without PUBLIC_URL', () => {
       await page.goto(`${base}/login`);
       await page.getByLabel('Username').fill('admin');
       await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
       await expect(page).toHaveURL(`${base}/dashboard`);
       const me = await page.request.get(`${base}/api/me`);
       expect(me.status()).toBe(200);
@@ -71,7 +71,7 @@ test.describe('PUBLIC_URL set to another address', () => {
       await expect(alert).toContainText(`only accepts sign-ins at ${publicUrl} (its PUBLIC_URL)`);
       await page.getByLabel('Username').fill('admin');
       await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
       await expect(alert).toContainText(`only accepts sign-ins at ${publicUrl}`);
       await expect(page).toHaveURL(`${here}/login`);
       await shot(page, `login-public-url-mismatch-${size.name}`);

@@ -68,7 +68,7 @@ test('Chromium finds the dashboard installable (no installability errors), under
     await page.goto('/login');
     await page.getByLabel('Username').fill('admin');
     await page.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     const cdp = await context.newCDPSession(page);
     // The manifest is fetched after load; ask until Chromium has parsed it.

@@ -4,11 +4,14 @@ import { ACCOUNT_TEXTS } from '@atrium/contracts/texts';
 import { expect, test } from './fixtures';
 import { shot, WIDTHS } from './screens';
 import { signInAsUser } from './users';
+import { waitForMail } from './mail';
 
 /**
  * Invitations and local accounts (docs/PRODUCT.md#invitations): alice (an owner) invites erin@example.test to Design
- * as an editor and copies the link; erin, in her own browser, opens it, creates a local account, lands signed in,
- * sees Design and uploads a file. A revoked and an expired link each say so.
+ * as an editor; the link shows on her screen to copy and reaches erin by email (read from the e2e SMTP server); erin,
+ * in her own browser, opens the emailed link, creates a local account, lands signed in, sees Design and uploads a
+ * file. A revoked and an expired link each say so. An admin's Users screen issues a local account's reset link from
+ * its row.
  */
 
 /** Moves an invitation past its expiry, as time would. */
@@ -57,11 +60,16 @@ for (const screen of WIDTHS) {
     await expect(pending.getByRole('button', { name: 'Resend invitation to erin@example.test' })).toBeVisible();
     await shot(page, `invitations-members-${screen.name}`);
 
+    // The same link reached Erin by email (the e2e SMTP server's mailbox); she opens it from there.
+    const mail = await waitForMail({ to: 'erin@example.test', subject: `invited you to ${design} on Atrium` });
+    const mailed = mail.links.find((address) => address.includes('/invite/'));
+    expect(mailed).toBe(link);
+
     // Erin, in her own browser.
     const erin = await browser.newContext({ baseURL: base });
     const erinPage = await erin.newPage();
     await erinPage.setViewportSize({ width: screen.width, height: screen.height });
-    await erinPage.goto(new URL(link).pathname);
+    await erinPage.goto(mailed ?? '');
     await expect(erinPage.getByRole('heading', { level: 1, name: `Join ${design}` })).toBeVisible();
     await expect(erinPage.getByText(`Alice ${run}`)).toBeVisible();
     await erinPage.getByLabel('Username').fill(`erin-${run}`);
@@ -155,11 +163,36 @@ for (const screen of WIDTHS) {
     await leePage.getByRole('link', { name: 'Go to sign-in' }).click();
     await leePage.getByLabel('Username').fill(`LEE-${run}`);
     await leePage.getByLabel('Password', { exact: true }).fill('amber-canyon-whistle-63');
-    await leePage.getByRole('button', { name: 'Sign In' }).click();
+    await leePage.getByRole('button', { name: 'Sign In', exact: true }).click();
     await leePage.waitForURL(/\/dashboard/);
     await leePage.goto('/dashboard/profile');
     await expect(leePage.getByRole('region', { name: 'Password', exact: true })).toBeVisible();
     await shot(leePage, `accounts-profile-${screen.name}`);
+
+    // Lee forgot it: the admin finds Lee on the Users screen and hands over a reset link from the row.
+    await page.getByRole('search').getByLabel('Search users').fill(`lee-${run}`);
+    await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
+    const rows = page.getByRole(screen.width < 640 ? 'list' : 'table', { name: 'Users' });
+    await expect(rows.getByText(`lee-${run}`)).toBeVisible();
+    await rows.getByRole('button', { name: 'Reset link for Lee Local' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Password reset link for Lee Local' });
+    const resetField = dialog.getByLabel('Password reset link');
+    await expect(resetField).toHaveValue(/\/reset-password\/[A-Za-z0-9_-]{32}$/);
+    await shot(page, `accounts-reset-link-${screen.name}`);
+    const resetLink = await resetField.inputValue();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect(dialog).toHaveCount(0);
+    // Accounts of the identity provider have no such button.
+    await page.getByRole('search').getByLabel('Search users').fill(`e2e-accounts-admin-${run}`);
+    await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
+    await expect(rows.getByText(`e2e-accounts-admin-${run}`).first()).toBeVisible();
+    await expect(rows.getByRole('button', { name: /^Reset link for/ })).toHaveCount(0);
+
+    await leePage.goto(new URL(resetLink).pathname);
+    await leePage.getByLabel('New password', { exact: true }).fill('copper-meadow-lantern-27');
+    await leePage.getByLabel('Confirm password').fill('copper-meadow-lantern-27');
+    await leePage.getByRole('button', { name: 'Set password' }).click();
+    await expect(leePage.getByText('Your password is set.', { exact: false })).toBeVisible();
     await lee.close();
   });
 }

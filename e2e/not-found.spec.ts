@@ -24,7 +24,7 @@ for (const size of WIDTHS) {
     await page.goto('/login');
     await page.getByLabel('Username').fill('admin');
     await page.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     const response = await page.goto('/dashboard/no-such-page');
     expect(response?.status()).toBe(404);

@@ -129,6 +129,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     sessions,
     events,
     site,
+    // Read at request time only: the auth module (created next) needs this module's second-factor gate first.
+    ownPasswordCheck: (user) => authFace.ownPasswordCheck(user),
   });
   const { loginLimiter, ...authFace } = await createAuthModule(app, {
     db: database.db,

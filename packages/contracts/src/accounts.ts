@@ -68,6 +68,10 @@ export const PublicInvitation = z
     role: z.string(),
     expiresAt: z.string(),
     invitedBy: z.string().describe('The inviter’s name'),
+    signUp: z
+      .boolean()
+      .optional()
+      .describe('True for a self-sign-up link (the person asked for it at `/signup`; nobody invited them)'),
   })
   .meta({ id: 'PublicInvitation' });
 export type PublicInvitation = z.infer<typeof PublicInvitation>;
@@ -158,6 +162,18 @@ export const InvitationSettingsPatch = z
   .meta({ id: 'InvitationSettingsPatch' });
 export type InvitationSettingsPatch = z.infer<typeof InvitationSettingsPatch>;
 
+/** GET /api/public/signup: whether the sign-up page is open, and to which email domains. */
+export const SignUpInfo = z
+  .object({
+    open: z.boolean().describe('Email is configured and the admin opened sign-up to at least one domain'),
+    domains: z.array(z.string()),
+  })
+  .meta({ id: 'SignUpInfo' });
+export type SignUpInfo = z.infer<typeof SignUpInfo>;
+
+/** POST /api/public/signup */
+export const SignUpRequest = z.object({ email: Email }).meta({ id: 'SignUpRequest' });
+
 /** The invitation and local-account endpoints of the endpoint table (`ENDPOINTS`, endpoints.ts). */
 export const accountsEndpoints = {
   inviteToWorkspace: endpoint({
@@ -246,6 +262,15 @@ export const accountsEndpoints = {
     params: TokenParams,
     body: SetPasswordRequest,
     response: PasswordResetAccepted,
+  }),
+  signUpInfo: endpoint({ method: 'GET', path: '/api/public/signup', response: SignUpInfo }),
+  /** A link to create the account, by email (the address is verified before any account exists). */
+  signUp: endpoint({
+    method: 'POST',
+    path: '/api/public/signup',
+    body: SignUpRequest,
+    response: PasswordResetAccepted,
+    status: 202,
   }),
   settings: endpoint({ method: 'GET', path: '/api/admin/invitation-settings', response: InvitationSettings }),
   updateSettings: endpoint({

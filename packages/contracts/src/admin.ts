@@ -17,6 +17,9 @@ export const AdminUser = z
     role: z.enum(['user', 'admin']),
     disabled: z.boolean(),
     builtIn: z.boolean().describe('the built-in `admin` account (cannot be demoted or disabled)'),
+    localAccount: z
+      .boolean()
+      .describe('a local account (username and password here): the admin may issue it a password reset link'),
     quotaBytes: z.number().int().nullable().describe('the user’s own quota; null: the default (`USER_QUOTA_BYTES`)'),
     effectiveQuotaBytes: z.number().int().describe('the quota that applies now'),
     usedBytes: z.number().int().describe('bytes of the user’s personal files'),

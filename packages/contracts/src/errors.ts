@@ -55,6 +55,10 @@ export const ERROR_STATUS = {
   WEAK_PASSWORD: 400,
   /** A username (or an email of a local account) someone already has. */
   USERNAME_TAKEN: 409,
+  /** Self-sign-up is closed on this instance (no email domains, or no email to verify addresses). */
+  SIGN_UP_CLOSED: 403,
+  /** Self-sign-up is open, but not to this address's email domain. */
+  SIGN_UP_DOMAIN_NOT_ALLOWED: 403,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,

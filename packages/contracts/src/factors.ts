@@ -37,9 +37,27 @@ export const SecondFactorsResponse = z
     totp: z.boolean().describe('An authenticator app is confirmed'),
     recoveryCodesLeft: z.number().int(),
     required: z.boolean().describe('The admin policy requires a second factor of this person'),
+    turnOffWith: z
+      .enum(['password', 'code'])
+      .describe(
+        'What turning the app off asks for: the account password (local accounts, the built-in admin) or a current ' +
+          'code or recovery code (accounts of the identity provider, which have no password here)',
+      ),
   })
   .meta({ id: 'SecondFactors' });
 export type SecondFactorsResponse = z.infer<typeof SecondFactorsResponse>;
+
+/** DELETE /api/me/totp: the account password (accounts with one), else a current code or a recovery code. */
+export const TotpOffRequest = z
+  .object({
+    password: z.string().min(1, 'Enter your password').max(1000).optional(),
+    code: z.string().trim().min(1, 'Enter the code').max(100).optional(),
+  })
+  .refine((body) => body.password !== undefined || body.code !== undefined, {
+    message: 'Enter your password or a code',
+  })
+  .meta({ id: 'TotpOffRequest' });
+export type TotpOffRequest = z.infer<typeof TotpOffRequest>;
 
 /** Who must have a second factor (admin settings). */
 export const MFA_POLICIES = ['nobody', 'admins', 'everyone'] as const;
@@ -63,8 +81,8 @@ export const factorsEndpoints = {
     body: FactorCodeRequest,
     response: RecoveryCodesResponse,
   }),
-  /** Turning the app off asks for a current code (or a recovery code). */
-  totpRemove: endpoint({ method: 'DELETE', path: '/api/me/totp', body: FactorCodeRequest, response: OkResponse }),
+  /** Turning the app off asks for the account password, or (no password here) a current or recovery code. */
+  totpRemove: endpoint({ method: 'DELETE', path: '/api/me/totp', body: TotpOffRequest, response: OkResponse }),
   recoveryRegenerate: endpoint({
     method: 'POST',
     path: '/api/me/recovery-codes',
@@ -148,6 +166,14 @@ export const passkeyEndpoints = {
     response: Passkey,
   }),
   remove: endpoint({ method: 'DELETE', path: '/api/me/passkeys/:id', params: PasskeyParams, response: OkResponse }),
+  /** Policy requires a factor, the person has none: a passkey registered for the pending sign-in finishes it. */
+  enrolOptions: endpoint({ method: 'POST', path: '/api/auth/login/enrol/passkey/options', response: WebAuthnOptions }),
+  enrol: endpoint({
+    method: 'POST',
+    path: '/api/auth/login/enrol/passkey',
+    body: PasskeyRegisterRequest,
+    response: MeResponse,
+  }),
   /** Sign in with a passkey alone (a discoverable credential): never asked for a second factor. */
   signInOptions: endpoint({ method: 'POST', path: '/api/auth/passkey/options', response: WebAuthnOptions }),
   signIn: endpoint({

@@ -27,6 +27,7 @@ export const PAGES = {
   publicLink: { path: '/s', params: '/:token', title: 'Shared link' },
   invite: { path: '/invite', params: '/:token', title: 'Invitation' },
   resetPassword: { path: '/reset-password', params: '/:token', title: 'Set a password' },
+  signup: { path: '/signup', title: 'Sign up' },
   dashboard: { path: '/dashboard', title: 'Dashboard', nav: 'Home' },
   profile: { path: '/dashboard/profile', title: 'Profile' },
   connectApp: { path: '/dashboard/connect-app', params: '/:token', title: 'Connect an app' },

@@ -25,5 +25,7 @@ export const PUBLIC_ENDPOINTS = {
     accept: { method: 'POST', path: '/api/public/invitations/:token/accept' },
     resetInfo: { method: 'GET', path: '/api/public/password-reset/:token' },
     reset: { method: 'POST', path: '/api/public/password-reset/:token' },
+    signUpInfo: { method: 'GET', path: '/api/public/signup' },
+    signUp: { method: 'POST', path: '/api/public/signup' },
   },
 } as const satisfies Record<string, Record<string, Pick<Endpoint, 'method' | 'path'>>>;

@@ -113,7 +113,15 @@ export const ACCOUNT_TEXTS = {
   notLocalAccount: 'Your account signs in with the identity provider; it has no password here.',
   resetRequested: 'If an account has this email address, a link to set a new password is on its way.',
   invitingNotAllowed: 'Only admins may invite people on this instance.',
+  signUpClosed: 'Sign-up is closed on this server. Ask an admin for an invitation.',
+  signUpRequested:
+    'Check your email: if this address can have an account here, a link to create it is on its way. The link is ' +
+    'valid for a day.',
 } as const;
+
+/** Self-sign-up refuses an address outside the admin's domains, and says which ones are open. */
+export const signUpDomainMessage = (domains: readonly string[]) =>
+  `Sign-up here is open only to email addresses at ${domains.join(', ')}.`;
 
 /** The shortest password a local account may have. */
 export const PASSWORD_MIN_LENGTH = 12;

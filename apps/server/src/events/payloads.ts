@@ -117,6 +117,11 @@ export interface ReactionEvents {
   'invitation.sent': InvitationSent;
   /** A password reset link was issued for a local account that has an email address (mail sends it). */
   'password.reset.issued': PasswordResetIssued;
+  /**
+   * Someone asked to sign up with `email` (an allowed domain): mail sends the link that verifies it, or, when the
+   * address has an account already (`expiresAt` null), says so with a link to sign in.
+   */
+  'signup.requested': { email: string; url: string; expiresAt: string | null };
 }
 
 /** Every audited change is an event named after its audit action; the audit module records each one. */

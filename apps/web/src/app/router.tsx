@@ -41,6 +41,7 @@ export const routes: RouteObject[] = [
       // Invitation and password reset pages: no site header, no sign-in (features/accounts).
       { path: atRoot(PAGES.invite), ...page(() => import('../features/accounts/routes/invite')) },
       { path: atRoot(PAGES.resetPassword), ...page(() => import('../features/accounts/routes/reset-password')) },
+      { path: atRoot(PAGES.signup), ...page(() => import('../features/accounts/routes/signup')) },
       {
         path: atRoot(PAGES.dashboard),
         // The whole signed-in area is its own chunk: public pages never download it.

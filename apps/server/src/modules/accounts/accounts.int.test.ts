@@ -150,6 +150,29 @@ describe.each(dialects())('invitations and local accounts (%s)', (dialect) => {
     expect((await accept({ username: 'frank', password: STRONG })).status).toBe(201);
   });
 
+  it('lets one of two parallel accepts with the same username win; the other gets 409 and leaves no user behind', async () => {
+    const [first, second] = await Promise.all([invite('hugo@example.test'), invite('hugo.two@example.test')]);
+    const accept = (url: string) =>
+      anon('POST', `/api/public/invitations/${tokenOf(url)}/accept`, { username: 'hugo', password: STRONG });
+    const answers = await Promise.all([accept(first.url), accept(second.url)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    const loserAt = answers.findIndex((a) => a.status === 409);
+    const loser = answers[loserAt];
+    if (!loser) throw new Error('no 409 among the answers');
+    expect(await readError(loser)).toMatchObject({ code: 'USERNAME_TAKEN', message: ACCOUNT_TEXTS.usernameTaken });
+    const users = await json<{ userId: string; email: string | null; disabled: boolean }[]>(
+      call('admin', 'GET', '/api/admin/users?q=hugo'),
+    );
+    expect(users.map((u) => [u.userId, u.disabled])).toEqual([['hugo', false]]);
+    // The losing invitation is still usable with another username.
+    const losing = loserAt === 0 ? first : second;
+    const retried = await anon('POST', `/api/public/invitations/${tokenOf(losing.url)}/accept`, {
+      username: 'hugo2',
+      password: STRONG,
+    });
+    expect(retried.status).toBe(201);
+  });
+
   it('refuses a revoked, an expired, an unknown link and one whose workspace is gone, each with its message', async () => {
     const revoked = await invite('gina@example.test');
     expect((await call('bob', 'DELETE', `/api/invitations/${revoked.id}`)).status).toBe(404);
@@ -286,6 +309,10 @@ describe.each(dialects())('invitations and local accounts (%s)', (dialect) => {
     expect((await readError(used)).message).toBe(ACCOUNT_TEXTS.resetLinkGone);
 
     // An admin's reset link ends every session once used.
+    // The admin's users list marks local accounts (their rows offer a reset link).
+    const listed = await json<{ userId: string; localAccount: boolean }[]>(call('admin', 'GET', '/api/admin/users'));
+    expect(listed.find((u) => u.userId === 'kim')?.localAccount).toBe(true);
+    expect(listed.find((u) => u.userId === 'alice')?.localAccount).toBe(false);
     const reset = await json<{ url: string }>(call('admin', 'POST', '/api/admin/users/kim/password-reset'));
     await json(
       anon('POST', `/api/public/password-reset/${resetTokenOf(reset.url)}`, { password: 'kim-other-secret-88' }),

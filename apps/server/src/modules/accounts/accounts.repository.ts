@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db';
 import type { InvitationsTable, PasswordResetsTable } from '../../db/schema/accounts';
 import type { MemberRole } from '@atrium/contracts';
@@ -123,6 +124,14 @@ export const createAccountsRepository = (db: Db) => ({
       .execute();
     return true;
   },
+
+  /** Whether any user has this email address (any letter case). */
+  emailTaken: async (email: string) =>
+    (await db
+      .selectFrom('users')
+      .select('id')
+      .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+      .executeTakeFirst()) !== undefined,
 
   usersWithEmail: (email: string) =>
     db.selectFrom('users').select(['id', 'owner_key']).where('email', '=', email).execute(),

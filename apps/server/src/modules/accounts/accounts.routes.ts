@@ -7,6 +7,7 @@ import { routesOf } from '../../plugins/route';
 import { sessionIdOf, type CompletePasswordLogin } from '../auth';
 import type { AccountsService } from './accounts.service';
 import type { LocalAccountsService } from './local-accounts.service';
+import type { SignUpService } from './sign-up.service';
 
 const E = ENDPOINTS.accounts;
 const USER = { access: 'user' } as const;
@@ -25,8 +26,14 @@ export function registerAccountsRoutes(
   {
     accounts,
     local,
+    signUp,
     completePasswordLogin,
-  }: { accounts: AccountsService; local: LocalAccountsService; completePasswordLogin: CompletePasswordLogin },
+  }: {
+    accounts: AccountsService;
+    local: LocalAccountsService;
+    signUp: SignUpService;
+    completePasswordLogin: CompletePasswordLogin;
+  },
 ) {
   const serve = routesOf(app, { config: USER, tags: ['accounts'] });
 
@@ -161,6 +168,25 @@ export function registerAccountsRoutes(
     summary: 'Set a new password through a reset link; every session of the account ends',
     errors: [400, 410, 429],
     handler: async (request) => local.reset(request.params.token, request.body.password, requestContext(request)),
+  });
+
+  serve(E.signUpInfo, {
+    config: PUBLIC,
+    summary: 'Whether self-sign-up is open, and to which email domains (the sign-in page links to /signup when open)',
+    handler: async () => signUp.info(),
+  });
+
+  serve(E.signUp, {
+    config: limited('signup', 10),
+    summary: 'Sign up: a link to create the account, by email (the address is verified before any account exists)',
+    description:
+      'Closed (no domains, or no email configured) → 403 SIGN_UP_CLOSED; an address outside the domains → 403 ' +
+      'SIGN_UP_DOMAIN_NOT_ALLOWED. Otherwise 202, the same whether or not the address has an account.',
+    errors: [400, 403, 429],
+    handler: async (request, reply) => {
+      await signUp.request(request.body.email, requestContext(request));
+      return reply.status(E.signUp.status).send({ ok: true as const });
+    },
   });
 
   serve(E.settings, {

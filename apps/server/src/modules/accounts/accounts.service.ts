@@ -223,6 +223,8 @@ export function createAccountsService(deps: AccountsServiceDeps) {
         role: row.role,
         expiresAt: row.expires_at,
         invitedBy: inviter?.name ?? inviter?.owner_key ?? 'An admin',
+        // Nobody made it: the person asked for it on /signup (docs/PRODUCT.md#self-sign-up).
+        ...(row.invited_by === null && row.workspace_id === null ? { signUp: true } : {}),
       };
     },
 

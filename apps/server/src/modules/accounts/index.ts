@@ -7,7 +7,9 @@
  * account, its membership, then the auth module's `completePasswordLogin`), an identity-provider sign-in with a verified
  * email joining its pending invitations, the admin's local accounts and reset links, "Forgot password?", password
  * changes (other sessions end). Passwords are checked and hashed by `lib/passwords.ts`; sign-in itself is the auth
- * module's `POST /api/auth/login`. Emits `invitation.sent` and `password.reset.issued` for the mail module.
+ * module's `POST /api/auth/login`. `sign-up.service.ts`: self-sign-up to the admin's email domains (a link by email
+ * first, then the account). Emits `invitation.sent`, `password.reset.issued` and `signup.requested` for the mail
+ * module.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db';
@@ -19,6 +21,7 @@ import { createAccountsRepository } from './accounts.repository';
 import { registerAccountsRoutes } from './accounts.routes';
 import { createAccountsService, type AccountsServiceDeps } from './accounts.service';
 import { createLocalAccountsService } from './local-accounts.service';
+import { createSignUpService } from './sign-up.service';
 
 export interface AccountsModuleDeps extends Pick<
   AccountsServiceDeps,
@@ -52,7 +55,8 @@ export function createAccountsModule(
   const repo = createAccountsRepository(db);
   const local = createLocalAccountsService({ ...deps, repo });
   const accounts = createAccountsService({ ...deps, repo, local });
-  registerAccountsRoutes(app, { accounts, local, completePasswordLogin });
+  const signUp = createSignUpService({ ...deps, repo, settings: () => accounts.settings() });
+  registerAccountsRoutes(app, { accounts, local, signUp, completePasswordLogin });
   onOidcSignIn(async (user, profile, request) => {
     if (profile.email && profile.emailVerified)
       await accounts.joinByVerifiedEmail(user, profile.email, requestContext(request));

@@ -75,7 +75,10 @@ export function createLocalAccountsService(deps: LocalAccountsServiceDeps) {
       throw new AppError('USERNAME_TAKEN', ACCOUNT_TEXTS.usernameTaken);
   }
 
-  /** Creates a user with local credentials (a password, or none until the reset link is used). */
+  /**
+   * Creates a user with local credentials (a password, or none until the reset link is used), both rows or neither:
+   * of two people taking one username at the same moment, one wins and the other gets 409.
+   */
   async function createLocalUser(fields: {
     username: string;
     name: string | null;
@@ -83,25 +86,24 @@ export function createLocalAccountsService(deps: LocalAccountsServiceDeps) {
     role: Role;
     passwordHash: string | null;
   }) {
-    const row = await users.insert({
-      owner_key: await freeOwnerKey(fields.username),
-      name: fields.name,
-      nickname: fields.username,
-      email: fields.email,
-      picture: null,
-      role: fields.role,
-      oidc_issuer: null,
-      oidc_subject: null,
-    });
-    try {
-      await credentials.insert(row.id, fields.username, fields.passwordHash, now());
-    } catch (error) {
-      // Someone took the username at the same moment (unique index): the user row goes again.
-      await users.update(row.id, { disabled_at: now() });
-      void error;
-      throw new AppError('USERNAME_TAKEN', ACCOUNT_TEXTS.usernameTaken);
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const row = await users.insertLocal(
+        {
+          owner_key: await freeOwnerKey(fields.username),
+          name: fields.name,
+          nickname: fields.username,
+          email: fields.email,
+          picture: null,
+          role: fields.role,
+          oidc_issuer: null,
+          oidc_subject: null,
+        },
+        { username: fields.username, passwordHash: fields.passwordHash },
+      );
+      if (row === 'username-taken') throw new AppError('USERNAME_TAKEN', ACCOUNT_TEXTS.usernameTaken);
+      if (row !== 'owner-key-taken') return row;
     }
-    return row;
+    throw new AppError('USERNAME_TAKEN', ACCOUNT_TEXTS.usernameTaken);
   }
 
   async function issueResetFor(userId: string, lifetimeMs: number): Promise<ResetLinkResponse & { token: string }> {

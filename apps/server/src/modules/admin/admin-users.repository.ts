@@ -19,6 +19,8 @@ export interface AdminUserRow {
   created_at: string;
   used_bytes: number;
   sessions: number;
+  /** A local account (it has a username and password here). */
+  local_account: boolean;
 }
 
 /** What `transferPersonalSpace` moved. */
@@ -65,13 +67,20 @@ export const createAdminUsersRepository = (db: Db, clock: Clock) => {
           .whereRef('sessions.user_id', '=', 'users.id')
           .where('sessions.expires_at', '>', now)
           .as('sessions'),
+        eb
+          .selectFrom('local_credentials')
+          .select(sql<number>`count(*)`.as('n'))
+          .whereRef('local_credentials.user_id', '=', 'users.id')
+          .as('local_account'),
       ]);
   };
   const normalise = (row: {
     used_bytes: number | string | null;
     sessions: number | string | null;
     quota_bytes: number | string | null;
+    local_account: number | string | null;
   }) => ({
+    local_account: Number(row.local_account ?? 0) > 0,
     used_bytes: Number(row.used_bytes ?? 0),
     sessions: Number(row.sessions ?? 0),
     quota_bytes: row.quota_bytes === null ? null : Number(row.quota_bytes),

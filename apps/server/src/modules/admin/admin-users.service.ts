@@ -61,6 +61,7 @@ export const createAdminUsersService = ({
     role: row.role,
     disabled: row.disabled_at !== null,
     builtIn: row.owner_key === ADMIN_OWNER_KEY,
+    localAccount: row.local_account,
     quotaBytes: row.quota_bytes,
     effectiveQuotaBytes: row.quota_bytes ?? defaultQuotaBytes,
     usedBytes: row.used_bytes,

@@ -195,6 +195,27 @@ export const createAuthService = ({ users, admin, providerName, limiter, credent
 
     completeFirstLogin: (userId: string) => users.completeFirstLogin(userId),
 
+    /**
+     * The check of the person's own password (a local account, or the built-in admin), counted like a sign-in on the
+     * limiter; null when the account has no password here (the identity provider's accounts).
+     */
+    async ownPasswordCheck(user: Pick<SessionUser, 'id' | 'ownerKey'>) {
+      const local = user.ownerKey === ADMIN_OWNER_KEY ? undefined : await credentials.findByUserId(user.id);
+      const found =
+        user.ownerKey === ADMIN_OWNER_KEY
+          ? { username: admin.username, hash: admin.passwordHash }
+          : local?.password_hash
+            ? { username: local.username, hash: local.password_hash }
+            : null;
+      if (!found) return null;
+      return async (password: string, ip: string) => {
+        await limiter.consume(ip, found.username);
+        const right = await verifyPassword(password, found.hash);
+        if (right) await limiter.reset(ip, found.username);
+        return right;
+      };
+    },
+
     /** Whether the user is a local account (docs/PRODUCT.md#invitations). */
     isLocal: async (userId: string) => (await credentials.findByUserId(userId)) !== undefined,
   };

@@ -120,6 +120,8 @@ export async function createAuthModule(
     credentials,
     adminUsername: admin.username,
     completePasswordLogin: passwordLoginCompleter({ auth, sessions, events, secondFactor }),
+    /** Checks the signed-in person's own password; null when the account has none here. */
+    ownPasswordCheck: auth.ownPasswordCheck,
     /** Adds a step after each identity-provider sign-in. */
     onOidcSignIn: (hook: OidcSignInHook) => afterOidcSignIn.push(hook),
   };

@@ -34,19 +34,6 @@ export const createLocalCredentialsRepository = (db: Db) => ({
       .where('username_key', '=', username.toLowerCase())
       .executeTakeFirst()) !== undefined,
 
-  async insert(userId: string, username: string, passwordHash: string | null, now: string): Promise<void> {
-    await db
-      .insertInto('local_credentials')
-      .values({
-        user_id: userId,
-        username,
-        username_key: username.toLowerCase(),
-        password_hash: passwordHash,
-        password_changed_at: passwordHash ? now : null,
-      })
-      .execute();
-  },
-
   async setPassword(userId: string, passwordHash: string, now: string): Promise<void> {
     await db
       .updateTable('local_credentials')

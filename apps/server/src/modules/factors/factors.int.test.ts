@@ -90,6 +90,7 @@ describe.each(dialects())('TOTP, recovery codes and the second sign-in step (%s)
       totp: true,
       recoveryCodesLeft: 10,
       required: false,
+      turnOffWith: 'password',
     });
   });
 
@@ -170,7 +171,7 @@ describe.each(dialects())('TOTP, recovery codes and the second sign-in step (%s)
     expect(added.entries[0]).toMatchObject({ actor: 'admin', target: 'user:admin', details: { factor: 'totp' } });
   });
 
-  it('regenerates recovery codes and turns the app off with a current code', async () => {
+  it('regenerates recovery codes and turns the app off with the account password, not a code', async () => {
     now = START + 900_000;
     const regenerated = await expectJson<RecoveryCodesResponse>(
       sendJson(server, adminCookie, 'POST', '/api/me/recovery-codes', { code: oathtool(secret, now) }),
@@ -180,16 +181,49 @@ describe.each(dialects())('TOTP, recovery codes and the second sign-in step (%s)
     expect((await finish(old, recoveryCodes[1] ?? '')).status).toBe(400);
     expect((await finish(old, regenerated.recoveryCodes[0] ?? '')).status).toBe(200);
 
-    const refused = await sendJson(server, adminCookie, 'DELETE', '/api/me/totp', { code: '111111' });
-    expect(refused.status).toBe(400);
+    // An account with a password here turns the app off with its password; a code alone is not enough.
+    expect(await expectJson(sendJson(server, adminCookie, 'GET', '/api/me/second-factors'))).toMatchObject({
+      turnOffWith: 'password',
+    });
     now += 30_000;
-    const off = await sendJson(server, adminCookie, 'DELETE', '/api/me/totp', { code: oathtool(secret, now) });
+    const codeOnly = await sendJson(server, adminCookie, 'DELETE', '/api/me/totp', { code: oathtool(secret, now) });
+    expect(codeOnly.status).toBe(400);
+    expect(await readError(codeOnly)).toMatchObject({
+      message: 'Enter your password to turn the authenticator app off.',
+    });
+    const wrong = await sendJson(server, adminCookie, 'DELETE', '/api/me/totp', { password: 'not-the-password' });
+    expect(wrong.status).toBe(403);
+    expect(await readError(wrong)).toMatchObject({ message: 'That password is not right.' });
+    expect((await sendJson(server, adminCookie, 'DELETE', '/api/me/totp', {})).status).toBe(400);
+    expect((await startSignIn()).length).toBeGreaterThan(0); // still on
+    const off = await sendJson(server, adminCookie, 'DELETE', '/api/me/totp', { password: TEST_ADMIN_PASSWORD });
     expect(off.status).toBe(200);
     expect((await login()).status).toBe(200);
     const removed = await expectJson<AuditPage>(
       sendJson(server, adminCookie, 'GET', '/api/admin/audit?action=factor.removed'),
     );
     expect(removed.entries[0]).toMatchObject({ details: { factor: 'totp' } });
+  });
+
+  it("turns an identity provider account's app off with a current code or a recovery code (no password here)", async () => {
+    now = START + 1_500_000;
+    const dana = await server.signInAs({
+      owner_key: 'dana',
+      oidc_issuer: 'https://idp.example.test',
+      oidc_subject: 'd',
+    });
+    const enrolment = await expectJson<TotpEnrolment>(sendJson(server, dana, 'POST', '/api/me/totp'));
+    const codes = await expectJson<RecoveryCodesResponse>(
+      sendJson(server, dana, 'POST', '/api/me/totp/verify', { code: oathtool(enrolment.secret, now) }),
+    );
+    expect(await expectJson(sendJson(server, dana, 'GET', '/api/me/second-factors'))).toMatchObject({
+      totp: true,
+      turnOffWith: 'code',
+    });
+    expect((await sendJson(server, dana, 'DELETE', '/api/me/totp', { password: 'anything-at-all' })).status).toBe(400);
+    expect((await sendJson(server, dana, 'DELETE', '/api/me/totp', { code: '000000' })).status).toBe(400);
+    expect((await sendJson(server, dana, 'DELETE', '/api/me/totp', { code: codes.recoveryCodes[0] })).status).toBe(200);
+    expect(await expectJson(sendJson(server, dana, 'GET', '/api/me/second-factors'))).toMatchObject({ totp: false });
   });
 
   it('takes a person without a factor to enrolment when the policy requires one', async () => {
@@ -235,6 +269,7 @@ describe.each(dialects())('TOTP, recovery codes and the second sign-in step (%s)
       totp: true,
       recoveryCodesLeft: 10,
       required: true,
+      turnOffWith: 'password',
     });
     // From now on the password is followed by the code step.
     now += 30_000;

@@ -8,7 +8,9 @@ import { iso, type Clock } from '../../lib/time';
 import { routesOf } from '../../plugins/route';
 import type { SessionControls } from '../../plugins/session';
 import { presentMe, type LoginLimiter, type SecondFactorGate, type SessionUser } from '../auth';
+import type { SiteOrigin } from '../../lib/site-origin';
 import type { FactorsRepository } from './factors.repository';
+import { relyingPartyOf, type PasskeyRegistration } from './passkey-registration';
 import {
   ENROLMENT_MESSAGE,
   MAX_PENDING_ATTEMPTS,
@@ -36,7 +38,14 @@ export interface FactorsRoutesDeps {
   secureCookies: boolean;
   /** The signed-in form of a user id (null: gone or disabled). */
   loadUser(userId: string): Promise<{ user: SessionUser; firstLogin: boolean } | null>;
+  /** The check of the person's own password, counted on the sign-in limiter; null: the account has none here. */
+  ownPasswordCheck(user: SessionUser): Promise<((password: string, ip: string) => Promise<boolean>) | null>;
+  registration: PasskeyRegistration;
+  site: SiteOrigin;
 }
+
+export const TOTP_OFF_PASSWORD_MESSAGE = 'Enter your password to turn the authenticator app off.';
+export const WRONG_PASSWORD_MESSAGE = 'That password is not right.';
 
 export function registerFactorsRoutes(app: FastifyInstance, deps: FactorsRoutesDeps): SecondFactorGate {
   const { factors, repo, clock } = deps;
@@ -95,7 +104,11 @@ export function registerFactorsRoutes(app: FastifyInstance, deps: FactorsRoutesD
 
   serveUser(E.status, {
     summary: 'The signed-in person’s second factors',
-    handler: async (request) => factors.status(await request.requireUser()),
+    handler: async (request) => {
+      const user = await request.requireUser();
+      const withPassword = (await deps.ownPasswordCheck(user)) !== null;
+      return { ...(await factors.status(user)), turnOffWith: withPassword ? ('password' as const) : ('code' as const) };
+    },
   });
 
   serveUser(E.totpStart, {
@@ -123,10 +136,23 @@ export function registerFactorsRoutes(app: FastifyInstance, deps: FactorsRoutesD
 
   serveUser(E.totpRemove, {
     summary: 'Turn the authenticator app off',
-    description: 'Asks for a current code from the app or a recovery code. Removes the recovery codes too.',
-    errors: [400, 404],
+    description:
+      'Asks for the account password (local accounts and the built-in admin), or, for an account of the identity ' +
+      'provider (no password here), a current code from the app or a recovery code. Removes the recovery codes too.',
+    errors: [400, 403, 404, 429],
     handler: async (request) => {
-      const user = await signedInWithCurrentCode(request);
+      const user = await request.requireUser();
+      if (!(await factors.hasTotp(user.id))) throw new AppError('NOT_FOUND', 'No authenticator app is set up.');
+      const checkPassword = await deps.ownPasswordCheck(user);
+      if (checkPassword) {
+        // Someone at an unlocked screen may read a code off the phone beside it; the password is what they lack.
+        if (request.body.password === undefined) throw new AppError('BAD_REQUEST', TOTP_OFF_PASSWORD_MESSAGE);
+        if (!(await checkPassword(request.body.password, request.ip)))
+          throw new AppError('FORBIDDEN', WRONG_PASSWORD_MESSAGE);
+      } else {
+        await deps.limiter.consume(request.ip, `factor:${user.id}`);
+        await factors.verify(user.id, request.body.code ?? '');
+      }
       await factors.removeTotp(user.id);
       await deps.events.emit(
         'factor.removed',
@@ -194,6 +220,39 @@ export function registerFactorsRoutes(app: FastifyInstance, deps: FactorsRoutesD
         changeBy(request, me, { target: `user:${me.ownerKey}`, details: { factor: 'totp' } }),
       );
       return { ...me, recoveryCodes };
+    },
+  });
+
+  servePublic(ENDPOINTS.passkeys.enrolOptions, {
+    summary: 'Add a passkey to finish a sign-in the policy holds',
+    description:
+      'After `POST /api/auth/login` answered SECOND_FACTOR_ENROLMENT_REQUIRED: WebAuthn creation options for the ' +
+      'person whose password was right (the other way is an authenticator app, `POST /api/auth/login/enrol`).',
+    errors: [401],
+    handler: async (request) => {
+      const row = await pending(request, 'enrol');
+      const loaded = await deps.loadUser(row.user_id);
+      if (!loaded) throw new AppError('SIGN_IN_EXPIRED', PENDING_GONE_MESSAGE);
+      return deps.registration.options(loaded.user, relyingPartyOf(deps.site, request));
+    },
+  });
+
+  servePublic(ENDPOINTS.passkeys.enrol, {
+    summary: 'Register that passkey and finish the sign-in',
+    description: 'From now on the passkey signs this person in by itself; the password is followed by nothing more.',
+    errors: [400, 401, 403, 409, 429],
+    handler: async (request, reply) => {
+      const row = await pending(request, 'enrol');
+      await countTry(request, reply, row.id, row.user_id);
+      const loaded = await deps.loadUser(row.user_id);
+      if (!loaded) throw new AppError('SIGN_IN_EXPIRED', PENDING_GONE_MESSAGE);
+      const passkey = await deps.registration.register(loaded.user, request.body, relyingPartyOf(deps.site, request));
+      const me = await finish(request, reply, row.id, row.user_id, 'passkey_enrolled');
+      await deps.events.emit(
+        'factor.added',
+        changeBy(request, me, { target: `user:${me.ownerKey}`, details: { factor: 'passkey', name: passkey.name } }),
+      );
+      return me;
     },
   });
 

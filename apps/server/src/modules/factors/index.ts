@@ -15,8 +15,9 @@ import type { SessionControls } from '../../plugins/session';
 import { userActor } from '../../auth/actor';
 import { createLoginLimiter, type UsersRepository } from '../auth';
 import { createFactorsRepository } from './factors.repository';
-import { registerFactorsRoutes } from './factors.routes';
+import { registerFactorsRoutes, type FactorsRoutesDeps } from './factors.routes';
 import { registerPasskeysRoutes } from './passkeys.routes';
+import { createPasskeyRegistration } from './passkey-registration';
 import type { SiteOrigin } from '../../lib/site-origin';
 import { createFactorsService } from './factors.service';
 
@@ -28,11 +29,16 @@ export interface FactorsModuleDeps {
   sessions: SessionControls;
   events: EventEmitter;
   site: SiteOrigin;
+  /**
+   * The auth module's check of a person's own password (null: the account has none here), for turning the app off
+   * (docs/SECURITY.md, "Second factors and passkeys"). Called only while serving requests: the auth module is created after this one.
+   */
+  ownPasswordCheck: FactorsRoutesDeps['ownPasswordCheck'];
 }
 
 export function createFactorsModule(
   app: FastifyInstance,
-  { db, clock, config, users, sessions, events, site }: FactorsModuleDeps,
+  { db, clock, config, users, sessions, events, site, ownPasswordCheck }: FactorsModuleDeps,
 ) {
   const repo = createFactorsRepository(db);
   const factors = createFactorsService({ repo, clock, sessionSecret: config.session.secret, issuer: 'Atrium' });
@@ -43,6 +49,7 @@ export function createFactorsModule(
     await users.recordSignIn(row.id);
     return { user: userActor(row), firstLogin: row.first_login_completed_at === null };
   };
+  const registration = createPasskeyRegistration({ repo, clock });
   const gate = registerFactorsRoutes(app, {
     factors,
     repo,
@@ -52,8 +59,11 @@ export function createFactorsModule(
     events,
     secureCookies: config.session.cookieSecure,
     loadUser,
+    ownPasswordCheck,
+    registration,
+    site,
   });
-  registerPasskeysRoutes(app, { repo, clock, site, sessions, events, limiter, loadUser });
+  registerPasskeysRoutes(app, { repo, clock, site, sessions, events, limiter, loadUser, registration });
   return { secondFactor: gate };
 }
 

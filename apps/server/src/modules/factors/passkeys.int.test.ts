@@ -124,6 +124,47 @@ describe.each(dialects())('passkeys (%s)', (dialect) => {
     expect((await signIn(key)).status).toBe(401);
   });
 
+  it('with the policy on, a person without a factor may add a passkey to finish the sign-in', async () => {
+    const admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
+    await expectJson(sendJson(server, admin, 'PUT', '/api/admin/second-factor-policy', { policy: 'admins' }));
+    const held = await sendJson(server, undefined, 'POST', '/api/auth/login', {
+      username: 'admin',
+      password: TEST_ADMIN_PASSWORD,
+    });
+    expect(await readError(held)).toMatchObject({ code: 'SECOND_FACTOR_ENROLMENT_REQUIRED' });
+    const pending = cookieFrom(held, 'atrium_pending') ?? '';
+    // Only the pending sign-in may ask: nobody, or a signed-in person, gets 401.
+    expect((await sendJson(server, undefined, 'POST', '/api/auth/login/enrol/passkey/options')).status).toBe(401);
+    expect((await sendJson(server, alice, 'POST', '/api/auth/login/enrol/passkey/options')).status).toBe(401);
+
+    const key = softPasskey(server.url);
+    const created = await options(pending, '/api/auth/login/enrol/passkey/options');
+    expect(created).toMatchObject({ user: { name: 'admin' } });
+    // An answer to another ceremony's challenge is refused; the pending sign-in stays.
+    const other = await options(alice, '/api/me/passkeys/options');
+    const refused = await sendJson(server, pending, 'POST', '/api/auth/login/enrol/passkey', {
+      response: softPasskey(server.url).register(other),
+    });
+    expect(refused.status).toBe(400);
+    const done = await sendJson(server, pending, 'POST', '/api/auth/login/enrol/passkey', {
+      response: key.register(created),
+      name: 'Admin laptop',
+    });
+    expect(done.status).toBe(200);
+    expect(await done.json()).toMatchObject({ ownerKey: 'admin', isAdmin: true });
+    const session = cookieFrom(done, 'atrium_session') ?? '';
+    expect(await expectJson(sendJson(server, session, 'GET', '/api/me'))).toMatchObject({ ownerKey: 'admin' });
+    const listed = await expectJson<PasskeyList>(sendJson(server, session, 'GET', '/api/me/passkeys'));
+    expect(listed.passkeys.map((p) => p.name)).toEqual(['Admin laptop']);
+    // The pending sign-in is used up; the passkey alone signs in from now on.
+    expect((await sendJson(server, pending, 'POST', '/api/auth/login/enrol/passkey/options')).status).toBe(401);
+    expect((await signIn(key)).status).toBe(200);
+    const audit = await expectJson<AuditPage>(
+      sendJson(server, session, 'GET', '/api/admin/audit?action=factor.added&target=user:admin'),
+    );
+    expect(audit.entries[0]).toMatchObject({ details: { factor: 'passkey', name: 'Admin laptop' } });
+  });
+
   it('with the policy on, an admin with only a passkey is sent to the passkey', async () => {
     const admin = await server.signInAs({ owner_key: 'admin', role: 'admin' });
     const key = softPasskey(server.url);

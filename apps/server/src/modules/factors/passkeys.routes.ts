@@ -1,14 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   generateAuthenticationOptions,
-  generateRegistrationOptions,
   verifyAuthenticationResponse,
-  verifyRegistrationResponse,
   type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { ENDPOINTS, type Passkey } from '@atrium/contracts';
+import { ENDPOINTS } from '@atrium/contracts';
 import { AppError } from '../../errors';
 import type { EventEmitter } from '../../events';
 import { changeBy, requestContext } from '../../lib/http/request-context';
@@ -18,32 +14,16 @@ import { routesOf } from '../../plugins/route';
 import type { SessionControls } from '../../plugins/session';
 import { presentMe, type LoginLimiter, type SessionUser } from '../auth';
 import type { FactorsRepository } from './factors.repository';
-import type { PasskeysTable } from '../../db/schema';
+import {
+  CEREMONY_MS,
+  presentPasskey as present,
+  sha256,
+  type PasskeyRegistration,
+  relyingPartyOf,
+} from './passkey-registration';
 
 const E = ENDPOINTS.passkeys;
-/** How long a WebAuthn ceremony may take. */
-const CEREMONY_MS = 5 * 60_000;
 export const PASSKEY_FAILED_MESSAGE = 'That passkey could not be used to sign in. Try again or use your password.';
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-
-const present = (row: PasskeysTable): Passkey => ({
-  id: row.id,
-  name: row.name,
-  createdAt: row.created_at,
-  lastUsedAt: row.last_used_at,
-});
-
-/** The challenge the browser signed (clientDataJSON, base64url JSON); '' when unreadable. */
-function challengeOf(clientDataJSON: unknown): string {
-  try {
-    const parsed = JSON.parse(Buffer.from(String(clientDataJSON), 'base64url').toString('utf8')) as {
-      challenge?: unknown;
-    };
-    return typeof parsed.challenge === 'string' ? parsed.challenge : '';
-  } catch {
-    return '';
-  }
-}
 
 export interface PasskeysRoutesDeps {
   repo: FactorsRepository;
@@ -53,6 +33,7 @@ export interface PasskeysRoutesDeps {
   events: EventEmitter;
   limiter: Pick<LoginLimiter, 'checkIp' | 'consume'>;
   loadUser(userId: string): Promise<{ user: SessionUser; firstLogin: boolean } | null>;
+  registration: PasskeyRegistration;
 }
 
 /**
@@ -65,21 +46,11 @@ export function registerPasskeysRoutes(app: FastifyInstance, deps: PasskeysRoute
   const { repo, clock } = deps;
   const serveUser = routesOf(app, { config: { access: 'user' }, tags: ['second factors'] });
   const servePublic = routesOf(app, { config: { access: 'public' }, tags: ['auth'] });
-  const relyingParty = (request: FastifyRequest) => {
-    const origin = deps.site.of(request);
-    return { origin, rpID: new URL(origin).hostname };
-  };
+  const relyingParty = (request: FastifyRequest) => relyingPartyOf(deps.site, request);
   const now = () => iso(clock.now());
   const expires = () => iso(new Date(clock.now().getTime() + CEREMONY_MS));
 
-  /** Takes the challenge the browser signed, of `kind` (and of `userId` when given); 400 when it is not one. */
-  async function takeChallenge(clientDataJSON: unknown, kind: 'passkey_register' | 'passkey_sign_in', userId?: string) {
-    const challenge = challengeOf(clientDataJSON);
-    const row = challenge ? await repo.takeChallenge(sha256(challenge), kind, now()) : null;
-    if (!row || (userId !== undefined && row.user_id !== userId))
-      throw new AppError('BAD_REQUEST', 'This passkey request expired. Please try again.');
-    return challenge;
-  }
+  const { takeChallenge } = deps.registration;
 
   serveUser(E.list, {
     summary: 'The signed-in person’s passkeys',
@@ -92,31 +63,7 @@ export function registerPasskeysRoutes(app: FastifyInstance, deps: PasskeysRoute
   serveUser(E.registerOptions, {
     summary: 'Start registering a passkey',
     description: 'WebAuthn creation options for `startRegistration()` of `@simplewebauthn/browser`.',
-    handler: async (request) => {
-      const user = await request.requireUser();
-      const { rpID } = relyingParty(request);
-      const existing = await repo.listPasskeys(user.id);
-      const options = await generateRegistrationOptions({
-        rpName: 'Atrium',
-        rpID,
-        userName: user.ownerKey,
-        userDisplayName: user.name ?? user.ownerKey,
-        userID: new TextEncoder().encode(user.id),
-        attestationType: 'none',
-        excludeCredentials: existing.map((row) => ({ id: row.id, transports: JSON.parse(row.transports) as string[] })),
-        authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
-      });
-      await repo.sweepChallenges(now());
-      await repo.insertChallenge({
-        id: sha256(options.challenge),
-        kind: 'passkey_register',
-        user_id: user.id,
-        challenge: null,
-        attempts: 0,
-        expires_at: expires(),
-      });
-      return options as unknown as Record<string, unknown>;
-    },
+    handler: async (request) => deps.registration.options(await request.requireUser(), relyingParty(request)),
   });
 
   serveUser(E.register, {
@@ -124,32 +71,7 @@ export function registerPasskeysRoutes(app: FastifyInstance, deps: PasskeysRoute
     errors: [400, 409],
     handler: async (request, reply) => {
       const user = await request.requireUser();
-      const response = request.body.response as unknown as RegistrationResponseJSON;
-      const challenge = await takeChallenge(response.response.clientDataJSON, 'passkey_register', user.id);
-      const { origin, rpID } = relyingParty(request);
-      const verification = await verifyRegistrationResponse({
-        response,
-        expectedChallenge: challenge,
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        requireUserVerification: false,
-      }).catch(() => ({ verified: false as const, registrationInfo: undefined }));
-      if (!verification.verified)
-        throw new AppError('BAD_REQUEST', 'The passkey could not be verified. Please try again.');
-      const { credential } = verification.registrationInfo;
-      if (await repo.findPasskey(credential.id)) throw new AppError('CONFLICT', 'This passkey is registered already.');
-      const count = (await repo.listPasskeys(user.id)).length;
-      const row: PasskeysTable = {
-        id: credential.id,
-        user_id: user.id,
-        public_key: Buffer.from(credential.publicKey).toString('base64url'),
-        counter: credential.counter,
-        transports: JSON.stringify(credential.transports ?? []),
-        name: request.body.name ?? `Passkey ${count + 1}`,
-        created_at: now(),
-        last_used_at: null,
-      };
-      await repo.insertPasskey(row);
+      const row = await deps.registration.register(user, request.body, relyingParty(request));
       await deps.events.emit(
         'factor.added',
         changeBy(request, user, { target: `user:${user.ownerKey}`, details: { factor: 'passkey', name: row.name } }),

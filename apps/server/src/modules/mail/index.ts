@@ -1,6 +1,6 @@
 /**
  * The mail module's face (docs/PRODUCT.md#email): email through SMTP (`adapters/mailer`, nodemailer; off without
- * `SMTP_URL`: nothing is stored or sent, nothing fails). It reacts to `invitation.sent` and `password.reset.issued`
+ * `SMTP_URL`: nothing is stored or sent, nothing fails). It reacts to `invitation.sent`, `password.reset.issued`, `signup.requested`
  * (always, to the address in the event), `share.granted` and `member.added` (only to people who opted in and have an
  * address), and sends the daily digest of unread notifications (`mail.digest` job).
  *
@@ -59,6 +59,7 @@ export async function createMailModule(
   await registerMailRoutes(app, { mail });
   deps.events.on('invitation.sent', 'invitation email', (invite) => mail.invitation(invite));
   deps.events.on('password.reset.issued', 'password reset email', (reset) => mail.passwordReset(reset));
+  deps.events.on('signup.requested', 'sign-up email', (request) => mail.signUp(request));
   deps.events.on('share.granted', 'share email', (granted) => mail.shareGranted(granted));
   deps.events.on('member.added', 'membership email', (added) => mail.memberAdded(added));
   return {

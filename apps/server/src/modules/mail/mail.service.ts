@@ -10,6 +10,7 @@ import {
   memberNoticeEmail,
   passwordResetEmail,
   shareNoticeEmail,
+  signUpEmail,
   type MailContent,
 } from './mail.templates';
 import type { Outbox } from './outbox';
@@ -117,6 +118,10 @@ export function createMailService(deps: MailServiceDeps) {
 
     async passwordReset(reset: PasswordResetIssued): Promise<void> {
       await send(reset.email, passwordResetEmail({ url: reset.url, name: reset.name, expiresAt: reset.expiresAt }));
+    },
+
+    async signUp(request: { email: string; url: string; expiresAt: string | null }): Promise<void> {
+      await send(request.email, signUpEmail({ url: request.url, expiresAt: request.expiresAt }));
     },
 
     async shareGranted({ recipientIds, message, item }: ReactionEvents['share.granted']): Promise<void> {

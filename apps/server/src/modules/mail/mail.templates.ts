@@ -80,6 +80,27 @@ export const invitationEmail = (invite: {
     after: ['If you did not expect this invitation, you can ignore this email.'],
   });
 
+export const signUpEmail = (signUp: { url: string; expiresAt: string | null }): MailContent =>
+  signUp.expiresAt === null
+    ? compose({
+        subject: 'Your Atrium account',
+        lines: [
+          'Someone (we hope you) asked to create an Atrium account with this email address, but it has one already.',
+          'Sign in with it; if you forgot the password, "Forgot password?" on the sign-in page sends a link to set a new one.',
+        ],
+        link: { url: signUp.url, label: 'Sign in' },
+        after: ['If you did not ask for this, ignore this email: nothing changed.'],
+      })
+    : compose({
+        subject: 'Create your Atrium account',
+        lines: [
+          'Someone (we hope you) asked to create an Atrium account with this email address.',
+          `Open the link to choose your username and password. It is valid until ${signUp.expiresAt.replace('T', ' ').slice(0, 16)} UTC.`,
+        ],
+        link: { url: signUp.url, label: 'Create your account' },
+        after: ['If you did not ask for this, ignore this email: no account is created.'],
+      });
+
 export const passwordResetEmail = (reset: { url: string; name: string; expiresAt: string }): MailContent =>
   compose({
     subject: 'Reset your Atrium password',

@@ -3,3 +3,4 @@
 export { InviteByEmail } from './components/invite-by-email';
 export { PasswordSection } from './components/password-section';
 export { AdminAccounts } from './components/admin-accounts';
+export { ResetLinkButton } from './components/reset-link-button';

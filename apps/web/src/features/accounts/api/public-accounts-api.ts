@@ -1,6 +1,6 @@
 // The invitation and password reset pages' HTTP calls: zod-free (lib/http.ts, the paths from
 // `@atrium/contracts/public-endpoints`), so these public pages load no schema code.
-import type { MeResponse, PublicInvitation, PublicPasswordReset } from '@atrium/contracts';
+import type { MeResponse, PublicInvitation, PublicPasswordReset, SignUpInfo } from '@atrium/contracts';
 import { endpointPath } from '@atrium/contracts/endpoint';
 import { PUBLIC_ENDPOINTS } from '@atrium/contracts/public-endpoints';
 import { sendOk } from '../../../lib/http';
@@ -40,4 +40,15 @@ export async function setPasswordWithLink(token: string, password: string): Prom
     headers: JSON_HEADERS,
     body: JSON.stringify({ password }),
   });
+}
+
+/** Whether self-sign-up is open, and to which email domains (docs/PRODUCT.md#self-sign-up). */
+export async function getSignUpInfo(): Promise<SignUpInfo> {
+  const response = await sendOk(E.signUpInfo.path, { headers: { accept: 'application/json' } });
+  return (await response.json()) as SignUpInfo;
+}
+
+/** Asks for the link that creates the account; rejects with the ApiError of a refused address (403) or 429. */
+export async function requestSignUp(email: string): Promise<void> {
+  await sendOk(E.signUp.path, { method: E.signUp.method, headers: JSON_HEADERS, body: JSON.stringify({ email }) });
 }

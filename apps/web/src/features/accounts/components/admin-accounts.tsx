@@ -1,15 +1,14 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
+import { HandOver } from './hand-over';
 import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
-import { CopyButton } from '../../../components/ui/copy-button';
-import { inputClass, TextField } from '../../../components/ui/text-field';
+import { TextField } from '../../../components/ui/text-field';
 import { errorText } from '../../../lib/api-error';
 import {
   useCreateLocalUser,
   useInstanceInvitations,
   useInvitationSettings,
   useInviteToInstance,
-  useIssueReset,
   useRevokeInstanceInvitation,
   useUpdateInvitationSettings,
 } from '../api/invitations-api';
@@ -18,29 +17,6 @@ type Role = 'user' | 'admin';
 const selectClass =
   'mt-1 rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm focus-visible:outline-2 focus-visible:outline-brand-600';
 const card = 'rounded-xl border border-slate-200 bg-white p-4';
-
-/** A link to hand over (shown once), with Copy. */
-function HandOver({ label, url, expiresAt }: { label: string; url: string; expiresAt: string }) {
-  const field = useRef<HTMLInputElement>(null);
-  const absolute = new URL(url, window.location.origin).toString();
-  return (
-    <div role="status" className="mt-3 space-y-2 rounded-lg bg-brand-50 p-3">
-      <p className="text-sm text-slate-700">
-        {label} (valid until {new Date(expiresAt).toLocaleDateString(undefined, { dateStyle: 'medium' })}):
-      </p>
-      <div className="flex flex-wrap items-center gap-2">
-        <input
-          ref={field}
-          readOnly
-          value={absolute}
-          aria-label={label}
-          className={`${inputClass} flex-1 font-mono text-xs`}
-        />
-        <CopyButton text={absolute} field={field} what="Link" />
-      </div>
-    </div>
-  );
-}
 
 function RoleSelect({ value, onChange }: { value: Role; onChange: (role: Role) => void }) {
   const id = useId();
@@ -130,15 +106,14 @@ function CreateLocalAccount() {
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('user');
   const create = useCreateLocalUser();
-  const [resetFor, setResetFor] = useState('');
-  const reset = useIssueReset();
   return (
     <section aria-labelledby="local-account-title" className={card}>
       <h2 id="local-account-title" className="font-semibold text-slate-900">
         Local accounts
       </h2>
       <p className="mt-1 text-sm text-slate-600">
-        Create an account that signs in with a password here; hand over the link so the person sets it.
+        Create an account that signs in with a password here; hand over the link so the person sets it. A new link for
+        an account that exists: Reset link on its row in the list above.
       </p>
       <form
         className="mt-3 grid gap-2 sm:grid-cols-2"
@@ -170,29 +145,6 @@ function CreateLocalAccount() {
       {create.data && (
         <HandOver label="Link to set the password" url={create.data.url} expiresAt={create.data.expiresAt} />
       )}
-      <form
-        className="mt-4 flex flex-wrap items-end gap-2 border-t border-slate-100 pt-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          reset.mutate(resetFor.trim());
-        }}
-      >
-        <TextField
-          label="Reset link for user id"
-          value={resetFor}
-          onChange={setResetFor}
-          className="min-w-0 flex-1 basis-56"
-        />
-        <button type="submit" className={buttonClass('secondary')} disabled={reset.isPending || !resetFor.trim()}>
-          Issue reset link
-        </button>
-      </form>
-      {reset.error && (
-        <Alert variant="box" className="mt-3">
-          {errorText(reset.error)}
-        </Alert>
-      )}
-      {reset.data && <HandOver label="Password reset link" url={reset.data.url} expiresAt={reset.data.expiresAt} />}
     </section>
   );
 }
@@ -238,7 +190,7 @@ function InvitationSettingsForm() {
           label="Self-sign-up email domains"
           value={shownDomains}
           onChange={setDomains}
-          hint="Empty: sign-up is closed. Separate domains with commas."
+          hint="Empty: sign-up is closed. Separate domains with commas. Sign-up also needs email (SMTP_URL) to confirm addresses."
           className="min-w-0 flex-1 basis-56"
         />
         <button type="submit" className={buttonClass('secondary')} disabled={update.isPending}>

@@ -46,7 +46,7 @@ export default function InvitePage() {
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useDocumentTitle('Invitation');
+  useDocumentTitle(state.kind === 'ready' && state.invitation.signUp ? 'Sign up' : 'Invitation');
   useNoindexPage();
 
   useEffect(() => {
@@ -94,12 +94,19 @@ export default function InvitePage() {
   };
 
   return (
-    <AccountCard title={`Join ${invitation.workspaceName ?? 'Atrium'}`}>
-      <p className="text-sm text-slate-600">
-        <strong className="text-slate-900">{invitation.invitedBy}</strong> invited{' '}
-        <strong className="break-all text-slate-900">{invitation.email}</strong> to {what} as{' '}
-        {ROLE_TEXT[invitation.role] ?? invitation.role}. Create your account to join.
-      </p>
+    <AccountCard title={invitation.signUp ? 'Create your account' : `Join ${invitation.workspaceName ?? 'Atrium'}`}>
+      {invitation.signUp ? (
+        <p className="text-sm text-slate-600">
+          Your email address <strong className="break-all text-slate-900">{invitation.email}</strong> is confirmed.
+          Choose a username and a password.
+        </p>
+      ) : (
+        <p className="text-sm text-slate-600">
+          <strong className="text-slate-900">{invitation.invitedBy}</strong> invited{' '}
+          <strong className="break-all text-slate-900">{invitation.email}</strong> to {what} as{' '}
+          {ROLE_TEXT[invitation.role] ?? invitation.role}. Create your account to join.
+        </p>
+      )}
       <form onSubmit={(event) => void submit(event)} className="space-y-4" noValidate>
         <TextField
           label="Username"
@@ -123,7 +130,7 @@ export default function InvitePage() {
           className={`${buttonClass()} w-full`}
           disabled={busy || !username.trim() || !passwordsReady(password, confirm)}
         >
-          {busy ? 'Creating your account…' : 'Create account and join'}
+          {busy ? 'Creating your account…' : invitation.signUp ? 'Create account' : 'Create account and join'}
         </button>
       </form>
     </AccountCard>

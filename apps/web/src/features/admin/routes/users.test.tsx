@@ -15,6 +15,7 @@ const user = (overrides: Partial<AdminUser>): AdminUser => ({
   role: 'user',
   disabled: false,
   builtIn: false,
+  localAccount: false,
   quotaBytes: null,
   effectiveQuotaBytes: 10 * 1024 ** 3,
   usedBytes: 2048,

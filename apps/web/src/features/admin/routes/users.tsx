@@ -1,7 +1,7 @@
 import type { AdminUser } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { Search } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -118,7 +118,17 @@ function TransferFiles({ user, others }: { user: AdminUser; others: AdminUser[] 
 }
 
 /** The actions on one user: role, status, quota, sign out everywhere, and for a disabled user Transfer files. */
-function UserActions({ user, self, others }: { user: AdminUser; self: boolean; others: AdminUser[] }) {
+function UserActions({
+  user,
+  self,
+  others,
+  extra,
+}: {
+  user: AdminUser;
+  self: boolean;
+  others: AdminUser[];
+  extra: ReactNode;
+}) {
   const update = useUpdateAdminUser();
   const revoke = useRevokeSessions();
   const [quota, setQuota] = useState(user.quotaBytes === null ? '' : String(Math.round(user.quotaBytes / MB)));
@@ -139,8 +149,7 @@ function UserActions({ user, self, others }: { user: AdminUser; self: boolean; o
     }
     change({ quotaBytes: text ? Math.round(megabytes * MB) : null }, `Quota of ${displayNameOf(user)} saved`);
   };
-  const button =
-    'rounded-md px-2.5 py-1.5 text-sm font-medium ring-1 ring-slate-300 hover:bg-slate-50 disabled:opacity-50 min-h-11 sm:min-h-0';
+  const button = ROW_ACTION_CLASS;
   return (
     <div className="flex flex-wrap items-center gap-2">
       <button
@@ -201,6 +210,7 @@ function UserActions({ user, self, others }: { user: AdminUser; self: boolean; o
           Save
         </button>
       </form>
+      {extra}
       {user.disabled && <TransferFiles user={user} others={others} />}
     </div>
   );
@@ -209,8 +219,17 @@ function UserActions({ user, self, others }: { user: AdminUser; self: boolean; o
 const usage = (user: AdminUser) =>
   `${formatBytes(user.usedBytes)} of ${formatBytes(user.effectiveQuotaBytes)}${user.quotaBytes === null ? ' (default)' : ''}`;
 
+/** The class of a row's action buttons, for actions other features add through `rowActions`. */
+export const ROW_ACTION_CLASS =
+  'rounded-md px-2.5 py-1.5 text-sm font-medium ring-1 ring-slate-300 hover:bg-slate-50 disabled:opacity-50 min-h-11 sm:min-h-0';
+
+export interface AdminUsersPageProps {
+  /** More actions for a row (the app layer adds the accounts feature's "Reset link" for local accounts). */
+  rowActions?: (user: AdminUser) => ReactNode;
+}
+
 /** /dashboard/admin/users: everyone who has signed in, with their role, status, storage and sessions. */
-export default function AdminUsersPage() {
+export default function AdminUsersPage({ rowActions }: AdminUsersPageProps = {}) {
   useDocumentTitle('Users');
   const me = useMe();
   const [text, setText] = useState('');
@@ -284,7 +303,7 @@ export default function AdminUsersPage() {
                   <td className="py-2 pr-3">{when(user.lastSignInAt)}</td>
                   <td className="py-2 pr-3">{user.sessions}</td>
                   <td className="py-2">
-                    <UserActions user={user} self={user.userId === selfKey} others={all} />
+                    <UserActions user={user} self={user.userId === selfKey} others={all} extra={rowActions?.(user)} />
                   </td>
                 </tr>
               ))}
@@ -302,7 +321,7 @@ export default function AdminUsersPage() {
                   Last sign-in {when(user.lastSignInAt)} · {user.sessions} session(s)
                 </div>
                 <div className="mt-3">
-                  <UserActions user={user} self={user.userId === selfKey} others={all} />
+                  <UserActions user={user} self={user.userId === selfKey} others={all} extra={rowActions?.(user)} />
                 </div>
               </li>
             ))}

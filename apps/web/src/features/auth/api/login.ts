@@ -38,3 +38,11 @@ export async function signInWithPasskey() {
   const response = await startAuthentication({ optionsJSON: options as never });
   return call(ENDPOINTS.passkeys.signIn, { body: { response: response as never } });
 }
+
+/** The policy requires a factor: a passkey registered for the pending sign-in finishes it (no recovery codes). */
+export async function finishSignInWithNewPasskey() {
+  const { startRegistration } = await import('@simplewebauthn/browser');
+  const options = await call(ENDPOINTS.passkeys.enrolOptions);
+  const response = await startRegistration({ optionsJSON: options as never });
+  return call(ENDPOINTS.passkeys.enrol, { body: { response: response as never } });
+}

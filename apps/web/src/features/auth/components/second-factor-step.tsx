@@ -1,10 +1,10 @@
 import type { MeResponse, TotpEnrolment } from '@atrium/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { KeyRound } from 'lucide-react';
+import { Fingerprint, KeyRound } from 'lucide-react';
 import { Alert } from '../../../components/ui/alert';
 import { buttonClass } from '../../../components/ui/button';
 import { isApiError } from '../../../lib/api-error';
-import { finishSignInEnrolment, finishWithCode, startSignInEnrolment } from '../api/login';
+import { finishSignInEnrolment, finishSignInWithNewPasskey, finishWithCode, startSignInEnrolment } from '../api/login';
 
 export const CODE_HELP = 'Open your authenticator app and enter the 6-digit code for Atrium.';
 export const RECOVERY_HELP = 'Enter one of the recovery codes you saved when you set up the app. Each works once.';
@@ -41,6 +41,26 @@ export function SecondFactorStep({ kind, onSignedIn, onRestart }: SecondFactorSt
     startSignInEnrolment().then(setEnrolment, (failure: unknown) => setError(refusal(failure)));
   }, [kind]);
   useEffect(() => input.current?.focus(), [recovery, enrolment]);
+
+  /** The other way to meet the policy: a passkey of this device, which from now on signs in by itself. */
+  async function addPasskey() {
+    setError(null);
+    setBusy(true);
+    try {
+      onSignedIn(await finishSignInWithNewPasskey());
+    } catch (failure) {
+      if (failure instanceof Error && (failure.name === 'NotAllowedError' || failure.name === 'AbortError'))
+        setError('The passkey prompt was closed before it finished.');
+      else if (
+        isApiError(failure) &&
+        ['BAD_REQUEST', 'CONFLICT', 'SIGN_IN_EXPIRED', 'RATE_LIMITED'].includes(failure.code)
+      )
+        setError(failure.message);
+      else setError('Could not add the passkey. Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -126,6 +146,20 @@ export function SecondFactorStep({ kind, onSignedIn, onRestart }: SecondFactorSt
         <KeyRound aria-hidden="true" className="size-4" />
         {busy ? 'Checking…' : 'Verify'}
       </button>
+      {kind === 'enrol' && (
+        <>
+          <p className="text-sm text-slate-600">Or use a passkey on this device instead of an app.</p>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void addPasskey()}
+            className={`${buttonClass('secondary')} min-h-11 w-full`}
+          >
+            <Fingerprint aria-hidden="true" className="size-4 text-brand-600" />
+            Add a passkey instead
+          </button>
+        </>
+      )}
       <div className="flex flex-wrap justify-between gap-2 text-sm">
         {kind === 'code' && (
           <button

@@ -108,6 +108,6 @@ describe('the sign-in page’s second step', () => {
     expect(screen.getByLabelText('Authentication code')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Start over' }));
     expect((await screen.findByLabelText<HTMLInputElement>('Password')).value).toBe('');
-    expect(screen.getByRole('button', { name: 'Use a passkey' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Sign in with a passkey' })).toBeTruthy();
   });
 });

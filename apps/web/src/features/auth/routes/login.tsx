@@ -18,7 +18,9 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { DEFAULT_PROVIDER_NAME, useAuthConfig } from '../api/auth-config';
 import { ForgotPassword } from '../components/forgot-password';
 import { browserNavigation, oidcStartUrl, signInWithPasskey, useLogin } from '../api/login';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ENDPOINTS } from '@atrium/contracts';
+import { call } from '../../../lib/api-client';
 import { meQueryOptions, useMe, writeBrowserFlags } from '../../../lib/me';
 import { LoginBackground } from '../components/login-background';
 import { SecondFactorStep } from '../components/second-factor-step';
@@ -45,6 +47,8 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
   useDocumentTitle('Sign in');
   const me = useMe();
   const config = useAuthConfig();
+  // The link to /signup shows only while self-sign-up is open (docs/PRODUCT.md#self-sign-up).
+  const signUp = useQuery({ queryKey: ['sign-up-info'], queryFn: () => call(ENDPOINTS.accounts.signUpInfo) });
   const login = useLogin();
   const navigate = useNavigate();
   const location = useLocation();
@@ -229,6 +233,14 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
               </button>
             </form>
             {config.data?.mailEnabled && <ForgotPassword />}
+            {signUp.data?.open && (
+              <p className="mt-3 text-sm text-slate-600">
+                New here?{' '}
+                <Link to={PAGES.signup.path} className="font-medium text-brand-700 hover:underline">
+                  Create an account
+                </Link>
+              </p>
+            )}
 
             <div className="my-5 flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400">
               <span className="h-px flex-1 bg-slate-200" />
@@ -252,7 +264,7 @@ export default function LoginPage({ onSignedIn }: LoginPageProps = {}) {
               className={`${buttonClass('secondary')} mt-3 min-h-11 w-full`}
             >
               <Fingerprint aria-hidden="true" className="size-4 text-brand-600" />
-              Use a passkey
+              Sign in with a passkey
             </button>
           </>
         )}

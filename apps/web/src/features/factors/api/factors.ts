@@ -9,7 +9,9 @@ export const useSecondFactors = () => useQuery(secondFactorsQuery());
 
 export const startTotp = () => call(ENDPOINTS.factors.totpStart);
 export const confirmTotp = (code: string) => call(ENDPOINTS.factors.totpVerify, { body: { code } });
-export const removeTotp = (code: string) => call(ENDPOINTS.factors.totpRemove, { body: { code } });
+/** Turning the app off: the account password, or (no password here) a code (docs/SECURITY.md, "Second factors and passkeys"). */
+export const removeTotp = (body: { password: string } | { code: string }) =>
+  call(ENDPOINTS.factors.totpRemove, { body });
 export const regenerateRecoveryCodes = (code: string) => call(ENDPOINTS.factors.recoveryRegenerate, { body: { code } });
 
 /** Refreshes the status after a change. */

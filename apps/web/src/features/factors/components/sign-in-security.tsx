@@ -23,7 +23,7 @@ type Mode =
   | { kind: 'codes'; codes: string[] }
   | { kind: 'confirm'; action: 'off' | 'regenerate' };
 
-/** A six-digit code field with its submit button. */
+/** A six-digit code field (or the account password) with its submit button. */
 function CodeForm({
   label,
   submit,
@@ -31,6 +31,7 @@ function CodeForm({
   onSubmit,
   onCancel,
   error,
+  password = false,
 }: {
   label: string;
   submit: string;
@@ -38,6 +39,7 @@ function CodeForm({
   onSubmit(code: string): Promise<void>;
   onCancel(): void;
   error: string | null;
+  password?: boolean;
 }) {
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
@@ -61,9 +63,9 @@ function CodeForm({
         error={error}
         required
         autoFocus
-        autoComplete="one-time-code"
-        inputMode="numeric"
-        maxLength={20}
+        {...(password
+          ? { type: 'password', autoComplete: 'current-password', maxLength: 1000 }
+          : { autoComplete: 'one-time-code', inputMode: 'numeric' as const, maxLength: 20 })}
       />
       <div className="flex gap-2">
         <button type="submit" disabled={busy} className={buttonClass()}>
@@ -195,18 +197,25 @@ export function SignInSecurity() {
             )}
             {mode.kind === 'confirm' && (
               <CodeForm
-                label={mode.action === 'off' ? 'Code to turn the app off' : 'Code for new recovery codes'}
+                label={
+                  mode.action === 'regenerate'
+                    ? 'Code for new recovery codes'
+                    : status.data.turnOffWith === 'password'
+                      ? 'Your password'
+                      : 'Code to turn the app off'
+                }
+                password={mode.action === 'off' && status.data.turnOffWith === 'password'}
                 submit={mode.action === 'off' ? 'Turn off' : 'Make new codes'}
                 busyText="Checking…"
                 error={error}
                 onCancel={reset}
-                onSubmit={async (code) => {
+                onSubmit={async (value) => {
                   try {
                     if (mode.action === 'off') {
-                      await removeTotp(code);
+                      await removeTotp(status.data.turnOffWith === 'password' ? { password: value } : { code: value });
                       reset();
                     } else {
-                      const { recoveryCodes } = await regenerateRecoveryCodes(code);
+                      const { recoveryCodes } = await regenerateRecoveryCodes(value);
                       setError(null);
                       setMode({ kind: 'codes', codes: recoveryCodes });
                     }
