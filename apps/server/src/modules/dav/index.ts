@@ -12,13 +12,13 @@
  * with saxes; malformed → 400).
  */
 import type { FastifyInstance } from 'fastify';
-import type { EventEmitter } from '../../events';
+import { requireUnlocked, type WriteLocks } from '../../auth/policies/write-lock';
+import type { EventEmitter, EventSubscriber } from '../../events';
 import type { AppPasswordsService } from '../app-passwords';
-import type { FilesService, WriteLocks } from '../files';
+import type { FilesService } from '../files';
 import type { SharingService } from '../sharing';
 import type { FoldersService, WorkspacesService } from '../spaces';
 import type { Db } from '../../db';
-import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
 import { createDavLocks } from './dav.locks';
 import { createDavMethods } from './dav.methods';
@@ -34,25 +34,17 @@ export async function createDavModule(
     clock: Clock;
     appPasswords: AppPasswordsService;
     files: FilesService;
-    /** Where the app's file writes ask about DAV locks (filled in here). */
-    writeLocks: WriteLocks;
     folders: FoldersService;
     workspaces: WorkspacesService;
     sharing: SharingService;
-    events: EventEmitter;
+    events: EventEmitter & EventSubscriber;
     maxUploadBytes: number;
   },
 ) {
   const tree = createDavTree(deps);
   const repo = createDavRepository(deps.db);
-  // The app's renames, moves and deletes refuse (423) a file locked over WebDAV by someone else.
-  deps.writeLocks.check = async (actor, fileId, folderId) => {
-    const locks = await repo.locksOn(folderId === null ? [fileId] : [fileId, folderId], iso(deps.clock.now()));
-    const reaching = locks.filter((lock) => lock.resource_id === fileId || lock.depth === 'infinity');
-    if (reaching.length > 0 && !reaching.some((lock) => lock.user_id === actor.id)) {
-      throw new AppError('LOCKED', 'This file is locked by someone editing it in another app. Try again later.');
-    }
-  };
+  // What is purged for good takes its locks and dead properties with it (trash emptied, the purge job, a workspace).
+  deps.events.on('items.purged', 'dav', ({ fileIds, folderIds }) => repo.forget([...fileIds, ...folderIds]));
   const methods = createDavMethods({
     ...deps,
     tree,
@@ -64,3 +56,16 @@ export async function createDavModule(
   });
   await registerDavRoutes(app, { appPasswords: deps.appPasswords, methods });
 }
+
+/**
+ * The write-lock check every change of a file or folder in the app makes (`auth/policies/write-lock.ts` decides;
+ * the locks are the WebDAV module's rows). Built before the spaces and files modules, which ask it.
+ */
+export const createDavWriteLocks = ({ db, clock }: { db: Db; clock: Clock }): WriteLocks => {
+  const repo = createDavRepository(db);
+  return {
+    async requireUnlocked(actorId, target) {
+      requireUnlocked(actorId, await repo.locksReaching(target, iso(clock.now())));
+    },
+  };
+};
