@@ -14,11 +14,11 @@ const lock = (resourceId: string, userId: string, extra: Partial<ReachingLock> =
 
 const outcome = (actorId: string | null, locks: ReachingLock[]): string => {
   try {
-    requireUnlocked(actorId, locks);
+    requireUnlocked(actorId, locks, new Date('2026-11-28T11:50:00.000Z'));
     return 'allowed';
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    return `${error.statusCode} ${error.code} ${error.message} ${JSON.stringify(error.details)}`;
+    return `${error.statusCode} ${error.code} ${error.message} ${JSON.stringify(error.details)} ${JSON.stringify(error.headers)}`;
   }
 };
 
@@ -27,10 +27,10 @@ describe('write-lock policy', () => {
     expect(outcome('u-bob', [])).toBe('allowed');
   });
 
-  it('refuses anyone but the holder with 423 naming the locked item, its holder and expiry', () => {
+  it('refuses anyone but the holder with 423 naming the locked item, its holder and when it times out', () => {
+    const message = '“plan.txt” is locked by Ann, who is editing it in another app. Try again later.';
     expect(outcome('u-bob', [lock('plan', 'u-ann')])).toBe(
-      '423 LOCKED “plan.txt” is locked by Ann, who is editing it in another app. Try again later. ' +
-        '[{"path":"file:plan","message":"Locked until 2026-11-28T12:00:00.000Z"}]',
+      `423 LOCKED ${message} [{"path":"file:plan","message":"${message}"}] {"retry-after":"600"}`,
     );
     expect(outcome('u-ann', [lock('plan', 'u-ann')])).toBe('allowed');
     // A file-drop upload (nobody signed in) never holds a lock.

@@ -30,24 +30,30 @@ export interface WriteLocks {
   requireUnlocked(actorId: string | null, target: LockTarget): Promise<void>;
 }
 
-/** The 423 of a change refused by `lock` (its message and `details` name the locked item, its holder and expiry). */
-export const lockedError = (lock: ReachingLock): AppError =>
-  new AppError(
-    'LOCKED',
-    `“${lock.resourceName}” is locked by ${lock.holderName}, who is editing it in another app. Try again later.`,
-    { details: [{ path: `${lock.resourceKind}:${lock.resourceId}`, message: `Locked until ${lock.expiresAt}` }] },
-  );
+/**
+ * The 423 of a change refused by `lock`: the message names the locked item and its holder; `details[0].path` is the
+ * locked item (`file:<id>` or `folder:<id>`, which may be inside or above what was changed), its message the same
+ * sentence (the web app shows a detail's message); `Retry-After` says when the lock times out unless refreshed.
+ */
+export function lockedError(lock: ReachingLock, now: Date): AppError {
+  const message = `“${lock.resourceName}” is locked by ${lock.holderName}, who is editing it in another app. Try again later.`;
+  const seconds = Math.max(1, Math.ceil((Date.parse(lock.expiresAt) - now.getTime()) / 1000));
+  return new AppError('LOCKED', message, {
+    details: [{ path: `${lock.resourceKind}:${lock.resourceId}`, message }],
+    headers: { 'retry-after': String(seconds) },
+  });
+}
 
 /**
  * The decision: every locked item that reaches the change must have a lock of `actorId` among its locks (the holder
  * of a lock works on, in the app or over WebDAV with the lock's token; a shared lock held by two people lets both).
  * Anyone else — and a change by nobody signed in (a file-drop link) — meets 423 naming the first lock in the way.
  */
-export function requireUnlocked(actorId: string | null, locks: readonly ReachingLock[]): void {
+export function requireUnlocked(actorId: string | null, locks: readonly ReachingLock[], now: Date): void {
   const byResource = new Map<string, ReachingLock[]>();
   for (const lock of locks) byResource.set(lock.resourceId, [...(byResource.get(lock.resourceId) ?? []), lock]);
   for (const held of byResource.values()) {
     const first = held[0];
-    if (first && !held.some((lock) => lock.userId === actorId)) throw lockedError(first);
+    if (first && !held.some((lock) => lock.userId === actorId)) throw lockedError(first, now);
   }
 }

@@ -65,7 +65,8 @@ export const createDavWriteLocks = ({ db, clock }: { db: Db; clock: Clock }): Wr
   const repo = createDavRepository(db);
   return {
     async requireUnlocked(actorId, target) {
-      requireUnlocked(actorId, await repo.locksReaching(target, iso(clock.now())));
+      const now = clock.now();
+      requireUnlocked(actorId, await repo.locksReaching(target, iso(now)), now);
     },
   };
 };
