@@ -9,7 +9,12 @@
  * their policies — never their repositories), `dav.methods.ts` (PROPFIND streamed, GET/HEAD through send-blob, PUT
  * streamed through the files service's ingest, MKCOL, DELETE to the trash, COPY/MOVE in `dav.copy-move.ts`),
  * `dav.props.ts` (live properties, `oc:`/`nc:` ones, the multistatus), `dav.xml.ts` (bounded namespace-aware parsing
- * with saxes; malformed → 400).
+ * with saxes; malformed → 400), `dav.locks.ts` (LOCK, UNLOCK, the `If` header), `dav.repository.ts` (dead properties
+ * and locks, shared by every instance).
+ *
+ * Locks bind the app too: `createDavWriteLocks` is the `WriteLocks` check the spaces and files services ask before
+ * every change (`auth/policies/write-lock.ts` decides). What is purged for good (`items.purged`) takes its locks and
+ * dead properties with it.
  */
 import type { FastifyInstance } from 'fastify';
 import { requireUnlocked, type WriteLocks } from '../../auth/policies/write-lock';
