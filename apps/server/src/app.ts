@@ -45,7 +45,7 @@ import { registerSpa } from './plugins/spa';
 import { createAccountsModule } from './modules/accounts';
 import { createActivityModule } from './modules/activity';
 import { createAuditModule } from './modules/audit';
-import { createDavModule } from './modules/dav';
+import { createDavModule, createDavWriteLocks } from './modules/dav';
 import { createAdminModule, createAdminStores } from './modules/admin';
 import { createDomainEvents } from './events';
 import { createJobQueue, type JobQueueOptions } from './jobs/queue';
@@ -158,7 +158,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addHook('onClose', async () => bus.close());
   probes.set('bus', async () => (await bus.ping(), { status: 'ok' as const }));
 
+  // WebDAV locks every change of a file or folder honours, in the app too (docs/PRODUCT.md#webdav).
+  const writeLocks = createDavWriteLocks({ db: database.db, clock });
   const { workspaces, folders, access, spacesRepo } = await createSpacesModule(app, {
+    writeLocks,
     db: database.db,
     blobs,
     clock,
@@ -167,7 +170,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     consent: { mustAccept: () => adminStores.settings.membersMustAccept() },
     events,
   });
-  const { files, filesRepo, tus, fileSource, reader, writeLocks } = await createFilesModule(app, {
+  const { files, filesRepo, tus, fileSource, reader } = await createFilesModule(app, {
+    writeLocks,
     db: database.db,
     blobs,
     bus,
@@ -284,7 +288,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   createArchiveModule(app, { files, folders, tree: linksRepo });
   createFileDetailsModule(app, { db: database.db, files, links: linksRepo, linkMakerMayShare, access, clock });
   const { sharing } = createSharingModule(app, { db: database.db, files, folders, spaces: spacesRepo, clock, events });
-  const davDeps = { appPasswords, files, folders, workspaces, sharing, events, clock, writeLocks };
+  const davDeps = { appPasswords, files, folders, workspaces, sharing, events, clock };
   const { chunkedUploads } = await createDavModule(app, {
     ...davDeps,
     db: database.db,

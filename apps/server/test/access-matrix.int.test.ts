@@ -35,6 +35,10 @@ import {
  * - `admin`: anonymous 401; users A and B 403; admin passes.
  * - `apikey` (the Azure/OpenAI compatibility paths, wherever they live): a
  *   session cookie is never enough, so every identity without a key gets 401.
+ * - `dav` (the WebDAV tree): every method of `/remote.php/dav/files/:userId/…`
+ *   answers 401 to every session (Basic with an app password only), `/dav/…`
+ *   signs the session in; OPTIONS answers anyone. The WebDAV matrix below
+ *   covers every kind of caller with app passwords.
  * "Passes" means neither 401 nor 403 (it may be 400 for the empty body, 404
  * for the probe id, 200…). Nothing may answer 5xx.
  */
@@ -54,8 +58,15 @@ const fill = (url: string) =>
 
 type Identity = 'anonymous' | 'userA' | 'userB' | 'admin';
 
-function expected(route: RouteEntry, who: Identity): 'unauthenticated' | 'forbidden' | 'allowed' | 'any' {
+function expected(route: RouteEntry, who: Identity): 'unauthenticated' | 'forbidden' | 'allowed' | 'signedIn' | 'any' {
   if (route.access === 'public') return 'any';
+  if (route.access === 'dav') {
+    // WebDAV: OPTIONS answers anyone (clients probe it first); /remote.php/… takes only an app password by Basic, so
+    // a session is no sign-in there; /dav/… takes the session (a change to the tree's fixed parts may be 403).
+    if (route.method === 'OPTIONS') return 'any';
+    if (who === 'anonymous' || route.url.startsWith('/remote.php/')) return 'unauthenticated';
+    return 'signedIn';
+  }
   if (route.access === 'apikey') return 'unauthenticated';
   if (who === 'anonymous') return 'unauthenticated';
   if (route.access === 'admin') return who === 'admin' ? 'allowed' : 'forbidden';
@@ -362,7 +373,9 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
   afterAll(async () => server?.close());
 
   const apiRoutes = () =>
-    server.app.routeTable.filter((r) => (isApi(r.url) || r.access === 'apikey') && r.method !== 'HEAD');
+    server.app.routeTable.filter(
+      (r) => (isApi(r.url) || r.access === 'apikey' || r.access === 'dav') && r.method !== 'HEAD',
+    );
 
   it('finds the routes of the app, every one with an access declaration', () => {
     const routes = apiRoutes();
@@ -370,6 +383,10 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
       expect.arrayContaining(['GET /api/me', 'POST /api/auth/login', 'POST /api/auth/logout', 'GET /api/auth/config']),
     );
     expect(undeclaredApiRoutes(server.app.routeTable)).toEqual([]);
+    // Every WebDAV method on both path forms is walked too.
+    expect(routes.filter((r) => r.access === 'dav').map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining(['LOCK /remote.php/dav/files/:userId/*', 'PROPFIND /dav/*', 'UNLOCK /dav']),
+    );
     // The AI compatibility endpoints are walked too, though they live outside /api.
     expect(routes.filter((r) => r.access === 'apikey').map((r) => r.url)).toEqual(
       expect.arrayContaining(['/face/v1.0/detect', '/v1/audio/transcriptions']),
@@ -405,6 +422,7 @@ describe.each(dialects())('access-control matrix (%s)', (dialect) => {
         else if (want === 'unauthenticated' && status !== 401) failures.push(`${label}: expected 401`);
         else if (want === 'forbidden' && status !== 403) failures.push(`${label}: expected 403`);
         else if (want === 'allowed' && (status === 401 || status === 403)) failures.push(`${label}: expected access`);
+        else if (want === 'signedIn' && status === 401) failures.push(`${label}: expected the session to sign in`);
         else if (want === 'any' && who === 'anonymous' && status === 403)
           failures.push(`${label}: public route refused`);
       }
@@ -1942,5 +1960,423 @@ describe.each(dialects())('moving out of a space (%s)', (dialect) => {
       }
     }
     expect(failures).toEqual([]);
+  });
+});
+
+/**
+ * WebDAV by caller (docs/PRODUCT.md#webdav): every method on a workspace file and folder and on items shared with a
+ * person and with a workspace, through both path forms (`/remote.php/dav/files/{ownerKey}/…` and `/dav/…`, HTTP Basic
+ * on each), as anonymous, the workspace's owner, editor and viewer, a non-member, a person share's recipient, a
+ * workspace share's recipient (a member of the workspace it was shared with), an admin, a public link's bearer (its
+ * token is no password), a local account's person (an app password of theirs; their account password is refused)
+ * and a revoked app password. The same rules as the app's: the owner, the editors and the local editor each use an
+ * app password of their own.
+ */
+describe.each(dialects())('WebDAV matrix (%s)', (dialect) => {
+  type Caller =
+    | 'anonymous'
+    | 'owner'
+    | 'editor'
+    | 'viewer'
+    | 'nonMember'
+    | 'recipient'
+    | 'wsRecipient'
+    | 'admin'
+    | 'bearer'
+    | 'localUser'
+    | 'revoked';
+  const CALLERS: Caller[] = [
+    'anonymous',
+    'owner',
+    'editor',
+    'viewer',
+    'nonMember',
+    'recipient',
+    'wsRecipient',
+    'admin',
+    'bearer',
+    'localUser',
+    'revoked',
+  ];
+  type Form = 'remote' | 'dav';
+  const LOCAL_PASSWORD = 'amber-lighthouse-morning-47';
+  const LOCKINFO =
+    '<d:lockinfo xmlns:d="DAV:"><d:lockscope><d:exclusive/></d:lockscope><d:locktype><d:write/></d:locktype></d:lockinfo>';
+  const basic = (user: string, password: string) => `Basic ${b64(`${user}:${password}`)}`;
+  let server: TestServer;
+  const auth = {} as Record<Caller, { header: string | undefined; key: string }>;
+  let heldToken = '';
+  let localAccountHeader = '';
+
+  /** An app password of the person behind `cookie` (owner key `key`): the Basic header. */
+  async function appPassword(cookie: string, key: string) {
+    const made = await expectJson<{ id: string; password: string }>(
+      sendJson(server, cookie, 'POST', '/api/me/app-passwords', { name: 'dav matrix' }),
+      201,
+    );
+    return { header: basic(key, made.password), id: made.id };
+  }
+
+  beforeAll(async () => {
+    // The refused passwords count on the sign-in counters of 127.0.0.1: room for this many calls.
+    server = await startTestServer({
+      dialect,
+      env: { LOGIN_MAX_FAILURES_PER_IP: '100000', LOGIN_MAX_FAILURES_PER_USERNAME: '100000' },
+    });
+    const admin = await server.signInAs({ owner_key: 'dm-admin', role: 'admin' });
+    // A local account: made by the admin, its password set through the link, signed in with it.
+    const local = await expectJson<{ url: string }>(
+      sendJson(server, admin, 'POST', '/api/admin/users', { username: 'dm-local', name: 'Local Lou' }),
+      201,
+    );
+    const resetToken = local.url.split('/reset-password/')[1] ?? '';
+    await expectJson(
+      sendJson(server, undefined, 'POST', `/api/public/password-reset/${resetToken}`, { password: LOCAL_PASSWORD }),
+    );
+    const login = await sendJson(server, undefined, 'POST', '/api/auth/login', {
+      username: 'dm-local',
+      password: LOCAL_PASSWORD,
+    });
+    expect(login.status).toBe(200);
+    const localCookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    localAccountHeader = basic('dm-local', LOCAL_PASSWORD);
+
+    const cookies = {} as Record<Caller, string>;
+    for (const who of CALLERS) {
+      if (who === 'anonymous' || who === 'bearer') continue;
+      const key = who === 'localUser' ? 'dm-local' : who === 'admin' ? 'dm-admin' : `dm-${who}`;
+      const cookie =
+        who === 'localUser' ? localCookie : who === 'admin' ? admin : await server.signInAs({ owner_key: key });
+      cookies[who] = cookie;
+      const made = await appPassword(cookie, key);
+      if (who === 'revoked') await sendJson(server, cookie, 'DELETE', `/api/me/app-passwords/${made.id}`);
+      auth[who] = { header: made.header, key };
+    }
+    auth.anonymous = { header: undefined, key: 'dm-owner' };
+    const owner = cookies.owner;
+    const ws = await expectJson<{ id: string }>(
+      sendJson(server, owner, 'POST', '/api/workspaces', { name: 'DavTeam' }),
+      201,
+    );
+    for (const [who, role] of [
+      ['dm-editor', 'editor'],
+      ['dm-viewer', 'viewer'],
+      ['dm-local', 'editor'],
+    ] as const) {
+      await expectJson(sendJson(server, owner, 'PUT', `/api/workspaces/${ws.id}/members/${who}`, { role }));
+    }
+    const partners = await expectJson<{ id: string }>(
+      sendJson(server, owner, 'POST', '/api/workspaces', { name: 'Partners' }),
+      201,
+    );
+    await expectJson(
+      sendJson(server, owner, 'PUT', `/api/workspaces/${partners.id}/members/dm-wsRecipient`, { role: 'viewer' }),
+    );
+    const shareMe = await expectJson<{ id: string }>(
+      sendJson(server, owner, 'POST', '/api/folders', { name: 'ShareMe' }),
+      201,
+    );
+    await expectJson(
+      sendJson(server, owner, 'PUT', `/api/folders/${shareMe.id}/shares/dm-recipient`, { role: 'viewer' }),
+      201,
+    );
+    const shareWs = await expectJson<{ id: string }>(
+      sendJson(server, owner, 'POST', '/api/folders', { name: 'ShareWs' }),
+      201,
+    );
+    await expectJson(
+      sendJson(server, owner, 'PUT', `/api/folders/${shareWs.id}/shares/workspaces/${partners.id}`, { role: 'editor' }),
+      201,
+    );
+    const put = async (path: string, body: string) => {
+      const response = await server.fetch(`/remote.php/dav/files/dm-owner/${path}`, {
+        method: 'PUT',
+        headers: { authorization: auth.owner.header ?? '' },
+        body,
+      });
+      expect(response.status).toBe(201);
+      return response.headers.get('oc-fileid') ?? '';
+    };
+    const docId = await put('Workspaces/DavTeam/doc.txt', 'team doc');
+    await put('Workspaces/DavTeam/held.txt', 'held');
+    await put('Personal/ShareMe/s.txt', 'shared doc');
+    await put('Personal/ShareWs/w.txt', 'workspace-shared doc');
+    // A public link's bearer holds its token: as a password it opens nothing.
+    const link = await expectJson<{ token: string }>(
+      sendJson(server, owner, 'POST', '/api/links', { fileId: docId }),
+      201,
+    );
+    auth.bearer = { header: basic('dm-owner', link.token), key: 'dm-owner' };
+  });
+  afterAll(async () => server?.close());
+
+  const base = (who: Caller, form: Form) => (form === 'dav' ? '/dav' : `/remote.php/dav/files/${auth[who].key}`);
+  const call = (
+    who: Caller,
+    form: Form,
+    method: string,
+    path: string,
+    headers: Record<string, string> = {},
+    body?: string,
+  ) =>
+    server.fetch(`${base(who, form)}/${path}`, {
+      method,
+      headers: { ...(auth[who].header ? { authorization: auth[who].header } : {}), ...headers },
+      ...(body === undefined ? {} : { body }),
+    });
+  const destination = (who: Caller, form: Form, path: string) => ({
+    destination: `${server.url}${base(who, form)}/${path}`,
+  });
+
+  // Expected status per caller, in CALLERS' order: anonymous, owner, editor, viewer, non-member, recipient,
+  // workspace recipient, admin, bearer, local user, revoked. `t` tells the callers' and forms' items apart.
+  type Row = [string, (who: Caller, form: Form, t: string) => Promise<Response>, number[]];
+  const rows: Row[] = [
+    [
+      'PROPFIND file',
+      (w, f) => call(w, f, 'PROPFIND', 'Workspaces/DavTeam/doc.txt', { depth: '0' }),
+      [401, 207, 207, 207, 404, 404, 404, 404, 401, 207, 401],
+    ],
+    [
+      'PROPFIND folder',
+      (w, f) => call(w, f, 'PROPFIND', 'Workspaces/DavTeam/', { depth: '1' }),
+      [401, 207, 207, 207, 404, 404, 404, 404, 401, 207, 401],
+    ],
+    [
+      'GET',
+      (w, f) => call(w, f, 'GET', 'Workspaces/DavTeam/doc.txt'),
+      [401, 200, 200, 200, 404, 404, 404, 404, 401, 200, 401],
+    ],
+    [
+      'HEAD',
+      (w, f) => call(w, f, 'HEAD', 'Workspaces/DavTeam/doc.txt'),
+      [401, 200, 200, 200, 404, 404, 404, 404, 401, 200, 401],
+    ],
+    [
+      'PUT new',
+      (w, f, t) => call(w, f, 'PUT', `Workspaces/DavTeam/new-${t}.txt`, {}, 'x'),
+      [401, 201, 201, 403, 409, 409, 409, 409, 401, 201, 401],
+    ],
+    [
+      'PUT replace',
+      (w, f) => call(w, f, 'PUT', 'Workspaces/DavTeam/doc.txt', {}, 'team doc'),
+      [401, 204, 204, 403, 409, 409, 409, 409, 401, 204, 401],
+    ],
+    [
+      'MKCOL',
+      (w, f, t) => call(w, f, 'MKCOL', `Workspaces/DavTeam/dir-${t}`),
+      [401, 201, 201, 403, 409, 409, 409, 409, 401, 201, 401],
+    ],
+    [
+      'PROPPATCH',
+      (w, f) =>
+        call(
+          w,
+          f,
+          'PROPPATCH',
+          'Workspaces/DavTeam/doc.txt',
+          { 'content-type': 'application/xml' },
+          '<d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><x:k xmlns:x="urn:x">v</x:k></d:prop></d:set></d:propertyupdate>',
+        ),
+      [401, 207, 207, 403, 404, 404, 404, 404, 401, 207, 401],
+    ],
+    [
+      'COPY',
+      (w, f, t) =>
+        call(w, f, 'COPY', 'Workspaces/DavTeam/doc.txt', destination(w, f, `Workspaces/DavTeam/copy-${t}.txt`)),
+      [401, 201, 201, 403, 404, 404, 404, 404, 401, 201, 401],
+    ],
+    [
+      'MOVE',
+      (w, f, t) =>
+        call(w, f, 'MOVE', `Workspaces/DavTeam/copy-${t}.txt`, destination(w, f, `Workspaces/DavTeam/moved-${t}.txt`)),
+      [401, 201, 201, 404, 404, 404, 404, 404, 401, 201, 401],
+    ],
+    [
+      'MOVE doc, then back',
+      async (w, f, t) => {
+        const moved = await call(
+          w,
+          f,
+          'MOVE',
+          'Workspaces/DavTeam/doc.txt',
+          destination(w, f, `Workspaces/DavTeam/gone-${t}.txt`),
+        );
+        if (moved.status === 201) {
+          const back = await call(
+            w,
+            f,
+            'MOVE',
+            `Workspaces/DavTeam/gone-${t}.txt`,
+            destination(w, f, 'Workspaces/DavTeam/doc.txt'),
+          );
+          expect(back.status).toBe(201);
+        }
+        return moved;
+      },
+      [401, 201, 201, 403, 404, 404, 404, 404, 401, 201, 401],
+    ],
+    [
+      'LOCK doc, then UNLOCK',
+      async (w, f) => {
+        const locked = await call(
+          w,
+          f,
+          'LOCK',
+          'Workspaces/DavTeam/doc.txt',
+          { depth: '0', timeout: 'Second-60' },
+          LOCKINFO,
+        );
+        if (locked.status === 200) {
+          const token = locked.headers.get('lock-token') ?? '';
+          expect((await call(w, f, 'UNLOCK', 'Workspaces/DavTeam/doc.txt', { 'lock-token': token })).status).toBe(204);
+        }
+        return locked;
+      },
+      // Where the caller sees no folder, a LOCK would make an empty file in a folder that is not there: 409.
+      [401, 200, 200, 403, 409, 409, 409, 409, 401, 200, 401],
+    ],
+    [
+      // The owner's lock (taken below): its token opens nothing for anyone else, who cannot remove it or write.
+      'UNLOCK the owner’s lock',
+      (w, f) => call(w, f, 'UNLOCK', 'Workspaces/DavTeam/held.txt', { 'lock-token': `<${heldToken}>` }),
+      [401, 204, 403, 403, 409, 409, 409, 409, 401, 403, 401],
+    ],
+    [
+      'DELETE',
+      (w, f, t) => call(w, f, 'DELETE', `Workspaces/DavTeam/moved-${t}.txt`),
+      [401, 204, 204, 404, 404, 404, 404, 404, 401, 204, 401],
+    ],
+    [
+      // The editor deletes it: the local user and the owner, after them, find it gone.
+      'DELETE doc',
+      (w, f) => call(w, f, 'DELETE', 'Workspaces/DavTeam/doc.txt'),
+      [401, 404, 204, 403, 404, 404, 404, 404, 401, 404, 401],
+    ],
+    [
+      'GET person-shared',
+      (w, f) => call(w, f, 'GET', 'Shared with me/ShareMe/s.txt'),
+      [401, 404, 404, 404, 404, 200, 404, 404, 401, 404, 401],
+    ],
+    [
+      'PUT into person-shared (viewer)',
+      (w, f, t) => call(w, f, 'PUT', `Shared with me/ShareMe/n-${t}.txt`, {}, 'x'),
+      [401, 409, 409, 409, 409, 403, 409, 409, 401, 409, 401],
+    ],
+    [
+      'GET workspace-shared',
+      (w, f) => call(w, f, 'GET', 'Shared with me/ShareWs/w.txt'),
+      [401, 404, 404, 404, 404, 404, 200, 404, 401, 404, 401],
+    ],
+    [
+      'PUT into workspace-shared (editor)',
+      (w, f, t) => call(w, f, 'PUT', `Shared with me/ShareWs/n-${t}.txt`, {}, 'x'),
+      [401, 409, 409, 409, 409, 409, 201, 409, 401, 409, 401],
+    ],
+  ];
+
+  it('answers every method, on both path forms, by every kind of caller as the app’s policies do', async () => {
+    const failures: string[] = [];
+    for (const form of ['remote', 'dav'] as const) {
+      // The owner's lock on held.txt, for the UNLOCK row.
+      const held = await call('owner', form, 'LOCK', 'Workspaces/DavTeam/held.txt', { depth: '0' }, LOCKINFO);
+      expect(held.status).toBe(200);
+      heldToken = /<([^>]+)>/.exec(held.headers.get('lock-token') ?? '')?.[1] ?? '';
+      for (const [label, send, expected] of rows) {
+        // DELETE doc removes the file and the owner's UNLOCK ends the lock: the owner goes last.
+        const order: Caller[] = [
+          'anonymous',
+          'viewer',
+          'nonMember',
+          'recipient',
+          'wsRecipient',
+          'admin',
+          'bearer',
+          'revoked',
+          'editor',
+          'localUser',
+          'owner',
+        ];
+        for (const who of order) {
+          const response = await send(who, form, `${who}-${form}`);
+          await response.body?.cancel();
+          const want = expected[CALLERS.indexOf(who)];
+          const where = `${label} (${form}) as ${who}`;
+          if (response.status !== want) failures.push(`${where}: ${response.status}, expected ${want}`);
+          if (
+            response.status === 401 &&
+            !response.headers.get('www-authenticate')?.startsWith('Basic realm="Atrium"')
+          ) {
+            failures.push(`${where}: 401 without the Basic challenge`);
+          }
+        }
+      }
+      // Put the deleted doc back for the next form.
+      expect((await call('owner', form, 'PUT', 'Workspaces/DavTeam/doc.txt', {}, 'team doc')).status).toBe(201);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses a local account’s own password, a link token in any form, and another person’s path', async () => {
+    const propfind = (path: string, headers: Record<string, string>) =>
+      server.fetch(path, { method: 'PROPFIND', headers: { depth: '0', ...headers } });
+    for (const path of ['/remote.php/dav/files/dm-local/', '/dav/']) {
+      expect((await propfind(path, { authorization: localAccountHeader })).status).toBe(401);
+      expect((await propfind(path, { authorization: auth.localUser.header ?? '' })).status).toBe(207);
+    }
+    const token =
+      Buffer.from((auth.bearer.header ?? '').slice(6), 'base64')
+        .toString()
+        .split(':')[1] ?? '';
+    for (const headers of [
+      { authorization: `Bearer ${token}` },
+      { authorization: basic(token, '') },
+      { authorization: basic(token, token) },
+    ]) {
+      for (const path of ['/remote.php/dav/files/dm-owner/', '/dav/']) {
+        expect((await propfind(path, headers)).status).toBe(401);
+      }
+    }
+    for (const method of ['PROPFIND', 'GET', 'PUT', 'MKCOL', 'DELETE', 'COPY', 'MOVE', 'PROPPATCH', 'LOCK', 'UNLOCK']) {
+      for (const who of ['editor', 'admin', 'localUser'] as const) {
+        const response = await server.fetch('/remote.php/dav/files/dm-owner/Personal/ShareMe/s.txt', {
+          method,
+          headers: { authorization: auth[who].header ?? '', depth: '0' },
+        });
+        await response.body?.cancel();
+        expect(response.status, `${method} as ${who}`).toBe(403);
+      }
+    }
+  });
+
+  it('lists only what the caller may read', async () => {
+    const list = async (who: Caller, path: string) =>
+      (await call(who, 'remote', 'PROPFIND', path, { depth: '1' })).text();
+    expect(await list('viewer', 'Workspaces/')).toContain('/Workspaces/DavTeam/');
+    expect(await list('nonMember', 'Workspaces/')).not.toContain('DavTeam');
+    expect(await list('admin', 'Workspaces/')).not.toContain('DavTeam');
+    expect(await list('recipient', 'Shared with me/')).toContain('/Shared%20with%20me/ShareMe/');
+    expect(await list('wsRecipient', 'Shared with me/')).toContain('/Shared%20with%20me/ShareWs/');
+    for (const name of ['ShareMe', 'ShareWs']) expect(await list('nonMember', 'Shared with me/')).not.toContain(name);
+    expect(await list('recipient', 'Shared with me/')).not.toContain('ShareWs');
+  });
+
+  it('takes the session cookie on /dav/ only, and refuses a cross-site change', async () => {
+    const cookie = await server.signInAs({ owner_key: 'dm-editor' });
+    const own = await server.fetch('/dav/Workspaces/DavTeam/', { method: 'PROPFIND', headers: { cookie, depth: '1' } });
+    expect(own.status).toBe(207);
+    const crossSite = await server.fetch('/dav/Workspaces/DavTeam/evil', {
+      method: 'MKCOL',
+      headers: { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    });
+    expect(crossSite.status).toBe(403);
+    const remote = await server.fetch('/remote.php/dav/files/dm-editor/', {
+      method: 'PROPFIND',
+      headers: { cookie, depth: '0' },
+    });
+    expect(remote.status).toBe(401);
   });
 });

@@ -10,6 +10,10 @@ export const FileRecord = z
     size: z.number().int().nonnegative().describe('Bytes'),
     contentType: z.string(),
     uploadDate: z.string().describe('ISO-8601'),
+    modifiedAt: z
+      .string()
+      .optional()
+      .describe('ISO-8601: the modification time a WebDAV client declared (X-OC-Mtime); absent: uploadDate'),
   })
   .meta({ id: 'FileRecord' });
 export type FileRecord = z.infer<typeof FileRecord>;

@@ -50,7 +50,7 @@ export async function folderAncestors(db: Db, id: string): Promise<WalkedFolder[
  * Bounded like `folderAncestorsCte`; `trashed`: walk through folders in the trash too (otherwise the walk stops at
  * them). Opens a `with recursive` list.
  */
-const folderDescendantsCte = (id: string, trashed: boolean) => {
+export const folderDescendantsCte = (id: string, trashed: boolean) => {
   const live = trashed ? sql`` : sql`and f.trashed_at is null`;
   return sql`folder_down(id, parent_id, name, name_key, trashed_at, depth) as (
       select id, parent_id, name, name_key, trashed_at, 0 from folders where id = ${id}

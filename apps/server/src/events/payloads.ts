@@ -28,6 +28,8 @@ export interface StoredFile {
   blobKey: string;
   /** ISO-8601 UTC. */
   uploadDate: string;
+  /** ISO-8601 UTC: the modification time its client declared (WebDAV `X-OC-Mtime`); null or absent: `uploadDate`. */
+  modifiedAt?: string | null;
 }
 
 /** Someone was added to a workspace (or invited to it, when members must accept). */
@@ -94,6 +96,11 @@ export interface AuditedChange extends EventContext {
 export interface ReactionEvents {
   /** A file's content was stored (new upload, replacement, finished tus upload, restored version), its row written. */
   'file.stored': { file: StoredFile };
+  /**
+   * Files and folders were deleted for good (a trash item purged, a trash emptied, the `trash.purge` job, a workspace
+   * deleted), their rows gone: what other modules keep about them by id goes too (WebDAV locks and dead properties).
+   */
+  'items.purged': { fileIds: string[]; folderIds: string[] };
   /** Background analysis finished a file: `text` is what it read (OCR, transcript, document text, tags, caption). */
   'file.analysed': { fileId: string; text: string };
   /** Names of people changed for these files (a person named, renamed, merged, a face moved). */

@@ -36,6 +36,7 @@ import { m0034Mail } from './0034-mail';
 import { m0035AppPasswords } from './0035-app-passwords';
 import { m0036Dav } from './0036-dav';
 import { m0038Nextcloud } from './0038-nextcloud';
+import { m0039FileMtime } from './0039-file-mtime';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '0035-app-passwords': m0035AppPasswords,
   '0036-dav': m0036Dav,
   '0038-nextcloud': m0038Nextcloud,
+  '0039-file-mtime': m0039FileMtime,
 };

@@ -76,6 +76,8 @@ export interface FilesTable {
   trashed_by: string | null;
   /** The trashed folder it went to the trash with; null when trashed itself (or not trashed). */
   trash_root_id: string | null;
+  /** The modification time its client declared (migration 0039: WebDAV `X-OC-Mtime`); null: `upload_date`. */
+  modified_at?: string | null;
 }
 
 /** An older content of a file (migration 0016); the current one is the `files` row's. */

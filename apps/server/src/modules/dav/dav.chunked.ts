@@ -10,6 +10,7 @@ import type { FilesService } from '../files';
 import type { FoldersService } from '../spaces';
 import type { ChunkedRepository } from './dav.chunked.repository';
 import type { DavLocks } from './dav.locks';
+import { mtimeOf, storageFull } from './dav.methods';
 import { etagOf } from './dav.props';
 import { segmentsOf } from './dav.routes';
 import type { DavTree, FileNode } from './dav.tree';
@@ -26,7 +27,6 @@ export const MAX_OPEN_UPLOADS = 100;
 const NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
 
 const notFound = () => new AppError('NOT_FOUND', 'There is no such upload.');
-const storageFull = (error: AppError) => new AppError('INSUFFICIENT_STORAGE', error.message);
 const escapeXml = (text: string) => text.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c] ?? c);
 
 /** The chunked upload request: who, and the transfer folder and chunk named in the path (if any). */
@@ -200,6 +200,7 @@ export function createChunkedUploads(deps: {
     async function* bytes() {
       for (const chunk of chunks) yield* await blobs.get(chunk.key);
     }
+    const modifiedAt = mtimeOf(request);
     let record;
     try {
       record = await files.ingest(target, {
@@ -207,6 +208,7 @@ export function createChunkedUploads(deps: {
         stream: Readable.from(bytes()),
         onConflict: 'replace',
         allowEmpty: true,
+        modifiedAt,
         context: { actor: actor.ownerKey, ...requestContext(request) },
       });
     } catch (error) {
@@ -226,7 +228,12 @@ export function createChunkedUploads(deps: {
     };
     return reply
       .status(node.kind === 'missing' ? 201 : 204)
-      .headers({ etag: etagOf(stored), 'oc-etag': etagOf(stored), 'oc-fileid': record.id })
+      .headers({
+        etag: etagOf(stored),
+        'oc-etag': etagOf(stored),
+        'oc-fileid': record.id,
+        ...(modifiedAt !== undefined ? { 'x-oc-mtime': 'accepted' } : {}),
+      })
       .send();
   }
 

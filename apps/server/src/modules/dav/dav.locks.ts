@@ -126,6 +126,15 @@ export function createDavLocks(deps: {
     throw new AppError('LOCKED', 'This file or folder is locked over WebDAV.');
   }
 
+  /**
+   * Only who took a lock refreshes or removes it: its token is no secret (`lockdiscovery` shows it to every reader),
+   * so knowing it gives nothing to anyone else (docs/SECURITY.md).
+   */
+  const requireHolder = (lock: DavLockRow, dav: DavRequest) => {
+    if (lock.user_id !== dav.actor.id)
+      throw new AppError('FORBIDDEN', 'Only who took this lock can refresh or remove it.');
+  };
+
   const activelock = (lock: DavLockRow, href: string) =>
     `<d:activelock><d:locktype><d:write/></d:locktype><d:lockscope><d:${lock.scope}/></d:lockscope>` +
     `<d:depth>${lock.depth === 'infinity' ? 'infinity' : '0'}</d:depth>${lock.owner ? `<d:owner>${lock.owner}</d:owner>` : ''}` +
@@ -159,6 +168,7 @@ export function createDavLocks(deps: {
       const locks = await locksReaching(node);
       const held = locks.find((l) => tokens.has(`${TOKEN_PREFIX}${l.token}`));
       if (!held) throw new AppError('PRECONDITION_FAILED', 'Name the lock to refresh in the If header.');
+      requireHolder(held, dav);
       const seconds = timeoutOf(request);
       await repo.refreshLock(held.token, seconds, expiry(seconds));
       return send(200, { ...held, timeout_seconds: seconds }, false);
@@ -215,6 +225,7 @@ export function createDavLocks(deps: {
     const node = await tree.resolve(dav.actor, dav.segments);
     const held = (await locksReaching(node)).find((l) => `${TOKEN_PREFIX}${l.token}` === token);
     if (!held) throw new AppError('CONFLICT', 'No such lock on this resource.');
+    requireHolder(held, dav);
     await repo.deleteLock(held.token);
     return reply.status(204).send();
   }

@@ -137,6 +137,7 @@ export function createDavMethods(deps: DavMethodDeps) {
       if (declared - existingSize > (await files.remainingQuota(target)))
         throw storageFull(await files.quotaErrorOf(target));
     }
+    const modifiedAt = mtimeOf(request);
     let record;
     try {
       record = await files.ingest(target, {
@@ -144,6 +145,7 @@ export function createDavMethods(deps: DavMethodDeps) {
         stream: request.raw,
         onConflict: 'replace',
         allowEmpty: true,
+        modifiedAt,
         context: { actor: dav.actor.ownerKey, ...requestContext(request) },
       });
     } catch (error) {
@@ -160,6 +162,8 @@ export function createDavMethods(deps: DavMethodDeps) {
       uploadDate: record.uploadDate,
       folderId,
     };
+    // The Nextcloud clients' answer that the declared modification time was kept.
+    if (modifiedAt !== undefined) void reply.header('x-oc-mtime', 'accepted');
     return reply
       .status(node.kind === 'missing' ? 201 : 204)
       .headers({ etag: etagOf(stored), 'oc-fileid': record.id, 'oc-etag': etagOf(stored) })
@@ -267,5 +271,16 @@ export type DavMethods = ReturnType<typeof createDavMethods>;
 const requestHref = (dav: DavRequest) =>
   `${dav.base}/${dav.segments.map((s) => encodeURIComponent(s)).join('/')}${dav.slash && dav.segments.length > 0 ? '/' : ''}`;
 
+/**
+ * The modification time a client declares with `X-OC-Mtime` (Unix seconds, as the Nextcloud clients and rclone's
+ * nextcloud vendor send it), as ISO-8601 UTC; undefined when absent or not a time from 1970 to 9999.
+ */
+export function mtimeOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-oc-mtime'];
+  if (typeof header !== 'string' || !/^\d{1,12}(\.\d+)?$/.test(header.trim())) return undefined;
+  const ms = Math.round(Number(header) * 1000);
+  return ms > 0 && ms < Date.UTC(10000, 0, 1) ? new Date(ms).toISOString() : undefined;
+}
+
 /** WebDAV's 507 for a full space, with the app's message. */
-const storageFull = (error: AppError) => new AppError('INSUFFICIENT_STORAGE', error.message);
+export const storageFull = (error: AppError) => new AppError('INSUFFICIENT_STORAGE', error.message);

@@ -53,7 +53,7 @@ function live(node: Node, prop: PropName, extras: NodeExtras): string | undefine
         return escapeXml(node.name);
       case 'getlastmodified':
         if (node.kind === 'virtual') return undefined;
-        return at(node.kind === 'file' ? node.uploadDate : node.updatedAt).toUTCString();
+        return at(node.kind === 'file' ? (node.modifiedAt ?? node.uploadDate) : node.updatedAt).toUTCString();
       case 'creationdate':
         if (node.kind === 'virtual') return undefined;
         return at(node.kind === 'file' ? node.uploadDate : node.createdAt).toISOString();

@@ -1,7 +1,13 @@
+import { sql } from 'kysely';
+import type { LockTarget, ReachingLock } from '../../auth/policies/write-lock';
 import type { Db } from '../../db';
+import { folderAncestorsCte, folderDescendantsCte } from '../../db/folder-walk';
 import type { DavLocksTable } from '../../db/schema';
 
 export type DavLockRow = DavLocksTable;
+
+/** How many ids one statement of `forget` names. */
+const CHUNK = 500;
 
 /** Dead properties and locks of the WebDAV tree (migration 0036). */
 export const createDavRepository = (db: Db) => ({
@@ -71,6 +77,62 @@ export const createDavRepository = (db: Db) => ({
   },
   deleteLock: async (token: string) => {
     await db.deleteFrom('dav_locks').where('token', '=', token).execute();
+  },
+  /**
+   * The live locks reaching a change of `target` (`auth/policies/write-lock.ts`): on it, depth-infinity locks on the
+   * folders above it, and for a folder every lock on a folder or live file inside it (one bounded recursive query).
+   */
+  async locksReaching(target: LockTarget, now: string): Promise<ReachingLock[]> {
+    const reach =
+      'file' in target
+        ? target.folderId === null
+          ? { ctes: sql``, where: sql`l.resource_id = ${target.file}` }
+          : {
+              ctes: sql`with recursive ${folderAncestorsCte([target.folderId])}`,
+              where: sql`(l.resource_id = ${target.file}
+                or (l.depth = 'infinity' and l.resource_id in (select id from folder_up)))`,
+            }
+        : {
+            ctes: sql`with recursive ${folderAncestorsCte([target.folder])}, ${folderDescendantsCte(target.folder, false)}`,
+            where: sql`((l.depth = 'infinity' and l.resource_id in (select id from folder_up))
+              or l.resource_id in (select id from folder_down)
+              or l.resource_id in (select fd.id from files fd
+                where fd.folder_id in (select id from folder_down) and fd.trashed_at is null))`,
+          };
+    const { rows } = await sql<{
+      resource_id: string;
+      user_id: string;
+      expires_at: string;
+      holder: string;
+      file_name: string | null;
+      folder_name: string | null;
+    }>`
+      ${reach.ctes}
+      select l.resource_id, l.user_id, l.expires_at, coalesce(u.name, u.owner_key) as holder,
+        f.file_name, d.name as folder_name
+      from dav_locks l
+      join users u on u.id = l.user_id
+      left join files f on f.id = l.resource_id
+      left join folders d on d.id = l.resource_id
+      where l.expires_at > ${now} and ${reach.where}
+      order by l.created_at, l.token
+    `.execute(db);
+    return rows.map((row) => ({
+      resourceId: row.resource_id,
+      resourceKind: row.file_name === null ? 'folder' : 'file',
+      resourceName: row.file_name ?? row.folder_name ?? row.resource_id,
+      userId: row.user_id,
+      holderName: row.holder,
+      expiresAt: row.expires_at,
+    }));
+  },
+  /** Forgets the locks and dead properties of files and folders purged for good. */
+  async forget(resourceIds: readonly string[]): Promise<void> {
+    for (let at = 0; at < resourceIds.length; at += CHUNK) {
+      const chunk = resourceIds.slice(at, at + CHUNK);
+      await db.deleteFrom('dav_locks').where('resource_id', 'in', chunk).execute();
+      await db.deleteFrom('dav_properties').where('resource_id', 'in', chunk).execute();
+    }
   },
   /** Locks past their time-out (any instance may sweep them). */
   deleteExpiredLocks: async (now: string) => {

@@ -37,6 +37,8 @@ export interface FileNode {
   size: number;
   contentType: string;
   uploadDate: string;
+  /** The modification time its client declared (`X-OC-Mtime`); absent: `uploadDate`. */
+  modifiedAt?: string | undefined;
   /** Its folder; null for a file reached directly under Shared with me/. */
   folderId: string | null;
   /** The folders above it in the tree, when resolved from a path. */
@@ -91,6 +93,7 @@ export function createDavTree(deps: {
     size: record.size,
     contentType: record.contentType,
     uploadDate: record.uploadDate,
+    ...(record.modifiedAt === undefined ? {} : { modifiedAt: record.modifiedAt }),
     folderId,
   });
 

@@ -9,18 +9,23 @@
  * their policies — never their repositories), `dav.methods.ts` (PROPFIND streamed, GET/HEAD through send-blob, PUT
  * streamed through the files service's ingest, MKCOL, DELETE to the trash, COPY/MOVE in `dav.copy-move.ts`),
  * `dav.props.ts` (live properties, `oc:`/`nc:` ones, the multistatus), `dav.xml.ts` (bounded namespace-aware parsing
- * with saxes; malformed → 400), `dav.chunked.ts` (the Nextcloud clients' chunked uploads under
+ * with saxes; malformed → 400), `dav.locks.ts` (LOCK, UNLOCK, the `If` header), `dav.repository.ts` (dead properties
+ * and locks, shared by every instance), `dav.chunked.ts` (the Nextcloud clients' chunked uploads under
  * `/remote.php/dav/uploads/{ownerKey}/`, chunks in the blob store, rows in `dav.chunked.repository.ts`; the module
  * returns their sweep for the jobs).
+ *
+ * Locks bind the app too: `createDavWriteLocks` is the `WriteLocks` check the spaces and files services ask before
+ * every change (`auth/policies/write-lock.ts` decides). What is purged for good (`items.purged`) takes its locks and
+ * dead properties with it.
  */
 import type { FastifyInstance } from 'fastify';
-import type { EventEmitter } from '../../events';
+import { requireUnlocked, type WriteLocks } from '../../auth/policies/write-lock';
+import type { EventEmitter, EventSubscriber } from '../../events';
 import type { AppPasswordsService } from '../app-passwords';
-import type { FilesService, WriteLocks } from '../files';
+import type { FilesService } from '../files';
 import type { SharingService } from '../sharing';
 import type { FoldersService, WorkspacesService } from '../spaces';
 import type { Db } from '../../db';
-import { AppError } from '../../errors';
 import { iso, type Clock } from '../../lib/time';
 import type { BlobStore } from '../../adapters/blob-store';
 import { createChunkedUploads } from './dav.chunked';
@@ -39,12 +44,10 @@ export async function createDavModule(
     clock: Clock;
     appPasswords: AppPasswordsService;
     files: FilesService;
-    /** Where the app's file writes ask about DAV locks (filled in here). */
-    writeLocks: WriteLocks;
     folders: FoldersService;
     workspaces: WorkspacesService;
     sharing: SharingService;
-    events: EventEmitter;
+    events: EventEmitter & EventSubscriber;
     maxUploadBytes: number;
     /** Where chunked uploads keep their chunks until they are assembled. */
     blobs: BlobStore;
@@ -52,14 +55,8 @@ export async function createDavModule(
 ) {
   const tree = createDavTree(deps);
   const repo = createDavRepository(deps.db);
-  // The app's renames, moves and deletes refuse (423) a file locked over WebDAV by someone else.
-  deps.writeLocks.check = async (actor, fileId, folderId) => {
-    const locks = await repo.locksOn(folderId === null ? [fileId] : [fileId, folderId], iso(deps.clock.now()));
-    const reaching = locks.filter((lock) => lock.resource_id === fileId || lock.depth === 'infinity');
-    if (reaching.length > 0 && !reaching.some((lock) => lock.user_id === actor.id)) {
-      throw new AppError('LOCKED', 'This file is locked by someone editing it in another app. Try again later.');
-    }
-  };
+  // What is purged for good takes its locks and dead properties with it (trash emptied, the purge job, a workspace).
+  deps.events.on('items.purged', 'dav', ({ fileIds, folderIds }) => repo.forget([...fileIds, ...folderIds]));
   const locks = createDavLocks({ ...deps, repo, tree });
   const methods = createDavMethods({
     ...deps,
@@ -74,3 +71,17 @@ export async function createDavModule(
   await registerDavRoutes(app, { appPasswords: deps.appPasswords, methods, chunked });
   return { chunkedUploads: { sweep: () => chunked.sweep() } };
 }
+
+/**
+ * The write-lock check every change of a file or folder in the app makes (`auth/policies/write-lock.ts` decides;
+ * the locks are the WebDAV module's rows). Built before the spaces and files modules, which ask it.
+ */
+export const createDavWriteLocks = ({ db, clock }: { db: Db; clock: Clock }): WriteLocks => {
+  const repo = createDavRepository(db);
+  return {
+    async requireUnlocked(actorId, target) {
+      const now = clock.now();
+      requireUnlocked(actorId, await repo.locksReaching(target, iso(now)), now);
+    },
+  };
+};

@@ -16,7 +16,7 @@ const leftSpace = (file: StoredFile, target: UploadTarget): boolean =>
 
 /** The changes room: rename and move (between spaces too), trash, restore from the trash, purge. */
 export function createFilesChanges(core: FilesCore) {
-  const { repo, blobs, clock, log, placement, quota, find, authorized, recordChange, withFreeName } = core;
+  const { repo, blobs, clock, log, events, placement, quota, find, authorized, recordChange, withFreeName } = core;
   return {
     /**
      * Renames a file and/or moves it into another folder, of its space or of any space the actor may write to
@@ -30,7 +30,7 @@ export function createFilesChanges(core: FilesCore) {
       context?: RequestContext,
     ): Promise<FileRecord> {
       const file: StoredFile & Partial<AccessFacts> = await requireFile(actor, 'write', () => find(actor, id));
-      await core.writeLocks?.check?.(actor, file.id, file.folderId);
+      await core.writeLocks?.requireUnlocked(actor.id, { file: file.id, folderId: file.folderId });
       let target: UploadTarget | undefined;
       if (change.folderId !== undefined && change.folderId !== file.folderId) {
         const folder = await placement.authorize(actor, change.folderId, 'write');
@@ -85,7 +85,7 @@ export function createFilesChanges(core: FilesCore) {
      */
     async remove(actor: UserActor, id: string): Promise<{ id: string; deleted: true }> {
       const file = await authorized(actor, id, 'delete');
-      await core.writeLocks?.check?.(actor, file.id, file.folderId);
+      await core.writeLocks?.requireUnlocked(actor.id, { file: file.id, folderId: file.folderId });
       if (!(await repo.trash(id, actor.id, iso(clock.now())))) throw new AppError('FILE_NOT_FOUND');
       return { id, deleted: true };
     },
@@ -113,6 +113,7 @@ export function createFilesChanges(core: FilesCore) {
         blobs.delete(thumbnailKey(row.blob_key)),
         ...versionKeys.map((key) => blobs.delete(key)),
       ]).catch((error: unknown) => log?.warn({ err: error, id }, 'could not remove the bytes of a purged file'));
+      await events?.emit('items.purged', { fileIds: [id], folderIds: [] });
       return true;
     },
   };

@@ -5,6 +5,7 @@ import type { AccessResolver } from '../../auth/access-facts';
 import type { Actor, UserActor } from '../../auth/actor';
 import { requireFile } from '../../auth/policies/file';
 import type { ResourceAction } from '../../auth/policies/roles';
+import type { WriteLocks } from '../../auth/policies/write-lock';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors';
 import { AppError } from '../../errors';
 import { fileNameKey, numberedFileName } from '../../lib/file-names';
@@ -48,16 +49,8 @@ export interface FilesServiceDeps {
    * A failing reaction is logged, never thrown.
    */
   events?: EventEmitter;
-  /** WebDAV locks the app's own writes honour (set by the DAV module once it is built). */
+  /** WebDAV locks every change of a file honours (`auth/policies/write-lock.ts`). */
   writeLocks?: WriteLocks;
-}
-
-/**
- * A write lock check (docs/PRODUCT.md#webdav): throws 423 LOCKED when a WebDAV lock held by someone else reaches the
- * file (on it, or a depth-infinity lock on its folder). `check` is filled in by the DAV module.
- */
-export interface WriteLocks {
-  check?: ((actor: { id: string }, fileId: string, folderId: string | null) => Promise<void>) | undefined;
 }
 
 /** Who acted and from where, for the audit entry of a change; `actor` is an owner key (null: a file-drop link). */
@@ -82,6 +75,8 @@ export interface UploadInput {
   context?: ChangeContext | undefined;
   /** Keep an empty file (WebDAV clients sync 0-byte files); the app's uploads refuse them. */
   allowEmpty?: boolean | undefined;
+  /** ISO-8601 UTC: the modification time the client declared (WebDAV `X-OC-Mtime`). */
+  modifiedAt?: string | undefined;
 }
 
 /**
@@ -166,4 +161,7 @@ export function createFilesCore(deps: FilesServiceDeps) {
 export type FilesCore = ReturnType<typeof createFilesCore>;
 
 /** The content a file gets from an upload or an older version. */
-export type Content = Pick<FileRow, 'blob_key' | 'size' | 'sha256' | 'content_type' | 'upload_date' | 'uploaded_by'>;
+export type Content = Pick<FileRow, 'blob_key' | 'size' | 'sha256' | 'content_type' | 'upload_date' | 'uploaded_by'> & {
+  /** Null: the new content's modification time is its `upload_date`. */
+  modified_at: string | null;
+};

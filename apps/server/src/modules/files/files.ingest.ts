@@ -18,7 +18,8 @@ type Inspector = StreamInspector<AppError>;
  * new content of one (`?onConflict=replace`, an older version restored: `storeNewContent`).
  */
 export function createFilesIngest(core: FilesCore) {
-  const { repo, blobs, clock, log, quota, placement, versionsKept, events, recordChange, withFreeName } = core;
+  const { repo, blobs, clock, log, quota, placement, versionsKept, events, recordChange, withFreeName, writeLocks } =
+    core;
 
   async function insertWithFreeName(row: FileRow & { folder_id: string }): Promise<void> {
     await withFreeName(row.folder_id, row.file_name, async (name) => {
@@ -32,9 +33,16 @@ export function createFilesIngest(core: FilesCore) {
    * THE place where a file gets new content — an upload that replaces it (`?onConflict=replace`) or an older version
    * made current: the content it had becomes a version (one transaction), versions beyond `FILE_VERSIONS_KEPT` and
    * the old thumbnail go. `fromVersionId`: the version the content comes from (no new bytes: the quota is unchanged).
-   * Announces `file.stored` (analysis and thumbnails react), as a new upload does.
+   * Announces `file.stored` (analysis and thumbnails react), as a new upload does. A WebDAV lock of someone other
+   * than `by` (the writer's user id; null: a file-drop link) refuses it with 423.
    */
-  async function storeNewContent(current: FileRow, next: Content, fromVersionId?: string): Promise<FileRecord> {
+  async function storeNewContent(
+    current: FileRow,
+    next: Content,
+    by: string | null,
+    fromVersionId?: string,
+  ): Promise<FileRecord> {
+    await writeLocks?.requireUnlocked(by, { file: current.id, folderId: current.folder_id });
     const space = { workspaceId: current.workspace_id, ownerKey: current.owner_key };
     if (fromVersionId === undefined) {
       // The old content stays as a version: the new bytes must fit beside it.
@@ -60,11 +68,16 @@ export function createFilesIngest(core: FilesCore) {
     await events?.emit('file.stored', { file: stored });
   }
 
-  /** The 409 of `?onConflict=fail` when `fileName` is taken in `folderId` (checked before any byte is read). */
-  async function failIfTaken(folderId: string, fileName: string, onConflict: UploadConflict | undefined) {
-    if (onConflict !== 'fail') return;
-    const existing = await repo.findByName(folderId, fileNameKey(fileName));
-    if (existing) throw new AppError('CONFLICT', nameTakenMessage(existing.file_name));
+  /**
+   * Checked before any byte is read: the 409 of `?onConflict=fail` when `fileName` is taken in the target folder, the
+   * 423 of `?onConflict=replace` when the file it would replace is locked over WebDAV by someone else.
+   */
+  async function failIfTaken(target: UploadTarget, fileName: string, onConflict: UploadConflict | undefined) {
+    if (onConflict !== 'fail' && onConflict !== 'replace') return;
+    const existing = await repo.findByName(target.folderId, fileNameKey(fileName));
+    if (!existing) return;
+    if (onConflict === 'fail') throw new AppError('CONFLICT', nameTakenMessage(existing.file_name));
+    await writeLocks?.requireUnlocked(target.uploadedBy, { file: existing.id, folderId: existing.folder_id });
   }
 
   /** Writes the metadata row of bytes already stored under `blobKey`; on any failure removes them. */
@@ -77,6 +90,7 @@ export function createFilesIngest(core: FilesCore) {
     onConflict,
     context,
     allowEmpty,
+    modifiedAt,
   }: {
     id: string;
     blobKey: string;
@@ -86,6 +100,7 @@ export function createFilesIngest(core: FilesCore) {
     onConflict?: UploadConflict | undefined;
     context?: ChangeContext | undefined;
     allowEmpty?: boolean | undefined;
+    modifiedAt?: string | undefined;
   }): Promise<FileRecord> {
     try {
       if (inspector.size === 0 && !allowEmpty)
@@ -94,14 +109,19 @@ export function createFilesIngest(core: FilesCore) {
         const existing = await repo.findByName(target.folderId, fileNameKey(fileName));
         if (existing && onConflict === 'fail') throw new AppError('CONFLICT', nameTakenMessage(existing.file_name));
         if (existing) {
-          const replaced = await storeNewContent(existing, {
-            blob_key: blobKey,
-            size: inspector.size,
-            sha256: inspector.digest(),
-            content_type: await detectContentType(inspector.head(), fileName),
-            upload_date: iso(clock.now()),
-            uploaded_by: target.uploadedBy,
-          });
+          const replaced = await storeNewContent(
+            existing,
+            {
+              blob_key: blobKey,
+              size: inspector.size,
+              sha256: inspector.digest(),
+              content_type: await detectContentType(inspector.head(), fileName),
+              upload_date: iso(clock.now()),
+              uploaded_by: target.uploadedBy,
+              modified_at: modifiedAt ?? null,
+            },
+            target.uploadedBy,
+          );
           await recordChange('file.version_added', existing.id, context, target.uploadedBy, {
             name: replaced.fileName,
             size: replaced.size,
@@ -125,6 +145,7 @@ export function createFilesIngest(core: FilesCore) {
         trashed_at: null,
         trashed_by: null,
         trash_root_id: null,
+        modified_at: modifiedAt ?? null,
       };
       await insertWithFreeName(row);
       // Concurrent uploads each checked the quota on their own: re-check with
@@ -170,7 +191,7 @@ export function createFilesIngest(core: FilesCore) {
         return new AppError('BAD_REQUEST', 'The upload did not complete.', { cause });
       };
       try {
-        await failIfTaken(target.folderId, fileName, input.onConflict);
+        await failIfTaken(target, fileName, input.onConflict);
       } catch (error) {
         input.stream.resume();
         throw error;
@@ -211,6 +232,7 @@ export function createFilesIngest(core: FilesCore) {
         onConflict: input.onConflict,
         context: input.context,
         allowEmpty: input.allowEmpty,
+        modifiedAt: input.modifiedAt,
       });
     },
 
@@ -251,7 +273,7 @@ export function createFilesIngest(core: FilesCore) {
         });
       }
       const fileName = sanitizeFileName(input.fileName);
-      await failIfTaken(target.folderId, fileName, input.onConflict);
+      await failIfTaken(target, fileName, input.onConflict);
       const { quota: quotaBytes, remaining } = await quota.budget(target);
       if (remaining <= 0) throw quota.quotaError(target, quotaBytes);
       const inspector = quota.inspectorWithin(remaining, target, quotaBytes);
@@ -264,9 +286,9 @@ export function createFilesIngest(core: FilesCore) {
 
     storeNewContent,
 
-    /** Whether `?onConflict=fail` refuses a file named `fileName` in `folderId` (tus checks it at creation). */
-    failIfTaken: (folderId: string, fileName: string | undefined, onConflict: UploadConflict | undefined) =>
-      failIfTaken(folderId, sanitizeFileName(fileName), onConflict),
+    /** Whether `?onConflict=` refuses a file named `fileName` at `target` (tus checks it at creation). */
+    failIfTaken: (target: UploadTarget, fileName: string | undefined, onConflict: UploadConflict | undefined) =>
+      failIfTaken(target, sanitizeFileName(fileName), onConflict),
   };
   return room;
 }

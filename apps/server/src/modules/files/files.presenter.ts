@@ -9,4 +9,5 @@ export const presentFile = (file: StoredFile): FileRecord => ({
   size: file.size,
   contentType: file.contentType,
   uploadDate: file.uploadDate,
+  ...(file.modifiedAt ? { modifiedAt: file.modifiedAt } : {}),
 });

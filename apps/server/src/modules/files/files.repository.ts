@@ -152,7 +152,9 @@ export const createFilesRepository = (db: Db) => ({
    */
   async replaceContent(
     current: FileRow,
-    next: Pick<FileRow, 'blob_key' | 'size' | 'sha256' | 'content_type' | 'upload_date' | 'uploaded_by'>,
+    next: Pick<FileRow, 'blob_key' | 'size' | 'sha256' | 'content_type' | 'upload_date' | 'uploaded_by'> & {
+      modified_at: string | null;
+    },
     versionId: string,
     fromVersionId?: string,
   ): Promise<boolean> {

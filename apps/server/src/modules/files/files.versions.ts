@@ -64,7 +64,9 @@ export function createFilesVersions(
           content_type: version.content_type,
           upload_date: iso(clock.now()),
           uploaded_by: version.uploaded_by,
+          modified_at: null,
         },
+        actor.kind === 'user' ? actor.id : null,
         versionId,
       );
       await recordChange(

@@ -38,12 +38,12 @@ import type { Db } from '../../db';
 import type { EventEmitter, EventSubscriber } from '../../events';
 import type { Clock } from '../../lib/time';
 import type { AccessResolver } from '../../auth/access-facts';
+import type { WriteLocks } from '../../auth/policies/write-lock';
 import { createFilesFileSource } from './files.file-source';
 import { createFilesRepository } from './files.repository';
 import { registerFileRoutes, type FilesRouteOptions } from './files.routes';
 import type { FilePlacement } from './files.core';
 import { createFilesService, type FilesService } from './files.service';
-import type { WriteLocks } from './files.core';
 import { registerTusRoutes } from './tus/tus.routes';
 import type { StoredFile } from './stored-file';
 import { createThumbnailJobs, type ThumbnailJobsDeps } from './thumbnail-jobs';
@@ -61,14 +61,15 @@ export interface FilesModuleDeps {
   quotas: { quotaOf(ownerKey: string): Promise<number | null> };
   log: { warn(details: object, message: string): void };
   events: EventEmitter;
+  /** WebDAV locks every change of a file honours (renames, moves, trashing, replacing uploads, version restores). */
+  writeLocks: WriteLocks;
 }
 
 export async function createFilesModule(app: FastifyInstance, deps: FilesModuleDeps) {
   const { config, folders, events } = deps;
   const repo = createFilesRepository(deps.db);
-  const writeLocks: WriteLocks = {};
   const files = createFilesService({
-    writeLocks,
+    writeLocks: deps.writeLocks,
     repo,
     blobs: deps.blobs,
     clock: deps.clock,
@@ -97,8 +98,6 @@ export async function createFilesModule(app: FastifyInstance, deps: FilesModuleD
     files,
     filesRepo: repo,
     tus,
-    /** The WebDAV module fills in its lock check here (the app's renames, moves and deletes honour DAV locks). */
-    writeLocks,
     /** Reading a stored file by id with the file read rule (the AI services). */
     fileSource: createFilesFileSource(files),
     /** Reading stored files for background work (analysis). */
@@ -132,6 +131,5 @@ export { presentFile } from './files.presenter';
 export { workspaceUsedBytes } from './files.repository';
 export type { FileRow, FilesRepository } from './files.repository';
 export type { FilesService, UploadInput } from './files.service';
-export type { WriteLocks } from './files.core';
 export { thumbnailKey, toStoredFile } from './stored-file';
 export type { StoredFile, UploadTarget } from './stored-file';

@@ -18,6 +18,7 @@ export const toStoredFile = (row: FileRow): StoredFile => ({
   sha256: row.sha256,
   blobKey: row.blob_key,
   uploadDate: row.upload_date,
+  modifiedAt: row.modified_at ?? null,
 });
 
 /**

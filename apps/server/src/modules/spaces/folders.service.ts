@@ -21,6 +21,7 @@ import { thumbnailKey, type UploadTarget } from '../files';
 import type { EventEmitter } from '../../events';
 import type { RequestContext } from '../../lib/http/request-context';
 import type { AccessResolver } from '../../auth/access-facts';
+import type { WriteLocks } from '../../auth/policies/write-lock';
 import { MAX_FOLDER_DEPTH } from '../../db/folder-walk';
 import { withFreeFolderName } from './folder-free-name';
 import { createFolderPager } from './folder-listing';
@@ -43,12 +44,15 @@ export interface FoldersServiceDeps {
   blobs: BlobStore;
   clock: Clock;
   log?: FastifyBaseLogger;
-  /** Renames and moves are recorded here (`folder.renamed`, `folder.moved`). */
+  /** Renames and moves are recorded here (`folder.renamed`, `folder.moved`); purges announced (`items.purged`). */
   events?: EventEmitter;
+  /** WebDAV locks a folder's rename, move and delete honour (a lock on it, above it, or on anything inside it). */
+  writeLocks?: WriteLocks;
 }
 
 /** Folders in every space: create, list (paged, sorted, folders first), rename, move, delete recursively. */
-export function createFoldersService({ repo, workspaces, access, blobs, clock, log, events }: FoldersServiceDeps) {
+export function createFoldersService(deps: FoldersServiceDeps) {
+  const { repo, workspaces, access, blobs, clock, log, events, writeLocks } = deps;
   const page = createFolderPager(repo);
   /** `withFreeFolderName` in this module's repository. */
   const withFreeName = (parentId: string, name: string, write: (name: string) => Promise<void>, excludeId?: string) =>
@@ -259,6 +263,7 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
     ) {
       const folder = await authorized(actor, id, 'write');
       if (folder.parent_id === null) throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.rootFixed);
+      await writeLocks?.requireUnlocked(actor.id, { folder: id });
       const name = input.name === undefined ? folder.name : checkFolderName(input.name);
       let parentId = folder.parent_id;
       if (input.parentId !== undefined && input.parentId !== folder.parent_id) {
@@ -318,6 +323,7 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
     async remove(actor: UserActor, id: string, context: RequestContext = {}): Promise<DeleteFolderResponse> {
       const folder = await authorized(actor, id, 'delete');
       if (folder.parent_id === null) throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.rootFixed);
+      await writeLocks?.requireUnlocked(actor.id, { folder: id });
       const below = await repo.folderIdsBelow(id);
       const files = await repo.trashFolder(id, below, actor.id, iso(clock.now()));
       const folders = below.length + 1;
@@ -370,6 +376,7 @@ export function createFoldersService({ repo, workspaces, access, blobs, clock, l
           ...file.version_keys.map((key) => blobs.delete(key)),
         ]),
       ).catch((error: unknown) => log?.warn({ err: error, id }, 'could not remove the bytes of a purged folder'));
+      await events?.emit('items.purged', { fileIds: files.map((file) => file.id), folderIds: ids });
       return files.length;
     },
   };

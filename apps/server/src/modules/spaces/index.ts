@@ -23,6 +23,7 @@
  * `parent_id` is one bounded recursive CTE from `db/folder-walk.ts` (`FOLDER_WALK_BOUND`). Breadcrumbs of a folder
  * reached only through a share start at the highest shared folder.
  */
+import type { WriteLocks } from '../../auth/policies/write-lock';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { BlobStore } from '../../adapters/blob-store';
 import type { Db } from '../../db';
@@ -44,6 +45,8 @@ export interface SpacesModuleDeps {
   /** The admin's setting: whether adding someone invites them instead. */
   consent: MembershipConsent;
   events: EventEmitter;
+  /** WebDAV locks a folder's rename, move and delete honour. */
+  writeLocks: WriteLocks;
 }
 
 export async function createSpacesModule(app: FastifyInstance, deps: SpacesModuleDeps) {
@@ -59,7 +62,10 @@ export async function createSpacesModule(app: FastifyInstance, deps: SpacesModul
     consent: deps.consent,
     events,
   });
-  const folders = createFoldersService({ repo: spacesRepo, workspaces, access, blobs, clock, log, events });
+  const folders = createFoldersService({
+    ...{ repo: spacesRepo, workspaces, access, blobs, clock, log, events },
+    writeLocks: deps.writeLocks,
+  });
   // A cycle or a tree deeper than the cap stored before the cap existed would stall every walk up from its folders:
   // break it before the first request (docs/PRODUCT.md#workspaces-and-folders).
   await folders.repairTree();

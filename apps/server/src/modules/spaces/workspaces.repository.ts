@@ -105,26 +105,29 @@ export const createWorkspacesRepository = (db: Db) => {
     },
 
     /**
-     * Deletes a workspace's file rows, folders, members and the workspace; answers the ids and blob keys of its files
-     * and of their older versions.
+     * Deletes a workspace's file rows, folders, members and the workspace; answers the blob keys of its files and of
+     * their older versions, and the ids of the files and folders that went.
      */
-    async deleteWorkspace(id: string): Promise<{ id: string; blob_key: string }[]> {
+    async deleteWorkspace(id: string): Promise<{ blobKeys: string[]; fileIds: string[]; folderIds: string[] }> {
       return db.transaction().execute(async (trx) => {
         const files = await trx.selectFrom('files').select(['id', 'blob_key']).where('workspace_id', '=', id).execute();
         // Older versions' bytes go too (their rows cascade with the files').
-        files.push(
-          ...(await trx
-            .selectFrom('file_versions')
-            .innerJoin('files', 'files.id', 'file_versions.file_id')
-            .select(['file_versions.id', 'file_versions.blob_key'])
-            .where('files.workspace_id', '=', id)
-            .execute()),
-        );
+        const versions = await trx
+          .selectFrom('file_versions')
+          .innerJoin('files', 'files.id', 'file_versions.file_id')
+          .select(['file_versions.blob_key'])
+          .where('files.workspace_id', '=', id)
+          .execute();
+        const folders = await trx.selectFrom('folders').select('id').where('workspace_id', '=', id).execute();
         await trx.deleteFrom('files').where('workspace_id', '=', id).execute();
         // Folders, members, shares and links go with the workspace (foreign keys cascade).
         await trx.deleteFrom('folders').where('workspace_id', '=', id).execute();
         await trx.deleteFrom('workspaces').where('id', '=', id).execute();
-        return files;
+        return {
+          blobKeys: [...files, ...versions].map((row) => row.blob_key),
+          fileIds: files.map((file) => file.id),
+          folderIds: folders.map((folder) => folder.id),
+        };
       });
     },
 

@@ -208,10 +208,11 @@ export function createWorkspacesService({
      */
     async remove(actor: UserActor, id: string): Promise<{ id: string; deleted: true }> {
       await authorized(actor, id, 'manage');
-      const files = await repo.deleteWorkspace(id);
-      await Promise.all(
-        files.flatMap((file) => [blobs.delete(file.blob_key), blobs.delete(thumbnailKey(file.blob_key))]),
-      ).catch((error: unknown) => log?.warn({ err: error, id }, 'could not remove the bytes of a deleted workspace'));
+      const { blobKeys, fileIds, folderIds } = await repo.deleteWorkspace(id);
+      await Promise.all(blobKeys.flatMap((key) => [blobs.delete(key), blobs.delete(thumbnailKey(key))])).catch(
+        (error: unknown) => log?.warn({ err: error, id }, 'could not remove the bytes of a deleted workspace'),
+      );
+      await events?.emit('items.purged', { fileIds, folderIds });
       return { id, deleted: true };
     },
 

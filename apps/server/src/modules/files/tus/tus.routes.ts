@@ -180,7 +180,7 @@ export async function registerTusRoutes(
           throw new AppError('BAD_REQUEST', 'onConflict must be replace, rename or fail.');
         }
         const target = { ...checked, onConflict: parsed.success ? parsed.data : undefined };
-        await files.failIfTaken(target.folderId, metadata.filename ?? undefined, target.onConflict);
+        await files.failIfTaken(target, metadata.filename ?? undefined, target.onConflict);
         bind = (tusRequest) => checkedTargets.set(tusRequest, target);
         const length = Number(request.headers['upload-length'] ?? 0);
         if (length > config.uploads.maxBytes) throw files.tooLargeError();

@@ -10,7 +10,7 @@ import { idsOf } from '../lib/selection';
 /**
  * The bar of bulk actions over the chosen rows: how many, **Download as zip** (one streamed zip of the files and
  * folders, `POST /api/files/archive`), **Move** (the folder picker, each item through its own request), **Delete** for editors and owners (asks first; each item through the ordinary
- * delete route, so every rule applies per item, and a failure names what was not deleted), and clearing the choice.
+ * delete route, so every rule applies per item, and a failure says how many were not deleted and why), and clearing the choice.
  */
 export function BulkBar({
   keys,
@@ -54,9 +54,13 @@ export function BulkBar({
     ]);
     setDeleting(false);
     setConfirming(false);
-    const failed = results.filter((result) => result.status === 'rejected').length;
-    if (failed === 0) showToast('success', `Moved ${count} ${count === 1 ? 'item' : 'items'} to the trash.`);
-    else showToast('error', `${failed} of ${count} could not be deleted.`);
+    const failures = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+    if (failures.length === 0) showToast('success', `Moved ${count} ${count === 1 ? 'item' : 'items'} to the trash.`);
+    else {
+      // The first refusal's reason, e.g. a file locked in another app (docs/PRODUCT.md#webdav).
+      const reason = errorText(failures[0]);
+      showToast('error', `${failures.length} of ${count} could not be deleted${reason ? `: ${reason}` : '.'}`);
+    }
     onClear();
   };
 
