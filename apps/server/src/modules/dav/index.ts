@@ -59,6 +59,7 @@ export async function createDavModule(
     extras: {
       locks: createDavLocks({ ...deps, repo, tree }),
       deadProps: (id) => repo.properties(id),
+      deadPropsOf: (ids) => repo.propertiesOf(ids),
       proppatch: (request, reply, dav, node) => proppatch({ ...deps, repo }, request, reply, dav, node),
     },
   });
