@@ -313,6 +313,7 @@ try {
 
   // --- the rounds ---------------------------------------------------------------------------------------------------
   const rate = (/** @type {number} */ ms) => mib(size) / (ms / 1000);
+  const seconds = (/** @type {number} */ ms) => ms / 1000;
   const fmtRate = (/** @type {number} */ ms) => `${rate(ms).toFixed(0)} MiB/s`;
   const fmtMiB = (/** @type {number} */ bytes) => `${mib(bytes).toFixed(0)} MiB`;
   const fmtKiB = (/** @type {number} */ bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
@@ -392,26 +393,26 @@ try {
     );
   }
   const m = (/** @type {string} */ key, /** @type {Name} */ name) => median(all[key]?.[name] ?? []);
-  const spread = (/** @type {string} */ key, /** @type {Name} */ name, /** @type {(x: number) => string} */ f) => {
-    const xs = all[key]?.[name] ?? [];
-    return `${f(Math.min(...xs))}–${f(Math.max(...xs))}`;
+  /** The smallest and largest value of a series, each as `f` turns it into a figure (a rate, seconds). */
+  const spread = (/** @type {string} */ key, /** @type {Name} */ name, /** @type {(x: number) => number} */ f) => {
+    const ys = (all[key]?.[name] ?? []).map(f);
+    return `${Math.min(...ys).toFixed(f === seconds ? 1 : 0)}–${Math.max(...ys).toFixed(f === seconds ? 1 : 0)}`;
   };
-  const rateOf = (/** @type {number} */ ms) => rate(ms).toFixed(0);
   const secs = (/** @type {number} */ ms) => (ms / 1000).toFixed(1);
   const maxOf = (/** @type {string} */ key, /** @type {Name} */ name) => Math.max(...(all[key]?.[name] ?? []));
   console.log(
     `\nmedian over ${rounds} rounds (spread min–max), atrium / nginx; load average at the end ${loadavg()
       .map((x) => x.toFixed(2))
       .join(' ')}\n` +
-      `  PUT ${fmtRate(m('put', 'atrium'))} (${spread('put', 'atrium', rateOf)}) / ${fmtRate(m('put', 'nginx'))} (${spread('put', 'nginx', rateOf)}) = ${((m('put', 'nginx') / m('put', 'atrium')) * 100).toFixed(0)}%, RSS max +${fmtMiB(maxOf('putRss', 'atrium'))} / +${fmtMiB(maxOf('putRss', 'nginx'))}\n` +
-      `  GET ${fmtRate(m('get', 'atrium'))} (${spread('get', 'atrium', rateOf)}) / ${fmtRate(m('get', 'nginx'))} (${spread('get', 'nginx', rateOf)}) = ${((m('get', 'nginx') / m('get', 'atrium')) * 100).toFixed(0)}%, RSS max +${fmtMiB(maxOf('getRss', 'atrium'))} / +${fmtMiB(maxOf('getRss', 'nginx'))}\n` +
+      `  PUT ${fmtRate(m('put', 'atrium'))} (${spread('put', 'atrium', rate)}) / ${fmtRate(m('put', 'nginx'))} (${spread('put', 'nginx', rate)}) = ${((m('put', 'nginx') / m('put', 'atrium')) * 100).toFixed(0)}%, RSS max +${fmtMiB(maxOf('putRss', 'atrium'))} / +${fmtMiB(maxOf('putRss', 'nginx'))}\n` +
+      `  GET ${fmtRate(m('get', 'atrium'))} (${spread('get', 'atrium', rate)}) / ${fmtRate(m('get', 'nginx'))} (${spread('get', 'nginx', rate)}) = ${((m('get', 'nginx') / m('get', 'atrium')) * 100).toFixed(0)}%, RSS max +${fmtMiB(maxOf('getRss', 'atrium'))} / +${fmtMiB(maxOf('getRss', 'nginx'))}\n` +
       ['allprop', 'rclone']
         .map(
           (key) =>
-            `  PROPFIND ${key === 'allprop' ? 'allprop' : "rclone's body"}: p50 ${percentile(all[key]?.atrium ?? [], 50).toFixed(0)} / ${percentile(all[key]?.nginx ?? [], 50).toFixed(0)} ms, p99 ${percentile(all[key]?.atrium ?? [], 99).toFixed(0)} / ${percentile(all[key]?.nginx ?? [], 99).toFixed(0)} ms (${(percentile(all[key]?.atrium ?? [], 99) / percentile(all[key]?.nginx ?? [], 99)).toFixed(2)}×), round medians ${spread(`${key}Median`, 'atrium', (x) => x.toFixed(0))} / ${spread(`${key}Median`, 'nginx', (x) => x.toFixed(0))} ms, ${fmtKiB(m(`${key}Bytes`, 'atrium'))} / ${fmtKiB(m(`${key}Bytes`, 'nginx'))}, RSS max +${fmtMiB(maxOf(`${key}Rss`, 'atrium'))} / +${fmtMiB(maxOf(`${key}Rss`, 'nginx'))}\n`,
+            `  PROPFIND ${key === 'allprop' ? 'allprop' : "rclone's body"}: p50 ${percentile(all[key]?.atrium ?? [], 50).toFixed(0)} / ${percentile(all[key]?.nginx ?? [], 50).toFixed(0)} ms, p99 ${percentile(all[key]?.atrium ?? [], 99).toFixed(0)} / ${percentile(all[key]?.nginx ?? [], 99).toFixed(0)} ms (${(percentile(all[key]?.atrium ?? [], 99) / percentile(all[key]?.nginx ?? [], 99)).toFixed(2)}×), round medians ${spread(`${key}Median`, 'atrium', (x) => x)} / ${spread(`${key}Median`, 'nginx', (x) => x)} ms, ${fmtKiB(m(`${key}Bytes`, 'atrium'))} / ${fmtKiB(m(`${key}Bytes`, 'nginx'))}, RSS max +${fmtMiB(maxOf(`${key}Rss`, 'atrium'))} / +${fmtMiB(maxOf(`${key}Rss`, 'nginx'))}\n`,
         )
         .join('') +
-      `  rclone sync up ${secs(m('up', 'atrium'))} s (${spread('up', 'atrium', secs)}) / ${secs(m('up', 'nginx'))} s (${spread('up', 'nginx', secs)}), down ${secs(m('down', 'atrium'))} s (${spread('down', 'atrium', secs)}) / ${secs(m('down', 'nginx'))} s (${spread('down', 'nginx', secs)})`,
+      `  rclone sync up ${secs(m('up', 'atrium'))} s (${spread('up', 'atrium', seconds)}) / ${secs(m('up', 'nginx'))} s (${spread('up', 'nginx', seconds)}), down ${secs(m('down', 'atrium'))} s (${spread('down', 'atrium', seconds)}) / ${secs(m('down', 'nginx'))} s (${spread('down', 'nginx', seconds)})`,
   );
 } finally {
   await stopNginx();
