@@ -309,16 +309,17 @@ export const median = (xs) => {
 
 /**
  * Starts Debian's nginx serving `dir/www` (sendfile on, no access log) on loopback `port`, the reference the
- * benchmarks compare with; resolves once it answers, with a stop function. `http` and `server` add directives to
- * those blocks (a body size limit, an upload location).
- * @param {{ dir: string, port: number, http?: string, server?: string }} options
+ * benchmarks compare with; resolves once it answers, with a stop function. `main`, `http` and `server` add directives
+ * to those blocks (a `load_module`, a body size limit, an upload location).
+ * @param {{ dir: string, port: number, main?: string, http?: string, server?: string }} options
  */
-export async function startStaticNginx({ dir, port, http: httpExtra = '', server: serverExtra = '' }) {
+export async function startStaticNginx({ dir, port, main = '', http: httpExtra = '', server: serverExtra = '' }) {
   mkdirSync(path.join(dir, 'www'), { recursive: true });
   const conf = path.join(dir, 'nginx.conf');
   writeFileSync(
     conf,
-    `worker_processes 1;
+    `${main}
+worker_processes 1;
 daemon off;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CreatedAppPassword } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, expectJson, rawRequest, sendJson, startTestServer, type TestServer } from '../../../test/helpers';
@@ -139,6 +140,85 @@ describe.each(dialects())('WebDAV (%s)', (dialect) => {
     expect(folder).toMatch(/<d:quota-used-bytes>3<\/d:quota-used-bytes>/);
     expect(folder).toMatch(/<d:quota-available-bytes>\d+<\/d:quota-available-bytes>/);
   });
+
+  it(
+    'lists a folder of several look-up batches with every checksum and dead property, also through shares',
+    {
+      timeout: 180_000,
+    },
+    async () => {
+      const { auth, cookie } = await appPasswordOf(server, 'dav-bulk');
+      const reader = await appPasswordOf(server, 'dav-bulk-reader');
+      const root = '/remote.php/dav/files/dav-bulk/Personal';
+      const made = await dav(auth, 'MKCOL', `${root}/bulk/`);
+      expect(made.status).toBe(201);
+      // More children than one look-up batch of a PROPFIND (500), so the last, partial batch counts too.
+      const COUNT = 520;
+      const nameOf = (i: number) => `f-${String(i).padStart(3, '0')}.txt`;
+      const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          for (let i = next++; i < COUNT; i = next++) {
+            expect((await dav(auth, 'PUT', `${root}/bulk/${nameOf(i)}`, { body: `file ${i}` })).status).toBe(201);
+          }
+        }),
+      );
+      const colour =
+        '<?xml version="1.0"?><d:propertyupdate xmlns:d="DAV:" xmlns:x="urn:test"><d:set><d:prop><x:colour>blue</x:colour>' +
+        '</d:prop></d:set></d:propertyupdate>';
+      for (const i of [0, 519]) {
+        expect((await dav(auth, 'PROPPATCH', `${root}/bulk/${nameOf(i)}`, { body: colour })).status).toBe(207);
+      }
+      const body =
+        '<?xml version="1.0"?><d:propfind xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns" xmlns:x="urn:test">' +
+        '<d:prop><d:getcontentlength/><oc:checksums/><x:colour/></d:prop></d:propfind>';
+      /** The `<d:response>` of each file of a multistatus, by name. */
+      const byName = (xml: string) =>
+        new Map(
+          xml
+            .split('<d:response>')
+            .slice(1)
+            .flatMap((part) => {
+              const name = /<d:href>[^<]*\/(f-\d{3}\.txt|alone\.txt)<\/d:href>/.exec(part)?.[1];
+              return name ? [[name, part] as const] : [];
+            }),
+        );
+      const listing = await dav(auth, 'PROPFIND', `${root}/bulk/`, { headers: { depth: '1' }, body });
+      expect(listing.status).toBe(207);
+      const files = byName(await listing.text());
+      expect(files.size).toBe(COUNT);
+      for (let i = 0; i < COUNT; i += 1) {
+        expect(files.get(nameOf(i)), nameOf(i)).toContain(`<oc:checksum>SHA256:${sha(`file ${i}`)}</oc:checksum>`);
+      }
+      for (const i of [0, 519]) expect(files.get(nameOf(i))).toContain('xmlns:P="urn:test">blue</P:colour>');
+      expect(files.get(nameOf(1))).toMatch(/<P:colour xmlns:P="urn:test"\/><\/d:prop><d:status>HTTP\/1.1 404/);
+
+      // Through a share of the folder, and of a file shared alone (its folder is not shared): the same checksums.
+      const folderId = made.headers.get('oc-fileid') ?? '';
+      await expectJson(
+        sendJson(server, cookie, 'PUT', `/api/folders/${folderId}/shares/dav-bulk-reader`, { role: 'viewer' }),
+        201,
+      );
+      const alone = await dav(auth, 'PUT', `${root}/alone.txt`, { body: 'alone' });
+      await expectJson(
+        sendJson(server, cookie, 'PUT', `/api/files/${alone.headers.get('oc-fileid') ?? ''}/shares/dav-bulk-reader`, {
+          role: 'viewer',
+        }),
+        201,
+      );
+      const readerRoot = '/remote.php/dav/files/dav-bulk-reader/Shared%20with%20me';
+      const shared = byName(
+        await (await dav(reader.auth, 'PROPFIND', `${readerRoot}/bulk/`, { headers: { depth: '1' }, body })).text(),
+      );
+      expect(shared.size).toBe(COUNT);
+      expect(shared.get(nameOf(519))).toContain(`<oc:checksum>SHA256:${sha('file 519')}</oc:checksum>`);
+      const top = byName(
+        await (await dav(reader.auth, 'PROPFIND', `${readerRoot}/`, { headers: { depth: '1' }, body })).text(),
+      );
+      expect(top.get('alone.txt')).toContain(`<oc:checksum>SHA256:${sha('alone')}</oc:checksum>`);
+    },
+  );
 
   it('counts wrong app passwords on the sign-in limit: 429 with Retry-After', async () => {
     const limited = await startTestServer({ dialect, env: { LOGIN_MAX_FAILURES_PER_USERNAME: '3' } });

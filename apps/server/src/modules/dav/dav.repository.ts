@@ -20,6 +20,22 @@ export const createDavRepository = (db: Db) => ({
       .execute();
     return new Map(rows.map((row) => [`${row.ns} ${row.name}`, row.value]));
   },
+  /** The dead properties of many files and folders at once (a PROPFIND's children): id → `ns name` → value XML. */
+  async propertiesOf(resourceIds: string[]): Promise<Map<string, Map<string, string>>> {
+    const byId = new Map<string, Map<string, string>>();
+    if (resourceIds.length === 0) return byId;
+    const rows = await db
+      .selectFrom('dav_properties')
+      .select(['resource_id', 'ns', 'name', 'value'])
+      .where('resource_id', 'in', resourceIds)
+      .execute();
+    for (const row of rows) {
+      const props = byId.get(row.resource_id) ?? new Map<string, string>();
+      props.set(`${row.ns} ${row.name}`, row.value);
+      byId.set(row.resource_id, props);
+    }
+    return byId;
+  },
   /** Sets and removes dead properties in one transaction. */
   async patchProperties(
     resourceId: string,

@@ -64,6 +64,7 @@ export async function createDavModule(
     extras: {
       locks,
       deadProps: (id) => repo.properties(id),
+      deadPropsOf: (ids) => repo.propertiesOf(ids),
       proppatch: (request, reply, dav, node) => proppatch({ ...deps, repo }, request, reply, dav, node),
     },
   });

@@ -3,7 +3,7 @@ import { readableSize } from '@atrium/contracts/format-bytes';
 import type { UserFileStats } from '@atrium/contracts';
 import type { AccessFacts } from '../../auth/access-facts';
 import type { Actor, UserActor } from '../../auth/actor';
-import { fileRole, requireActsFor, requireFile } from '../../auth/policies/file';
+import { canFile, fileRole, requireActsFor, requireFile } from '../../auth/policies/file';
 import type { BlobRecord } from '../../lib/http/send-blob';
 import type { ZipTreeFile } from '../../lib/http/zip-stream';
 import { decodeCursor, encodeCursor } from './cursor';
@@ -12,7 +12,7 @@ import { presentFile } from './files.presenter';
 import { toStoredFile, type StoredFile } from './stored-file';
 
 /** The queries room: lists, stats, one file (policy-checked or for callers whose own policy decided), bytes, thumbnails. */
-export function createFilesQueries({ repo, blobs, thumbnails, find, authorized }: FilesCore) {
+export function createFilesQueries({ repo, blobs, thumbnails, find, authorized, access }: FilesCore) {
   return {
     async list(actor: Actor, ownerKey: string, page: { limit?: number | undefined; cursor?: string | undefined }) {
       requireActsFor(actor, ownerKey, 'read');
@@ -34,6 +34,32 @@ export function createFilesQueries({ repo, blobs, thumbnails, find, authorized }
 
     /** A file the actor may read. */
     get: (actor: Actor, id: string): Promise<StoredFile> => authorized(actor, id, 'read'),
+
+    /**
+     * The SHA-256 of those of `ids` the actor may read (a WebDAV listing's `oc:checksums`, docs/PRODUCT.md#webdav),
+     * in one query for the files: the file policy decides on each with membership and shares read once per folder. A
+     * share on a file itself only adds to its folder's, so a file its folder's facts do not open is checked alone.
+     */
+    async sha256Of(actor: UserActor, ids: string[]): Promise<Map<string, string>> {
+      const readable = new Map<string, string>();
+      const factsOf = new Map<string, Promise<AccessFacts>>();
+      for (const file of (await repo.findByIds(ids)).map(toStoredFile)) {
+        const owns = file.workspaceId === null && file.ownerKey === actor.ownerKey;
+        const key = `${file.workspaceId ?? ''}/${file.folderId ?? ''}/${owns}`;
+        let facts = factsOf.get(key);
+        if (!facts) {
+          facts = access.factsFor(actor, { workspaceId: file.workspaceId, folderId: file.folderId }, owns);
+          factsOf.set(key, facts);
+        }
+        const alone = async () => {
+          const found = await find(actor, file.id);
+          return found !== undefined && canFile(actor, 'read', found);
+        };
+        if (canFile(actor, 'read', { ...file, ...(await facts) }) || (await alone()))
+          readable.set(file.id, file.sha256);
+      }
+      return readable;
+    },
 
     /**
      * A file the actor may read, with what the file policy read of the actor (membership role, share role) and the

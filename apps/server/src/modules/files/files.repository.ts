@@ -48,6 +48,17 @@ export const createFilesRepository = (db: Db) => ({
     return db.selectFrom('files').selectAll().where('id', '=', id).where('trashed_at', 'is', null).executeTakeFirst();
   },
 
+  /**
+   * The files among `ids` not in the trash (a WebDAV listing's checksums, read a batch at a time). The trash is left
+   * out here, not in SQL: with `trashed_at is null` in the query SQLite walks that index (every live file) instead of
+   * the primary key.
+   */
+  async findByIds(ids: string[]): Promise<FileRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await db.selectFrom('files').selectAll().where('id', 'in', ids).execute();
+    return rows.filter((row) => row.trashed_at === null);
+  },
+
   /** File `id`, in the trash or not (the trash's own operations). */
   async findAnyById(id: string): Promise<FileRow | undefined> {
     return db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
