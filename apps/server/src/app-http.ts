@@ -1,6 +1,6 @@
 // The HTTP layer every Atrium server starts from (app.ts builds the rest on it): Fastify with its logger, request ids,
 // the JSON error shape for every refusal (the router's own included), route collection for the access checks, the
-// body idle time-out, and a graceful close that also ends keep-alive connections.
+// body idle time-out, and a graceful close that loses no request (plugins/graceful-close.ts).
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -11,6 +11,7 @@ import { collectRoutes } from './plugins/access';
 import { registerBodyIdleTimeout } from './plugins/body-timeout';
 import { refuseEmptyPathParams } from './plugins/empty-params';
 import { registerErrorHandling, sendError, toAppError } from './plugins/errors';
+import { registerGracefulClose } from './plugins/graceful-close';
 
 export function createHttpServer(config: Config, overrides: AppOverrides): FastifyInstance {
   const app = Fastify({
@@ -25,7 +26,8 @@ export function createHttpServer(config: Config, overrides: AppOverrides): Fasti
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
-    return503OnClosing: true,
+    // Requests that reach a closing instance are served (plugins/graceful-close.ts).
+    return503OnClosing: false,
     // A trailing slash is part of the path: `DELETE /api/trash/` must not fold into `DELETE /api/trash` (emptying the
     // whole trash); it reaches `/api/trash/:id` with an empty id, which `refuseEmptyPathParams` answers 404.
     routerOptions: { ignoreTrailingSlash: false },
@@ -48,20 +50,7 @@ export function createHttpServer(config: Config, overrides: AppOverrides): Fasti
   });
   refuseEmptyPathParams(app);
   registerBodyIdleTimeout(app, config.bodyIdleTimeoutMs);
-  // Graceful shutdown: answers finished after close() began also close their
-  // keep-alive connection, so close() does not wait on idle sockets.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-    // A streamed answer (a file download) may finish just after close() began:
-    // its keep-alive connection turns idle later and must be closed then too.
-    const idleSweep = setInterval(() => app.server.closeIdleConnections(), 100);
-    idleSweep.unref();
-    app.server.once('close', () => clearInterval(idleSweep));
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    if (closing) void reply.header('connection', 'close');
-  });
+  registerGracefulClose(app);
 
   return app;
 }

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -253,4 +254,43 @@ describe('lifecycle', () => {
     expect(await response.json()).toEqual({ done: true });
     await closing;
   });
+
+  it('on close, serves a request on a connection accepted before the listener closed; /readyz says 503', async () => {
+    const server = await startTestServer({});
+    let count = 0;
+    const accepted = new Promise<void>((resolve) =>
+      server.app.server.on('connection', () => ++count === 2 && resolve()),
+    );
+    // Connections a balancer opened just before the instance stopped listening, with no request sent yet.
+    const [health, ready] = [rawConnection(server.url), rawConnection(server.url)];
+    await Promise.all([health.open, ready.open, accepted]);
+    const closing = server.close();
+    while (server.app.server.listening) await new Promise((resolve) => setImmediate(resolve));
+
+    const healthAnswer = await health.send('GET /healthz HTTP/1.1\r\nHost: atrium\r\n\r\n');
+    expect(healthAnswer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(healthAnswer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(healthAnswer).toContain('{"status":"ok"}');
+    const readyAnswer = await ready.send('GET /readyz HTTP/1.1\r\nHost: atrium\r\n\r\n');
+    expect(readyAnswer).toMatch(/^HTTP\/1\.1 503 /);
+    expect(readyAnswer).toContain('"shutdown":{"status":"error"}');
+    await closing;
+  });
 });
+
+/** A raw TCP connection: `send` writes a request and answers everything read until the server closes it. */
+function rawConnection(url: string) {
+  const { hostname, port } = new URL(url);
+  const socket = net.connect(Number(port), hostname);
+  const open = new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const send = (request: string) =>
+    new Promise<string>((resolve, reject) => {
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (answer += chunk));
+      socket.once('error', reject);
+      socket.once('close', () => resolve(answer));
+      socket.write(request);
+    });
+  return { open, send };
+}

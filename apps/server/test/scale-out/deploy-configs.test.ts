@@ -120,6 +120,22 @@ describe('deploy/nginx/atrium.conf: the TLS site in front of the instances', () 
   });
 });
 
+describe("docs/DEPLOY.md's rolling-restart loop", () => {
+  it("waits longer than the shipped upstreams' fail_timeout before the next instance", () => {
+    const deploy = readFileSync(path.join(repoRoot, 'docs/DEPLOY.md'), 'utf8');
+    const loop = /for port in 3000 3001; do\n([\s\S]*?)\ndone/.exec(deploy)?.[1] ?? '';
+    expect(loop).toContain('systemctl restart atrium@$port');
+    const afterReady = loop.slice(loop.indexOf('/readyz'));
+    const wait = Number(/\n\s*sleep (\d+)/.exec(afterReady)?.[1] ?? 0);
+    // Every upstream of the shipped site: nginx sends a refused instance nothing for fail_timeout.
+    const timeouts = [...readFileSync(SITE, 'utf8').matchAll(/server 127\.0\.0\.1:\d+ .*fail_timeout=(\d+)s/g)].map(
+      ([, seconds]) => Number(seconds),
+    );
+    expect(timeouts).toHaveLength(2);
+    for (const timeout of timeouts) expect(wait).toBeGreaterThan(timeout);
+  });
+});
+
 describe('deploy/systemd/atrium@.service', () => {
   it('passes systemd-analyze verify without a warning', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'atrium-unit-'));

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { NEXT_CURSOR_HEADER, type FileRecord, type Notification } from '@atrium/contracts';
 import pg from 'pg';
-import type { Topology } from './topology';
+import { FAIL_TIMEOUT_MS, type Topology } from './topology';
 
 /**
  * A rolling restart under load, through nginx: `clients` notification streams
@@ -26,6 +26,12 @@ export interface RollingRestartReport {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const MAX_RECONNECTS = 50;
+/** `line (n×)` for each distinct line. */
+const countedLines = (lines: string[]) => {
+  const counts = new Map<string, number>();
+  for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
+  return [...counts].map(([line, n]) => `${line} (${n}×)`).join('; ');
+};
 
 class StreamClient {
   ids: string[] = [];
@@ -183,13 +189,15 @@ export async function runRollingRestart({
     const uploaders = [uploader(1), uploader(2)];
 
     const started = Date.now();
+    // docs/DEPLOY.md's loop: restart, wait for /readyz, then longer than nginx's fail_timeout (it sends a
+    // restarted instance nothing until then) before the next instance.
+    await sleep(3000);
     for (const instance of topology.instances) {
-      await sleep(3000);
       const code = await instance.stop('SIGTERM');
       if (code !== 0) throw new Error(`${instance.name} exited with ${code} after SIGTERM:\n${instance.output}`);
       await instance.start();
+      await sleep(FAIL_TIMEOUT_MS + 1000);
     }
-    await sleep(3000);
     loadRunning = false;
     await Promise.all([publisher, ...uploaders]);
     const restartSeconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -270,6 +278,18 @@ export async function runRollingRestart({
         uploadErrors: counts.uploadErrors,
         clientErrorRate: `${((100 * errors) / requests).toFixed(2)}% (${errors} of ${requests} requests)`,
         failures: failures.join('; ').slice(0, 2000),
+        // Why nginx answered 502: its error lines, without time and connection numbers.
+        nginxErrors: countedLines(
+          topology
+            .nginxLog()
+            .split('\n')
+            .filter((line) => line.includes('[error]'))
+            .map((line) =>
+              line
+                .replace(/^.*?\[error\] \d+#\d+: (\*\d+ )?/, '')
+                .replace(/, (client|upstream): .*?(, request|$)/g, '$2'),
+            ),
+        ).slice(0, 2000),
       },
     };
   } finally {

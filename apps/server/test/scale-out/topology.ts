@@ -18,6 +18,12 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export const SERVER_BUNDLE = path.join(repoRoot, 'apps/server/dist/main.js');
 export const PROXY_SNIPPET = path.join(repoRoot, 'deploy/nginx/atrium-proxy.conf');
 export const SYSTEMD_UNIT = path.join(repoRoot, 'deploy/systemd/atrium@.service');
+export const NGINX_SITE = path.join(repoRoot, 'deploy/nginx/atrium.conf');
+
+/** The parameters of the shipped site's upstream servers (`max_fails=1 fail_timeout=5s`), used here as they are. */
+export const UPSTREAM_PARAMS = /server 127\.0\.0\.1:\d+ (.*);/.exec(readFileSync(NGINX_SITE, 'utf8'))?.[1] ?? '';
+/** nginx's `fail_timeout` in ms: after a refused connection it sends an instance nothing for that long. */
+export const FAIL_TIMEOUT_MS = 1000 * Number(/fail_timeout=(\d+)s/.exec(UPSTREAM_PARAMS)?.[1] ?? 10);
 
 /** The `Environment=` settings of the systemd unit for the instance on `port` (`%i`). */
 export function unitEnvironment(port: number): Record<string, string> {
@@ -121,6 +127,8 @@ export interface Topology {
   /** Which instance a response came from (by the test's upstream header). */
   instanceOf(response: Response): Instance | undefined;
   databaseUrl: string;
+  /** What nginx logged (warnings and errors, the last 20,000 characters). */
+  nginxLog(): string;
   close(): Promise<void>;
 }
 
@@ -228,7 +236,7 @@ export async function startTopology(extraEnv: Record<string, string> = {}): Prom
     await Promise.all(instances.map((instance) => instance.start()));
     const nginx = await startNginx(path.join(dir, 'nginx'), nginxPort, [
       '  upstream atrium {',
-      ...[portA, portB].map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=2s;`),
+      ...[portA, portB].map((port) => `    server 127.0.0.1:${port} ${UPSTREAM_PARAMS};`),
       '  }',
       '  server {',
       `    listen 127.0.0.1:${nginxPort};`,
@@ -248,6 +256,7 @@ export async function startTopology(extraEnv: Record<string, string> = {}): Prom
         return instances.find((instance) => last === `127.0.0.1:${instance.port}`);
       },
       databaseUrl: database.url,
+      nginxLog: nginx.output,
       close,
     };
   } catch (error) {

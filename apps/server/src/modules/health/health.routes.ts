@@ -50,6 +50,8 @@ export function registerHealthRoutes(app: FastifyInstance, probes: Map<string, R
     logLevel: 'warn',
     handler: async (request, reply) => {
       const entries = await runProbes(probes, request.log);
+      // A closing instance still serves what reaches it, but a balancer that checks should send no more.
+      if (app.isClosing()) entries.push(['shutdown', { status: 'error', message: 'The server is shutting down.' }]);
       const failed = entries.some(([, check]) => check.status === 'error');
       // A database that is down must not turn readiness into a 500: no session is read then.
       const user = await request.currentUser().catch(() => null);
