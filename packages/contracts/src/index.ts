@@ -24,3 +24,4 @@ export * from './accounts';
 export * from './endpoint';
 export * from './endpoints';
 export * from './app-passwords';
+export * from './ai-models';
