@@ -19,7 +19,8 @@ export interface FakeOpenAiRequest {
  * then nothing (the connection stays open); `hang`: never answer; `garbage`: a stream line that is not JSON;
  * `cut`: the stream ends without `[DONE]`.
  */
-export type FakeBehaviour = { kind: 'ok' } | { kind: 'status'; status: number } | { kind: 'stall' | 'hang' | 'garbage' | 'cut' };
+export type FakeBehaviour =
+  { kind: 'ok' } | { kind: 'status'; status: number } | { kind: 'stall' | 'hang' | 'garbage' | 'cut' };
 
 export interface FakeOpenAi {
   /** The base URL to configure: `http://127.0.0.1:<port>/v1`. */
@@ -37,7 +38,7 @@ export interface FakeOpenAi {
 /** A deterministic unit vector for `text`. */
 export function fakeVector(text: string, dimensions: number): number[] {
   const digest = createHash('sha256').update(text).digest();
-  const vector = Array.from({ length: dimensions }, (_, i) => (digest[i % digest.length]! - 127.5) / 127.5);
+  const vector = Array.from({ length: dimensions }, (_, i) => ((digest[i % digest.length] ?? 0) - 127.5) / 127.5);
   const norm = Math.hypot(...vector) || 1;
   return vector.map((value) => value / norm);
 }

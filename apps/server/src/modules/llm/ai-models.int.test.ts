@@ -12,6 +12,12 @@ import { tinyGguf } from '../../../test/tiny-gguf';
  */
 const MAX_BYTES = 1024 * 1024;
 
+/** The value, failing the test when it is missing. */
+function given<T>(value: T | null | undefined): T {
+  if (value === null || value === undefined) throw new Error('expected a value');
+  return value;
+}
+
 describe.each(dialects())('AI models (%s)', (dialect) => {
   let server: TestServer;
   let admin: string;
@@ -56,7 +62,7 @@ describe.each(dialects())('AI models (%s)', (dialect) => {
     const generator = server.app.llm.currentGenerator();
     expect(generator?.label).toBe('Tiny Llama.gguf');
     const chunks: string[] = [];
-    for await (const chunk of generator!.stream({
+    for await (const chunk of given(generator).stream({
       system: 'Answer from the passages.',
       prompt: 'When is the budget review?',
       signal: new AbortController().signal,
@@ -71,7 +77,7 @@ describe.each(dialects())('AI models (%s)', (dialect) => {
     expect(server.app.llm.currentGenerator()).toBeNull();
     const embedder = server.app.llm.currentEmbedder();
     expect(embedder?.dimensions).toBe(32);
-    const vectors = await embedder!.embed(['budget review']);
+    const vectors = await given(embedder).embed(['budget review']);
     expect(vectors[0]).toHaveLength(32);
     const list = await expectJson<AiModelList>(sendJson(server, admin, 'GET', '/api/admin/ai/models'));
     expect(list.embeddings).toEqual({ kind: 'model', label: 'Tiny Llama.gguf' });
@@ -100,7 +106,11 @@ describe.each(dialects())('AI models (%s)', (dialect) => {
     const cases: [Uint8Array, number, string][] = [
       [Buffer.from('this is a text file, not a model'), 415, 'This is not a GGUF model file.'],
       [Buffer.from('GG'), 415, 'This is not a GGUF model file.'],
-      [Buffer.concat([Buffer.from('GGUF'), Buffer.from([9, 0, 0, 0]), Buffer.alloc(64)]), 415, 'This is not a GGUF model file.'],
+      [
+        Buffer.concat([Buffer.from('GGUF'), Buffer.from([9, 0, 0, 0]), Buffer.alloc(64)]),
+        415,
+        'This is not a GGUF model file.',
+      ],
       [Buffer.concat([header.subarray(0, 8), Buffer.from([1, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0])]), 415, ''],
       [Buffer.concat([header, Buffer.alloc(MAX_BYTES)]), 413, 'The model is larger than this server accepts.'],
     ];

@@ -6,7 +6,8 @@ export const createAiModelsRepository = (db: Db) => ({
   insert: async (row: AiModelsTable) => {
     await db.insertInto('ai_models').values(row).execute();
   },
-  list: (): Promise<AiModelsTable[]> => db.selectFrom('ai_models').selectAll().orderBy('uploaded_at').orderBy('id').execute(),
+  list: (): Promise<AiModelsTable[]> =>
+    db.selectFrom('ai_models').selectAll().orderBy('uploaded_at').orderBy('id').execute(),
   findById: (id: string): Promise<AiModelsTable | undefined> =>
     db.selectFrom('ai_models').selectAll().where('id', '=', id).executeTakeFirst(),
   findByRole: (role: string): Promise<AiModelsTable | undefined> =>

@@ -12,6 +12,12 @@ import { createLlamaHost, type LlamaHost } from './llama-host';
  * llama.cpp refuses.
  */
 const GIB = 1024 ** 3;
+
+/** The value, failing the test when it is missing. */
+function given<T>(value: T | null | undefined): T {
+  if (value === null || value === undefined) throw new Error('expected a value');
+  return value;
+}
 let dir: string;
 let modelA: string;
 let modelB: string;
@@ -63,7 +69,7 @@ describe('llama host', () => {
     const vectors = await host.embed(modelA, ['budget review', 'termination clause']);
     expect(vectors).toHaveLength(2);
     expect(vectors.map((v) => v.length)).toEqual([32, 32]);
-    expect(vectors[0]!.some((value) => value !== 0)).toBe(true);
+    expect(given(vectors[0]).some((value) => value !== 0)).toBe(true);
   });
 
   it('stops when cancelled, then answers the next request; one model is loaded at a time', async () => {

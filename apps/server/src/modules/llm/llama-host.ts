@@ -291,7 +291,8 @@ export function createLlamaHost(options: LlamaHostOptions) {
     /** Whether a model is loaded now (for tests and the settings screen). */
     loadedPath: () => loaded?.path ?? null,
     /** Stops the model process (if it runs `path`, or any when not given). */
-    unload: (path?: string) => exclusive(() => (path === undefined || loaded?.path === path ? stop() : Promise.resolve())),
+    unload: (path?: string) =>
+      exclusive(() => (path === undefined || loaded?.path === path ? stop() : Promise.resolve())),
     async close() {
       closed = true;
       clearTimeout(idleTimer);

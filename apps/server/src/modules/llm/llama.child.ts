@@ -4,7 +4,13 @@
  * that llama.cpp aborts on takes only this process down, never the server. Only the prebuilt CPU binary that ships
  * in npm is used (`build: 'never'`, no GPU): nothing is downloaded or compiled at run time.
  */
-import { getLlama, LlamaChatSession, type LlamaContext, type LlamaEmbeddingContext, type LlamaModel } from 'node-llama-cpp';
+import {
+  getLlama,
+  LlamaChatSession,
+  type LlamaContext,
+  type LlamaEmbeddingContext,
+  type LlamaModel,
+} from 'node-llama-cpp';
 import type { FromModel, ToModel } from './llama-protocol';
 
 const send = (message: FromModel) => process.send?.(message);

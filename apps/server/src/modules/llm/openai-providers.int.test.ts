@@ -9,6 +9,11 @@ import { createOpenAiEmbedder, createOpenAiGenerator } from './openai-providers'
  * the documented wire format: streamed answers, embeddings, and every way a provider fails (an error status, down,
  * a stalled stream, an unreadable one) as an AppError the routes turn into a JSON 502/503, never a hang.
  */
+/** The value, failing the test when it is missing. */
+function given<T>(value: T | null | undefined): T {
+  if (value === null || value === undefined) throw new Error('expected a value');
+  return value;
+}
 let fake: FakeOpenAi;
 beforeAll(async () => {
   fake = await startFakeOpenAi({ dimensions: 8 });
@@ -43,7 +48,7 @@ describe('OpenAI-compatible providers', () => {
     expect(generator.label).toBe(`fake-chat (${new URL(fake.baseUrl).host})`);
     const chunks = await collect(generator.stream(ask()));
     expect(chunks).toEqual(fake.answerWords);
-    const sent = fake.requests.at(-1)!;
+    const sent = given(fake.requests.at(-1));
     expect(sent.path).toBe('/v1/chat/completions');
     expect(sent.headers.authorization).toBe('Bearer sk-test');
     expect(sent.body).toMatchObject({
@@ -139,10 +144,10 @@ describe('the configured providers', () => {
     fake.behave({ kind: 'ok' });
     const generator = configured.app.llm.currentGenerator();
     expect(generator?.label).toMatch(/^fake-chat/);
-    expect((await collect(generator!.stream(ask()))).join('')).toBe(fake.answerWords.join(''));
+    expect((await collect(given(generator).stream(ask()))).join('')).toBe(fake.answerWords.join(''));
     const embedder = configured.app.llm.currentEmbedder();
     expect(embedder?.dimensions).toBe(8);
-    expect(await embedder!.embed(['a'])).toHaveLength(1);
+    expect(await given(embedder).embed(['a'])).toHaveLength(1);
     expect(unconfigured.app.llm.currentGenerator()).toBeNull();
     expect(unconfigured.app.llm.currentEmbedder()).toBeNull();
   });

@@ -54,9 +54,13 @@ function failure(error: unknown, signal: AbortSignal, timeout: AbortSignal, endp
   if (error instanceof AppError) return error;
   if (signal.aborted) return signal.reason ?? error;
   if (timeout.aborted) return new AppError('TIMEOUT', 'The AI provider took too long to answer.');
-  return new AppError('SERVICE_UNAVAILABLE', `The AI provider at ${new URL(endpoint.baseUrl).host} cannot be reached.`, {
-    cause: error,
-  });
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    `The AI provider at ${new URL(endpoint.baseUrl).host} cannot be reached.`,
+    {
+      cause: error,
+    },
+  );
 }
 
 /** The text of one streamed chat chunk (`choices[0].delta.content`), '' for chunks without text. */
@@ -88,8 +92,7 @@ export function createOpenAiGenerator(endpoint: OpenAiEndpoint, limits: Limits):
         stallTimer = setTimeout(() => stall.abort(), stallMs);
       };
       armStall();
-      const stalled = () =>
-        new AppError('SERVICE_UNAVAILABLE', 'The AI provider stopped sending its answer.');
+      const stalled = () => new AppError('SERVICE_UNAVAILABLE', 'The AI provider stopped sending its answer.');
       try {
         const response = await post(
           endpoint,
