@@ -17,7 +17,6 @@ import type { Config } from './types';
 // schema.ts assembles their variables into EnvSchema; this file checks and resolves them into a Config.
 
 export type { AiConfig } from './ai';
-export type { LlmConfig } from './llm';
 export { EnvSchema } from './schema';
 export { ensureLocalSecret } from './secrets';
 export type { Config } from './types';

@@ -20,8 +20,6 @@ import { registerAiModelsRoutes } from './ai-models.routes';
 import { createAiModelsService } from './ai-models.service';
 import { createLlamaHost } from './llama-host';
 
-export type { AnswerGenerator, GenerateInput, PassageEmbedder } from './ports';
-
 /** How often an instance rereads which models are selected (another instance may have changed them). */
 const REFRESH_MS = 60_000;
 
