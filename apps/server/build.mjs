@@ -29,8 +29,12 @@ const workers = Object.fromEntries(
     .map((file) => [file.replace(/\.ts$/, ''), `${localAi}${file}`]),
 );
 
+// An uploaded GGUF model runs in a child process (modules/llm/llama-host.ts), whose
+// `new URL('./llama.child.ts', import.meta.url)` finds the built `./llama.child.js` beside main.js.
+const llamaChild = { 'llama.child': `${here}src/modules/llm/llama.child.ts` };
+
 await build({
-  entryPoints: { main: `${here}src/main.ts`, ops: `${here}src/ops/cli.ts`, ...workers },
+  entryPoints: { main: `${here}src/main.ts`, ops: `${here}src/ops/cli.ts`, ...workers, ...llamaChild },
   outdir: `${here}dist`,
   bundle: true,
   platform: 'node',

@@ -6,6 +6,7 @@ import type { Scheduler } from './jobs';
 import type { JobQueueOptions } from './jobs/queue';
 import type { Clock } from './lib/time';
 import type { AnalysisService } from './modules/analysis';
+import type { LlmService } from './modules/llm';
 import type { NotificationHub } from './modules/notifications';
 import type { SearchService } from './modules/search';
 
@@ -36,6 +37,8 @@ declare module 'fastify' {
     analysis: AnalysisService;
     /** Search: `searchIndex.setContent(fileId, text)` sets a file's searchable content (tests). */
     searchIndex: SearchService;
+    /** Answer generation and embeddings for Ask (modules/llm): `currentGenerator()`, `currentEmbedder()`. */
+    llm: LlmService;
     /** The domain events hub: tests subscribe to observe what modules announce. */
     events: DomainEventHub;
   }

@@ -6,6 +6,7 @@ import { migrateToLatest, openDatabase } from './db';
 import { systemClock } from './lib/time';
 import { loadLocalEngines } from './adapters/ai/local-engines';
 import { createAiModule } from './modules/ai';
+import { createLlmModule } from './modules/llm';
 import { createAppPasswordsModule } from './modules/app-passwords';
 import { createPreferencesModule } from './modules/preferences';
 import { ANALYSIS_VERSION, createAnalysisModule } from './modules/analysis';
@@ -205,6 +206,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     loadLocalEngines: () => loadLocalEngines(config.ai),
     events,
   });
+  // Generated answers and passage embeddings for Ask: a provider, an uploaded model, or none (docs/PRODUCT.md#ai-models).
+  const { llm } = await createLlmModule(app, {
+    db: database.db,
+    config: config.llm,
+    dataDir: config.dataDir,
+    idleUnloadMs: config.ai.idleUnloadMs,
+    clock,
+    events,
+  });
+  app.decorate('llm', llm);
   const { people } = createPeopleModule(app, { db: database.db, clock, workspaces, events });
   const { analysis, analysedText } = createAnalysisModule(app, {
     workspaces,

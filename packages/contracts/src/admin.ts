@@ -150,6 +150,9 @@ export const AUDIT_ACTIONS = [
   'password.reset',
   'app_password.created',
   'app_password.revoked',
+  'ai_model.uploaded',
+  'ai_model.selected',
+  'ai_model.deleted',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;

@@ -3,6 +3,7 @@ import { activityEndpoints } from './activity';
 import { appPasswordsEndpoints } from './app-passwords';
 import { adminEndpoints, systemEndpoints } from './admin';
 import { aiEndpoints, assistantEndpoints } from './ai';
+import { aiModelsEndpoints } from './ai-models';
 import { authEndpoints } from './auth';
 import { contactEndpoints } from './contact';
 import { factorsEndpoints, passkeyEndpoints } from './factors';
@@ -31,6 +32,7 @@ export const ENDPOINTS = {
   auth: authEndpoints,
   contact: contactEndpoints,
   ai: aiEndpoints,
+  aiModels: aiModelsEndpoints,
   assistant: assistantEndpoints,
   system: systemEndpoints,
   files: filesEndpoints,

@@ -25,3 +25,4 @@ export * from './endpoint';
 export * from './endpoints';
 export * from './app-passwords';
 export * from './nextcloud';
+export * from './ai-models';

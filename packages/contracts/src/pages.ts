@@ -65,6 +65,7 @@ export const PAGES = {
   apiKeys: { path: '/dashboard/admin/api-keys', title: 'API keys' },
   messages: { path: '/dashboard/admin/messages', title: 'Messages' },
   system: { path: '/dashboard/admin/system', title: 'System' },
+  aiSettings: { path: '/dashboard/admin/ai', title: 'AI settings' },
   chatbot: { path: '/dashboard/chatbot', title: 'AI Assistant' },
 } as const satisfies Record<string, Page>;
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { resolveAiConfig } from './ai';
 import { checkOidc, resolveOidc } from './auth';
+import { resolveLlmConfig } from './llm';
 import { checkVapid, resolveBus, resolveNotifications } from './notifications';
 import { resolveMail } from './people';
 import { resolveScheduledBackups } from './retention';
@@ -55,6 +56,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   checkOidc(env, problems);
   checkStorage(env, problems);
   const ai = resolveAiConfig(env, problems);
+  const llm = resolveLlmConfig(env, problems);
   checkVapid(env, problems);
   checkVapidFormat(env, problems);
   if (isProduction) checkProductionSecrets(env, problems);
@@ -97,6 +99,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     bodyIdleTimeoutMs: env.BODY_IDLE_TIMEOUT_MS,
     ai,
+    llm,
     bus: resolveBus(env),
     notifications: resolveNotifications(env, publicUrl),
     contact: { maxPerHour: env.CONTACT_MAX_PER_HOUR },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { aiEnv } from './ai';
 import { authEnv } from './auth';
+import { llmEnv } from './llm';
 import { notificationsEnv } from './notifications';
 import { peopleEnv } from './people';
 import { retentionEnv } from './retention';
@@ -19,6 +20,7 @@ export const EnvSchema = z.object({
   ...requestEnv,
   ...storageEnv,
   ...aiEnv,
+  ...llmEnv,
   ...notificationsEnv,
   ...retentionEnv,
   ...endpointsEnv,

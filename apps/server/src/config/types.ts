@@ -1,4 +1,5 @@
 import type { AiConfig } from './ai';
+import type { LlmConfig } from './llm';
 import type { AdminConfig, LoginRateLimitConfig, OidcConfig, SessionConfig } from './auth';
 import type { BusConfig, NotificationsConfig } from './notifications';
 import type { MailConfig } from './people';
@@ -46,6 +47,8 @@ export interface Config {
   /** A request body that sends nothing for this long is closed (0: never). */
   bodyIdleTimeoutMs: number;
   ai: AiConfig;
+  /** Chat and embeddings for Ask: OpenAI-compatible providers, uploaded GGUF models. */
+  llm: LlmConfig;
   /** Event bus between instances: Redis when a URL is set, otherwise in-process. */
   bus: BusConfig;
   notifications: NotificationsConfig;

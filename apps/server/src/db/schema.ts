@@ -37,6 +37,7 @@ import type {
 import type { AuditLogTable, ContactMessagesTable, SettingsTable } from './schema/admin';
 import type { JobsTable, JobLeasesTable } from './schema/jobs';
 import type { MailOutboxTable, MailPreferencesTable } from './schema/mail';
+import type { AiModelsTable } from './schema/ai-models';
 import type {
   AnalysisSettingsTable,
   FacesTable,
@@ -58,6 +59,7 @@ export type * from './schema/admin';
 export type * from './schema/jobs';
 export type * from './schema/analysis';
 export type * from './schema/factors';
+export type * from './schema/ai-models';
 
 export interface Database {
   users: UsersTable;
@@ -106,4 +108,5 @@ export interface Database {
   login_challenges: LoginChallengesTable;
   mail_preferences: MailPreferencesTable;
   mail_outbox: MailOutboxTable;
+  ai_models: AiModelsTable;
 }

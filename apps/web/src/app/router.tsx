@@ -90,6 +90,7 @@ export const routes: RouteObject[] = [
               { path: inDashboard(PAGES.users), ...page(() => import('./routes/admin-users')) },
               { path: inDashboard(PAGES.audit), ...page(() => import('../features/admin/routes/audit')) },
               { path: inDashboard(PAGES.apiKeys), ...page(() => import('../features/admin/routes/api-keys')) },
+              { path: inDashboard(PAGES.aiSettings), ...page(() => import('../features/admin/routes/ai-settings')) },
               { path: inDashboard(PAGES.messages), ...page(() => import('../features/admin/routes/messages')) },
               { path: inDashboard(PAGES.system), ...page(() => import('./routes/admin-system')) },
             ],

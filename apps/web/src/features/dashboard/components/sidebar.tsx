@@ -21,6 +21,7 @@ import {
   LogOut,
   Eye,
   BarChart3,
+  Cpu,
   ScanFace,
   ScanSearch,
   FileSearch,
@@ -95,6 +96,7 @@ export const GROUPS: Group[] = [
       item(PAGES.apiKeys, KeyRound),
       item(PAGES.messages, Inbox),
       item(PAGES.system, Activity),
+      item(PAGES.aiSettings, Cpu),
     ],
   },
   {

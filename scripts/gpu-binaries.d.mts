@@ -1,0 +1,1 @@
+export declare const GPU_BINARY: RegExp;
