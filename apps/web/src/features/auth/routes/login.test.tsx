@@ -177,6 +177,21 @@ describe('login page', () => {
     );
   });
 
+  it('links to /signup only while self-sign-up is open', async () => {
+    answers['GET /api/public/signup'] = { status: 200, body: { open: false, domains: [] } };
+    const closed = renderLogin();
+    await screen.findByRole('button', { name: 'Continue with Okta' });
+    expect(requests.some((r) => r.url === '/api/public/signup')).toBe(true);
+    expect(screen.queryByRole('link', { name: 'Create an account' })).toBeNull();
+    closed.dispose();
+    document.body.innerHTML = '';
+
+    answers['GET /api/public/signup'] = { status: 200, body: { open: true, domains: ['example.com'] } };
+    renderLogin();
+    const link = await screen.findByRole('link', { name: 'Create an account' });
+    expect(link.getAttribute('href')).toBe('/signup');
+  });
+
   it('shows a still image instead of the video for reduced motion', async () => {
     vi.stubGlobal(
       'matchMedia',
