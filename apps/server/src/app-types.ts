@@ -8,6 +8,7 @@ import type { Clock } from './lib/time';
 import type { AnalysisService } from './modules/analysis';
 import type { NotificationHub } from './modules/notifications';
 import type { SearchService } from './modules/search';
+import type { AnswerGenerator, AskService, PassageEmbedder } from './modules/ask';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -23,6 +24,8 @@ export interface AppOverrides {
   dropNoticeWindowMs?: number;
   /** The email outbox's retry tuning (tests). */
   mailOutbox?: { backoffMs?: number; maxAttempts?: number };
+  /** The models of "Ask your files" (tests; default: none, extractive and lexical only). */
+  askModels?: { generator?: () => AnswerGenerator | null; embedder?: () => PassageEmbedder | null };
 }
 
 declare module 'fastify' {
@@ -36,6 +39,8 @@ declare module 'fastify' {
     analysis: AnalysisService;
     /** Search: `searchIndex.setContent(fileId, text)` sets a file's searchable content (tests). */
     searchIndex: SearchService;
+    /** "Ask your files": its passages and answers (tests). */
+    ask: AskService;
     /** The domain events hub: tests subscribe to observe what modules announce. */
     events: DomainEventHub;
   }

@@ -1,5 +1,6 @@
 import { accountsEndpoints } from './accounts';
 import { activityEndpoints } from './activity';
+import { askEndpoints } from './ask';
 import { appPasswordsEndpoints } from './app-passwords';
 import { adminEndpoints, systemEndpoints } from './admin';
 import { aiEndpoints, assistantEndpoints } from './ai';
@@ -51,4 +52,5 @@ export const ENDPOINTS = {
   accounts: accountsEndpoints,
   appPasswords: appPasswordsEndpoints,
   mail: mailEndpoints,
+  ask: askEndpoints,
 } as const;

@@ -35,6 +35,7 @@ import { m0033SecondFactors } from './0033-second-factors';
 import { m0034Mail } from './0034-mail';
 import { m0035AppPasswords } from './0035-app-passwords';
 import { m0036Dav } from './0036-dav';
+import { m0040AskPassages } from './0040-ask-passages';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -77,4 +78,5 @@ export const migrations: Record<string, Migration> = {
   '0034-mail': m0034Mail,
   '0035-app-passwords': m0035AppPasswords,
   '0036-dav': m0036Dav,
+  '0040-ask-passages': m0040AskPassages,
 };
