@@ -1,7 +1,7 @@
 import { ASK_NOT_FOUND, type AskCitation, type AskResponse } from '@atrium/contracts';
 import type { PassageRow } from './ask.repository';
 import type { AnswerGenerator } from './ports';
-import { wordsOf, type Ranked } from './retrieval';
+import { sameWord, wordsOf, type Ranked } from './retrieval';
 
 /**
  * Answers of "Ask your files" (docs/PRODUCT.md#ask-your-files) from ranked passages: extractive (the passages'
@@ -35,7 +35,7 @@ function matching(text: string, words: string[]) {
   return sentenceSpans(text)
     .map((span) => {
       const present = wordsOf(span.text);
-      const hits = words.filter((w) => present.some((p) => p === w || (w.length >= 4 && p.startsWith(w)))).length;
+      const hits = words.filter((w) => present.some((p) => sameWord(p, w))).length;
       return { ...span, hits };
     })
     .filter((span) => span.hits > 0);
@@ -61,9 +61,17 @@ export function extractive(ranked: Ranked[]): AskResponse {
   ranked.forEach(({ row, words }, index) => {
     const spans = matching(row.text, words);
     const n = index + 1;
-    citations.push(citationOf(n, row, spans.map(({ start, end }) => ({ start, end })).sort((a, b) => a.start - b.start)));
-    const best = [...spans].sort((a, b) => b.hits - a.hits)[0];
-    if (index < QUOTED && best) sentences.push(`${best.text} [${n}]`);
+    citations.push(
+      citationOf(
+        n,
+        row,
+        spans.map(({ start, end }) => ({ start, end })).sort((a, b) => a.start - b.start),
+      ),
+    );
+    // The sentences matching most of the question (two at most, in reading order).
+    const most = Math.max(0, ...spans.map((span) => span.hits));
+    const best = spans.filter((span) => span.hits === most).slice(0, 2);
+    if (index < QUOTED) for (const span of best) sentences.push(`${span.text} [${n}]`);
   });
   return { mode: 'extractive', answer: sentences.join(' ') || citations[0]?.text || ASK_NOT_FOUND, citations };
 }
@@ -76,9 +84,7 @@ export function extractiveSummary(rows: PassageRow[]): AskResponse {
     const first = sentenceSpans(row.text)[0];
     return citationOf(index + 1, row, first ? [{ start: first.start, end: first.end }] : []);
   });
-  const answer = chosen
-    .map((row, index) => `${sentenceSpans(row.text)[0]?.text ?? row.text} [${index + 1}]`)
-    .join(' ');
+  const answer = chosen.map((row, index) => `${sentenceSpans(row.text)[0]?.text ?? row.text} [${index + 1}]`).join(' ');
   return { mode: 'extractive', answer, citations };
 }
 
@@ -89,7 +95,9 @@ export const SYSTEM_PROMPT =
 
 /** The prompt: the numbered passages, then the question (or the request to summarise). */
 export function promptOf(rows: PassageRow[], question: string): string {
-  const numbered = rows.map((row, i) => `[${i + 1}] (${row.file_name}${row.page ? `, page ${row.page}` : ''})\n${row.text}`);
+  const numbered = rows.map(
+    (row, i) => `[${i + 1}] (${row.file_name}${row.page ? `, page ${row.page}` : ''})\n${row.text}`,
+  );
   return `Passages:\n\n${numbered.join('\n\n')}\n\nQuestion: ${question}\n\nAnswer with citations:`;
 }
 

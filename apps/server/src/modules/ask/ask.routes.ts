@@ -38,8 +38,8 @@ export function registerAskRoutes(app: FastifyInstance, deps: { ask: AskService 
           if (open) return;
           open = true;
           reply.hijack();
-          const set = Object.entries(reply.getHeaders()).filter((entry): entry is [string, string | number | string[]] =>
-            entry[1] !== undefined,
+          const set = Object.entries(reply.getHeaders()).filter(
+            (entry): entry is [string, string | number | string[]] => entry[1] !== undefined,
           );
           reply.raw.writeHead(200, { ...Object.fromEntries(set), ...SSE_HEADERS });
         };

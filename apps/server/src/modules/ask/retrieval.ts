@@ -54,7 +54,9 @@ export function identifiersOf(question: string): string[] {
   const tokens = question.match(/[\p{L}\p{N}]+(?:[-_/.:#][\p{L}\p{N}]+)*/gu) ?? [];
   return [
     ...new Set(
-      tokens.filter((t) => (/\p{N}/u.test(t) && /\p{L}/u.test(t)) || /^\p{N}{4,}$/u.test(t)).map((t) => t.toLowerCase()),
+      tokens
+        .filter((t) => (/\p{N}/u.test(t) && /\p{L}/u.test(t)) || /^\p{N}{4,}$/u.test(t))
+        .map((t) => t.toLowerCase()),
     ),
   ];
 }
@@ -67,9 +69,24 @@ export const wordsOf = (text: string): string[] =>
     .split(/[^\p{L}\p{N}\p{M}]+/u)
     .filter(Boolean);
 const normalised = (text: string) => wordsOf(text).join(' ');
-/** Whether `text` holds a word starting with `word` (a whole word for short ones, as the engine matches). */
+
+const SUFFIXES = ['ings', 'ing', 'ions', 'ion', 'ed', 'es', 's', 'e'];
+/** A word without its commonest English ending (terminated, termination, terminate → terminat), at least 4 letters. */
+export function stem(word: string): string {
+  if (!/^\p{L}+$/u.test(word)) return word;
+  for (const suffix of SUFFIXES) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= 4) return word.slice(0, -suffix.length);
+  }
+  return word;
+}
+/** Whether a text's word `present` stands for the question's `word` (the same, or starting with its stem). */
+export const sameWord = (present: string, word: string): boolean => {
+  if (present === word) return true;
+  const root = stem(word);
+  return root.length >= 4 && present.startsWith(root);
+};
 const holds = (words: Set<string>, list: string[], word: string) =>
-  words.has(word) || (word.length >= 4 && list.some((w) => w.startsWith(word)));
+  words.has(word) || list.some((present) => sameWord(present, word));
 
 export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbedder | null) {
   async function dense(actor: UserActor, question: string, within: Within, signal?: AbortSignal) {
@@ -102,12 +119,17 @@ export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbe
       if (options.expansion) {
         for (const word of words) {
           if (!/^\p{L}+$/u.test(word) || word.length < 3) continue;
-          synonyms.set(word, (await synonymsOf(word)).flatMap((s) => wordsOf(s)));
+          synonyms.set(
+            word,
+            (await synonymsOf(word)).flatMap((s) => wordsOf(s)),
+          );
         }
       }
       const expanded = [...new Set([...words, ...[...synonyms.values()].flat()])];
-      const lists: PassageRow[][] = [await repo.lexical(actor, words, within, CANDIDATES)];
-      if (expanded.length > words.length) lists.push(await repo.lexical(actor, expanded, within, CANDIDATES));
+      // The engine looks for each word's stem as a prefix (terminated → terminat*), so other forms match too.
+      const stems = (list: string[]) => [...new Set(list.map(stem))];
+      const lists: PassageRow[][] = [await repo.lexical(actor, stems(words), within, CANDIDATES)];
+      if (expanded.length > words.length) lists.push(await repo.lexical(actor, stems(expanded), within, CANDIDATES));
       const nearest = options.dense ? await dense(actor, question, within, signal) : [];
       if (nearest.length > 0) lists.push(nearest.map((hit) => hit.row));
       const cosine = new Map(nearest.map((hit) => [hit.row.passage_id, hit.cosine]));
