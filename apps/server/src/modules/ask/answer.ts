@@ -13,7 +13,7 @@ import { sameWord, wordsOf, type Ranked } from './retrieval';
 const QUOTED = 3;
 export const GENERATED_MAX_TOKENS = 512;
 
-export const notFound = (): AskResponse => ({ mode: 'extractive', answer: ASK_NOT_FOUND, citations: [] });
+const notFound = (): AskResponse => ({ mode: 'extractive', answer: ASK_NOT_FOUND, citations: [] });
 
 /** A passage's sentences with their offsets in its text. */
 function sentenceSpans(text: string): { start: number; end: number; text: string }[] {

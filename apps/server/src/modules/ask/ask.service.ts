@@ -3,7 +3,7 @@ import type { UserActor } from '../../auth/actor';
 import { AppError } from '../../errors';
 import { createAskRepository, type PassageRow } from './ask.repository';
 import type { Db, Dialect } from '../../db';
-import { extractive, extractiveSummary, generate, notFound } from './answer';
+import { extractive, extractiveSummary, generate } from './answer';
 import { cutPassages, type PassageSources } from './passages';
 import type { AnswerGenerator, PassageEmbedder } from './ports';
 import { createRetrieval, TOP_PASSAGES, type RetrievalOptions } from './retrieval';
@@ -133,4 +133,3 @@ export function createAskService(deps: AskServiceDeps) {
 }
 
 export type AskService = ReturnType<typeof createAskService>;
-export { notFound };

@@ -172,5 +172,3 @@ export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbe
     },
   };
 }
-
-export type Retrieval = ReturnType<typeof createRetrieval>;
