@@ -9,6 +9,7 @@ import type { AnalysisService } from './modules/analysis';
 import type { LlmService } from './modules/llm';
 import type { NotificationHub } from './modules/notifications';
 import type { SearchService } from './modules/search';
+import type { AnswerGenerator, AskService, PassageEmbedder } from './modules/ask';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -24,6 +25,8 @@ export interface AppOverrides {
   dropNoticeWindowMs?: number;
   /** The email outbox's retry tuning (tests). */
   mailOutbox?: { backoffMs?: number; maxAttempts?: number };
+  /** The models of "Ask your files" (tests; default: none, extractive and lexical only). */
+  askModels?: { generator?: () => AnswerGenerator | null; embedder?: () => PassageEmbedder | null };
 }
 
 declare module 'fastify' {
@@ -39,6 +42,8 @@ declare module 'fastify' {
     searchIndex: SearchService;
     /** Answer generation and embeddings for Ask (modules/llm): `currentGenerator()`, `currentEmbedder()`. */
     llm: LlmService;
+    /** "Ask your files": its passages and answers (tests). */
+    ask: AskService;
     /** The domain events hub: tests subscribe to observe what modules announce. */
     events: DomainEventHub;
   }

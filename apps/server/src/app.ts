@@ -25,6 +25,7 @@ import { createLinksModule } from './modules/links';
 import { createSharingModule } from './modules/sharing';
 import { createPeopleModule } from './modules/people';
 import { SHARED_SPACE_NAME, createSearchModule } from './modules/search';
+import { createAskModule } from './modules/ask';
 import { createTrashModule } from './modules/trash';
 import { createSpacesModule } from './modules/spaces';
 import { createHealthModule, type ReadinessProbe } from './modules/health';
@@ -217,7 +218,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   app.decorate('llm', llm);
   const { people } = createPeopleModule(app, { db: database.db, clock, workspaces, events });
-  const { analysis, analysedText } = createAnalysisModule(app, {
+  const { analysis, analysedText, analysedParts } = createAnalysisModule(app, {
     workspaces,
     people,
     db: database.db,
@@ -247,6 +248,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     namesIn: people.namesIn,
   });
   app.decorate('searchIndex', search);
+  const { ask } = createAskModule(app, {
+    db: database.db,
+    dialect: database.dialect,
+    events,
+    analysedParts,
+    generator: overrides.askModels?.generator ?? (() => llm.currentGenerator()),
+    embedder: overrides.askModels?.embedder ?? (() => llm.currentEmbedder()),
+    limiter: rateLimiter,
+    log: app.log,
+  });
+  app.decorate('ask', ask);
   createPreferencesModule(app, { db: database.db, clock });
   const admin = createAdminModule(app, {
     stores: adminStores,
@@ -359,6 +371,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     events,
     trash,
     analysis: { backfill: analysis.backfill, version: ANALYSIS_VERSION, enabled: config.analysis.enabled },
+    ask: { backfill: ask.backfill },
     backups: config.backups && {
       intervalMs: config.backups.intervalMs,
       ...createScheduledBackups(config, config.backups, clock),

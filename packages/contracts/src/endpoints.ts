@@ -1,5 +1,6 @@
 import { accountsEndpoints } from './accounts';
 import { activityEndpoints } from './activity';
+import { askEndpoints } from './ask';
 import { appPasswordsEndpoints } from './app-passwords';
 import { adminEndpoints, systemEndpoints } from './admin';
 import { aiEndpoints, assistantEndpoints } from './ai';
@@ -55,4 +56,5 @@ export const ENDPOINTS = {
   appPasswords: appPasswordsEndpoints,
   mail: mailEndpoints,
   loginFlow: loginFlowEndpoints,
+  ask: askEndpoints,
 } as const;

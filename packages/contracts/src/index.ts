@@ -14,6 +14,7 @@ export * from './insights';
 export * from './people';
 export * from './file-kinds';
 export * from './search';
+export * from './ask';
 export * from './preferences';
 export * from './mail';
 export * from './file-details';

@@ -23,6 +23,8 @@ export interface JobDeps {
   trash: { purgeExpired(): Promise<number> };
   /** `version`: the analysers' (ANALYSIS_VERSION); `enabled`: whether this instance analyses at all. */
   analysis: { backfill(signal?: AbortSignal): Promise<number>; version: string; enabled: boolean };
+  /** "Ask your files": passages (and vectors) for files analysed before them. */
+  ask: { backfill(signal?: AbortSignal): Promise<number> };
   /** Scheduled backups (`BACKUP_DIR`); undefined: none. */
   backups?: { intervalMs: number; run(): Promise<{ folder: string; removed: string[] }> } | undefined;
   log: { info(details: object, message: string): void };
@@ -56,6 +58,17 @@ export const defineJobs = (deps: JobDeps): JobDefinition[] => [
         },
       ]
     : []),
+  {
+    // Files analysed before passages existed (docs/PRODUCT.md#ask-your-files): cut into passages at start and every
+    // 6 hours, on one instance; files that have passages are left alone.
+    name: 'ask.passages.backfill',
+    intervalMs: 6 * HOUR_MS,
+    once: true,
+    run: async (signal: AbortSignal) => {
+      const filled = await deps.ask.backfill(signal);
+      if (filled > 0) deps.log.info({ filled }, 'cut the files analysed before Ask into passages');
+    },
+  },
   {
     // Expired and idle sessions: shared rows, so one instance is enough.
     name: 'sessions.sweep',

@@ -37,6 +37,7 @@ import { m0035AppPasswords } from './0035-app-passwords';
 import { m0036Dav } from './0036-dav';
 import { m0038Nextcloud } from './0038-nextcloud';
 import { m0039FileMtime } from './0039-file-mtime';
+import { m0040AskPassages } from './0040-ask-passages';
 import { m0041AiModels } from './0041-ai-models';
 
 /**
@@ -82,5 +83,6 @@ export const migrations: Record<string, Migration> = {
   '0036-dav': m0036Dav,
   '0038-nextcloud': m0038Nextcloud,
   '0039-file-mtime': m0039FileMtime,
+  '0040-ask-passages': m0040AskPassages,
   '0041-ai-models': m0041AiModels,
 };

@@ -98,11 +98,12 @@ async function part<T>(name: string, missing: string[], work: () => Promise<T>):
   }
 }
 
-const cleanText = (text: string) =>
+/** `pages`: keep pdftotext's page breaks (form feeds), where Ask's passages find their page. */
+const cleanText = (text: string, pages = false) =>
   text
     .replace(/^\uFEFF/, '')
     .replace(/\r\n?/g, '\n')
-    .replace(/\f/g, '\n')
+    .replace(/\f/g, pages ? '\f' : '\n')
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim()
@@ -117,7 +118,7 @@ export async function pdfText(pdf: Buffer, timeoutMs = 120_000): Promise<string>
     maxOutputBytes: 16 * 1024 * 1024,
     label: 'PDF text',
   });
-  return cleanText(out.toString('utf8'));
+  return cleanText(out.toString('utf8'), true);
 }
 
 export async function analyseText({ read }: AnalyserInput): Promise<Result> {

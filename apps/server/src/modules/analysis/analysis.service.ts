@@ -217,6 +217,18 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       });
     },
 
+    /** What analysis read in a file, by part (text with PDF pages, transcript segments, caption, tags), for Ask. */
+    async analysedParts(fileId: string) {
+      const row = await repo.insights(fileId);
+      if (!row || row.status !== 'done') return undefined;
+      return {
+        text: row.text ?? undefined,
+        segments: parse<{ segments?: { start: number; end: number; text: string }[] }>(row.transcript)?.segments,
+        caption: row.caption ?? undefined,
+        tags: parse<string[]>(row.tags),
+      };
+    },
+
     /**
      * A file's content was stored (upload, resumable upload, file drop; versions and restores once wired): enqueue
      * its analysis, or record that its type has none. Never throws: storing the file has succeeded either way.

@@ -44,5 +44,7 @@ export function createAnalysisModule(app: FastifyInstance, { config, ...deps }: 
     analysis,
     /** The searchable text analysis found in a file, for composing its search content. */
     analysedText: analysis.analysedText,
+    /** What analysis read in a file, by part, for the passages of Ask. */
+    analysedParts: analysis.analysedParts,
   };
 }

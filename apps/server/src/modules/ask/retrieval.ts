@@ -1,0 +1,174 @@
+import { searchTerms } from '@atrium/contracts';
+import type { UserActor } from '../../auth/actor';
+import { vectorOf, type AskRepository, type PassageRow, type Within } from './ask.repository';
+import { synonymsOf } from './expansion';
+import type { PassageEmbedder } from './ports';
+
+/**
+ * Retrieval for "Ask your files" (docs/PRODUCT.md#ask-your-files): ranked lists fused by reciprocal rank —
+ * the engine's full-text ranking over passages for the question's words, the same with WordNet synonyms added, and
+ * (with an embedder) the nearest passages by cosine, scanned in process — with exact identifiers (a code, an
+ * invoice number) first whatever the rest says. Only passages of files the asker may read reach any list.
+ */
+
+/** Question words that carry no meaning for retrieval. */
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be been but by can could did do does for from had has have how i if in into is it its me my ' +
+    'no not of on or our say said says should so tell than that the their them then there these they this those to ' +
+    'us was we were what when where which who whom why will with would you your about any all also find show give ' +
+    'please file files document documents'
+  ).split(' '),
+);
+
+/** Candidates per ranked list, the reciprocal-rank constant, and the passages an answer draws on. */
+const CANDIDATES = 50;
+const RRF_K = 60;
+export const TOP_PASSAGES = 5;
+/** Share of the question's words (or a synonym of each) a lexical hit must contain to count as relevant. */
+const COVERAGE = 0.5;
+/** Least cosine similarity of a passage found by vectors alone. */
+const RELEVANT_COSINE = 0.5;
+
+export interface RetrievalOptions {
+  expansion: boolean;
+  dense: boolean;
+}
+
+export interface Ranked {
+  row: PassageRow;
+  /** The words (question words and their synonyms) to highlight in it. */
+  words: string[];
+  score: number;
+}
+
+/** The meaningful words of a question (all of them when every one is a stop word). */
+export function questionWords(question: string): string[] {
+  const all = searchTerms(question);
+  const kept = all.filter((word) => !STOPWORDS.has(word));
+  return kept.length > 0 ? kept : all;
+}
+
+/** Identifiers in a question: tokens with a digit and a letter, or of 4+ digits, e.g. INV-2025-0042, AB12. */
+export function identifiersOf(question: string): string[] {
+  const tokens = question.match(/[\p{L}\p{N}]+(?:[-_/.:#][\p{L}\p{N}]+)*/gu) ?? [];
+  return [
+    ...new Set(
+      tokens
+        .filter((t) => (/\p{N}/u.test(t) && /\p{L}/u.test(t)) || /^\p{N}{4,}$/u.test(t))
+        .map((t) => t.toLowerCase()),
+    ),
+  ];
+}
+
+/** Every word of a text, lower-cased, in order (`searchTerms` without its limit and de-duplication). */
+export const wordsOf = (text: string): string[] =>
+  text
+    .normalize('NFC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}\p{M}]+/u)
+    .filter(Boolean);
+const normalised = (text: string) => wordsOf(text).join(' ');
+
+const SUFFIXES = ['ings', 'ing', 'ions', 'ion', 'ed', 'es', 's', 'e'];
+/** A word without its commonest English ending (terminated, termination, terminate → terminat), at least 4 letters. */
+export function stem(word: string): string {
+  if (!/^\p{L}+$/u.test(word)) return word;
+  for (const suffix of SUFFIXES) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= 4) return word.slice(0, -suffix.length);
+  }
+  return word;
+}
+/** Whether a text's word `present` stands for the question's `word` (the same, or starting with its stem). */
+export const sameWord = (present: string, word: string): boolean => {
+  if (present === word) return true;
+  const root = stem(word);
+  return root.length >= 4 && present.startsWith(root);
+};
+const holds = (words: Set<string>, list: string[], word: string) =>
+  words.has(word) || list.some((present) => sameWord(present, word));
+
+export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbedder | null) {
+  async function dense(actor: UserActor, question: string, within: Within, signal?: AbortSignal) {
+    const model = embedder();
+    if (!model) return [];
+    const [query] = await model.embed([question], signal);
+    if (!query) return [];
+    const norm = (v: Float32Array) => Math.sqrt(v.reduce((sum, x) => sum + x * x, 0)) || 1;
+    const queryNorm = norm(query);
+    const scored = (await repo.withVectors(actor, model.label, within)).map(({ vector, ...row }) => {
+      const v = vectorOf(vector);
+      let dot = 0;
+      for (let i = 0; i < Math.min(v.length, query.length); i += 1) dot += (v[i] ?? 0) * (query[i] ?? 0);
+      return { row, cosine: dot / (norm(v) * queryNorm) };
+    });
+    return scored.sort((a, b) => b.cosine - a.cosine).slice(0, CANDIDATES);
+  }
+
+  return {
+    /** The passages that answer `question` best, most relevant first; [] when none is relevant. */
+    async retrieve(
+      actor: UserActor,
+      question: string,
+      within: Within,
+      options: RetrievalOptions = { expansion: true, dense: true },
+      signal?: AbortSignal,
+    ): Promise<Ranked[]> {
+      const words = questionWords(question);
+      const synonyms = new Map<string, string[]>();
+      if (options.expansion) {
+        for (const word of words) {
+          if (!/^\p{L}+$/u.test(word) || word.length < 3) continue;
+          synonyms.set(
+            word,
+            (await synonymsOf(word)).flatMap((s) => wordsOf(s)),
+          );
+        }
+      }
+      const expanded = [...new Set([...words, ...[...synonyms.values()].flat()])];
+      // The engine looks for each word's stem as a prefix (terminated → terminat*), so other forms match too.
+      const stems = (list: string[]) => [...new Set(list.map(stem))];
+      const lists: PassageRow[][] = [await repo.lexical(actor, stems(words), within, CANDIDATES)];
+      if (expanded.length > words.length) lists.push(await repo.lexical(actor, stems(expanded), within, CANDIDATES));
+      const nearest = options.dense ? await dense(actor, question, within, signal) : [];
+      if (nearest.length > 0) lists.push(nearest.map((hit) => hit.row));
+      const cosine = new Map(nearest.map((hit) => [hit.row.passage_id, hit.cosine]));
+
+      // Exact identifiers: passages holding every word of one, in that order, whatever the other lists say.
+      const identifiers = identifiersOf(question).map(normalised).filter(Boolean);
+      const exact = new Set<number>();
+      for (const identifier of identifiers) {
+        const hits = await repo.lexical(actor, identifier.split(' '), within, CANDIDATES, false);
+        for (const row of hits) {
+          if (` ${normalised(row.text)} `.includes(` ${identifier} `)) exact.add(row.passage_id);
+        }
+        if (hits.length > 0) lists.unshift(hits.filter((row) => exact.has(row.passage_id)));
+      }
+
+      const fused = new Map<number, Ranked>();
+      for (const list of lists) {
+        list.forEach((row, rank) => {
+          const entry = fused.get(row.passage_id) ?? { row, words: [], score: 0 };
+          entry.score += 1 / (RRF_K + rank + 1);
+          fused.set(row.passage_id, entry);
+        });
+      }
+      const needed = Math.max(1, Math.ceil(words.length * COVERAGE));
+      const relevant: Ranked[] = [];
+      for (const entry of fused.values()) {
+        const list = wordsOf(entry.row.text);
+        const present = new Set(list);
+        const found = words.flatMap((word) => {
+          const forms = [word, ...(synonyms.get(word) ?? [])].filter((form) => holds(present, list, form));
+          return forms.length > 0 ? [forms] : [];
+        });
+        entry.words = found.flat();
+        const isExact = exact.has(entry.row.passage_id);
+        if (isExact) entry.score += 1;
+        if (isExact || found.length >= needed || (cosine.get(entry.row.passage_id) ?? 0) >= RELEVANT_COSINE)
+          relevant.push(entry);
+      }
+      return relevant.sort((a, b) => b.score - a.score || a.row.passage_id - b.row.passage_id);
+    },
+  };
+}
