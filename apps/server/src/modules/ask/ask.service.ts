@@ -5,7 +5,7 @@ import { createAskRepository, type PassageRow } from './ask.repository';
 import type { Db, Dialect } from '../../db';
 import { extractive, extractiveSummary, generate } from './answer';
 import { cutPassages, type PassageSources } from './passages';
-import type { AnswerGenerator, PassageEmbedder } from './ports';
+import { isModelTrouble, type AnswerGenerator, type PassageEmbedder } from './ports';
 import { createRetrieval, TOP_PASSAGES, type RetrievalOptions } from './retrieval';
 
 export interface AskServiceDeps {
@@ -125,8 +125,15 @@ export function createAskService(deps: AskServiceDeps) {
       if (!generator || rows.length === 0) return base;
       const question = request.summarise ? 'Summarise this file in a few sentences.' : request.question;
       const highlights = base.citations.map((c) => c.highlights);
-      const generated = await generate(generator, rows, highlights, question, signal, onSentence);
-      return generated ?? base;
+      try {
+        const generated = await generate(generator, rows, highlights, question, signal, onSentence);
+        return generated ?? base;
+      } catch (error) {
+        // The team's model is down, slow or unreadable: the passages still answer (docs/PRODUCT.md#ask-your-files).
+        if (signal.aborted || !isModelTrouble(error)) throw error;
+        deps.log.warn({ err: error }, 'the answer model failed; answering from the passages');
+        return base;
+      }
     },
   };
   return service;

@@ -1,3 +1,5 @@
+import { AppError } from '../../errors';
+
 /**
  * What "Ask your files" needs of a language model, as ports (docs/PRODUCT.md#ask-your-files): the providers live
  * elsewhere (an OpenAI-compatible server, an uploaded GGUF run in-process) and are wired in by the app; null from
@@ -16,3 +18,10 @@ export interface PassageEmbedder {
   readonly dimensions: number;
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }
+
+/**
+ * What a failing model throws (modules/llm: down, slow or unreadable — 503, 502, 504): Ask then answers from the
+ * passages alone, with the full-text ranking (docs/PRODUCT.md#ask-your-files).
+ */
+export const isModelTrouble = (error: unknown): boolean =>
+  error instanceof AppError && ['SERVICE_UNAVAILABLE', 'UPSTREAM_FAILED', 'TIMEOUT'].includes(error.code);

@@ -2,7 +2,7 @@ import { searchTerms } from '@atrium/contracts';
 import type { UserActor } from '../../auth/actor';
 import { vectorOf, type AskRepository, type PassageRow, type Within } from './ask.repository';
 import { synonymsOf } from './expansion';
-import type { PassageEmbedder } from './ports';
+import { isModelTrouble, type PassageEmbedder } from './ports';
 
 /**
  * Retrieval for "Ask your files" (docs/PRODUCT.md#ask-your-files): ranked lists fused by reciprocal rank —
@@ -92,7 +92,14 @@ export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbe
   async function dense(actor: UserActor, question: string, within: Within, signal?: AbortSignal) {
     const model = embedder();
     if (!model) return [];
-    const [query] = await model.embed([question], signal);
+    let query: Float32Array | undefined;
+    try {
+      [query] = await model.embed([question], signal);
+    } catch (error) {
+      // The embeddings server is down: the words still find the passages.
+      if (signal?.aborted || !isModelTrouble(error)) throw error;
+      return [];
+    }
     if (!query) return [];
     const norm = (v: Float32Array) => Math.sqrt(v.reduce((sum, x) => sum + x * x, 0)) || 1;
     const queryNorm = norm(query);
