@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FileDetails, FileRecord } from '@atrium/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../src/errors';
 import type { RouteEntry } from '../src/plugins/access';
 import { undeclaredApiRoutes } from '../src/plugins/access';
@@ -18,6 +18,10 @@ import {
   userIdOf,
   type TestServer,
 } from './helpers';
+
+// Each test walks hundreds of requests (every route, every caller, both path forms); on a loaded 2-core machine a
+// walk takes over the default 30 s. The time-out is a guard against a hang, not a speed target.
+vi.setConfig({ testTimeout: 120_000 });
 
 /**
  * The access-control matrix: every /api and /public/api route registered by
