@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { median, round, signInAdmin, spawnMeteredAtrium, waitReady } from './files-lib.mjs';
+import { SENTENCES } from './text-lib.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(root, 'apps/server/package.json'));
@@ -58,18 +59,6 @@ function wavSeconds(wav) {
   throw new Error('not a WAV');
 }
 
-const SENTENCES = [
-  'hello world this is a test',
-  'good morning everyone welcome to the meeting',
-  'please send the quarterly report to the marketing team before friday',
-  "the meeting has been moved to three o'clock tomorrow afternoon",
-  'can you share the presentation with the new customers',
-  'i will call you back after lunch',
-  'the server is down and we need to restart it',
-  'let us review the budget for next year',
-  'the project deadline is at the end of the month',
-  'thank you for your help with the design',
-];
 const TWENTY =
   'Please remember that the weekly planning meeting starts at ten in the morning and everyone should bring their notes along.';
 

@@ -61,3 +61,17 @@ export const pageLines = (count = 30) => {
   }
   return lines;
 };
+
+/** Ten everyday office sentences: speech fixtures (bench/ai-local.mjs, bench/voices.mjs). */
+export const SENTENCES = [
+  'hello world this is a test',
+  'good morning everyone welcome to the meeting',
+  'please send the quarterly report to the marketing team before friday',
+  "the meeting has been moved to three o'clock tomorrow afternoon",
+  'can you share the presentation with the new customers',
+  'i will call you back after lunch',
+  'the server is down and we need to restart it',
+  'let us review the budget for next year',
+  'the project deadline is at the end of the month',
+  'thank you for your help with the design',
+];

@@ -9,21 +9,9 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { median, round, signInAdmin, spawnMeteredAtrium, waitReady } from './files-lib.mjs';
-import { wer, words } from './text-lib.mjs';
+import { SENTENCES as OFFICE_SENTENCES, wer, words } from './text-lib.mjs';
 
-const SENTENCES = [
-  'the meeting is on monday morning please bring the budget report',
-  'hello world this is a test',
-  'good morning everyone welcome to the meeting',
-  'please send the quarterly report to the marketing team before friday',
-  "the meeting has been moved to three o'clock tomorrow afternoon",
-  'can you share the presentation with the new customers',
-  'i will call you back after lunch',
-  'the server is down and we need to restart it',
-  'let us review the budget for next year',
-  'the project deadline is at the end of the month',
-  'thank you for your help with the design',
-];
+const SENTENCES = ['the meeting is on monday morning please bring the budget report', ...OFFICE_SENTENCES];
 const ROUNDS = 3;
 
 const voices = /** @type {const} */ (['festival', 'flite']);

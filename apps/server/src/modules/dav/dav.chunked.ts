@@ -4,16 +4,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../adapters/blob-store';
 import type { UserActor } from '../../auth/actor';
 import { AppError } from '../../errors';
-import { requestContext } from '../../lib/http/request-context';
 import { iso, type Clock } from '../../lib/time';
 import type { FilesService } from '../files';
 import type { FoldersService } from '../spaces';
 import type { ChunkedRepository } from './dav.chunked.repository';
 import type { DavLocks } from './dav.locks';
-import { mtimeOf, storageFull } from './dav.methods';
-import { etagOf } from './dav.props';
+import { storageFull, storeFile, storedHeaders } from './dav.methods';
 import { segmentsOf } from './dav.routes';
-import type { DavTree, FileNode } from './dav.tree';
+import type { DavTree } from './dav.tree';
 
 /** Where a person's files are, in a `Destination` header. */
 export const FILES_BASE = '/remote.php/dav/files';
@@ -200,40 +198,16 @@ export function createChunkedUploads(deps: {
     async function* bytes() {
       for (const chunk of chunks) yield* await blobs.get(chunk.key);
     }
-    const modifiedAt = mtimeOf(request);
-    let record;
-    try {
-      record = await files.ingest(target, {
-        fileName: node.name,
-        stream: Readable.from(bytes()),
-        onConflict: 'replace',
-        allowEmpty: true,
-        modifiedAt,
-        context: { actor: actor.ownerKey, ...requestContext(request) },
-      });
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'QUOTA_EXCEEDED') throw storageFull(error);
-      throw error;
-    }
-    await discard(upload.id);
-    const stored: FileNode = {
-      kind: 'file',
-      name: record.fileName,
+    const stored = await storeFile(files, request, actor, target, {
+      name: node.name,
       path: node.path,
-      id: record.id,
-      size: record.size,
-      contentType: record.contentType,
-      uploadDate: record.uploadDate,
       folderId,
-    };
+      stream: Readable.from(bytes()),
+    });
+    await discard(upload.id);
     return reply
       .status(node.kind === 'missing' ? 201 : 204)
-      .headers({
-        etag: etagOf(stored),
-        'oc-etag': etagOf(stored),
-        'oc-fileid': record.id,
-        ...(modifiedAt !== undefined ? { 'x-oc-mtime': 'accepted' } : {}),
-      })
+      .headers(storedHeaders(stored))
       .send();
   }
 

@@ -5,7 +5,7 @@ import { AppError } from '../../errors';
 import type { EventEmitter } from '../../events';
 import { requestContext } from '../../lib/http/request-context';
 import { sendBlob } from '../../lib/http/send-blob';
-import type { FilesService } from '../files';
+import type { FilesService, UploadTarget } from '../files';
 import type { FoldersService } from '../spaces';
 import { copyNode, moveNode, removeNode } from './dav.copy-move';
 import {
@@ -182,36 +182,15 @@ export function createDavMethods(deps: DavMethodDeps) {
       if (declared - existingSize > (await files.remainingQuota(target)))
         throw storageFull(await files.quotaErrorOf(target));
     }
-    const modifiedAt = mtimeOf(request);
-    let record;
-    try {
-      record = await files.ingest(target, {
-        fileName: node.name,
-        stream: request.raw,
-        onConflict: 'replace',
-        allowEmpty: true,
-        modifiedAt,
-        context: { actor: dav.actor.ownerKey, ...requestContext(request) },
-      });
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'QUOTA_EXCEEDED') throw storageFull(error);
-      throw error;
-    }
-    const stored: FileNode = {
-      kind: 'file',
-      name: record.fileName,
+    const stored = await storeFile(files, request, dav.actor, target, {
+      name: node.name,
       path: node.path,
-      id: record.id,
-      size: record.size,
-      contentType: record.contentType,
-      uploadDate: record.uploadDate,
       folderId,
-    };
-    // The Nextcloud clients' answer that the declared modification time was kept.
-    if (modifiedAt !== undefined) void reply.header('x-oc-mtime', 'accepted');
+      stream: request.raw,
+    });
     return reply
       .status(node.kind === 'missing' ? 201 : 204)
-      .headers({ etag: etagOf(stored), 'oc-fileid': record.id, 'oc-etag': etagOf(stored) })
+      .headers(storedHeaders(stored))
       .send();
   }
 
@@ -329,3 +308,51 @@ export function mtimeOf(request: FastifyRequest): string | undefined {
 
 /** WebDAV's 507 for a full space, with the app's message. */
 export const storageFull = (error: AppError) => new AppError('INSUFFICIENT_STORAGE', error.message);
+
+/**
+ * Stores the bytes of a PUT or of an assembled chunked upload as the file at `path` (replacing one there, which keeps
+ * a version), with the modification time the client declared (`X-OC-Mtime`); a full space answers 507.
+ */
+export async function storeFile(
+  files: FilesService,
+  request: FastifyRequest,
+  actor: UserActor,
+  target: UploadTarget,
+  file: { name: string; path: string[]; folderId: string; stream: Readable },
+): Promise<{ node: FileNode; mtimeAccepted: boolean }> {
+  const modifiedAt = mtimeOf(request);
+  let record;
+  try {
+    record = await files.ingest(target, {
+      fileName: file.name,
+      stream: file.stream,
+      onConflict: 'replace',
+      allowEmpty: true,
+      modifiedAt,
+      context: { actor: actor.ownerKey, ...requestContext(request) },
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'QUOTA_EXCEEDED') throw storageFull(error);
+    throw error;
+  }
+  const node: FileNode = {
+    kind: 'file',
+    name: record.fileName,
+    path: file.path,
+    id: record.id,
+    size: record.size,
+    contentType: record.contentType,
+    uploadDate: record.uploadDate,
+    modifiedAt,
+    folderId: file.folderId,
+  };
+  return { node, mtimeAccepted: modifiedAt !== undefined };
+}
+
+/** The answer headers of a stored file: its ETag (also as the Nextcloud clients' OC-ETag), id and kept mtime. */
+export const storedHeaders = ({ node, mtimeAccepted }: { node: FileNode; mtimeAccepted: boolean }) => ({
+  etag: etagOf(node),
+  'oc-etag': etagOf(node),
+  'oc-fileid': node.id,
+  ...(mtimeAccepted ? { 'x-oc-mtime': 'accepted' } : {}),
+});
