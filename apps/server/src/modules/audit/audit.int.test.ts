@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry, type AuditPage, type FileRecord } from '@atrium/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tinyGguf } from '../../../test/tiny-gguf';
 import {
   dialects,
   expectJson,
@@ -85,6 +86,19 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
       201,
     );
     await ok(send(admin, 'DELETE', `/api/me/app-passwords/${appPassword.id}`));
+    // An AI model the admin uploads (a tiny GGUF), selects for answers and deletes.
+    const modelForm = new FormData();
+    modelForm.append('file', new Blob([tinyGguf()]), 'audit.gguf');
+    const model = await ok<{ id: string }>(
+      server.fetch('/api/admin/ai/models', {
+        method: 'POST',
+        headers: { cookie: admin, 'user-agent': UA },
+        body: modelForm,
+      }),
+      201,
+    );
+    await ok(send(admin, 'PUT', `/api/admin/ai/models/${model.id}/role`, { role: 'chat' }));
+    await ok(send(admin, 'DELETE', `/api/admin/ai/models/${model.id}`));
     const published = await ok<{ id: string }>(
       send(admin, 'POST', '/public/api/notifications', {
         message: 'audited',
@@ -228,6 +242,9 @@ describe.each(dialects())('audit log (%s)', (dialect) => {
       ['api_key.revoked', 'admin', `api_key:${key.id}`],
       ['app_password.created', 'admin', `app_password:${appPassword.id}`, { name: 'audit app' }],
       ['app_password.revoked', 'admin', `app_password:${appPassword.id}`],
+      ['ai_model.uploaded', 'admin', `ai_model:${model.id}`, { name: 'audit.gguf' }],
+      ['ai_model.selected', 'admin', `ai_model:${model.id}`, { role: 'chat' }],
+      ['ai_model.deleted', 'admin', `ai_model:${model.id}`],
       ['notification.published', 'admin', `notification:${published.id}`],
       ['file.uploaded', 'walker', `file:${file.id}`, { name: 'gone.txt', size: 5 }],
       ['file.renamed', 'walker', `file:${file.id}`, { from: 'renamed.txt', to: 'gone.txt' }],
