@@ -71,6 +71,19 @@ export function createOutbox(deps: {
     }
   }
 
+  /** Makes `run` the one in progress, which `idle()` and the next run wait for; a kick during it runs again after. */
+  function track(run: Promise<number>): Promise<number> {
+    const tracked: Promise<number> = run.finally(() => {
+      if (running === tracked) running = undefined;
+      if (again) {
+        again = false;
+        kick();
+      }
+    });
+    running = tracked;
+    return tracked;
+  }
+
   /** Runs `deliverDue` now in the background (once at a time; a kick during a run runs it again after). */
   function kick(): void {
     if (stopped) return;
@@ -78,18 +91,12 @@ export function createOutbox(deps: {
       again = true;
       return;
     }
-    running = deliverDue()
-      .catch((error: unknown) => {
+    void track(
+      deliverDue().catch((error: unknown) => {
         log.warn({ err: error }, 'the email outbox failed');
         return 0;
-      })
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          kick();
-        }
-      });
+      }),
+    );
   }
 
   return {
@@ -110,16 +117,16 @@ export function createOutbox(deps: {
     /** The scheduler's run; also waits for a kick in progress. */
     async deliverDue(): Promise<number> {
       if (!mailer.enabled) return 0;
-      if (running) await running;
-      return deliverDue();
+      while (running) await running.catch(() => 0);
+      return track(deliverDue());
     },
     /** Waits for the background sends in progress (close; tests). */
     async idle(): Promise<void> {
-      while (running) await running;
+      while (running) await running.catch(() => 0);
     },
     async stop(): Promise<void> {
       stopped = true;
-      while (running) await running;
+      while (running) await running.catch(() => 0);
     },
   };
 }
