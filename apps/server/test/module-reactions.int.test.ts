@@ -35,13 +35,15 @@ describe.each(dialects())('modules meet through domain events (%s)', (dialect) =
   it('subscribes each reaction in the module that reacts, a stored file’s analysis before its thumbnail', () => {
     const { events } = server.app;
     expect(events.reactionsTo('file.stored')).toEqual(['analysis', 'thumbnails', 'metrics']);
-    expect(events.reactionsTo('file.analysed')).toEqual(['search content']);
+    expect(events.reactionsTo('file.analysed')).toEqual(['search content', 'ask passages']);
     expect(events.reactionsTo('people.changed')).toEqual(['search content']);
     expect(events.reactionsTo('file.reanalyse')).toEqual(['analysis']);
     expect(events.reactionsTo('member.added')).toEqual(['membership notice', 'membership email']);
     expect(events.reactionsTo('share.granted')).toEqual(['share notice', 'share email']);
     expect(events.reactionsTo('invitation.sent')).toEqual(['invitation email']);
     expect(events.reactionsTo('password.reset.issued')).toEqual(['password reset email']);
+    expect(events.reactionsTo('signup.requested')).toEqual(['sign-up email']);
+    expect(events.reactionsTo('items.purged')).toEqual(['dav']);
     // The audit log hears every audited change first.
     expect(events.reactionsTo('share.created')[0]).toBe('audit.record');
   });
