@@ -61,7 +61,7 @@ export function ChatPanel({ onNavigate, onClose, variant = 'overlay' }: ChatPane
         </span>
         <div className="flex-1">
           <h2 className="text-sm font-semibold">Atrium assistant</h2>
-          <p className="text-xs text-brand-100">Rule-based, answers instantly</p>
+          <p className="text-xs text-brand-100">Commands, and questions about your files</p>
         </div>
         <button
           type="button"
