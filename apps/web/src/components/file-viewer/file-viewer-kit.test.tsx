@@ -78,6 +78,21 @@ describe('ViewerContent', () => {
     expect(ref.current?.getAttribute('src')).toBe('/f?inline=1');
   });
 
+  it('opens at a cited place: a PDF at its page, a recording at its moment once it is loaded', () => {
+    const { unmount } = render(
+      <ViewerContent {...base} name="a.pdf" contentType="application/pdf" place={{ page: 3 }} />,
+    );
+    expect(screen.getByTitle('a.pdf').getAttribute('src')).toBe('/f?inline=1#page=3');
+    unmount();
+    const ref = { current: null as HTMLMediaElement | null };
+    render(<ViewerContent {...base} contentType="video/mp4" mediaRef={ref} place={{ startSeconds: 65 }} />);
+    const player = ref.current;
+    if (!player) throw new Error('no player');
+    expect(player.currentTime).toBe(0);
+    fireEvent.loadedMetadata(player);
+    expect(player.currentTime).toBe(65);
+  });
+
   it('zooms an image with the buttons: 100%, +, − and Fit', async () => {
     render(<ViewerContent {...base} name="photo.png" contentType="image/png" />);
     const image = screen.getByRole('img', { name: 'photo.png' });

@@ -1,6 +1,7 @@
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { Download, FileArchive, Maximize, Minus, Plus } from 'lucide-react';
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject, type SyntheticEvent } from 'react';
+import type { ViewerPlace } from '../../lib/viewer-link';
 import { sendOk } from '../../lib/http';
 import { Alert } from '../ui/alert';
 import { buttonClass } from '../ui/button';
@@ -238,11 +239,30 @@ export interface ViewerContentProps {
   mediaRef?: RefObject<HTMLMediaElement | null>;
   /** Drawn over an image (face boxes). */
   overlay?: ReactNode;
+  /** Where to open: a PDF's page, a recording's moment (a citation's place, `&page=` / `&t=`). */
+  place?: ViewerPlace;
 }
 
 /** The file itself: image (zoom), PDF (the browser's viewer), audio and video players, text, Markdown, or a card. */
-export function ViewerContent({ src, downloadHref, name, size, contentType, mediaRef, overlay }: ViewerContentProps) {
+export function ViewerContent({
+  src,
+  downloadHref,
+  name,
+  size,
+  contentType,
+  mediaRef,
+  overlay,
+  place = {},
+}: ViewerContentProps) {
   const kind = viewerKind(contentType, name);
+  const startSeconds = place.startSeconds;
+  // The player starts at the cited moment once it knows the recording's length.
+  const startAt =
+    startSeconds === undefined
+      ? undefined
+      : (event: SyntheticEvent<HTMLMediaElement>) => {
+          event.currentTarget.currentTime = startSeconds;
+        };
   const attach = (element: HTMLMediaElement | null) => {
     if (mediaRef) mediaRef.current = element;
   };
@@ -250,11 +270,26 @@ export function ViewerContent({ src, downloadHref, name, size, contentType, medi
     case 'image':
       return <ImageView key={src} src={src} name={name} overlay={overlay} />;
     case 'pdf':
-      return <iframe title={name} src={src} className="h-full min-h-[60vh] w-full rounded-lg bg-white" />;
+      return (
+        <iframe
+          key={place.page}
+          title={name}
+          src={place.page === undefined ? src : `${src}#page=${place.page}`}
+          className="h-full min-h-[60vh] w-full rounded-lg bg-white"
+        />
+      );
     case 'audio':
       return (
         <div className="flex h-full items-center justify-center p-4">
-          <audio key={src} ref={attach} controls preload="metadata" src={src} className="w-full max-w-xl">
+          <audio
+            key={`${src}|${startSeconds ?? ''}`}
+            ref={attach}
+            controls
+            preload="metadata"
+            src={src}
+            onLoadedMetadata={startAt}
+            className="w-full max-w-xl"
+          >
             <track kind="captions" />
           </audio>
         </div>
@@ -262,11 +297,12 @@ export function ViewerContent({ src, downloadHref, name, size, contentType, medi
     case 'video':
       return (
         <video
-          key={src}
+          key={`${src}|${startSeconds ?? ''}`}
           ref={attach}
           controls
           preload="metadata"
           src={src}
+          onLoadedMetadata={startAt}
           className="mx-auto max-h-[calc(100dvh-10rem)] w-full"
         >
           <track kind="captions" />

@@ -199,4 +199,43 @@ describe('chat file commands', { timeout: 30_000 }, () => {
     await lastAnswer('Opening File Upload.');
     expect(onNavigate).toHaveBeenCalledWith('/dashboard/file-upload');
   });
+
+  it('a question no rule answers is asked of the files; nothing found keeps the rule-based reply', async () => {
+    const calls = stubFetch((url, init) => {
+      if (url !== '/api/ask') return undefined;
+      const { question } = JSON.parse(String(init?.body)) as { question: string };
+      const found = question.includes('budget');
+      return {
+        status: 200,
+        body: {
+          mode: 'extractive',
+          answer: found ? 'The budget review is on Friday. [1]' : 'I could not find that in your files.',
+          citations: found
+            ? [
+                {
+                  n: 1,
+                  fileId: 'r1',
+                  fileName: 'standup.mp3',
+                  startSeconds: 65,
+                  text: 'The budget review is on Friday.',
+                  highlights: [],
+                },
+              ]
+            : [],
+        },
+      };
+    });
+    renderChat({ signedIn: true });
+    await ask('when is the budget review');
+    const answer = await lastAnswer(/The budget review is on Friday\./);
+    const source = within(answer).getByRole('link', { name: /standup\.mp3/ });
+    expect(source.getAttribute('href')).toBe('/dashboard/chatbot?file=r1&t=65');
+    expect(calls.map((call) => call.body)).toEqual([{ question: 'when is the budget review' }]);
+    await ask('what is the weather');
+    await lastAnswer(/Sorry, I did not understand that command/);
+    // Rules still answer first: a greeting never reaches the files.
+    await ask('who owns this');
+    await lastAnswer(/Atrium team/);
+    expect(calls).toHaveLength(2);
+  });
 });

@@ -3,6 +3,8 @@ import { QUICK_COMMANDS, respond, type FileCommand } from '@atrium/assistant';
 import { Bot, ChevronDown, ChevronUp, ExternalLink, FileText, Search, SendHorizontal, X } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import { AskAnswer } from '../../../components/ask/ask-answer';
+import { askFiles } from '../../../lib/ask';
 import type { ChatLink } from '../api/file-commands';
 import { useChat } from '../hooks/use-chat';
 import { knownSignedIn, runFileCommandLazily, useOptionalQueryClient } from '../lib/file-commands';
@@ -20,7 +22,12 @@ export function ChatPanel({ onNavigate, onClose, variant = 'overlay' }: ChatPane
   const client = useOptionalQueryClient();
   const answer = useCallback((text: string) => respond(text, { signedIn: knownSignedIn(client) === true }), [client]);
   const runFile = useCallback((command: FileCommand) => runFileCommandLazily(command, knownSignedIn(client)), [client]);
-  const { messages, pending, send } = useChat(onNavigate, answer, runFile);
+  // A question no rule answers goes to the files of someone signed in (or maybe signed in: the server decides).
+  const runAsk = useCallback(
+    (question: string) => (knownSignedIn(client) === false ? Promise.resolve(null) : askFiles({ question })),
+    [client],
+  );
+  const { messages, pending, send } = useChat(onNavigate, answer, runFile, runAsk);
   const [draft, setDraft] = useState('');
   const [minimised, setMinimised] = useState(false);
   const bodyId = useId();
@@ -54,7 +61,7 @@ export function ChatPanel({ onNavigate, onClose, variant = 'overlay' }: ChatPane
         </span>
         <div className="flex-1">
           <h2 className="text-sm font-semibold">Atrium assistant</h2>
-          <p className="text-xs text-brand-100">Rule-based, answers instantly</p>
+          <p className="text-xs text-brand-100">Commands, and questions about your files</p>
         </div>
         <button
           type="button"
@@ -99,7 +106,11 @@ export function ChatPanel({ onNavigate, onClose, variant = 'overlay' }: ChatPane
               }`}
             >
               <span className="sr-only">{message.sender === 'user' ? 'You: ' : 'Assistant: '}</span>
-              {message.text}
+              {message.ask ? (
+                <AskAnswer answer={message.ask.answer} citations={message.ask.citations} compact />
+              ) : (
+                message.text
+              )}
               {message.links && <AnswerLinks links={message.links} />}
             </li>
           ))}

@@ -1,4 +1,5 @@
 import { respond, type AssistantReply, type FileCommand } from '@atrium/assistant';
+import type { AskResponse } from '@atrium/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { showToast } from '../../../lib/toast';
 import type { ChatLink, FileAnswer } from '../api/file-commands';
@@ -13,10 +14,18 @@ export interface ChatMessage {
   sender: 'bot' | 'user';
   /** Files (and the search page) an answer to a file command links to. */
   links?: ChatLink[];
+  /** An answer from the files (Ask), shown with its citations. */
+  ask?: AskResponse;
 }
 
 /** Runs a file command (search, open, what is in) for the chat; see api/file-commands.ts. */
 export type FileCommandRunner = (command: FileCommand) => Promise<FileAnswer>;
+
+/**
+ * Asks the files a question no rule answers (docs/PRODUCT.md#ask-your-files); null when it may not (a visitor).
+ * An answer without citations, or a failure, leaves the rule-based reply in place.
+ */
+export type AskRunner = (question: string) => Promise<AskResponse | null>;
 
 const WELCOME: ChatMessage = {
   id: 'welcome',
@@ -37,6 +46,7 @@ export function useChat(
   onNavigate: (path: string) => void,
   answer: (text: string) => AssistantReply = respond,
   runFile?: FileCommandRunner,
+  runAsk?: AskRunner,
 ) {
   const [messages, setMessages] = useState<ChatMessage[]>([WELCOME]);
   const [pending, setPending] = useState(false);
@@ -53,8 +63,11 @@ export function useChat(
     };
   }, []);
 
-  const reply = useCallback((text: string, links?: ChatLink[]) => {
-    setMessages((list) => [...list, { id: newId(), text, sender: 'bot', ...(links?.length ? { links } : {}) }]);
+  const reply = useCallback((text: string, links?: ChatLink[], ask?: AskResponse) => {
+    setMessages((list) => [
+      ...list,
+      { id: newId(), text, sender: 'bot', ...(links?.length ? { links } : {}), ...(ask ? { ask } : {}) },
+    ]);
     showToast('success', 'Response received!');
   }, []);
 
@@ -90,6 +103,18 @@ export function useChat(
               });
             return;
           }
+          if (result.intent === 'unknown' && runAsk) {
+            runAsk(trimmed)
+              .catch(() => null)
+              .then((found) => {
+                if (!mounted.current) return;
+                if (found && found.citations.length > 0) reply(found.answer, undefined, found);
+                else reply(result.text);
+                setPending(false);
+              })
+              .catch(() => undefined);
+            return;
+          }
           reply(result.text);
           setPending(false);
           if (result.navigateTo) onNavigate(result.navigateTo);
@@ -98,7 +123,7 @@ export function useChat(
       );
       timers.current.add(timer);
     },
-    [answer, onNavigate, reply, runFile],
+    [answer, onNavigate, reply, runFile, runAsk],
   );
 
   return { messages, pending, send };

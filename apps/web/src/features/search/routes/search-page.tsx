@@ -2,7 +2,11 @@ import { FileKind, type Space } from '@atrium/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, type ReactNode } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
+import { Sparkles } from 'lucide-react';
+import { AskResult } from '../../../components/ask/ask-result';
+import { useAsk } from '../../../components/ask/use-ask';
 import { Alert } from '../../../components/ui/alert';
+import { buttonClass } from '../../../components/ui/button';
 import { LoadMore } from '../../../components/ui/load-more';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorText } from '../../../lib/api-error';
@@ -59,6 +63,7 @@ export default function SearchPage() {
   };
   const results = useSearch(filters);
   const spaces = useQuery(spacesQueryOptions());
+  const ask = useAsk();
   useDocumentTitle(text.trim() ? `Search: ${text.trim()}` : 'Search');
 
   const set = (key: string, value: string) =>
@@ -150,6 +155,23 @@ export default function SearchPage() {
           </FilterField>
         </div>
       </form>
+
+      {text.trim() !== '' && (
+        <div className="space-y-3">
+          <div className="flex flex-wrap items-center gap-3">
+            <button
+              type="button"
+              onClick={() => ask.ask({ question: text.trim() })}
+              disabled={ask.state.status === 'asking'}
+              className={buttonClass('primary')}
+            >
+              <Sparkles aria-hidden="true" className="size-4" /> Ask
+            </button>
+            <p className="text-sm text-slate-600">Answer “{text.trim()}” from what your files say, with sources.</p>
+          </div>
+          <AskResult state={ask.state} onCancel={ask.cancel} label="Answer" />
+        </div>
+      )}
 
       <div aria-live="polite">
         {filters.q === '' ? (

@@ -1,5 +1,5 @@
 import { useLocation, useNavigate } from 'react-router';
-import { openedInApp, VIEWER_PARAM, viewerHref, withoutViewer } from '../../../lib/viewer-link';
+import { openedInApp, VIEWER_PARAM, viewerHref, viewerPlaceOf, withoutViewer } from '../../../lib/viewer-link';
 import { FileViewer, type ViewerSlots } from './file-viewer';
 
 /** The file the address opens the viewer on (`?file=<id>`), or null. */
@@ -24,7 +24,7 @@ export function FileViewerHost(slots: ViewerSlots) {
   };
   const open = (id: string) =>
     void navigate(viewerHref(id, location.pathname, location.search), { replace: true, state: location.state });
-  return <FileViewer {...slots} fileId={fileId} onClose={close} onOpen={open} />;
+  return <FileViewer {...slots} fileId={fileId} place={viewerPlaceOf(location.search)} onClose={close} onOpen={open} />;
 }
 
 /** Whether the address has the viewer open (the floating assistant hides meanwhile). */

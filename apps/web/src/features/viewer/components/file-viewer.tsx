@@ -1,3 +1,4 @@
+import { fileKindOf } from '@atrium/contracts';
 import { formatBytes } from '@atrium/contracts/format-bytes';
 import { folderHref } from '@atrium/contracts/pages';
 import { Download, FolderOpen, History, Info, Share2 } from 'lucide-react';
@@ -14,9 +15,11 @@ import { Spinner } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-error';
 import { downloadUrl } from '../../../lib/file-urls';
 import { useShareAction } from '../../../lib/share-action';
+import type { ViewerPlace } from '../../../lib/viewer-link';
 import { neighbours, viewerListFor } from '../../../lib/viewer-list';
 import { useFolderFiles, useViewerFile } from '../api/viewer-api';
 import { ViewerFaceBoxes, ViewerInsights } from './viewer-insights';
+import { ViewerSummary } from './viewer-summary';
 
 /** A file as the dialogs the viewer opens name it (the spaces feature's `EntryTarget`). */
 export interface ViewerTarget {
@@ -37,6 +40,8 @@ export interface ViewerSlots {
 
 export interface FileViewerProps extends ViewerSlots {
   fileId: string;
+  /** The page or moment to open at (a citation's `&page=` / `&t=`). */
+  place?: ViewerPlace;
   onClose: () => void;
   /** Opens the viewer on another file (Previous / Next). */
   onOpen: (fileId: string) => void;
@@ -47,7 +52,7 @@ export interface FileViewerProps extends ViewerSlots {
  * beside it, Previous / Next through the list it was opened from or its folder, and Download, Share, Versions and
  * Details in the toolbar. A file that does not exist or is not the reader's to read says so.
  */
-export function FileViewer({ fileId, onClose, onOpen, versions, details, star }: FileViewerProps) {
+export function FileViewer({ fileId, place, onClose, onOpen, versions, details, star }: FileViewerProps) {
   const file = useViewerFile(fileId);
   const share = useShareAction();
   const media = useRef<HTMLMediaElement | null>(null);
@@ -82,6 +87,7 @@ export function FileViewer({ fileId, onClose, onOpen, versions, details, star }:
   const canWrite = data.yourRole !== 'viewer';
   const where = [data.location.spaceName, ...data.location.path.slice(1).map((crumb) => crumb.name)].join(' › ');
   const isImage = data.contentType.startsWith('image/');
+  const kind = fileKindOf(data.contentType);
   const toolbar = (
     <>
       {star?.({ fileId: data.id, name: data.name })}
@@ -138,6 +144,9 @@ export function FileViewer({ fileId, onClose, onOpen, versions, details, star }:
               </Link>
             </p>
           )}
+          {(kind === 'document' || kind === 'audio' || kind === 'video') && (
+            <ViewerSummary key={data.id} fileId={data.id} />
+          )}
           <ViewerInsights fileId={data.id} media={media} showFaces={showFaces} onShowFaces={setShowFaces} />
         </div>
       }
@@ -150,6 +159,7 @@ export function FileViewer({ fileId, onClose, onOpen, versions, details, star }:
         size={data.size}
         contentType={data.contentType}
         mediaRef={media}
+        {...(place ? { place } : {})}
         overlay={isImage && showFaces ? <ViewerFaceBoxes fileId={data.id} /> : undefined}
       />
       {dialog === 'versions' && versions?.({ target, canWrite, onClose: () => setDialog(null) })}

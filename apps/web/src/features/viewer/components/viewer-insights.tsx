@@ -3,16 +3,8 @@ import { Sparkles } from 'lucide-react';
 import { useId, useRef, type RefObject } from 'react';
 import { Alert } from '../../../components/ui/alert';
 import { CopyButton } from '../../../components/ui/copy-button';
+import { timestamp } from '../../../lib/timestamp';
 import { useViewerInsights } from '../api/viewer-api';
-
-/** "1:05" from seconds. */
-export const timestamp = (seconds: number) => {
-  const whole = Math.max(0, Math.floor(seconds));
-  const hours = Math.floor(whole / 3600);
-  const minutes = Math.floor((whole % 3600) / 60);
-  const rest = String(whole % 60).padStart(2, '0');
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
-};
 
 /** Moves the player to `seconds` and plays from there. */
 export function seek(player: HTMLMediaElement | null | undefined, seconds: number) {
