@@ -55,7 +55,7 @@ export function createAccountsModule(
   const repo = createAccountsRepository(db);
   const local = createLocalAccountsService({ ...deps, repo });
   const accounts = createAccountsService({ ...deps, repo, local });
-  const signUp = createSignUpService({ ...deps, repo, settings: () => accounts.settings() });
+  const signUp = createSignUpService({ ...deps, repo, settings: () => accounts.settings(), log: app.log });
   registerAccountsRoutes(app, { accounts, local, signUp, completePasswordLogin });
   onOidcSignIn(async (user, profile, request) => {
     if (profile.email && profile.emailVerified)
