@@ -225,7 +225,8 @@ export function createDavMethods(deps: DavMethodDeps) {
     }
     const base = dav.base.replace(/\/$/, '');
     if (destPath !== base && !destPath.startsWith(`${base}/`)) {
-      throw new AppError('UPSTREAM_FAILED', 'Destination is outside this WebDAV tree.');
+      // RFC 4918 allows 502 here; a destination the client chose is its mistake, so 403 (never a 5xx for a client).
+      throw new AppError('FORBIDDEN', 'Destination is outside this WebDAV tree.');
     }
     const { segments } = segmentsOf(destPath, base);
     if (segments.join('/') === dav.segments.join('/'))
