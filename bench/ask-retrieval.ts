@@ -12,7 +12,6 @@ import { userActor } from '../apps/server/src/auth/actor.js';
 import { openDatabase } from '../apps/server/src/db/index.js';
 import { createAskRepository } from '../apps/server/src/modules/ask/ask.repository.js';
 import { createRetrieval } from '../apps/server/src/modules/ask/retrieval.js';
-import { sql } from 'kysely';
 
 const input = JSON.parse(readFileSync(String(process.argv[2]), 'utf8')) as {
   database: string;
@@ -24,9 +23,9 @@ const handle = openDatabase(
     : { kind: 'sqlite', file: input.database.slice('sqlite:'.length) },
 );
 // The bench's only admin: the person who uploaded every page.
-const rows = await sql<Parameters<typeof userActor>[0]>`select * from users where role = 'admin'`.execute(handle.db);
-const row = rows.rows[0];
-if (!row || rows.rows.length !== 1) throw new Error('expected exactly one admin');
+const admins = await handle.db.selectFrom('users').selectAll().where('role', '=', 'admin').execute();
+const row = admins[0];
+if (!row || admins.length !== 1) throw new Error('expected exactly one admin');
 const actor = userActor(row);
 const retrieval = createRetrieval(createAskRepository(handle.db, handle.dialect), () => null);
 
