@@ -112,6 +112,13 @@ describe.each(dialects())('ask your files (%s)', (dialect) => {
     expect((await cited('ana', 'office chairs invoice INV-2025-0043'))[0]).toBe('invoice-b.md');
   });
 
+  it('ranks a passage with a rare word of the question above ones repeating a common word', async () => {
+    for (let i = 0; i < 3; i += 1)
+      await upload('ana', '', `weekly-${i}.md`, 'Weekly report: the report of the team, report after report, report.');
+    await upload('ana', '', 'lagoon.md', 'A note on the zanzibar lagoon, for the report.');
+    expect((await cited('ana', 'zanzibar report'))[0]).toBe('lagoon.md');
+  });
+
   it('cites only what the asker may read now: after unshare, a move out, trash and leaving a workspace', async () => {
     const lent = await folder('cleo', { name: 'Lent' });
     const note = await upload('cleo', `?folderId=${lent.id}`, 'pelican.md', 'The pelican survey counted forty birds.');

@@ -113,14 +113,31 @@ export function createAskRepository(db: Db, dialect: Dialect) {
           limit ${limit}`.execute(db);
         return rows.map(numeric);
       }
-      const query = terms.map((term) => `'${term}'${pattern(term) ? ':*' : ''}`).join(' | ');
+      const tsTerms = terms.map((term) => `'${term}'${pattern(term) ? ':*' : ''}`);
+      const query = tsTerms.join(' | ');
+      // `ts_rank_cd` knows no inverse document frequency (a common word weighs as much as a rare one, unlike FTS5's
+      // bm25): each term present adds BM25's idf over all passages, and the engine's rank orders within that.
+      const { rows: counts } = await sql<{ n: number | string; df: (number | string)[] }>`
+        select count(*) as n, array[${sql.join(
+          tsTerms.map((t) => sql`count(*) filter (where text_tsv @@ to_tsquery('simple', ${t}))`),
+        )}] as df
+        from passages`.execute(db);
+      const total = Number(counts[0]?.n ?? 0);
+      const weight = sql.join(
+        tsTerms.map((t, i) => {
+          const df = Number(counts[0]?.df[i] ?? 0);
+          const idf = Math.log((total - df + 0.5) / (df + 0.5) + 1);
+          return sql`case when p.text_tsv @@ to_tsquery('simple', ${t}) then ${idf}::float8 else 0 end`;
+        }),
+        sql` + `,
+      );
       const { rows } = await sql<PassageRow>`
         with recursive ${scope.ctes}
         select ${columns}
         from passages p
         join search_documents d on d.item_id = p.file_id and d.kind = 'file'
         where p.text_tsv @@ to_tsquery('simple', ${query}) and ${scope.where}
-        order by ts_rank_cd(p.text_tsv, to_tsquery('simple', ${query}), 1) desc, p.passage_id
+        order by ${weight} desc, ts_rank_cd(p.text_tsv, to_tsquery('simple', ${query}), 1) desc, p.passage_id
         limit ${limit}`.execute(db);
       return rows.map(numeric);
     },
