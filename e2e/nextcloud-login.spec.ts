@@ -22,7 +22,7 @@ for (const { name: screen, width, height } of WIDTHS) {
     await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
     await page.getByLabel('Username').fill('admin');
     await page.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/dashboard\/connect-app\/[0-9a-f]{64}$/);
     await expect(page.getByRole('heading', { name: 'Connect an app' })).toBeVisible();
     await expect(page.getByText(`Grant access to ${CLIENT}`)).toBeVisible();
