@@ -1,8 +1,9 @@
-import { AskResponse, FileInsights, type FileRecord } from '@atrium/contracts';
+import { AskResponse } from '@atrium/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai';
-import { callsAs, dialects, readJson, signInPeople, startTestServer, type TestServer } from '../../../test/helpers';
+import { callsAs, dialects, signInPeople, startTestServer, type TestServer } from '../../../test/helpers';
+import { uploadWithPassages } from '../../../test/ask-passages';
 
 /**
  * Ask with the models an operator configures (docs/PRODUCT.md#ask-your-files): an OpenAI-compatible chat and
@@ -35,26 +36,8 @@ describe.each(dialects())('ask with a configured provider (%s)', (dialect) => {
   });
   const { call, json } = callsAs(() => server, cookies);
 
-  async function upload(who: string, name: string, content: string): Promise<FileRecord> {
-    const form = new FormData();
-    form.append('file', new Blob([content]), name);
-    const response = await server.fetch('/api/files/upload', {
-      method: 'POST',
-      headers: { cookie: cookies[who] ?? '', accept: 'application/json' },
-      body: form,
-    });
-    const file = await json<FileRecord>(response);
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const insights = FileInsights.parse(await readJson(await call(who, 'GET', `/api/files/${file.id}/insights`)));
-      const rows = await sql<{ n: number }>`select count(*) as n from passages where file_id = ${file.id}`.execute(
-        server.app.database.db,
-      );
-      if (insights.status === 'done' && Number(rows.rows[0]?.n) > 0) return file;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`no passages for ${name}`);
-  }
+  const upload = (who: string, name: string, content: string) =>
+    uploadWithPassages(server, cookies[who], '', name, content);
 
   it('writes the answer with the team model, cited, streamed; passages carry its vectors', async () => {
     const file = await upload('ana', 'budget.md', 'The budget review is on Friday afternoon in room 4.');

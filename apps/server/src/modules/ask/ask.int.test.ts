@@ -1,15 +1,8 @@
-import {
-  ASK_NOT_FOUND,
-  ASK_PER_MINUTE,
-  AskResponse,
-  FileInsights,
-  type FileRecord,
-  type Folder,
-  type Workspace,
-} from '@atrium/contracts';
+import { ASK_NOT_FOUND, ASK_PER_MINUTE, AskResponse, type Folder, type Workspace } from '@atrium/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callsAs, dialects, readJson, signInPeople, startTestServer, type TestServer } from '../../../test/helpers';
+import { uploadWithPassages } from '../../../test/ask-passages';
 import type { AnswerGenerator, PassageEmbedder } from './ports';
 
 const CONTRACT =
@@ -53,29 +46,8 @@ describe.each(dialects())('ask your files (%s)', (dialect) => {
   afterAll(async () => server?.close());
   const { call, json } = callsAs(() => server, cookies);
 
-  async function upload(who: string, query: string, name: string, content: string): Promise<FileRecord> {
-    const form = new FormData();
-    form.append('file', new Blob([content]), name);
-    const response = await server.fetch(`/api/files/upload${query}`, {
-      method: 'POST',
-      headers: { cookie: cookies[who] ?? '', accept: 'application/json' },
-      body: form,
-    });
-    const file = await json<FileRecord>(response);
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const insights = FileInsights.parse(await readJson(await call(who, 'GET', `/api/files/${file.id}/insights`)));
-      if (insights.status === 'done') {
-        // Passages follow `file.analysed`: wait until the file's own words find it.
-        const rows = await sql<{ n: number }>`select count(*) as n from passages where file_id = ${file.id}`.execute(
-          server.app.database.db,
-        );
-        if (Number(rows.rows[0]?.n) > 0) return file;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`no passages for ${name}`);
-  }
+  const upload = (who: string, query: string, name: string, content: string) =>
+    uploadWithPassages(server, cookies[who], query, name, content);
   const ask = async (who: string, question: string, extra: Record<string, unknown> = {}) =>
     AskResponse.parse(await json(await call(who, 'POST', '/api/ask', { question, ...extra })));
   const cited = async (who: string, question: string) => (await ask(who, question)).citations.map((c) => c.fileName);
