@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process';
+import { rcloneRemote } from '../rclone';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJson, signInDirectly } from '../helpers';
 import { ADMIN_PASSWORD, startTopology, type Instance, type Topology } from './topology';
 
-const run = promisify(execFile);
 const LOCKINFO =
   '<d:lockinfo xmlns:d="DAV:"><d:lockscope><d:exclusive/></d:lockscope><d:locktype><d:write/></d:locktype></d:lockinfo>';
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -158,30 +156,7 @@ describe('scale-out: WebDAV through nginx in front of two instances', () => {
         await utimes(file, modified, modified);
       }
       const password = Buffer.from(admin.auth.slice(6), 'base64').toString().split(':')[1] ?? '';
-      const { stdout: obscured } = await run('rclone', ['obscure', password]);
-      const env = {
-        ...process.env,
-        RCLONE_CONFIG_SCALE_TYPE: 'webdav',
-        RCLONE_CONFIG_SCALE_URL: `${topology.url}/remote.php/dav/files/admin`,
-        RCLONE_CONFIG_SCALE_VENDOR: 'nextcloud',
-        RCLONE_CONFIG_SCALE_USER: 'admin',
-        RCLONE_CONFIG_SCALE_PASS: obscured.trim(),
-        // Whole-file PUTs (chunked uploads are the Nextcloud endpoints' part).
-        RCLONE_CONFIG_SCALE_NEXTCLOUD_CHUNK_SIZE: '0',
-        RCLONE_CONFIG: '/dev/null',
-      };
-      const rclone = async (...args: string[]) => {
-        try {
-          return await run('rclone', [...args, '--retries', '1', '--low-level-retries', '2'], {
-            env,
-            timeout: 240_000,
-            maxBuffer: 64 * 1024 * 1024,
-          });
-        } catch (error) {
-          const failed = error as { stdout?: string; stderr?: string };
-          throw new Error(`rclone ${args.join(' ')} failed:\n${failed.stderr ?? ''}${failed.stdout ?? ''}`);
-        }
-      };
+      const rclone = await rcloneRemote({ name: 'scale', baseUrl: topology.url, user: 'admin', password });
       const remote = 'scale:Workspaces/Scale DAV/Sync';
       await rclone('sync', local, remote);
       await rclone('sync', remote, back);

@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process';
+import { rcloneRemote } from '../../../test/rclone';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedAppPassword } from '@atrium/contracts';
 import { dialects, expectJson, sendJson, startTestServer, type TestServer } from '../../../test/helpers';
 
-const run = promisify(execFile);
 /** Files in the generated tree (the bench's run is 1,000 files and a 200 MiB one; CI keeps it quicker). */
 const FILES = Number(process.env.RCLONE_FILES ?? 240);
 
@@ -55,30 +53,7 @@ describe.each(dialects())('rclone (%s)', (dialect) => {
       sendJson(server, cookie, 'POST', '/api/me/app-passwords', { name: 'rclone' }),
       201,
     );
-    const { stdout: obscured } = await run('rclone', ['obscure', password]);
-    const env = {
-      ...process.env,
-      RCLONE_CONFIG_ATRIUM_TYPE: 'webdav',
-      RCLONE_CONFIG_ATRIUM_URL: `${server.url}/remote.php/dav/files/rclone-user`,
-      RCLONE_CONFIG_ATRIUM_VENDOR: 'nextcloud',
-      RCLONE_CONFIG_ATRIUM_USER: 'rclone-user',
-      RCLONE_CONFIG_ATRIUM_PASS: obscured.trim(),
-      // Chunked uploads (/remote.php/dav/uploads) are the Nextcloud endpoints' part; whole-file PUTs here.
-      RCLONE_CONFIG_ATRIUM_NEXTCLOUD_CHUNK_SIZE: '0',
-      RCLONE_CONFIG: '/dev/null',
-    };
-    const rclone = async (...args: string[]) => {
-      try {
-        return await run('rclone', [...args, '--retries', '1', '--low-level-retries', '2'], {
-          env,
-          timeout: 240_000,
-          maxBuffer: 64 * 1024 * 1024,
-        });
-      } catch (error) {
-        const failed = error as { stdout?: string; stderr?: string };
-        throw new Error(`rclone ${args.join(' ')} failed:\n${failed.stderr ?? ''}${failed.stdout ?? ''}`);
-      }
-    };
+    const rclone = await rcloneRemote({ name: 'atrium', baseUrl: server.url, user: 'rclone-user', password });
     const local = path.join(work, 'local');
     const back = path.join(work, 'back');
     const remote = 'atrium:Personal/Sync';
