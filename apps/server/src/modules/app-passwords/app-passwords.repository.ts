@@ -1,5 +1,6 @@
 import type { Db } from '../../db';
 import type { AppPasswordsTable } from '../../db/schema';
+import { ACTOR_USER_COLUMNS } from '../../db/actor-columns';
 
 export type AppPasswordRow = AppPasswordsTable & { owner_key: string };
 
@@ -32,14 +33,7 @@ export const createAppPasswordsRepository = (db: Db) => ({
         'app_passwords.id as password_id',
         'app_passwords.last_used_at',
         'app_passwords.last_used_ip',
-        'users.id',
-        'users.owner_key',
-        'users.role',
-        'users.name',
-        'users.nickname',
-        'users.email',
-        'users.picture',
-        'users.disabled_at',
+        ...ACTOR_USER_COLUMNS,
       ])
       .where('app_passwords.password_hash', '=', hash)
       .where('app_passwords.revoked_at', 'is', null)

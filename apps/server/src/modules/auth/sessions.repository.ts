@@ -1,5 +1,6 @@
 import type { Db } from '../../db';
 import type { SessionEndReason, SessionsTable } from '../../db/schema';
+import { ACTOR_USER_COLUMNS } from '../../db/actor-columns';
 
 /** Plain queries on the `sessions` table (ids are token hashes); the rules live in sessions.service.ts. */
 export const createSessionsRepository = (db: Db) => ({
@@ -8,18 +9,7 @@ export const createSessionsRepository = (db: Db) => ({
     db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select([
-        'sessions.last_seen_at',
-        'sessions.expires_at',
-        'users.id',
-        'users.owner_key',
-        'users.role',
-        'users.name',
-        'users.nickname',
-        'users.email',
-        'users.picture',
-        'users.disabled_at',
-      ])
+      .select(['sessions.last_seen_at', 'sessions.expires_at', ...ACTOR_USER_COLUMNS])
       .where('sessions.id', '=', id)
       .executeTakeFirst(),
 

@@ -1,5 +1,6 @@
 import type { Db } from '../../db';
 import type { NcLoginFlowsTable } from '../../db/schema';
+import { ACTOR_USER_COLUMNS } from '../../db/actor-columns';
 
 /** Plain queries on nc_login_flows (migration 0038). */
 export const createLoginFlowRepository = (db: Db) => ({
@@ -33,17 +34,7 @@ export const createLoginFlowRepository = (db: Db) => ({
     const row = await db
       .selectFrom('nc_login_flows')
       .innerJoin('users', 'users.id', 'nc_login_flows.user_id')
-      .select([
-        'nc_login_flows.client_name',
-        'users.id',
-        'users.owner_key',
-        'users.role',
-        'users.name',
-        'users.nickname',
-        'users.email',
-        'users.picture',
-        'users.disabled_at',
-      ])
+      .select(['nc_login_flows.client_name', ...ACTOR_USER_COLUMNS])
       .where('nc_login_flows.poll_token_hash', '=', pollHash)
       .where('nc_login_flows.expires_at', '>', now)
       .where('nc_login_flows.granted_at', 'is not', null)
