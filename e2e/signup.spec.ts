@@ -45,6 +45,17 @@ for (const screen of WIDTHS) {
       const mail = await waitForMail({ to: `ivy-${run}@example.com`, subject: 'Create your Atrium account' });
       const link = mail.links.find((address) => address.includes('/invite/')) ?? '';
       expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{32}$/);
+      // The admin sees the request among the pending invitations, said to come from the sign-up page.
+      await page.setViewportSize({ width: screen.width, height: screen.height });
+      await page.goto('/dashboard/admin/users');
+      await expect(
+        page
+          .getByRole('list', { name: 'Pending invitations to Atrium' })
+          .getByRole('listitem')
+          .filter({
+            hasText: `ivy-${run}@example.com`,
+          }),
+      ).toContainText('asked on the sign-up page');
       await ivy.goto(link);
       await expect(ivy.getByRole('heading', { level: 1, name: 'Create your account' })).toBeVisible();
       await expect(ivy.getByText(`ivy-${run}@example.com`)).toBeVisible();

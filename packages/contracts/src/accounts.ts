@@ -39,7 +39,10 @@ export const PendingInvitation = z
     email: z.string(),
     role: z.string().describe('A workspace role (owner, editor, viewer) or an instance role (user, admin)'),
     workspaceId: z.string().nullable(),
-    invitedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
+    invitedBy: z
+      .object({ id: z.string(), name: z.string() })
+      .nullable()
+      .describe('Who invited; null for a request made on the sign-up page'),
     createdAt: z.string(),
     expiresAt: z.string(),
     expired: z.boolean(),

@@ -79,6 +79,7 @@ function InviteToInstance() {
                 {item.email}{' '}
                 <span className="text-xs text-slate-500">
                   · {item.role}
+                  {item.invitedBy ? ` · invited by ${item.invitedBy.name}` : ' · asked on the sign-up page'}
                   {item.expired ? ' · expired' : ''}
                 </span>
               </span>
