@@ -32,31 +32,45 @@ const podman = (args: string[], options: SpawnSyncOptions = {}) => {
   return { status: result.status, stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? '') };
 };
 
+const writeEnvFile = (file: string, env: Record<string, string>) =>
+  writeFileSync(
+    file,
+    Object.entries(env)
+      .map(([k, v]) => `${k}=${v}\n`)
+      .join(''),
+    { mode: 0o600 },
+  );
+
 describe('the container image, run as deploy/compose.yaml declares it', () => {
   const suffix = randomUUID().slice(0, 8);
   const name = `atrium-test-${suffix}`;
   const volume = `atrium-test-data-${suffix}`;
   const work = mkdtempSync(path.join(tmpdir(), 'atrium-container-'));
   const adminPassword = `container admin ${randomUUID()}`;
-  let database: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
+  const restoredVolume = `atrium-test-restored-${suffix}`;
+  const databases: Awaited<ReturnType<typeof createPostgresDatabase>>[] = [];
+  /** The `.env` values of the first container, and where its dependencies run. */
+  let environment: Record<string, string> = {};
+  let hosts: Record<string, string> = {};
   let url = '';
   let cookie = '';
   const uploaded = new Map<string, Buffer>();
 
   const call = (pathname: string, init: RequestInit = {}) =>
     fetch(`${url}${pathname}`, { ...init, headers: { cookie, origin: url, ...init.headers } });
-  const logs = () => podman(['logs', '--tail', '60', name]).stdout;
-  const running = () => podman(['inspect', '--format', '{{.State.Running}}', name]).stdout.trim() === 'true';
+  const logs = (container = name) => podman(['logs', '--tail', '60', container]).stdout;
+  const running = (container = name) =>
+    podman(['inspect', '--format', '{{.State.Running}}', container]).stdout.trim() === 'true';
 
   /** Waits for /readyz to answer 200 while the container runs; fails with its log if it stops. */
-  const waitReady = async () => {
+  const waitReady = async (origin = url, container = name) => {
     for (let attempt = 0; attempt < 600; attempt++) {
-      const ready = await fetch(`${url}/readyz`).catch(() => undefined);
+      const ready = await fetch(`${origin}/readyz`).catch(() => undefined);
       if (ready?.status === 200) return;
-      if (!running()) throw new Error(`the container stopped:\n${logs()}`);
+      if (!running(container)) throw new Error(`the container stopped:\n${logs(container)}`);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    throw new Error(`not ready:\n${logs()}`);
+    throw new Error(`not ready:\n${logs(container)}`);
   };
 
   beforeAll(async () => {
@@ -72,7 +86,8 @@ describe('the container image, run as deploy/compose.yaml declares it', () => {
     expect(build.status, 'deploy/container/build.sh').toBe(0);
 
     // compose.yaml's postgres and redis services: this machine's servers, on the ports the file names.
-    database = await createPostgresDatabase();
+    const database = await createPostgresDatabase();
+    databases.push(database);
     const pgUrl = new URL(database.url);
     const redisUrl = new URL(testRedis);
     expect(pgUrl.port || '5432', 'compose.yaml reaches PostgreSQL on 5432').toBe('5432');
@@ -91,7 +106,7 @@ describe('the container image, run as deploy/compose.yaml declares it', () => {
     // .env: the example with its placeholders filled in, and this run's port, database and Redis channel.
     const port = await freePort();
     url = `http://localhost:${port}`;
-    const env = {
+    const env = (environment = {
       ...readEnvFile(readFileSync(COMPOSE_ENV_EXAMPLE, 'utf8')),
       PUBLIC_URL: url,
       POSTGRES_USER: decodeURIComponent(pgUrl.username),
@@ -103,20 +118,15 @@ describe('the container image, run as deploy/compose.yaml declares it', () => {
       VAPID_PRIVATE_KEY: key('Private'),
       PORT: String(port),
       REDIS_CHANNEL_PREFIX: `${name}:`,
-    };
+    });
+    hosts = { postgres: pgUrl.hostname, redis: redisUrl.hostname };
     const envFile = path.join(work, '.env');
-    writeFileSync(
-      envFile,
-      Object.entries(env)
-        .map(([k, v]) => `${k}=${v}\n`)
-        .join(''),
-      { mode: 0o600 },
-    );
+    writeEnvFile(envFile, env);
 
     const args = atriumRunArgs(readCompose(), {
       env: { ...env, ATRIUM_IMAGE: IMAGE },
       envFile,
-      hosts: { postgres: pgUrl.hostname, redis: redisUrl.hostname },
+      hosts,
       volumeNames: { 'atrium-data': volume },
       ulimits: ULIMITS,
       name,
@@ -128,8 +138,8 @@ describe('the container image, run as deploy/compose.yaml declares it', () => {
 
   afterAll(async () => {
     podman(['rm', '--force', '--time', '5', name]);
-    podman(['volume', 'rm', '--force', volume]);
-    await database?.drop();
+    podman(['volume', 'rm', '--force', volume, restoredVolume]);
+    for (const database of databases) await database.drop();
     rmSync(work, { recursive: true, force: true });
   }, 60_000);
 
@@ -206,6 +216,78 @@ describe('the container image, run as deploy/compose.yaml declares it', () => {
     const manifest = podman(['exec', name, 'cat', '/data/backups/ci/atrium-backup.json']);
     expect(manifest.status, manifest.stderr).toBe(0);
     expect(podman(['exec', name, 'ls', '/data/backups/ci']).stdout.split('\n')).toContain('database.pgdump');
+  });
+
+  it('restores that backup, copied off the container, into an empty volume and database that then serve the files', async () => {
+    // Copied off as DEPLOY.md says (`podman cp`), owned by the image's user as on the machine it came from.
+    const copy = path.join(work, 'backup');
+    const out = podman(['cp', `${name}:/data/backups/ci`, copy]);
+    expect(out.status, out.stderr).toBe(0);
+    spawnSync('chown', ['-R', '10001:10001', copy]);
+    const restored = await createPostgresDatabase();
+    databases.push(restored);
+    const port = await freePort();
+    const restoredUrl = `http://localhost:${port}`;
+    const restoredName = `${name}-restored`;
+    const env = {
+      ...environment,
+      POSTGRES_DB: new URL(restored.url).pathname.slice(1),
+      PUBLIC_URL: restoredUrl,
+      PORT: String(port),
+      REDIS_CHANNEL_PREFIX: `${restoredName}:`,
+    };
+    const envFile = path.join(work, 'restored.env');
+    writeEnvFile(envFile, env);
+    const runArgs = (runName: string) =>
+      atriumRunArgs(readCompose(), {
+        env: { ...env, ATRIUM_IMAGE: IMAGE },
+        envFile,
+        hosts,
+        volumeNames: { 'atrium-data': restoredVolume },
+        ulimits: ULIMITS,
+        name: runName,
+      });
+
+    // `podman-compose run --rm atrium node apps/server/dist/ops.js restore DIR` with the backup folder mounted.
+    const oneOff = runArgs(`${restoredName}-ops`).map((arg) => (arg === '--detach' ? '--rm' : arg));
+    const restore = podman([
+      ...oneOff.slice(0, -1),
+      ...['--no-healthcheck', '--volume', `${copy}:/backup:ro`, IMAGE],
+      ...['node', 'apps/server/dist/ops.js', 'restore', '/backup'],
+    ]);
+    expect(restore.status, restore.stdout + restore.stderr).toBe(0);
+    // Once restored, a second restore into the same volume and database is refused and changes nothing.
+    const again = podman([
+      ...oneOff.slice(0, -1),
+      ...['--no-healthcheck', '--volume', `${copy}:/backup:ro`, IMAGE],
+      ...['node', 'apps/server/dist/ops.js', 'restore', '/backup'],
+    ]);
+    expect(again.status).toBe(1);
+
+    const started = podman(runArgs(restoredName));
+    expect(started.status, started.stderr).toBe(0);
+    try {
+      await waitReady(restoredUrl, restoredName);
+      const login = await fetch(`${restoredUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: restoredUrl },
+        body: JSON.stringify({ username: 'admin', password: adminPassword }),
+      });
+      expect(login.status).toBe(200);
+      const restoredCookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      expect(uploaded.size).toBe(1);
+      for (const [id, bytes] of uploaded) {
+        const download = await fetch(`${restoredUrl}/api/files/download/${id}`, {
+          headers: { cookie: restoredCookie, origin: restoredUrl },
+        });
+        expect(download.status).toBe(200);
+        expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(bytes));
+      }
+      // The data folder stays the service user's: the server wrote into it after the restore.
+      expect(podman(['exec', restoredName, 'stat', '-c', '%u', '/data']).stdout.trim()).toBe('10001');
+    } finally {
+      podman(['rm', '--force', '--time', '5', restoredName]);
+    }
   });
 
   it('stops cleanly on SIGTERM and keeps the files in its volume across a new start', async () => {
