@@ -16,10 +16,16 @@ const action =
   'inline-flex min-h-11 items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm font-medium ring-1 ring-slate-300 hover:bg-slate-50 disabled:opacity-50 sm:min-h-0';
 const ROLE_LABELS: Record<AiModelRole, string> = { chat: 'Answers', embeddings: 'Embeddings' };
 
-function sourceText(source: AiModelList['chat']) {
+/** What each role does without a provider or model (docs/PRODUCT.md#ask-your-files). */
+const NONE_TEXTS: Record<AiModelRole, string> = {
+  chat: 'None (extractive answers only; nothing leaves this server)',
+  embeddings: 'None (word and synonym matching only; nothing leaves this server)',
+};
+
+function sourceText(role: AiModelRole, source: AiModelList['chat']) {
   if (source.kind === 'provider') return `Provider: ${source.label ?? ''}`;
   if (source.kind === 'model') return `Uploaded model: ${source.label ?? ''}`;
-  return 'None (extractive answers only; nothing leaves this server)';
+  return NONE_TEXTS[role];
 }
 
 function ModelCard({ model, onDelete }: { model: AiModelRecord; onDelete: (model: AiModelRecord) => void }) {
@@ -138,11 +144,11 @@ export default function AiSettingsPage() {
           <dl className="mt-6 grid gap-3 sm:grid-cols-2" aria-label="What answers">
             <div className="rounded-xl bg-white p-4 ring-1 ring-slate-200">
               <dt className="text-sm font-medium text-slate-600">Answers</dt>
-              <dd className="mt-1 break-words text-slate-900">{sourceText(models.data.chat)}</dd>
+              <dd className="mt-1 break-words text-slate-900">{sourceText('chat', models.data.chat)}</dd>
             </div>
             <div className="rounded-xl bg-white p-4 ring-1 ring-slate-200">
               <dt className="text-sm font-medium text-slate-600">Embeddings</dt>
-              <dd className="mt-1 break-words text-slate-900">{sourceText(models.data.embeddings)}</dd>
+              <dd className="mt-1 break-words text-slate-900">{sourceText('embeddings', models.data.embeddings)}</dd>
             </div>
           </dl>
           <h2 className="mt-8 flex items-center gap-2 text-xl font-semibold text-slate-900">
