@@ -39,6 +39,7 @@ import { m0038Nextcloud } from './0038-nextcloud';
 import { m0039FileMtime } from './0039-file-mtime';
 import { m0040AskPassages } from './0040-ask-passages';
 import { m0041AiModels } from './0041-ai-models';
+import { m0042PassageTerms } from './0042-passage-terms';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -85,4 +86,5 @@ export const migrations: Record<string, Migration> = {
   '0039-file-mtime': m0039FileMtime,
   '0040-ask-passages': m0040AskPassages,
   '0041-ai-models': m0041AiModels,
+  '0042-passage-terms': m0042PassageTerms,
 };

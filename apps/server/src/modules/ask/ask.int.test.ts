@@ -91,6 +91,32 @@ describe.each(dialects())('ask your files (%s)', (dialect) => {
     expect((await cited('ana', 'zanzibar report'))[0]).toBe('lagoon.md');
   });
 
+  it('keeps the number of passages holding each word as passages are written and deleted (PostgreSQL)', async () => {
+    if (dialect !== 'postgres') return;
+    const db = server.app.database.db;
+    const held = async (term: string) => {
+      const { rows } = await sql<{ passages: string }>`select passages from passage_terms
+        where term = ${term}`.execute(db);
+      return Number(rows[0]?.passages ?? 0);
+    };
+    const counted = async () => {
+      const { rows } = await sql<{ n: string }>`select count(*) as n from passages`.execute(db);
+      return Number(rows[0]?.n);
+    };
+    expect(await held('')).toBe(await counted());
+    const first = await upload('ana', '', 'quokka-1.md', 'The quokka smiles at the ferry.');
+    await upload('ana', '', 'quokka-2.md', 'A quokka, two quokka, on Rottnest island.');
+    expect(await held('quokka')).toBe(2);
+    expect(await held('ferry')).toBe(1);
+    expect(await held('')).toBe(await counted());
+    await json(await call('ana', 'DELETE', `/api/files/user/${first.id}`));
+    await json(await call('ana', 'DELETE', `/api/trash/${first.id}`));
+    expect(await held('quokka')).toBe(1);
+    expect(await held('ferry')).toBe(0);
+    expect(await held('')).toBe(await counted());
+    expect(await cited('ana', 'quokka ferry')).toEqual(['quokka-2.md']);
+  });
+
   it('cites only what the asker may read now: after unshare, a move out, trash and leaving a workspace', async () => {
     const lent = await folder('cleo', { name: 'Lent' });
     const note = await upload('cleo', `?folderId=${lent.id}`, 'pelican.md', 'The pelican survey counted forty birds.');
@@ -114,8 +140,20 @@ describe.each(dialects())('ask your files (%s)', (dialect) => {
     expect(await cited('ben', question)).toEqual(['pelican.md']);
     const inWorkspace = await ask('ben', question, { workspaceId: ws.id });
     expect(inWorkspace.citations.map((c) => c.fileName)).toEqual(['pelican.md']);
+    // Only that workspace's files: Ben's own pelican note is not cited there, but is without the filter.
+    await upload('ben', '', 'own-pelican.md', 'The pelican survey counted forty birds again.');
+    expect((await ask('ben', question, { workspaceId: ws.id })).citations.map((c) => c.fileName)).toEqual([
+      'pelican.md',
+    ]);
+    expect((await cited('ben', question)).sort()).toEqual(['own-pelican.md', 'pelican.md']);
     await json(await call('cleo', 'DELETE', `/api/workspaces/${ws.id}/members/ben`));
-    expect(await cited('ben', question)).toEqual([]);
+    expect(await cited('ben', question)).toEqual(['own-pelican.md']);
+    // A workspace Ben is not (or no longer) a member of, or none: 404, as on every workspace route.
+    for (const workspaceId of [ws.id, 'no-such-workspace']) {
+      const refused = await call('ben', 'POST', '/api/ask', { question, workspaceId });
+      expect(refused.status).toBe(404);
+      expect(await readJson(refused)).toMatchObject({ error: { code: 'WORKSPACE_NOT_FOUND' } });
+    }
 
     await json(await call('cleo', 'DELETE', `/api/files/user/${note.id}`));
     expect(await cited('cleo', question)).toEqual([]);

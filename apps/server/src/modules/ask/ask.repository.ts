@@ -3,6 +3,7 @@ import type { UserActor } from '../../auth/actor';
 import { readableScope } from '../../auth/access-facts';
 import type { Db, Dialect } from '../../db';
 import type { Passage } from './passages';
+import type { MemberRole } from '@atrium/contracts';
 
 /** A passage the asker may read, as retrieval ranks it. */
 export interface PassageRow {
@@ -116,16 +117,20 @@ export function createAskRepository(db: Db, dialect: Dialect) {
       const tsTerms = terms.map((term) => `'${term}'${pattern(term) ? ':*' : ''}`);
       const query = tsTerms.join(' | ');
       // `ts_rank_cd` knows no inverse document frequency (a common word weighs as much as a rare one, unlike FTS5's
-      // bm25): each term present adds BM25's idf over all passages, and the engine's rank orders within that.
-      const { rows: counts } = await sql<{ n: number | string; df: (number | string)[] }>`
-        select count(*) as n, array[${sql.join(
-          tsTerms.map((t) => sql`count(*) filter (where text_tsv @@ to_tsquery('simple', ${t}))`),
-        )}] as df
-        from passages`.execute(db);
+      // bm25): each term present adds BM25's idf, from the document frequencies kept in `passage_terms` (migration
+      // 0042; a prefix's is the sum of its words', at most every passage), and the engine's rank orders within that.
+      // A term's words are the keys from it to it (a prefix: to it followed by the last code point), an index range.
+      const upTo = terms.map((term) => (pattern(term) ? `${term}\u{10FFFF}` : term));
+      const { rows: counts } = await sql<{ n: number | string | null; df: (number | string | null)[] }>`
+        select (select passages from passage_terms where term = '') as n,
+          array(select (select coalesce(sum(passages), 0) from passage_terms where term between l.low and l.high)
+            from unnest(${terms}::text[], ${upTo}::text[]) with ordinality as l(low, high, i) order by l.i) as df`.execute(
+        db,
+      );
       const total = Number(counts[0]?.n ?? 0);
       const weight = sql.join(
         tsTerms.map((t, i) => {
-          const df = Number(counts[0]?.df[i] ?? 0);
+          const df = Math.min(Number(counts[0]?.df[i] ?? 0), total);
           const idf = Math.log((total - df + 0.5) / (df + 0.5) + 1);
           return sql`case when p.text_tsv @@ to_tsquery('simple', ${t}) then ${idf}::float8 else 0 end`;
         }),
@@ -152,6 +157,13 @@ export function createAskRepository(db: Db, dialect: Dialect) {
         join search_documents d on d.item_id = p.file_id and d.kind = 'file'
         where p.vector_label = ${label} and ${scope.where}`.execute(db);
       return rows.map(numeric);
+    },
+
+    /** `actor`'s role in workspace `workspaceId`; undefined when they are not a member (or it does not exist). */
+    async memberRole(actor: UserActor, workspaceId: string): Promise<MemberRole | undefined> {
+      const { rows } = await sql<{ role: MemberRole }>`select role from workspace_members
+        where workspace_id = ${workspaceId} and user_id = ${actor.id}`.execute(db);
+      return rows[0]?.role;
     },
 
     /** A file's passages in reading order, when `actor` may read it. */

@@ -1,6 +1,7 @@
 import { ASK_PER_MINUTE, ASK_RATE_MESSAGE, type AskRequest, type AskResponse } from '@atrium/contracts';
 import type { UserActor } from '../../auth/actor';
 import { AppError } from '../../errors';
+import { requireWorkspace } from '../../auth/policies/workspace';
 import { createAskRepository, type PassageRow } from './ask.repository';
 import type { Db, Dialect } from '../../db';
 import { extractive, extractiveSummary, generate } from './answer';
@@ -107,6 +108,12 @@ export function createAskService(deps: AskServiceDeps) {
         message: ASK_RATE_MESSAGE,
       });
       const within = { workspaceId: request.workspaceId, fileId: request.fileId };
+      // One workspace's files: its members only, 404 for anyone else (as every workspace route).
+      if (request.workspaceId !== undefined)
+        await requireWorkspace(actor, request.workspaceId, 'read', async (id) => {
+          const memberRole = await repo.memberRole(actor, id);
+          return memberRole ? { memberRole } : undefined;
+        });
       let rows: PassageRow[];
       let base: AskResponse;
       if (request.summarise) {
