@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { layOut, ocr, parseTsv, textOf } from './ocr';
+import { layOut, ocr, parseTsv, skewDegrees, textOf } from './ocr';
 
 const LINES = [
   'The supplier contract ends on the last day of June',
@@ -41,6 +41,33 @@ describe('text recognition (Debian tesseract, word confidences)', () => {
     expect(found(result.text)).toBeGreaterThan(0.9);
     // tesseract reads lines on their side by itself; upside down it reads nothing until the page is turned.
     if (angle === 180) expect(result.rotated).toBe(180);
+  });
+});
+
+describe('a page photographed askew', () => {
+  const askew = async (degrees: number) =>
+    sharp(await page())
+      .rotate(degrees, { background: '#ffffff' })
+      .greyscale()
+      .png()
+      .toBuffer();
+
+  it.each([7, -15])('reads a page turned %i°, its lines straightened first', async (degrees) => {
+    const result = await ocr(await askew(degrees));
+    expect(found(result.text)).toBeGreaterThan(0.9);
+    expect(result.text).toContain('ACME-2026-0042');
+    expect(result.straightened).toBeCloseTo(degrees, 0);
+  });
+
+  it.each([-20, -4, 0, 3, 12])('measures the skew of lines turned %i°', async (degrees) => {
+    expect(Math.abs((await skewDegrees(await askew(degrees))) - degrees)).toBeLessThanOrEqual(0.5);
+  });
+
+  it('finds no skew on an image without ink', async () => {
+    const blank = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
+    expect(await skewDegrees(blank)).toBe(0);
   });
 });
 
