@@ -91,10 +91,10 @@ function vocabulary() {
   };
   for (const word of PASSAGE_WORDS) add(`▁${word}`);
   for (const mark of ['.', ',', '?', ':', '[', ']', '(', ')', '-', '1', '2', '3', '4', '5', '6', '7', '8', '9', '0'])
-    (add(mark), add(`▁${mark}`));
+    [mark, `▁${mark}`].forEach(add);
   const letters = 'abcdefghijklmnopqrstuvwxyz';
-  for (const a of letters) (add(a), add(`▁${a}`));
-  for (const a of letters) for (const b of letters) (add(`${a}${b}`), add(`▁${a}${b}`));
+  for (const a of letters) [a, `▁${a}`].forEach(add);
+  for (const a of letters) for (const b of letters) [`${a}${b}`, `▁${a}${b}`].forEach(add);
   for (const a of letters)
     for (const b of letters)
       for (const c of letters) {
