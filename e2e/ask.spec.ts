@@ -117,3 +117,109 @@ for (const size of WIDTHS) {
     await page.context().close();
   });
 }
+
+/** A SpeechRecognition that hears `window.__heard`, and a speechSynthesis that records what it says. */
+function installHearing() {
+  const w = window as unknown as Record<string, unknown> & { __heard: string; __spoken: string[] };
+  w.__heard = '';
+  w.__spoken = [];
+  class HearingRecognition {
+    lang = '';
+    continuous = false;
+    interimResults = false;
+    maxAlternatives = 1;
+    onresult: ((event: unknown) => void) | null = null;
+    onerror: ((event: unknown) => void) | null = null;
+    onend: (() => void) | null = null;
+    start() {
+      setTimeout(() => {
+        this.onresult?.({ results: [[{ transcript: w.__heard }]] });
+        this.onend?.();
+      }, 200);
+    }
+    stop() {}
+    abort() {}
+  }
+  w.SpeechRecognition = HearingRecognition;
+  w.webkitSpeechRecognition = HearingRecognition;
+  window.speechSynthesis.speak = (utterance: SpeechSynthesisUtterance) => void w.__spoken.push(utterance.text);
+}
+
+test('a spoken question is answered from the files; the chat streams its answer and Cancel stops one', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const tag = run();
+  const name = `supplier contract ${tag}.txt`;
+  const question = 'How can the supplier contract be terminated?';
+  const page = await signedIn(browser, `e2e-askvoice-${tag}`, 1366, 900);
+  await page.addInitScript(installHearing);
+  const fileId = await uploadAskable(
+    page,
+    name,
+    [
+      'This supplier contract covers the delivery of office furniture to the Leeds office.',
+      'Either party may terminate the supplier contract with ninety days written notice.',
+      'Invoices are paid within thirty days of delivery.',
+    ].join(' '),
+    question,
+  );
+
+  // Voice: the question no rule answers goes to Ask; the answer is shown with its source and said without marks.
+  await open(page, '/dashboard');
+  await page.evaluate((heard) => ((window as unknown as { __heard: string }).__heard = heard), question);
+  await page.getByRole('button', { name: 'Start voice assistant' }).click();
+  const voice = page.getByTestId('voice-message');
+  await expect(voice).toContainText('ninety days written notice', { timeout: 30_000 });
+  await expect(voice.getByRole('link', { name: new RegExp(name) })).toHaveAttribute(
+    'href',
+    `/dashboard?file=${fileId}`,
+  );
+  const spoken = await page.evaluate(() => (window as unknown as { __spoken: string[] }).__spoken);
+  expect(spoken).toHaveLength(1);
+  expect(spoken[0]).toContain('ninety days written notice');
+  expect(spoken[0]).not.toMatch(/\[\d+\]/);
+  await expect(page.getByRole('button', { name: 'Start voice assistant' })).toHaveAttribute('data-state', 'idle');
+  await shot(page, 'ask-voice-desktop');
+  // A rule still answers first, with the spec's reply.
+  await page.evaluate(() => ((window as unknown as { __heard: string }).__heard = 'who is the owner'));
+  await page.getByRole('button', { name: 'Start voice assistant' }).click();
+  await expect(voice).toHaveText('Atrium is owned and maintained by the Atrium team.');
+
+  // The chat asks for the answer as a stream.
+  await open(page, '/dashboard/chatbot');
+  const chat = page.getByRole('region', { name: 'Chat with the Atrium assistant' });
+  const bots = chat.locator('[data-sender="bot"]');
+  const streamed = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/ask');
+  await chat.getByLabel('Message').fill(question);
+  await chat.getByLabel('Message').press('Enter');
+  const response = await streamed;
+  expect(response.request().headers()['accept']).toBe('text/event-stream');
+  expect(response.headers()['content-type']).toContain('text/event-stream');
+  await expect(bots.last()).toContainText('ninety days written notice', { timeout: 30_000 });
+  await expect(bots.last().getByRole('link', { name: new RegExp(name) })).toBeVisible();
+  await expect(bots).toHaveCount(2);
+
+  // Cancel while the answer is on its way (the network holds the request back): it stops, and no answer comes.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/ask', async (route) => {
+    await held;
+    await route.continue().catch(() => undefined);
+  });
+  await chat.getByLabel('Message').fill('What notice does the supplier contract need?');
+  await chat.getByLabel('Message').press('Enter');
+  const asking = chat.getByTestId('chat-asking');
+  await expect(asking).toContainText('Looking in your files…');
+  await asking.getByRole('button', { name: 'Cancel' }).click();
+  await expect(asking).toBeHidden();
+  await expect(bots.last()).toHaveText('Assistant: Stopped. Ask again whenever you like.');
+  release();
+  await page.unroute('**/api/ask');
+  await chat.getByLabel('Message').fill('who owns this');
+  await chat.getByLabel('Message').press('Enter');
+  await expect(bots.last()).toContainText('the Atrium team');
+  await expect(bots).toHaveCount(4);
+  await expect(bots.filter({ hasText: 'ninety days' })).toHaveCount(1);
+  await page.context().close();
+});

@@ -238,4 +238,67 @@ describe('chat file commands', { timeout: 30_000 }, () => {
     await lastAnswer(/Atrium team/);
     expect(calls).toHaveLength(2);
   });
+
+  it("streams the files' answer as it arrives, and Cancel stops it", async () => {
+    const encoder = new TextEncoder();
+    const streams: { push: (text: string) => void; end: () => void; cancelled: () => boolean }[] = [];
+    const signals: AbortSignal[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_url: string, init?: RequestInit) => {
+        if (init?.signal) signals.push(init.signal);
+        let controller!: ReadableStreamDefaultController<Uint8Array>;
+        let cancelled = false;
+        const body = new ReadableStream<Uint8Array>({
+          start: (c) => {
+            controller = c;
+          },
+          cancel: () => {
+            cancelled = true;
+          },
+        });
+        init?.signal?.addEventListener('abort', () => {
+          cancelled = true;
+          controller.error(new DOMException('aborted', 'AbortError'));
+        });
+        streams.push({
+          push: (text) => controller.enqueue(encoder.encode(text)),
+          end: () => controller.close(),
+          cancelled: () => cancelled,
+        });
+        return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8' } });
+      }),
+    );
+    renderChat({ signedIn: true });
+    const log = screen.getByRole('list', { name: 'Conversation' });
+    const user = await ask('when is the budget review');
+    await vi.waitFor(() => expect(streams).toHaveLength(1), { timeout: 4000 });
+    expect(await within(log).findByText('Looking in your files…')).toBeTruthy();
+    streams[0]?.push('event: delta\ndata: {"text":"The budget review"}\n\n');
+    expect(await within(log).findByText('The budget review')).toBeTruthy();
+    expect(within(log).getByText('Answering from your files…')).toBeTruthy();
+    streams[0]?.push('event: delta\ndata: {"text":"is on Friday. [1]"}\n\n');
+    expect(await within(log).findByText('The budget review is on Friday. [1]')).toBeTruthy();
+    const done = {
+      mode: 'extractive',
+      answer: 'The budget review is on Friday. [1]',
+      citations: [{ n: 1, fileId: 'r1', fileName: 'standup.mp3', text: 'The budget review.', highlights: [] }],
+    };
+    streams[0]?.push(`event: done\ndata: ${JSON.stringify(done)}\n\n`);
+    await vi.waitFor(() => expect(within(log).queryByTestId('chat-asking')).toBeNull(), { timeout: 4000 });
+    const answer = await lastAnswer(/The budget review is on Friday\./);
+    expect(within(answer).getByRole('link', { name: /standup\.mp3/ })).toBeTruthy();
+    expect(within(log).queryByRole('button', { name: 'Cancel' })).toBeNull();
+
+    await user.type(screen.getByLabelText('Message'), 'who wrote the minutes{Enter}');
+    await vi.waitFor(() => expect(streams).toHaveLength(2), { timeout: 4000 });
+    streams[1]?.push('event: delta\ndata: {"text":"The minutes were"}\n\n');
+    expect(await within(log).findByText('The minutes were')).toBeTruthy();
+    await user.click(within(log).getByRole('button', { name: 'Cancel' }));
+    expect(signals[1]?.aborted).toBe(true);
+    expect(streams[1]?.cancelled()).toBe(true);
+    await lastAnswer('Stopped. Ask again whenever you like.');
+    expect(within(log).queryByText('The minutes were')).toBeNull();
+    expect(within(log).queryByRole('button', { name: 'Cancel' })).toBeNull();
+  });
 });

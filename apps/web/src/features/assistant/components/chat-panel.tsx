@@ -1,6 +1,6 @@
 import { PAGES } from '@atrium/contracts/pages';
 import { QUICK_COMMANDS, respond, type FileCommand } from '@atrium/assistant';
-import { Bot, ChevronDown, ChevronUp, ExternalLink, FileText, Search, SendHorizontal, X } from 'lucide-react';
+import { Bot, ChevronDown, ChevronUp, ExternalLink, FileText, Loader2, Search, SendHorizontal, X } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { AskAnswer } from '../../../components/ask/ask-answer';
@@ -24,10 +24,11 @@ export function ChatPanel({ onNavigate, onClose, variant = 'overlay' }: ChatPane
   const runFile = useCallback((command: FileCommand) => runFileCommandLazily(command, knownSignedIn(client)), [client]);
   // A question no rule answers goes to the files of someone signed in (or maybe signed in: the server decides).
   const runAsk = useCallback(
-    (question: string) => (knownSignedIn(client) === false ? Promise.resolve(null) : askFiles({ question })),
+    (question: string, options: { signal: AbortSignal; onDelta: (text: string) => void }) =>
+      knownSignedIn(client) === false ? Promise.resolve(null) : askFiles({ question }, options),
     [client],
   );
-  const { messages, pending, send } = useChat(onNavigate, answer, runFile, runAsk);
+  const { messages, pending, asking, send, cancel } = useChat(onNavigate, answer, runFile, runAsk);
   const [draft, setDraft] = useState('');
   const [minimised, setMinimised] = useState(false);
   const bodyId = useId();
@@ -37,7 +38,7 @@ export function ChatPanel({ onNavigate, onClose, variant = 'overlay' }: ChatPane
   useEffect(() => {
     const log = logRef.current;
     if (log) log.scrollTop = log.scrollHeight;
-  }, [messages, pending]);
+  }, [messages, pending, asking]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -114,7 +115,33 @@ export function ChatPanel({ onNavigate, onClose, variant = 'overlay' }: ChatPane
               {message.links && <AnswerLinks links={message.links} />}
             </li>
           ))}
-          {pending && (
+          {asking && (
+            <li
+              data-sender="bot"
+              data-testid="chat-asking"
+              aria-busy="true"
+              className="max-w-[85%] self-start rounded-2xl rounded-bl-sm border border-slate-200 bg-white px-3 py-2 text-sm text-slate-800"
+            >
+              <span className="sr-only">Assistant: </span>
+              <span role="status" className="flex items-center gap-2 text-xs text-slate-600">
+                <Loader2 className="size-3.5 animate-spin" aria-hidden="true" />
+                {asking.partial ? 'Answering from your files…' : 'Looking in your files…'}
+              </span>
+              {asking.partial && (
+                <p className="mt-1 whitespace-pre-line" data-testid="chat-asking-text">
+                  {asking.partial}
+                </p>
+              )}
+              <button
+                type="button"
+                onClick={cancel}
+                className="mt-2 rounded-md border border-slate-300 px-2 py-0.5 text-xs font-medium text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                Cancel
+              </button>
+            </li>
+          )}
+          {pending && !asking && (
             <li className="self-start" data-testid="typing-indicator">
               <span
                 role="status"

@@ -1,3 +1,4 @@
+import type { AskResponse } from '@atrium/contracts';
 import { PAGES } from '@atrium/contracts/pages';
 import { respondToSpeech } from '@atrium/assistant';
 import { Loader2, MessageCircle, Mic, MicOff } from 'lucide-react';
@@ -7,6 +8,10 @@ import { knownSignedIn, runFileCommandLazily, useOptionalQueryClient } from '../
 import type { VoiceSession, VoiceState, VoiceTone } from '../voice/voice-session';
 
 const ChatOverlay = lazy(() => import('./chat-overlay'));
+/** A spoken question's answer from the files, with its citations; loaded with the first such answer. */
+const AskAnswer = lazy(() =>
+  import('../../../components/ask/ask-answer').then((module) => ({ default: module.AskAnswer })),
+);
 
 const TONE_CLASS: Record<VoiceTone, string> = {
   info: 'border-slate-200 text-slate-700',
@@ -36,7 +41,7 @@ export function FloatingAssistant({ chat }: { chat: 'overlay' | 'link' }) {
   const client = useOptionalQueryClient();
   const [chatOpen, setChatOpen] = useState(false);
   const [voiceState, setVoiceState] = useState<VoiceState>('idle');
-  const [voiceMessage, setVoiceMessage] = useState<{ text: string; tone: VoiceTone } | null>(null);
+  const [voiceMessage, setVoiceMessage] = useState<{ text: string; tone: VoiceTone; ask?: AskResponse } | null>(null);
   const session = useRef<VoiceSession | null>(null);
   const loading = useRef(false);
 
@@ -50,9 +55,15 @@ export function FloatingAssistant({ chat }: { chat: 'overlay' | 'link' }) {
       session.current = createVoiceSession(
         {
           onState: setVoiceState,
-          onMessage: (text, tone) => setVoiceMessage({ text, tone }),
+          onMessage: (text, tone, ask) => setVoiceMessage(ask ? { text, tone, ask } : { text, tone }),
           onNavigate: (path) => void navigate(path),
           onFileCommand: (command) => runFileCommandLazily(command, knownSignedIn(client)),
+          // As in the chat: a question no rule answers goes to the files of someone (maybe) signed in.
+          onAsk: async (question, signal) => {
+            if (knownSignedIn(client) === false) return null;
+            const { askFiles } = await import('../../../lib/ask');
+            return askFiles({ question }, { signal });
+          },
         },
         (text) => respondToSpeech(text, { signedIn: knownSignedIn(client) === true }),
       );
@@ -76,13 +87,19 @@ export function FloatingAssistant({ chat }: { chat: 'overlay' | 'link' }) {
         className="pointer-events-none fixed bottom-4 right-4 z-40 flex flex-col items-end gap-3 sm:right-6"
       >
         {voiceMessage && (
-          <p
+          <div
             className={`pointer-events-auto max-w-[min(20rem,calc(100vw-2rem))] rounded-xl border bg-white px-3 py-2 text-sm shadow-lg ${TONE_CLASS[voiceMessage.tone]}`}
             data-testid="voice-message"
             data-tone={voiceMessage.tone}
           >
-            {voiceMessage.text}
-          </p>
+            {voiceMessage.ask ? (
+              <Suspense fallback={voiceMessage.text}>
+                <AskAnswer answer={voiceMessage.ask.answer} citations={voiceMessage.ask.citations} compact />
+              </Suspense>
+            ) : (
+              voiceMessage.text
+            )}
+          </div>
         )}
         <p role="status" aria-live="polite" className="sr-only">
           {voiceMessage?.text ?? ''}

@@ -25,7 +25,18 @@ export type FileCommandRunner = (command: FileCommand) => Promise<FileAnswer>;
  * Asks the files a question no rule answers (docs/PRODUCT.md#ask-your-files); null when it may not (a visitor).
  * An answer without citations, or a failure, leaves the rule-based reply in place.
  */
-export type AskRunner = (question: string) => Promise<AskResponse | null>;
+export type AskRunner = (
+  question: string,
+  options: { signal: AbortSignal; onDelta: (text: string) => void },
+) => Promise<AskResponse | null>;
+
+/** A question being answered from the files: the answer so far (it streams in). */
+export interface ChatAsking {
+  partial: string;
+}
+
+/** The reply after Cancel stopped an answer from the files. */
+export const ASK_STOPPED_REPLY = 'Stopped. Ask again whenever you like.';
 
 const WELCOME: ChatMessage = {
   id: 'welcome',
@@ -50,14 +61,17 @@ export function useChat(
 ) {
   const [messages, setMessages] = useState<ChatMessage[]>([WELCOME]);
   const [pending, setPending] = useState(false);
+  const [asking, setAsking] = useState<ChatAsking | null>(null);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   const mounted = useRef(true);
+  const askController = useRef<AbortController | null>(null);
 
   useEffect(() => {
     const active = timers.current;
     mounted.current = true;
     return () => {
       mounted.current = false;
+      askController.current?.abort();
       for (const timer of active) clearTimeout(timer);
       active.clear();
     };
@@ -104,10 +118,21 @@ export function useChat(
             return;
           }
           if (result.intent === 'unknown' && runAsk) {
-            runAsk(trimmed)
+            const controller = new AbortController();
+            askController.current = controller;
+            setAsking({ partial: '' });
+            runAsk(trimmed, {
+              signal: controller.signal,
+              onDelta: (piece) => {
+                if (mounted.current && askController.current === controller)
+                  setAsking((before) => ({ partial: before?.partial ? `${before.partial} ${piece}` : piece }));
+              },
+            })
               .catch(() => null)
               .then((found) => {
-                if (!mounted.current) return;
+                if (!mounted.current || askController.current !== controller) return;
+                askController.current = null;
+                setAsking(null);
                 if (found && found.citations.length > 0) reply(found.answer, undefined, found);
                 else reply(result.text);
                 setPending(false);
@@ -126,5 +151,16 @@ export function useChat(
     [answer, onNavigate, reply, runFile, runAsk],
   );
 
-  return { messages, pending, send };
+  /** Cancel: stops the answer from the files being streamed (the server stops its model too). */
+  const cancel = useCallback(() => {
+    const controller = askController.current;
+    if (!controller) return;
+    askController.current = null;
+    controller.abort();
+    setAsking(null);
+    setPending(false);
+    setMessages((list) => [...list, { id: newId(), text: ASK_STOPPED_REPLY, sender: 'bot' }]);
+  }, []);
+
+  return { messages, pending, asking, send, cancel };
 }

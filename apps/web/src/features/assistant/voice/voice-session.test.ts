@@ -127,3 +127,113 @@ describe('voice session: file commands', () => {
     voice.dispose();
   });
 });
+
+describe('voice session: questions no rule answers go to the files', () => {
+  const ANSWER = {
+    answer: 'Either party may terminate it with ninety days written notice [1].',
+    citations: [
+      {
+        n: 1,
+        fileId: 'f1',
+        fileName: 'supplier contract.txt',
+        text: 'Either party may terminate the supplier contract with ninety days written notice.',
+        highlights: [],
+      },
+    ],
+  };
+
+  /** A session hearing `transcript` whose Ask answers `found`; what it shows and says is collected. */
+  function asking(transcript: string, found: () => Promise<unknown>) {
+    for (const [name, value] of Object.entries(recognitionHearing(transcript))) vi.stubGlobal(name, value);
+    const said: string[] = [];
+    vi.stubGlobal('SpeechSynthesisUtterance', function Utterance(this: { text: string }, text: string) {
+      this.text = text;
+    });
+    vi.stubGlobal('speechSynthesis', {
+      getVoices: () => [],
+      cancel: () => {},
+      speak: (utterance: { text: string }) => said.push(utterance.text),
+    });
+    const messages: { text: string; tone: VoiceTone; cited?: string[] }[] = [];
+    const questions: string[] = [];
+    const states: string[] = [];
+    const voice = createVoiceSession({
+      onState: (state) => states.push(state),
+      onMessage: (text, tone, ask) =>
+        messages.push({ text, tone, ...(ask ? { cited: ask.citations.map((c) => c.fileName) } : {}) }),
+      onNavigate: () => {},
+      onAsk: async (question) => {
+        questions.push(question);
+        return (await found()) as never;
+      },
+    });
+    return { voice, said, messages, questions, states };
+  }
+
+  it('shows the answer with its citations and says it without the citation marks', async () => {
+    const { voice, said, messages, questions, states } = asking('how can the supplier contract be ended', async () =>
+      structuredClone(ANSWER),
+    );
+    voice.toggle();
+    await vi.waitFor(() => expect(said).toHaveLength(1));
+    expect(questions).toEqual(['how can the supplier contract be ended']);
+    expect(messages.slice(1)).toEqual([
+      { text: 'You said: "how can the supplier contract be ended"', tone: 'heard' },
+      { text: 'Looking in your files…', tone: 'info' },
+      { text: ANSWER.answer, tone: 'reply', cited: ['supplier contract.txt'] },
+    ]);
+    expect(said).toEqual(['Either party may terminate it with ninety days written notice.']);
+    expect(states).toContain('transcribing');
+    await vi.waitFor(() => expect(states.at(-1)).toBe('idle'));
+  });
+
+  it("says the spec's reply when the files have no answer, Ask fails, or the question has a rule", async () => {
+    const UNKNOWN = 'Sorry, I did not understand that command. Try saying help to see available commands';
+    for (const found of [
+      async () => ({ answer: 'I found nothing about that in your files.', citations: [] }),
+      async () => null,
+      async () => {
+        throw new Error('503');
+      },
+    ]) {
+      const { voice, said, messages } = asking('make me a sandwich', found);
+      voice.toggle();
+      await vi.waitFor(() => expect(said).toEqual([UNKNOWN]));
+      expect(messages.at(-1)).toEqual({ text: UNKNOWN, tone: 'reply' });
+      voice.dispose();
+      vi.unstubAllGlobals();
+    }
+    const { voice, said, questions } = asking('who is the owner', async () => structuredClone(ANSWER));
+    voice.toggle();
+    await vi.waitFor(() => expect(said).toEqual(['Atrium is owned and maintained by the Atrium team.']));
+    expect(questions).toEqual([]);
+    voice.dispose();
+  });
+
+  it('clicking while the files are asked stops the question', async () => {
+    let aborted = false;
+    for (const [name, value] of Object.entries(recognitionHearing('what did the board decide'))) {
+      vi.stubGlobal(name, value);
+    }
+    const messages: string[] = [];
+    const voice = createVoiceSession({
+      onState: () => {},
+      onMessage: (text) => messages.push(text),
+      onNavigate: () => {},
+      onAsk: (_question, signal) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(new Error('aborted'));
+          });
+        }),
+    });
+    voice.toggle();
+    await vi.waitFor(() => expect(messages).toContain('Looking in your files…'));
+    expect(voice.state).toBe('transcribing');
+    voice.toggle();
+    expect(aborted).toBe(true);
+    expect(voice.state).toBe('idle');
+    expect(messages.at(-1)).toBe('Stopped listening.');
+  });
+});

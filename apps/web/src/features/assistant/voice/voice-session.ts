@@ -10,6 +10,7 @@ import {
   type AssistantReply,
   type FileCommand,
 } from '@atrium/assistant';
+import type { AskResponse } from '@atrium/contracts';
 import { toSpeechWav } from '../../../lib/audio/wav';
 import { isApiError } from '../../../lib/api-error';
 import { send } from '../../../lib/http';
@@ -40,14 +41,30 @@ export type VoiceTone = 'info' | 'heard' | 'reply' | 'error';
 
 export interface VoiceCallbacks {
   onState(state: VoiceState): void;
-  onMessage(text: string, tone: VoiceTone): void;
+  /** A line to show (and, for replies and errors, say); an answer from the files comes with its citations. */
+  onMessage(text: string, tone: VoiceTone, ask?: AskResponse): void;
   onNavigate(path: string): void;
   /**
    * Runs a file command heard ("search files for …", "open …", "what is in …") as the signed-in user: what to say,
    * and where to go. Without it, the command's progress line is all that is said.
    */
   onFileCommand?(command: FileCommand): Promise<{ spoken: string; voiceNavigateTo?: string }>;
+  /**
+   * Asks the files a question no rule answers (docs/PRODUCT.md#ask-your-files); null when it may not (a visitor).
+   * An answer without citations, or a failure, leaves the rule's reply in place, as in the chat.
+   */
+  onAsk?(question: string, signal: AbortSignal): Promise<AskResponse | null>;
 }
+
+/** Shown while a spoken question is looked up in the files. */
+export const ASKING_FILES_MESSAGE = 'Looking in your files…';
+
+/** What is said of an answer from the files: its text without the `[n]` citation marks (they are shown). */
+export const spokenAnswer = (answer: string) =>
+  answer
+    .replace(/\s*\[\d+\]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /**
  * The server's speech-to-text for spoken commands (the Azure short-audio answer shape). Public and
@@ -131,6 +148,7 @@ export function createVoiceSession(
   let audioContext: AudioContext | undefined;
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let meter: ReturnType<typeof setInterval> | undefined;
+  let asking: AbortController | undefined;
 
   const setState = (next: VoiceState) => {
     state = next;
@@ -151,6 +169,8 @@ export function createVoiceSession(
   /** Releases the microphone, timers and recogniser; the session is idle again. */
   const teardown = () => {
     generation++;
+    asking?.abort();
+    asking = undefined;
     for (const timer of timers) clearTimeout(timer);
     timers.clear();
     if (meter) clearInterval(meter);
@@ -195,6 +215,7 @@ export function createVoiceSession(
     callbacks.onMessage(`You said: "${transcript}"`, 'heard');
     const reply = answer(transcript);
     if (reply.fileCommand && callbacks.onFileCommand) return void answerFileCommand(reply.fileCommand, reply.text);
+    if (reply.intent === 'unknown' && callbacks.onAsk) return void askFiles(transcript, reply.text);
     say(reply.text, 'reply');
     if (reply.navigateTo) callbacks.onNavigate(reply.navigateTo);
     closeAfter(VOICE_SETTINGS.closeAfterResultMs);
@@ -217,6 +238,33 @@ export function createVoiceSession(
     if (current !== generation) return;
     say(found.spoken, 'reply');
     if (found.voiceNavigateTo) callbacks.onNavigate(found.voiceNavigateTo);
+    closeAfter(VOICE_SETTINGS.closeAfterResultMs);
+  }
+
+  /**
+   * A question no rule answers, asked of the files: the answer is shown with its citations and said without the
+   * citation marks; no answer from the files (a visitor, nothing cited, a failure) says the rule's reply.
+   */
+  async function askFiles(question: string, ruleReply: string) {
+    const current = generation;
+    const run = callbacks.onAsk;
+    if (!run) return;
+    setState('transcribing');
+    callbacks.onMessage(ASKING_FILES_MESSAGE, 'info');
+    const controller = new AbortController();
+    asking = controller;
+    let found: AskResponse | null;
+    try {
+      found = await run(question, controller.signal);
+    } catch {
+      found = null;
+    }
+    if (current !== generation) return;
+    asking = undefined;
+    if (found && found.citations.length > 0) {
+      callbacks.onMessage(found.answer, 'reply', found);
+      speak(spokenAnswer(found.answer));
+    } else say(ruleReply, 'reply');
     closeAfter(VOICE_SETTINGS.closeAfterResultMs);
   }
 
