@@ -122,6 +122,8 @@ export class PocketsphinxDecoder {
   private generic: Ptr = null;
   /** Key (path and weight) of the adapted model loaded in the "adapted" search, if any. */
   private adaptedKey: string | null = null;
+  /** Whether the "adapted" search is the active one. */
+  private adaptedActive = false;
 
   constructor(options: PocketsphinxOptions) {
     const dir = options.modelDir;
@@ -156,7 +158,10 @@ export class PocketsphinxDecoder {
   useAdaptedModel(arpaPath: string | null, weight = DEFAULT_ADAPTATION_WEIGHT): void {
     const api = this.api;
     if (arpaPath === null) {
-      if (api.psSetSearch(this.decoder, this.defaultSearch) < 0) throw new Error('ps_set_search failed');
+      if (this.adaptedActive && api.psSetSearch(this.decoder, this.defaultSearch) < 0) {
+        throw new Error('ps_set_search failed');
+      }
+      this.adaptedActive = false;
       return;
     }
     const key = `${weight}:${arpaPath}`;
@@ -178,6 +183,7 @@ export class PocketsphinxDecoder {
       this.adaptedKey = key;
     }
     if (api.psSetSearch(this.decoder, 'adapted') < 0) throw new Error('ps_set_search failed');
+    this.adaptedActive = true;
   }
 
   /**
