@@ -4,7 +4,7 @@
  */
 import * as koffi from 'koffi';
 import path from 'node:path';
-import { EngineUnavailableError } from './errors.js';
+import { BadMediaError, EngineUnavailableError } from './errors.js';
 import { requireFile } from './system.js';
 
 export interface DecodedWord {
@@ -43,6 +43,13 @@ interface Api {
   psSegNext: (seg: Ptr) => Ptr;
   psSegWord: (seg: Ptr) => string | null;
   psSegFrames: (seg: Ptr, sf: number[], ef: number[]) => void;
+  psGetLogmath: (ps: Ptr) => Ptr;
+  psGetSearch: (ps: Ptr) => string | null;
+  psSetSearch: (ps: Ptr, name: string) => number;
+  psSetLm: (ps: Ptr, name: string, lm: Ptr) => number;
+  ngramRead: (config: Ptr, file: string, type: number, lmath: Ptr) => Ptr;
+  ngramRetain: (model: Ptr) => Ptr;
+  ngramSetInit: (config: Ptr, models: Ptr[], names: string[], weights: Float32Array, n: number) => Ptr;
 }
 
 const FEATURE = 'Speech-to-text';
@@ -85,6 +92,16 @@ function bind(): Api {
     psSegNext: f(ps, 'void *ps_seg_next(void *seg)'),
     psSegWord: f(ps, 'const char *ps_seg_word(void *seg)'),
     psSegFrames: f(ps, 'void ps_seg_frames(void *seg, _Out_ int *sf, _Out_ int *ef)'),
+    psGetLogmath: f(ps, 'void *ps_get_logmath(void *ps)'),
+    psGetSearch: f(ps, 'const char *ps_get_search(void *ps)'),
+    psSetSearch: f(ps, 'int ps_set_search(void *ps, const char *name)'),
+    psSetLm: f(ps, 'int ps_set_lm(void *ps, const char *name, void *lm)'),
+    ngramRead: f(base, 'void *ngram_model_read(void *config, const char *file, int type, void *lmath)'),
+    ngramRetain: f(base, 'void *ngram_model_retain(void *model)'),
+    ngramSetInit: f(
+      base,
+      'void *ngram_model_set_init(void *config, void **models, const char **names, const float *weights, int n)',
+    ),
   };
 }
 
@@ -93,10 +110,20 @@ export function isFiller(word: string): boolean {
   return word === '<s>' || word === '</s>' || word === '<sil>' || /^\[.*\]$/.test(word) || /^\+\+.*\+\+$/.test(word);
 }
 
+/** Weight of the workspace model when interpolated with the generic one (see docs/BENCHMARKS.md). */
+export const DEFAULT_ADAPTATION_WEIGHT = 0.5;
+
 export class PocketsphinxDecoder {
   private readonly api: Api;
   private readonly config: Ptr;
   private readonly decoder: Ptr;
+  private readonly lmPath: string;
+  private readonly defaultSearch: string;
+  private generic: Ptr = null;
+  /** Key (path and weight) of the adapted model loaded in the "adapted" search, if any. */
+  private adaptedKey: string | null = null;
+  /** Whether the "adapted" search is the active one. */
+  private adaptedActive = false;
 
   constructor(options: PocketsphinxOptions) {
     const dir = options.modelDir;
@@ -118,6 +145,45 @@ export class PocketsphinxDecoder {
     if (!this.decoder) {
       throw new EngineUnavailableError(`${FEATURE}: pocketsphinx could not load its model from ${dir}`);
     }
+    this.lmPath = lm;
+    this.defaultSearch = this.api.psGetSearch(this.decoder) ?? '_default';
+  }
+
+  /**
+   * Decodes with the generic model interpolated with the ARPA model at `arpaPath` (weight `weight`
+   * for it, 1 - weight for the generic one), or with the generic model alone when `arpaPath` is null.
+   * The last adapted model stays loaded, so a workspace's consecutive recordings reuse it.
+   * Words of the ARPA model missing from the pronunciation dictionary are ignored by pocketsphinx.
+   */
+  useAdaptedModel(arpaPath: string | null, weight = DEFAULT_ADAPTATION_WEIGHT): void {
+    const api = this.api;
+    if (arpaPath === null) {
+      if (this.adaptedActive && api.psSetSearch(this.decoder, this.defaultSearch) < 0) {
+        throw new Error('ps_set_search failed');
+      }
+      this.adaptedActive = false;
+      return;
+    }
+    const key = `${weight}:${arpaPath}`;
+    if (this.adaptedKey !== key) {
+      const lmath = api.psGetLogmath(this.decoder);
+      // The generic model is read once more (the loaded search owns its copy) and kept for every set.
+      this.generic ??= api.ngramRead(this.config, this.lmPath, 0, lmath);
+      if (!this.generic) throw new Error(`${FEATURE}: could not read ${this.lmPath}`);
+      const adapted = api.ngramRead(this.config, arpaPath, 1, lmath);
+      if (!adapted) throw new BadMediaError(`${FEATURE}: the adapted language model could not be read`);
+      const set = api.ngramSetInit(
+        this.config,
+        [api.ngramRetain(this.generic), adapted],
+        ['generic', 'workspace'],
+        new Float32Array([1 - weight, weight]),
+        2,
+      );
+      if (!set || api.psSetLm(this.decoder, 'adapted', set) < 0) throw new Error('ps_set_lm failed');
+      this.adaptedKey = key;
+    }
+    if (api.psSetSearch(this.decoder, 'adapted') < 0) throw new Error('ps_set_search failed');
+    this.adaptedActive = true;
   }
 
   /**

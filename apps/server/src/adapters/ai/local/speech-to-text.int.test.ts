@@ -84,6 +84,25 @@ describe('speech-to-text (pocketsphinx via koffi, in a worker)', () => {
     expect(['NoMatch', 'Success']).toContain(noise.RecognitionStatus);
   });
 
+  it("favours the workspace's own words when given its text (adaptation)", async () => {
+    // The opening of Pride and Prejudice stands for a workspace's stored text; the recording speaks part of it.
+    const workspaceText =
+      'It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want ' +
+      'of a wife. However little known the feelings or views of such a man may be on his first entering a ' +
+      'neighbourhood, this truth is so well fixed in the minds of the surrounding families, that he is considered ' +
+      'the rightful property of some one or other of their daughters.';
+    const spoken = 'however little known the feelings or views of such a man may be';
+    const wav = readFileSync(fx.speak(spoken));
+    const generic = words((await stt.transcribe(wav)).DisplayText);
+    const adapted = words((await stt.transcribe(wav, { adaptationText: workspaceText })).DisplayText);
+    expect(adapted).toEqual(spoken.split(' '));
+    const recognised = (hyp: string[]) => spoken.split(' ').filter((w) => hyp.includes(w)).length;
+    expect(recognised(generic)).toBeLessThan(recognised(adapted));
+    // The next request without the text is decoded with the generic model again.
+    expect(words((await stt.transcribe(wav)).DisplayText)).toEqual(generic);
+    // The first adapted request of a worker reads the generic model a second time and merges the two vocabularies.
+  }, 180_000);
+
   it('rejects random bytes with BadMediaError', async () => {
     await expect(stt.transcribe(randomBytes(4096))).rejects.toBeInstanceOf(BadMediaError);
   });

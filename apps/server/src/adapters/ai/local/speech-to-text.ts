@@ -6,6 +6,7 @@ import { BadMediaError } from './errors.js';
 import { poolLimits, WorkerPool, type EngineState, type PoolLimits } from './pool.js';
 import type { SttJob, SttWorkerData } from './speech-to-text.worker.js';
 import type { AzureSttResult } from './stt-format.js';
+import { buildArpa } from './stt-language-model.js';
 import { parseWav, type WavInfo } from './wav.js';
 
 export type { AzureSttResult } from './stt-format.js';
@@ -25,8 +26,16 @@ export interface SpeechToTextOptions extends PoolLimits {
   silenceDbfs?: number;
 }
 
+export interface TranscribeOptions {
+  /**
+   * A workspace's own text: transcripts favour its words and word pairs (a bigram model of it is
+   * interpolated with the generic en-us model; words missing from the pronunciation dictionary are ignored).
+   */
+  adaptationText?: string;
+}
+
 export interface SpeechToTextEngine {
-  transcribe(wav: Buffer | Uint8Array): Promise<AzureSttResult>;
+  transcribe(wav: Buffer | Uint8Array, options?: TranscribeOptions): Promise<AzureSttResult>;
   warmUp(): Promise<void>;
   state(): EngineState;
   close(): Promise<void>;
@@ -63,7 +72,7 @@ export function createSpeechToText(options: SpeechToTextOptions = {}): SpeechToT
   });
 
   return {
-    async transcribe(wav: Buffer | Uint8Array): Promise<AzureSttResult> {
+    async transcribe(wav: Buffer | Uint8Array, transcribeOptions: TranscribeOptions = {}): Promise<AzureSttResult> {
       if (!((wav as unknown) instanceof Uint8Array)) throw new BadMediaError('Audio must be a Buffer');
       const buf = Buffer.isBuffer(wav) ? wav : Buffer.from(wav.buffer, wav.byteOffset, wav.byteLength);
       const info = parseWav(buf, { maxSeconds, maxBytes });
@@ -76,6 +85,9 @@ export function createSpeechToText(options: SpeechToTextOptions = {}): SpeechToT
           sampleRate: info.sampleRate,
           channels: info.channels,
           durationSeconds: info.durationSeconds,
+          adaptationArpa: transcribeOptions.adaptationText
+            ? (buildArpa(transcribeOptions.adaptationText) ?? undefined)
+            : undefined,
         },
         { transfer: [audio.buffer] },
       );
