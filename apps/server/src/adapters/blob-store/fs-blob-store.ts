@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, fstat, open as openCallback } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import { FLUSH_EVERY_BYTES, syncedFileWriter } from '../../lib/synced-file-writer';
+import { FileReadStream } from './file-read-stream';
 import { assertValidKey, BlobNotFoundError, type BlobInfo, type BlobStore, type ByteRange } from './types';
 
 const TMP_DIR = '.tmp';
@@ -17,6 +19,10 @@ async function fsyncPath(file: string, flags: string): Promise<void> {
     await handle.close();
   }
 }
+
+/** A plain descriptor (not a `FileHandle`): `FileReadStream` owns and closes it. */
+const openFd = (file: string): Promise<number> => promisify(openCallback)(file, 'r');
+const fstatSize = async (fd: number): Promise<number> => (await promisify(fstat)(fd)).size;
 
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
 
@@ -102,14 +108,15 @@ export function createFsBlobStore(
     async get(key, range?: ByteRange) {
       const file = pathOf(key);
       // Open first so a missing file is an error here, not later in the stream.
-      const handle = await open(file, 'r').catch((error: unknown) => {
+      const fd = await openFd(file).catch((error: unknown) => {
         throw isMissing(error) ? new BlobNotFoundError(key) : error;
       });
-      return createReadStream('', {
-        fd: handle,
-        highWaterMark: 1024 * 1024,
-        ...(range ? { start: range.start, end: range.end } : {}),
-      }) as Readable;
+      if (range) return new FileReadStream(fd, range.start, range.end);
+      const size = await fstatSize(fd).catch((error: unknown) => {
+        closeSync(fd);
+        throw error;
+      });
+      return new FileReadStream(fd, 0, size - 1);
     },
     async stat(key) {
       try {
