@@ -22,7 +22,7 @@ function closure(starts) {
     if (!file || seen.has(file)) continue;
     seen.add(file);
     const source = readFileSync(path.join(assets, file), 'utf8');
-    for (const match of source.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)) stack.push(match[1]);
+    for (const match of source.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)) if (match[1]) stack.push(match[1]);
   }
   return seen;
 }

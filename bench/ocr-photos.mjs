@@ -98,9 +98,11 @@ const PAGES = Number(process.argv[2] ?? 2);
 const loadAtStart = loadavg().map((x) => round(x));
 const rows = [];
 for (const [name, transform] of Object.entries(TRANSFORMS)) {
-  const acc = { tesseract: [], ppocr: [], both: [] };
-  const errs = { tesseract: [], ppocr: [], both: [] };
-  const secs = { tesseract: [], ppocr: [], both: [] };
+  /** @type {() => Record<'tesseract' | 'ppocr' | 'both', number[]>} */
+  const perEngine = () => ({ tesseract: [], ppocr: [], both: [] });
+  const acc = perEngine();
+  const errs = perEngine();
+  const secs = perEngine();
   let usedSecond = 0;
   for (let p = 0; p < PAGES; p++) {
     const lines = pageLines(30 + p).slice(p);

@@ -12,8 +12,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { PocketsphinxDecoder } from '../apps/server/src/adapters/ai/local/pocketsphinx.ts';
-import { buildArpa } from '../apps/server/src/adapters/ai/local/stt-language-model.ts';
+import { PocketsphinxDecoder } from '../apps/server/src/adapters/ai/local/pocketsphinx.js';
+import { buildArpa } from '../apps/server/src/adapters/ai/local/stt-language-model.js';
 import { SENTENCES, TEXT, wer, words } from './text-lib.mjs';
 
 const ROUNDS = Number(process.argv[2] ?? 2);
