@@ -315,6 +315,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const { chunkedUploads } = await createDavModule(app, {
     ...davDeps,
     db: database.db,
+    dialect: database.dialect,
     blobs,
     maxUploadBytes: config.uploads.maxBytes,
   });

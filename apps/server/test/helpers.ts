@@ -291,6 +291,32 @@ export const readJson = async <T>(response: Response): Promise<T> => (await resp
 export const readError = async (response: Response): Promise<ErrorResponse['error']> =>
   ErrorResponse.parse(await response.json()).error;
 
+/** One answer of `inParallel`, its body read whole (no connection is left holding an unread body). */
+export interface ParallelAnswer {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+/** How many answers got each status, e.g. `{ 201: 10, 429: 3 }`. */
+export const statusCounts = (answers: { status: number }[]): Record<number, number> => {
+  const counts: Record<number, number> = {};
+  for (const answer of answers) counts[answer.status] = (counts[answer.status] ?? 0) + 1;
+  return counts;
+};
+
+/**
+ * Sends `count` requests at once (`send(i)` starts the i-th) and answers them all, bodies read, once every one has
+ * answered: for the tests that a limit holds against parallel requests.
+ */
+export const inParallel = (count: number, send: (i: number) => Promise<Response>): Promise<ParallelAnswer[]> =>
+  Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const answer = await send(i);
+      return { status: answer.status, headers: answer.headers, body: await answer.text() };
+    }),
+  );
+
 /** Signs in an admin and creates an API key for the AI compatibility routes; returns the key. */
 export async function createAiApiKey(server: TestServer): Promise<string> {
   const admin = await server.signInAs({ owner_key: 'key-admin', role: 'admin' });

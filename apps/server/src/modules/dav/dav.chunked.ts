@@ -123,15 +123,12 @@ export function createChunkedUploads(deps: {
   async function mkcol(request: FastifyRequest, reply: FastifyReply, actor: UserActor, transferId: string) {
     request.raw.resume();
     if (await repo.find(actor.id, transferId)) throw new AppError('METHOD_NOT_ALLOWED', 'This upload already exists.');
-    if ((await repo.countOf(actor.id)) >= MAX_OPEN_UPLOADS) {
-      throw new AppError('INSUFFICIENT_STORAGE', 'Too many unfinished uploads: finish or cancel some first.');
-    }
     const destination = request.headers.destination ? destinationOf(actor, request.headers.destination) : null;
     const total = totalLengthOf(request);
     if (destination) await targetOf(actor, destination);
     await checkDeclared(actor, total ?? 0, destination);
     const now = iso(clock.now());
-    await repo.insert({
+    const row = {
       id: randomUUID(),
       user_id: actor.id,
       transfer_id: transferId,
@@ -139,7 +136,11 @@ export function createChunkedUploads(deps: {
       total_length: total,
       created_at: now,
       updated_at: now,
-    });
+    };
+    // Counted and stored in one step, so parallel MKCOLs cannot open more than the limit.
+    if (!(await repo.insertWithin(row, MAX_OPEN_UPLOADS))) {
+      throw new AppError('INSUFFICIENT_STORAGE', 'Too many unfinished uploads: finish or cancel some first.');
+    }
     return reply.status(201).send();
   }
 

@@ -25,7 +25,7 @@ import type { AppPasswordsService } from '../app-passwords';
 import type { FilesService } from '../files';
 import type { SharingService } from '../sharing';
 import type { FoldersService, WorkspacesService } from '../spaces';
-import type { Db } from '../../db';
+import type { Db, Dialect } from '../../db';
 import { iso, type Clock } from '../../lib/time';
 import type { BlobStore } from '../../adapters/blob-store';
 import { createChunkedUploads } from './dav.chunked';
@@ -41,6 +41,7 @@ export async function createDavModule(
   app: FastifyInstance,
   deps: {
     db: Db;
+    dialect: Dialect;
     clock: Clock;
     appPasswords: AppPasswordsService;
     files: FilesService;
@@ -68,7 +69,7 @@ export async function createDavModule(
       proppatch: (request, reply, dav, node) => proppatch({ ...deps, repo }, request, reply, dav, node),
     },
   });
-  const chunked = createChunkedUploads({ ...deps, repo: createChunkedRepository(deps.db), tree, locks });
+  const chunked = createChunkedUploads({ ...deps, repo: createChunkedRepository(deps.db, deps.dialect), tree, locks });
   await registerDavRoutes(app, { appPasswords: deps.appPasswords, methods, chunked });
   return { chunkedUploads: { sweep: () => chunked.sweep() } };
 }

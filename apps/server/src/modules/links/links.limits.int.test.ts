@@ -10,6 +10,7 @@ import {
   readJson,
   signInPeople,
   startTestServer,
+  statusCounts,
   type TestServer,
 } from '../../../test/helpers';
 
@@ -51,11 +52,7 @@ describe.each(dialects())('public link limits against parallel and partial reque
       error: () => (JSON.parse(body) as { error: { code: string; message: string } }).error,
     };
   };
-  const statuses = (answers: { status: number }[]) => {
-    const counts: Record<number, number> = {};
-    for (const answer of answers) counts[answer.status] = (counts[answer.status] ?? 0) + 1;
-    return counts;
-  };
+  const statuses = statusCounts;
 
   describe('wrong link passwords, sent in parallel', () => {
     it('checks exactly the limit of 40 parallel wrong passwords from one address (10 × 401), the rest 429', async () => {
