@@ -40,6 +40,7 @@ import { m0039FileMtime } from './0039-file-mtime';
 import { m0040AskPassages } from './0040-ask-passages';
 import { m0041AiModels } from './0041-ai-models';
 import { m0042PassageTerms } from './0042-passage-terms';
+import { m0043FolderFileOrder } from './0043-folder-file-order';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -87,4 +88,5 @@ export const migrations: Record<string, Migration> = {
   '0040-ask-passages': m0040AskPassages,
   '0041-ai-models': m0041AiModels,
   '0042-passage-terms': m0042PassageTerms,
+  '0043-folder-file-order': m0043FolderFileOrder,
 };

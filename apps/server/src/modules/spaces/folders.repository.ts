@@ -341,9 +341,11 @@ export const createFoldersRepository = (db: Db) => ({
     if (filter.kind) query = query.where(fileKindCondition(filter.kind, sql.ref('content_type')));
     if (filter.nameKeys) query = query.where('name_key', 'in', filter.nameKeys);
     if (after) {
-      query = query.where((eb) =>
-        eb.or([eb(key, op, after.value), eb.and([eb(key, '=', after.value), eb('id', op, after.id)])]),
-      );
+      // `key >= value and (key > value or id > after)`: the first bound lets the database seek into the
+      // (folder_id, name order, id) index of migration 0043 (a range read) instead of walking the folder from its start.
+      query = query
+        .where(key, desc ? '<=' : '>=', after.value)
+        .where((eb) => eb.or([eb(key, op, after.value), eb('id', op, after.id)]));
     }
     const direction = desc ? 'desc' : 'asc';
     return query.orderBy(key, direction).orderBy('id', direction).limit(limit).execute();
