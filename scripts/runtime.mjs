@@ -16,7 +16,7 @@ import { isSupportedNode, SUPPORTED_NODE_LINES, unsupportedNodeMessage } from '.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The Node version installed when the machine's node is not supported: 22, whose streams serve downloads twice as fast as 24.21's here (docs/BENCHMARKS.md). */
+/** The Node version installed when the machine's node is not supported: 22, whose uploads ran faster than 24.21's here (docs/BENCHMARKS.md, "the product's path on both lines"). */
 export const RUNTIME_NODE_VERSION = '22.23.3';
 
 export { isSupportedNode };
