@@ -1,7 +1,16 @@
 import { AskResponse, FileInsights } from '@atrium/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, expectJson, readJson, sendJson, startTestServer, uploadFile, type TestServer } from './helpers';
+import {
+  dialects,
+  expectJson,
+  readError,
+  readJson,
+  sendJson,
+  startTestServer,
+  uploadFile,
+  type TestServer,
+} from './helpers';
 
 type Caller = 'owner' | 'editor' | 'viewer' | 'nonMember' | 'recipient' | 'admin';
 
@@ -75,11 +84,16 @@ describe.each(dialects())('access-control matrix: ask your files (%s)', (dialect
         answer.status === 200 ? AskResponse.parse(await readJson(answer)).citations.map((c) => c.fileId) : [];
       if (answer.status !== 200 || JSON.stringify([...found].sort()) !== JSON.stringify([...ids].sort()))
         failures.push(`${who}: ${answer.status} cited ${found.length}, expected ${ids.length}`);
-      // Asking inside a workspace one is not in cites nothing.
+      // Asking inside the workspace cites only its files; for anyone not in it the workspace is not found (404).
       const inWorkspace = await send(who, 'POST', '/api/ask', { question: 'akmatrix plan', workspaceId: ws.id });
-      const inside = AskResponse.parse(await readJson(inWorkspace)).citations.map((c) => c.fileId);
-      const want = ids.filter((id) => id === team);
-      if (JSON.stringify(inside) !== JSON.stringify(want)) failures.push(`${who} in the workspace: ${inside.length}`);
+      if (ids.includes(team)) {
+        const inside = AskResponse.parse(await readJson(inWorkspace)).citations.map((c) => c.fileId);
+        if (JSON.stringify(inside) !== JSON.stringify([team]))
+          failures.push(`${who} in the workspace: ${inside.length}`);
+      } else {
+        const code = inWorkspace.status === 404 ? (await readError(inWorkspace)).code : inWorkspace.status;
+        if (code !== 'WORKSPACE_NOT_FOUND') failures.push(`${who} in a workspace not theirs: ${code}`);
+      }
       // A summary of a file the caller may not read is the not-found answer, never the file's text.
       const summary = AskResponse.parse(
         await readJson(await send(who, 'POST', '/api/ask', { question: 's', fileId: mine, summarise: true })),
