@@ -1,4 +1,4 @@
-// Speech to text (docs/PRODUCT.md#local-engines): word error rate (WER) and real-time factor (RTF) of the local
+// Speech to text (docs/PRODUCT.md#speech-to-text): word error rate (WER) and real-time factor (RTF) of the local
 // pocketsphinx engine per set: Debian's pocketsphinx-testdata recordings (librivox, cards) with the package's
 // reference transcripts, and fixed sentences spoken by each local voice (festival HTS slt, flite slt) with the
 // same commands as the product's text-to-speech worker. Decoder configurations are compared side by side in one

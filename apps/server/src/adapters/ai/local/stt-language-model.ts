@@ -1,6 +1,6 @@
 /**
  * A small bigram language model (ARPA text) written from a workspace's own text, for speech-to-text
- * adaptation (docs/PRODUCT.md#local-engines): pocketsphinx interpolates it with its generic en-us model,
+ * adaptation (docs/PRODUCT.md#speech-to-text): pocketsphinx interpolates it with its generic en-us model,
  * so words and word pairs that occur in the workspace's stored files become likelier in transcripts.
  * Absolute discounting (D = 0.5) with back-off weights computed so each history's probabilities sum to 1.
  */
