@@ -92,15 +92,17 @@ describe.each(dialects())('rclone (%s)', (dialect) => {
     // Changes on both sides: a file changed, one added and one deleted here; one added on the server.
     await writeFile(path.join(local, 'docs', 'naïve-9.md'), 'changed here');
     await writeFile(path.join(local, 'docs', 'Über uns', 'new here ✓.txt'), 'new here');
-    await unlink(path.join(local, 'código', '日本語 6.bin'));
-    await unlink(path.join(local, 'docs', 'naïve-1.md'));
     const put = await server.fetch('/remote.php/dav/files/rclone-user/Personal/Sync/docs/from%20the%20server.txt', {
       method: 'PUT',
       headers: { authorization: `Basic ${Buffer.from(`rclone-user:${password}`).toString('base64')}` },
       body: 'from the server',
     });
     expect(put.status).toBe(201);
+    // What the server gained comes down first (a one-way copy would bring deleted files back if they went first)…
     await rclone('copy', remote, local, '--ignore-existing');
+    // …then two files deleted here, and everything goes up: the server loses them too.
+    await unlink(path.join(local, 'código', '日本語 6.bin'));
+    await unlink(path.join(local, 'docs', 'naïve-1.md'));
     await rclone('sync', local, remote);
     await rclone('sync', remote, back);
     await rclone('check', local, remote, '--download');
