@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, createReadStream, fstat, open as openCallback } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { FLUSH_EVERY_BYTES, syncedFileWriter } from '../../lib/synced-file-writer';
