@@ -15,13 +15,13 @@
 // ASK_PER_MINUTE is reset in the database between requests (the bench measures the work, not the limiter).
 // Usage: npm run build && node bench/ask-eval.mjs [pages=400]
 //        BENCH_DATABASE_URL=postgres://… node bench/ask-eval.mjs   (PostgreSQL; the database must be empty)
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { jsonApi, percentile, root, round, startAtrium } from './files-lib.mjs';
+import { manPages, nameLine, renderManPage, seededRandom, words } from './man-pages.mjs';
 
 const require = createRequire(path.join(root, 'apps/server/package.json'));
 const wanted = Number(process.argv[2] ?? 400);
@@ -32,64 +32,9 @@ const work = mkdtempSync(path.join(tmpdir(), 'atrium-bench-ask-'));
 const database = databaseUrl ?? `sqlite:${path.join(work, 'atrium.db')}`;
 
 // ---- The evaluation set ----
-let seed = 31;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-// The Google Cloud CLI (installed on this machine from Google's own repository, not Debian's) ships ~16,600
-// near-identical generated pages: they are not part of the set.
-const google = new Set(
-  spawnSync('dpkg', ['-L', 'google-cloud-cli'], { encoding: 'utf8' }).stdout?.split('\n').filter(Boolean) ?? [],
-);
-const candidates = ['man1', 'man8']
-  .flatMap((section) =>
-    readdirSync(`/usr/share/man/${section}`)
-      .filter((name) => name.endsWith('.gz'))
-      .map((name) => path.join('/usr/share/man', section, name)),
-  )
-  .filter((file) => !google.has(file) && !path.basename(file).startsWith('gcloud'))
-  .sort();
-for (let i = candidates.length - 1; i > 0; i--) {
-  const j = Math.floor(random() * (i + 1));
-  [candidates[i], candidates[j]] = [/** @type {string} */ (candidates[j]), /** @type {string} */ (candidates[i])];
-}
-const words = (/** @type {string} */ text) =>
-  text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-
-/** A page rendered as plain text, or null when it is only a link to another page or does not render. */
-function render(/** @type {string} */ file) {
-  const raw = zlib.gunzipSync(readFileSync(file)).toString('utf8');
-  if (/^\.so\s/m.test(raw.slice(0, 200))) return null;
-  const out = spawnSync('man', ['-l', file], {
-    env: { ...process.env, MANWIDTH: '90', MANPAGER: 'cat', PAGER: 'cat', LANG: 'C.UTF-8', MAN_KEEP_FORMATTING: '' },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  // eslint-disable-next-line no-control-regex
-  return out.status === 0 && out.stdout ? out.stdout.replace(/.\x08/g, '') : null;
-}
-
-/** The page's names and its question (the NAME line's description without those names), or null. */
-function nameLine(/** @type {string} */ text) {
-  const match = /^NAME\n([\s\S]*?)\n\s*\n/m.exec(text);
-  if (!match?.[1]) return null;
-  const line = match[1].replace(/\s+/g, ' ').trim();
-  const parts = /^(.+?)\s+[-‐–—]+\s+(.+)$/u.exec(line);
-  if (!parts?.[1] || !parts[2]) return null;
-  const names = new Set(parts[1].split(/[,\s]+/).flatMap(words));
-  const question = parts[2]
-    .split(/\s+/)
-    .filter((word) => !words(word).some((w) => names.has(w)))
-    .join(' ')
-    .replace(/^[\s,:;.-]+|[\s,:;]+$/g, '');
-  return words(question).length >= 3 ? { question, names } : null;
-}
+const random = seededRandom(31);
+const candidates = manPages(random);
+const render = renderManPage;
 
 /** @type {{ name: string, question: string, text: string, id?: string }[]} */
 const pages = [];

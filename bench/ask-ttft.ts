@@ -17,6 +17,13 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { getLlama } from 'node-llama-cpp';
 import { createLlamaHost } from '../apps/server/src/modules/llm/llama-host.js';
+import {
+  GGML_F32,
+  GGML_Q8_0,
+  GGUF_ALIGNMENT as ALIGNMENT,
+  GgufWriter,
+  type GgufValue,
+} from '../apps/server/test/tiny-gguf.js';
 
 const RUNS = Number(process.argv[2] ?? 5);
 const THREADS = Number(process.argv[3] ?? 2);
@@ -25,50 +32,7 @@ const MAX_TOKENS = Number(process.argv[4] ?? 64);
 /** Qwen2-0.5B's dimensions (its config.json), with a 32k vocabulary. */
 const SHAPE = { nLayer: 24, nEmbd: 896, nHead: 14, nHeadKv: 2, nFf: 4864, nVocab: 32_000, context: 32_768 };
 
-// ---- A GGUF v3 writer (the format of apps/server/test/tiny-gguf.ts, with Q8_0 tensors written in pieces) ----
-const ALIGNMENT = 32;
-const T = { uint32: 4, int32: 5, float32: 6, bool: 7, string: 8, array: 9 } as const;
-const GGML_F32 = 0;
-const GGML_Q8_0 = 8;
-
-class Bytes {
-  chunks: Buffer[] = [];
-  length = 0;
-  push(b: Buffer) {
-    this.chunks.push(b);
-    this.length += b.length;
-  }
-  u32(n: number) {
-    const b = Buffer.alloc(4);
-    b.writeUInt32LE(n);
-    this.push(b);
-  }
-  i32(n: number) {
-    const b = Buffer.alloc(4);
-    b.writeInt32LE(n);
-    this.push(b);
-  }
-  u64(n: number) {
-    const b = Buffer.alloc(8);
-    b.writeBigUInt64LE(BigInt(n));
-    this.push(b);
-  }
-  f32(n: number) {
-    const b = Buffer.alloc(4);
-    b.writeFloatLE(n);
-    this.push(b);
-  }
-  str(s: string) {
-    const b = Buffer.from(s, 'utf8');
-    this.u64(b.length);
-    this.push(b);
-  }
-  pad() {
-    const rest = this.length % ALIGNMENT;
-    if (rest) this.push(Buffer.alloc(ALIGNMENT - rest));
-  }
-}
-
+// ---- The model file, written with the tests' GGUF writer (Q8_0 tensors written in pieces) ----
 /** The words of the prompt, so that they are single pieces as in a real tokenizer. */
 const PASSAGE_WORDS =
   'the a an of to in and or is are was be by for on with as at from that this it its which each any all no not may shall will within days written notice party parties supplier contract agreement invoice invoices paid payment delivery office furniture leeds london budget report quarter revenue costs staff project plan meeting minutes team review risk schedule customer service terms termination clause renewal period year month week price prices total amount tax rate policy security access data files folder share shared user users account password change changes update updated version document documents page pages section sections question answer answers source sources cite cited passage passages number numbers first second third last next before after during between under over above below into out up down more less most least other same new old high low good best better'.split(
@@ -119,54 +83,31 @@ function writeModel(file: string) {
   const { nLayer, nEmbd, nHead, nHeadKv, nFf, nVocab, context } = SHAPE;
   const headDim = nEmbd / nHead;
   const kv = headDim * nHeadKv;
-  const head = new Bytes();
-  const meta: [string, number, (b: Bytes) => void][] = [
-    ['general.architecture', T.string, (b) => b.str('llama')],
-    ['general.name', T.string, (b) => b.str('atrium-bench-qwen2-0.5b-shape-random-q8_0')],
-    ['general.alignment', T.uint32, (b) => b.u32(ALIGNMENT)],
-    ['general.file_type', T.uint32, (b) => b.u32(7)], // MOSTLY_Q8_0
-    ['llama.context_length', T.uint32, (b) => b.u32(context)],
-    ['llama.embedding_length', T.uint32, (b) => b.u32(nEmbd)],
-    ['llama.block_count', T.uint32, (b) => b.u32(nLayer)],
-    ['llama.feed_forward_length', T.uint32, (b) => b.u32(nFf)],
-    ['llama.attention.head_count', T.uint32, (b) => b.u32(nHead)],
-    ['llama.attention.head_count_kv', T.uint32, (b) => b.u32(nHeadKv)],
-    ['llama.attention.layer_norm_rms_epsilon', T.float32, (b) => b.f32(1e-6)],
-    ['llama.rope.dimension_count', T.uint32, (b) => b.u32(headDim)],
-    ['llama.rope.freq_base', T.float32, (b) => b.f32(1_000_000)],
-    ['tokenizer.ggml.model', T.string, (b) => b.str('llama')],
-    [
-      'tokenizer.ggml.tokens',
-      T.array,
-      (b) => {
-        b.u32(T.string);
-        b.u64(tokens.length);
-        for (const t of tokens) b.str(t);
-      },
-    ],
-    [
-      'tokenizer.ggml.scores',
-      T.array,
-      (b) => {
-        b.u32(T.float32);
-        b.u64(scores.length);
-        for (const s of scores) b.f32(s);
-      },
-    ],
-    [
-      'tokenizer.ggml.token_type',
-      T.array,
-      (b) => {
-        b.u32(T.int32);
-        b.u64(types.length);
-        for (const t of types) b.i32(t);
-      },
-    ],
-    ['tokenizer.ggml.unknown_token_id', T.uint32, (b) => b.u32(0)],
-    ['tokenizer.ggml.bos_token_id', T.uint32, (b) => b.u32(1)],
-    ['tokenizer.ggml.eos_token_id', T.uint32, (b) => b.u32(2)],
-    ['tokenizer.ggml.add_bos_token', T.bool, (b) => b.push(Buffer.from([1]))],
-    ['tokenizer.ggml.add_eos_token', T.bool, (b) => b.push(Buffer.from([0]))],
+  const head = new GgufWriter();
+  const u32 = (value: number): GgufValue => ({ type: 'uint32', value });
+  const meta: [string, GgufValue][] = [
+    ['general.architecture', { type: 'string', value: 'llama' }],
+    ['general.name', { type: 'string', value: 'atrium-bench-qwen2-0.5b-shape-random-q8_0' }],
+    ['general.alignment', u32(ALIGNMENT)],
+    ['general.file_type', u32(7)], // MOSTLY_Q8_0
+    ['llama.context_length', u32(context)],
+    ['llama.embedding_length', u32(nEmbd)],
+    ['llama.block_count', u32(nLayer)],
+    ['llama.feed_forward_length', u32(nFf)],
+    ['llama.attention.head_count', u32(nHead)],
+    ['llama.attention.head_count_kv', u32(nHeadKv)],
+    ['llama.attention.layer_norm_rms_epsilon', { type: 'float32', value: 1e-6 }],
+    ['llama.rope.dimension_count', u32(headDim)],
+    ['llama.rope.freq_base', { type: 'float32', value: 1_000_000 }],
+    ['tokenizer.ggml.model', { type: 'string', value: 'llama' }],
+    ['tokenizer.ggml.tokens', { type: 'array', of: 'string', value: tokens }],
+    ['tokenizer.ggml.scores', { type: 'array', of: 'float32', value: scores }],
+    ['tokenizer.ggml.token_type', { type: 'array', of: 'int32', value: types }],
+    ['tokenizer.ggml.unknown_token_id', u32(0)],
+    ['tokenizer.ggml.bos_token_id', u32(1)],
+    ['tokenizer.ggml.eos_token_id', u32(2)],
+    ['tokenizer.ggml.add_bos_token', { type: 'bool', value: true }],
+    ['tokenizer.ggml.add_eos_token', { type: 'bool', value: false }],
   ];
   const tensors: { name: string; dims: number[]; type: number }[] = [
     { name: 'token_embd.weight', dims: [nEmbd, nVocab], type: GGML_Q8_0 },
@@ -191,22 +132,10 @@ function writeModel(file: string) {
     const count = t.dims.reduce((a, b) => a * b, 1);
     return t.type === GGML_F32 ? count * 4 : (count / 32) * 34;
   };
-  head.push(Buffer.from('GGUF', 'ascii'));
-  head.u32(3);
-  head.u64(tensors.length);
-  head.u64(meta.length);
-  for (const [key, type, write] of meta) {
-    head.str(key);
-    head.u32(type);
-    write(head);
-  }
+  head.header(tensors.length, meta);
   let offset = 0;
   for (const t of tensors) {
-    head.str(t.name);
-    head.u32(t.dims.length);
-    for (const d of t.dims) head.u64(d);
-    head.u32(t.type);
-    head.u64(offset);
+    head.tensorInfo(t.name, t.dims, t.type, offset);
     offset += sizeOf(t);
     offset += (ALIGNMENT - (offset % ALIGNMENT)) % ALIGNMENT;
   }

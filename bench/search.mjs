@@ -12,12 +12,12 @@
 // words that appear only in content, from the commonest to a rare one.
 // Usage: npm run build && node bench/search.mjs [files=100000] [names|analysed]
 //        BENCH_DATABASE_URL=postgres://… node bench/search.mjs   (PostgreSQL; the database must be empty)
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { drain, jsonApi, percentile, root, startAtrium } from './files-lib.mjs';
+import { insertRowsPostgres, insertRowsSqlite, spreadRows } from './spread.mjs';
 
 const require = createRequire(path.join(root, 'apps/server/package.json'));
 const total = Number(process.argv[2] ?? 100_000);
@@ -127,120 +127,35 @@ const spaces = await api('GET', '/api/spaces');
 const personalRoot = spaces[0].rootFolderId;
 const workspace = await api('POST', '/api/workspaces', { name: 'Bench team' });
 
-// The rows, as the server writes them.
-const now = Date.now();
-const iso = (/** @type {number} */ ms) => new Date(ms).toISOString();
-/** @type {Record<string, unknown>[]} */
-const folders = [];
-/** @type {Record<string, unknown>[]} */
-const files = [];
+// The rows, as the server writes them; the stranger shares one of their folders (~1/300 of their files) with the
+// admin: search also looks through shares.
+const me = await api('GET', '/api/me');
+const { folders, files, shares } = spreadRows({
+  total,
+  random,
+  personalRoot,
+  workspace,
+  adminId: me.id,
+  folderName: (i) => `${pick(WORDS)} ${pick(WORDS)} ${i}`,
+  file: (i) => {
+    const [extension, type] = pick(EXTENSIONS);
+    const name = `${pick(WORDS)}-${pick(WORDS)}-${2000 + (i % 30)}-${i}.${extension}`;
+    return { name, contentType: type ?? 'text/plain', size: 1000 + Math.floor(random() * 1e6) };
+  },
+});
 /** @type {[string, Record<string, unknown>[]][]} */
 const tables = [
   ['folders', folders],
   ['files', files],
+  ['shares', shares],
 ];
-const strangerRootId = randomUUID();
-folders.push({
-  id: strangerRootId,
-  workspace_id: null,
-  owner_key: 'stranger',
-  parent_id: null,
-  name: 'stranger',
-  name_key: 'stranger',
-  created_by: null,
-  created_at: iso(now),
-  updated_at: iso(now),
-});
-/**
- * @param {{ workspaceId: string | null, ownerKey: string | null, fileOwner: string, rootId: string }} space
- * @param {number} folderCount @param {number} fileCount
- */
-function fill(space, folderCount, fileCount) {
-  const ids = [];
-  for (let i = 0; i < folderCount; i++) {
-    const id = randomUUID();
-    const name = `${pick(WORDS)} ${pick(WORDS)} ${i}`;
-    ids.push(id);
-    folders.push({
-      id,
-      workspace_id: space.workspaceId,
-      owner_key: space.ownerKey,
-      parent_id: space.rootId,
-      name,
-      name_key: name.toLowerCase(),
-      created_by: null,
-      created_at: iso(now - i * 60_000),
-      updated_at: iso(now - i * 60_000),
-    });
-  }
-  for (let i = 0; i < fileCount; i++) {
-    const [extension, type] = pick(EXTENSIONS);
-    const name = `${pick(WORDS)}-${pick(WORDS)}-${2000 + (i % 30)}-${i}.${extension}`;
-    const id = randomUUID();
-    files.push({
-      id,
-      owner_key: space.fileOwner,
-      file_name: name,
-      name_key: name.toLowerCase(),
-      size: 1000 + Math.floor(random() * 1e6),
-      content_type: type,
-      sha256: '0'.repeat(64),
-      blob_key: `files/${id}`,
-      upload_date: iso(now - Math.floor(random() * 365 * 86_400_000)),
-      folder_id: pick(ids),
-      workspace_id: space.workspaceId,
-      uploaded_by: null,
-    });
-  }
-  return ids;
-}
-fill({ workspaceId: null, ownerKey: 'admin', fileOwner: 'admin', rootId: personalRoot }, 500, total * 0.6);
-fill(
-  { workspaceId: workspace.id, ownerKey: null, fileOwner: 'admin', rootId: workspace.rootFolderId },
-  300,
-  total * 0.2,
-);
-const strangerFolders = fill(
-  { workspaceId: null, ownerKey: 'stranger', fileOwner: 'stranger', rootId: strangerRootId },
-  300,
-  total * 0.2,
-);
-// The stranger shares one of their folders (~1/300 of their files) with the admin: search also looks through shares.
-const me = await api('GET', '/api/me');
-tables.push([
-  'shares',
-  [
-    {
-      id: randomUUID(),
-      file_id: null,
-      folder_id: strangerFolders[0],
-      grantee_user_id: me.id,
-      grantee_workspace_id: null,
-      role: 'viewer',
-      created_by: null,
-      created_at: iso(now),
-    },
-  ],
-]);
 
 const insertStarted = performance.now();
 if (databaseUrl) {
   const pg = require('pg');
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  await client.query('begin');
-  for (const [table, rows] of tables) {
-    const columns = Object.keys(rows[0] ?? {});
-    for (let at = 0; at < rows.length; at += 1000) {
-      const batch = rows.slice(at, at + 1000);
-      const values = batch.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`);
-      await client.query(
-        `insert into ${table} (${columns.join(', ')}) values ${values.join(', ')}`,
-        batch.flatMap((row) => columns.map((column) => row[column])),
-      );
-    }
-  }
-  await client.query('commit');
+  await insertRowsPostgres(client, tables);
   if (analysed) {
     await client.query('begin');
     for (let at = 0; at < files.length; at += 500) {
@@ -261,13 +176,7 @@ if (databaseUrl) {
   const Database = require('better-sqlite3');
   const db = new Database(path.join(work, 'atrium.db'));
   db.pragma('busy_timeout = 5000');
-  for (const [table, rows] of tables) {
-    const columns = Object.keys(rows[0] ?? {});
-    const insert = db.prepare(
-      `insert into ${table} (${columns.join(', ')}) values (${columns.map((c) => `@${c}`).join(', ')})`,
-    );
-    db.transaction(() => rows.forEach((row) => insert.run(row)))();
-  }
+  insertRowsSqlite(db, tables);
   if (analysed) {
     // What setContent writes: the document's text, then its FTS5 row.
     const documents = db.prepare(`update search_documents set content = ? where item_id = ? and kind = 'file'`);

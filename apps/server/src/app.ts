@@ -257,6 +257,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     embedder: overrides.askModels?.embedder ?? (() => llm.currentEmbedder()),
     limiter: rateLimiter,
     log: app.log,
+    spaces: spacesRepo,
   });
   app.decorate('ask', ask);
   createPreferencesModule(app, { db: database.db, clock });

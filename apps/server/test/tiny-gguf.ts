@@ -6,19 +6,25 @@
  */
 import { writeFileSync } from 'node:fs';
 
-const ALIGNMENT = 32;
+/** GGUF's alignment of the tensor data, its value types, and ggml's tensor types used here. */
+export const GGUF_ALIGNMENT = 32;
+const ALIGNMENT = GGUF_ALIGNMENT;
 const GGUF_TYPE = { uint32: 4, int32: 5, float32: 6, bool: 7, string: 8, array: 9 } as const;
-const GGML_F32 = 0;
+export const GGML_F32 = 0;
+export const GGML_Q8_0 = 8;
 
-type Value =
+export type GgufValue =
   | { type: 'uint32' | 'int32' | 'float32'; value: number }
   | { type: 'bool'; value: boolean }
   | { type: 'string'; value: string }
   | { type: 'array'; of: 'string'; value: string[] }
   | { type: 'array'; of: 'float32' | 'int32'; value: number[] };
 
-class Writer {
-  private chunks: Buffer[] = [];
+type Value = GgufValue;
+
+/** GGUF's little-endian building blocks, kept as a list of buffers (the bench writes its big tensors apart). */
+export class GgufWriter {
+  readonly chunks: Buffer[] = [];
   length = 0;
   push(buffer: Buffer) {
     this.chunks.push(buffer);
@@ -74,6 +80,26 @@ class Writer {
           else this.f32(item);
         }
     }
+  }
+  /** The file's start: magic, version 3, the counts and the metadata. */
+  header(tensorCount: number, metadata: [string, Value][]) {
+    this.push(Buffer.from('GGUF', 'ascii'));
+    this.u32(3);
+    this.u64(tensorCount);
+    this.u64(metadata.length);
+    for (const [key, value] of metadata) {
+      this.str(key);
+      this.u32(value.type === 'array' ? GGUF_TYPE.array : GGUF_TYPE[value.type]);
+      this.value(value);
+    }
+  }
+  /** One tensor's description: name, dimensions, ggml type and offset in the data. */
+  tensorInfo(name: string, dims: number[], type: number, offset: number) {
+    this.str(name);
+    this.u32(dims.length);
+    for (const dim of dims) this.u64(dim);
+    this.u32(type);
+    this.u64(offset);
   }
   toBuffer() {
     return Buffer.concat(this.chunks);
@@ -169,24 +195,12 @@ export function tinyGguf({ name = 'atrium-tiny-test' }: TinyGgufOptions = {}): B
     );
   }
 
-  const head = new Writer();
-  head.push(Buffer.from('GGUF', 'ascii'));
-  head.u32(3);
-  head.u64(tensors.length);
-  head.u64(metadata.length);
-  for (const [key, value] of metadata) {
-    head.str(key);
-    head.u32(value.type === 'array' ? GGUF_TYPE.array : GGUF_TYPE[value.type]);
-    head.value(value);
-  }
-  const data = new Writer();
+  const head = new GgufWriter();
+  head.header(tensors.length, metadata);
+  const data = new GgufWriter();
   tensors.forEach((tensor, index) => {
     const count = tensor.dims.reduce((a, b) => a * b, 1);
-    head.str(tensor.name);
-    head.u32(tensor.dims.length);
-    for (const dim of tensor.dims) head.u64(dim);
-    head.u32(GGML_F32);
-    head.u64(data.length);
+    head.tensorInfo(tensor.name, tensor.dims, GGML_F32, data.length);
     const values = tensor.fill === 'ones' ? new Float32Array(count).fill(1) : weights(count, index + 1, 0.5);
     data.push(Buffer.from(values.buffer, values.byteOffset, values.byteLength));
     data.pad();

@@ -8,6 +8,7 @@ import { extractive, extractiveSummary, generate } from './answer';
 import { cutPassages, type PassageSources } from './passages';
 import { isModelTrouble, type AnswerGenerator, type PassageEmbedder } from './ports';
 import { createRetrieval, TOP_PASSAGES, type RetrievalOptions } from './retrieval';
+import type { SpacesRepository } from '../spaces';
 
 export interface AskServiceDeps {
   db: Db;
@@ -19,6 +20,8 @@ export interface AskServiceDeps {
   /** The database-backed limiter (`lib/rate-limiter.ts`), for the per-user limit. */
   limiter: { consume(limit: { key: string; max: number; windowMs: number; message: string }): Promise<void> };
   log: { warn(details: object, message: string): void };
+  /** Who is a member of a workspace, in what role (the spaces module's). */
+  spaces: Pick<SpacesRepository, 'findWorkspace'>;
 }
 
 /** Passages embedded per call to the embedder. */
@@ -111,8 +114,8 @@ export function createAskService(deps: AskServiceDeps) {
       // One workspace's files: its members only, 404 for anyone else (as every workspace route).
       if (request.workspaceId !== undefined)
         await requireWorkspace(actor, request.workspaceId, 'read', async (id) => {
-          const memberRole = await repo.memberRole(actor, id);
-          return memberRole ? { memberRole } : undefined;
+          const row = await deps.spaces.findWorkspace(id, actor.id);
+          return row && { memberRole: row.member_role };
         });
       let rows: PassageRow[];
       let base: AskResponse;
