@@ -41,6 +41,7 @@ import { m0040AskPassages } from './0040-ask-passages';
 import { m0041AiModels } from './0041-ai-models';
 import { m0042PassageTerms } from './0042-passage-terms';
 import { m0043FolderFileOrder } from './0043-folder-file-order';
+import { m0044PassageVocab } from './0044-passage-vocab';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -89,4 +90,5 @@ export const migrations: Record<string, Migration> = {
   '0041-ai-models': m0041AiModels,
   '0042-passage-terms': m0042PassageTerms,
   '0043-folder-file-order': m0043FolderFileOrder,
+  '0044-passage-vocab': m0044PassageVocab,
 };

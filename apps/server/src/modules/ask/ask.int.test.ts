@@ -245,6 +245,22 @@ describe.each(dialects())('ask your files (%s)', (dialect) => {
     expect(await cited('ana', 'blue widget')).toEqual(['glossary.md']);
   });
 
+  it('finds the one readable passage behind thousands of better-ranked ones the asker may not read', async () => {
+    // 7,000 passages of Cleo's, each saying "numbat" four times, rank above Ana's one mention: the engine's best
+    // few hundred (then thousands) hold none Ana may read, so retrieval falls back to the condition in the query.
+    const theirs = await upload('cleo', '', 'numbat-survey.md', 'Numbat survey notes.');
+    const text = 'Numbat numbat numbat: the numbat habitat survey.';
+    const db = server.app.database.db;
+    const words = dialect === 'postgres' ? sql`, atrium_search_words(${text}::text)` : sql``;
+    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 7000)
+      insert into passages (file_id, ordinal, text${dialect === 'postgres' ? sql`, text_tsv` : sql``})
+      select ${theirs.id}, i, ${text}${words} from n`.execute(db);
+    await upload('ana', '', 'island-trip.md', 'On the island trip we met a numbat near the ferry.');
+    expect(await cited('ana', 'numbat')).toEqual(['island-trip.md']);
+    expect((await cited('cleo', 'numbat')).every((name) => name === 'numbat-survey.md')).toBe(true);
+    await sql`delete from passages where file_id = ${theirs.id}`.execute(db);
+  });
+
   it('summarises one readable file, refuses bad input with 400 and the anonymous with 401', async () => {
     const summary = await ask('ana', 'summarise', {
       fileId: (await fileIdOf('supplier-contract.md')) ?? '',

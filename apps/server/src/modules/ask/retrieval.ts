@@ -85,8 +85,12 @@ export const sameWord = (present: string, word: string): boolean => {
   const root = stem(word);
   return root.length >= 4 && present.startsWith(root);
 };
-const holds = (words: Set<string>, list: string[], word: string) =>
-  words.has(word) || list.some((present) => sameWord(present, word));
+/** Whether a text (its words as a set and in order) holds `word` in some form (`sameWord`, its stem found once). */
+const holds = (words: Set<string>, list: string[], word: string) => {
+  if (words.has(word)) return true;
+  const root = stem(word);
+  return root.length >= 4 && list.some((present) => present.startsWith(root));
+};
 
 export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbedder | null) {
   async function dense(actor: UserActor, question: string, within: Within, signal?: AbortSignal) {
@@ -112,6 +116,24 @@ export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbe
     return scored.sort((a, b) => b.cosine - a.cosine).slice(0, CANDIDATES);
   }
 
+  /**
+   * The terms to search for, of `groups` (each word of the question with its forms): a passage is relevant when it
+   * holds `needed` of the n words, so every relevant passage holds one of the n − needed + 1 words held by the fewest
+   * passages. The commonest others would only bring passages that cannot count, yet they cost most of the engine's
+   * time ("output the last part" matches half of 300,000 passages; docs/BENCHMARKS.md, Ask at 100,000 files). They
+   * still rank what is found.
+   */
+  async function searched(groups: string[][], needed: number): Promise<string[]> {
+    const terms = [...new Set(groups.flat())];
+    const keep = groups.length - needed + 1;
+    if (keep >= groups.length) return terms;
+    const frequencies = await repo.frequencies(terms);
+    const held = new Map(terms.map((term, i) => [term, frequencies[i] ?? 0]));
+    const passages = (group: string[]) => group.reduce((sum, term) => sum + (held.get(term) ?? 0), 0);
+    const rarest = [...groups].sort((a, b) => passages(a) - passages(b)).slice(0, keep);
+    return [...new Set(rarest.flat())];
+  }
+
   return {
     /** The passages that answer `question` best, most relevant first; [] when none is relevant. */
     async retrieve(
@@ -133,10 +155,14 @@ export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbe
         }
       }
       const expanded = [...new Set([...words, ...[...synonyms.values()].flat()])];
+      const needed = Math.max(1, Math.ceil(words.length * COVERAGE));
       // The engine looks for each word's stem as a prefix (terminated → terminat*), so other forms match too.
-      const stems = (list: string[]) => [...new Set(list.map(stem))];
-      const lists: PassageRow[][] = [await repo.lexical(actor, stems(words), within, CANDIDATES)];
-      if (expanded.length > words.length) lists.push(await repo.lexical(actor, stems(expanded), within, CANDIDATES));
+      const groups = (withSynonyms: boolean) =>
+        words.map((word) => [...new Set([word, ...(withSynonyms ? (synonyms.get(word) ?? []) : [])].map(stem))]);
+      const search = async (list: string[][]) =>
+        repo.lexical(actor, [...new Set(list.flat())], within, CANDIDATES, { required: await searched(list, needed) });
+      const lists: PassageRow[][] = [await search(groups(false))];
+      if (expanded.length > words.length) lists.push(await search(groups(true)));
       const nearest = options.dense ? await dense(actor, question, within, signal) : [];
       if (nearest.length > 0) lists.push(nearest.map((hit) => hit.row));
       const cosine = new Map(nearest.map((hit) => [hit.row.passage_id, hit.cosine]));
@@ -145,7 +171,7 @@ export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbe
       const identifiers = identifiersOf(question).map(normalised).filter(Boolean);
       const exact = new Set<number>();
       for (const identifier of identifiers) {
-        const hits = await repo.lexical(actor, identifier.split(' '), within, CANDIDATES, false);
+        const hits = await repo.lexical(actor, identifier.split(' '), within, CANDIDATES, { prefix: false });
         for (const row of hits) {
           if (` ${normalised(row.text)} `.includes(` ${identifier} `)) exact.add(row.passage_id);
         }
@@ -160,7 +186,6 @@ export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbe
           fused.set(row.passage_id, entry);
         });
       }
-      const needed = Math.max(1, Math.ceil(words.length * COVERAGE));
       const relevant: Ranked[] = [];
       for (const entry of fused.values()) {
         const list = wordsOf(entry.row.text);
