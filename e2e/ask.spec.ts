@@ -47,6 +47,20 @@ async function uploadAskable(page: Page, name: string, body: string, question: s
   return id;
 }
 
+/** The question both tests ask, and the contract that answers it (uploaded and answerable before it returns). */
+const CONTRACT_QUESTION = 'How can the supplier contract be terminated?';
+const uploadContract = (page: Page, name: string) =>
+  uploadAskable(
+    page,
+    name,
+    [
+      'This supplier contract covers the delivery of office furniture to the Leeds office.',
+      'Either party may terminate the supplier contract with ninety days written notice.',
+      'Invoices are paid within thirty days of delivery.',
+    ].join(' '),
+    CONTRACT_QUESTION,
+  );
+
 for (const size of WIDTHS) {
   test(`asks the files on the search page, in the chat and summarises in the viewer (${size.name})`, async ({
     browser,
@@ -54,18 +68,9 @@ for (const size of WIDTHS) {
     test.setTimeout(180_000);
     const tag = run();
     const name = `supplier contract ${tag}.txt`;
-    const question = 'How can the supplier contract be terminated?';
+    const question = CONTRACT_QUESTION;
     const page = await signedIn(browser, `e2e-ask-${size.name}-${tag}`, size.width, size.height);
-    const fileId = await uploadAskable(
-      page,
-      name,
-      [
-        'This supplier contract covers the delivery of office furniture to the Leeds office.',
-        'Either party may terminate the supplier contract with ninety days written notice.',
-        'Invoices are paid within thirty days of delivery.',
-      ].join(' '),
-      question,
-    );
+    const fileId = await uploadContract(page, name);
 
     // The search page: Ask answers the query, with its source.
     await open(page, `/dashboard/search?q=${encodeURIComponent(question)}`);
@@ -75,6 +80,9 @@ for (const size of WIDTHS) {
     const source = answer.getByRole('list', { name: 'Sources' }).getByRole('link', { name: new RegExp(name) });
     await expect(source).toBeVisible();
     await expect(source.locator('mark').filter({ hasText: 'terminate the supplier contract' })).toHaveCount(1);
+    // No name matches the question: a quiet line under the answer, not the empty page's verdict.
+    await expect(page.getByText(`No file or folder name matches “${question}”.`)).toBeVisible();
+    await expect(page.getByText(`Nothing matches “${question}”.`)).toBeHidden();
     await shot(page, `ask-search-${size.name}`);
 
     // A source opens the viewer on the file, with the keyboard.
@@ -151,19 +159,10 @@ test('a spoken question is answered from the files; the chat streams its answer 
   test.setTimeout(180_000);
   const tag = run();
   const name = `supplier contract ${tag}.txt`;
-  const question = 'How can the supplier contract be terminated?';
+  const question = CONTRACT_QUESTION;
   const page = await signedIn(browser, `e2e-askvoice-${tag}`, 1366, 900);
   await page.addInitScript(installHearing);
-  const fileId = await uploadAskable(
-    page,
-    name,
-    [
-      'This supplier contract covers the delivery of office furniture to the Leeds office.',
-      'Either party may terminate the supplier contract with ninety days written notice.',
-      'Invoices are paid within thirty days of delivery.',
-    ].join(' '),
-    question,
-  );
+  const fileId = await uploadContract(page, name);
 
   // Voice: the question no rule answers goes to Ask; the answer is shown with its source and said without marks.
   await open(page, '/dashboard');

@@ -182,6 +182,9 @@ export default function SearchPage() {
           <Alert variant="panel">{errorText(results.error) ?? 'Search failed.'}</Alert>
         ) : results.isPending ? (
           <Spinner label="Searching…" />
+        ) : items.length === 0 && ask.state.status !== 'idle' ? (
+          // The question was asked of the files' content: the empty name search is a note, not the page's verdict.
+          <p className="px-1 text-sm text-slate-600">No file or folder name matches “{filters.q}”.</p>
         ) : items.length === 0 ? (
           <div className="rounded-xl border border-slate-200 bg-white p-8 text-center">
             <p className="font-medium text-slate-800">Nothing matches “{filters.q}”.</p>
