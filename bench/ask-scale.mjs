@@ -182,10 +182,7 @@ async function fillAll() {
     await client.query('analyze');
     await client.end();
   } else {
-    const Database = require('better-sqlite3');
-    const db = new Database(path.join(work, 'atrium.db'));
-    db.pragma('busy_timeout = 5000');
-    insertRowsSqlite(db, tables);
+    const db = insertRowsSqlite(path.join(work, 'atrium.db'), tables);
     const insert = db.prepare('insert into passages (file_id, ordinal, text) values (?, ?, ?)');
     for (let at = 0; at < files.length; at += 5000) {
       db.transaction(() => {

@@ -173,10 +173,7 @@ if (databaseUrl) {
   await client.query('analyze');
   await client.end();
 } else {
-  const Database = require('better-sqlite3');
-  const db = new Database(path.join(work, 'atrium.db'));
-  db.pragma('busy_timeout = 5000');
-  insertRowsSqlite(db, tables);
+  const db = insertRowsSqlite(path.join(work, 'atrium.db'), tables);
   if (analysed) {
     // What setContent writes: the document's text, then its FTS5 row.
     const documents = db.prepare(`update search_documents set content = ? where item_id = ? and kind = 'file'`);

@@ -3,6 +3,9 @@
 // theirs across 300, 20% in a stranger's personal space across 300 of which one folder is shared with the admin — so
 // the visibility condition runs over every row.
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { root } from './files-lib.mjs';
 
 /**
  * @param {{
@@ -126,11 +129,15 @@ export async function insertRowsPostgres(client, tables) {
 }
 
 /**
- * The same on SQLite (`db`, a better-sqlite3 database), a transaction per table.
- * @param {import('better-sqlite3').Database} db
+ * The same on SQLite, the instance's database file `file`, a transaction per table; answers the open database.
+ * @param {string} file
  * @param {[string, Record<string, unknown>[]][]} tables
  */
-export function insertRowsSqlite(db, tables) {
+export function insertRowsSqlite(file, tables) {
+  const Database = createRequire(path.join(root, 'apps/server/package.json'))('better-sqlite3');
+  /** @type {import('better-sqlite3').Database} */
+  const db = new Database(file);
+  db.pragma('busy_timeout = 5000');
   for (const [table, rows] of tables) {
     const columns = Object.keys(rows[0] ?? {});
     const insert = db.prepare(
@@ -138,4 +145,5 @@ export function insertRowsSqlite(db, tables) {
     );
     db.transaction(() => rows.forEach((row) => insert.run(row)))();
   }
+  return db;
 }
