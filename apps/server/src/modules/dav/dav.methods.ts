@@ -63,6 +63,9 @@ export function createDavMethods(deps: DavMethodDeps) {
   const unlocked = async (request: FastifyRequest, dav: DavRequest, node: Node | MissingNode) =>
     deps.extras?.locks.requireUnlocked(request, dav, node);
 
+  const lockdiscoveryAsked = (request: PropfindRequest) =>
+    request.type === 'prop' && request.props.some((p) => p.ns === 'DAV:' && p.name === 'lockdiscovery');
+
   /** What the properties of `node` need beyond the listing; `known`: what a batch look-up already found. */
   async function extrasOf(
     actor: UserActor,
@@ -83,8 +86,8 @@ export function createDavMethods(deps: DavMethodDeps) {
     }
     if (node.kind !== 'virtual' && deps.extras) {
       extras.dead = known?.dead ?? (await deps.extras.deadProps(node.id));
-      const asked = request.type === 'prop' && request.props.some((p) => p.ns === 'DAV:' && p.name === 'lockdiscovery');
-      if (asked) extras.lockdiscovery = await deps.extras.locks.discovery(node, hrefOf(base, node));
+      if (lockdiscoveryAsked(request))
+        extras.lockdiscovery = await deps.extras.locks.discovery(node, hrefOf(base, node));
     }
     return extras;
   }
@@ -101,25 +104,28 @@ export function createDavMethods(deps: DavMethodDeps) {
     const node = await existing(dav.actor, dav.segments);
     const first = propResponse(hrefOf(dav.base, node), node, what, await extrasOf(dav.actor, node, what, dav.base));
     const deep = depthHeader === '1' && node.kind !== 'file';
+    const quotaAsked = needsExtras(what, 'quota');
+    const lockAsked = deps.extras !== undefined && lockdiscoveryAsked(what);
     // Streamed: a folder of 10,000 entries is written as its pages are read, its children's checksums and dead
     // properties looked up a batch at a time, the XML sent in chunks of about 64 KiB (not one write per entry).
     async function* responses(batch: Node[]) {
       const ids = batch.flatMap((child) => (child.kind === 'virtual' ? [] : [child.id]));
       const fileIds = batch.flatMap((child) => (child.kind === 'file' ? [child.id] : []));
       const dead = deps.extras ? await deps.extras.deadPropsOf(ids) : undefined;
-      const sums = needsExtras(what, 'sha256') ? await files.sha256Of(dav.actor, fileIds) : undefined;
+      const sumsAsked = needsExtras(what, 'sha256');
+      const sums = sumsAsked ? await files.sha256Of(dav.actor, fileIds) : undefined;
       for (const child of batch) {
         if (child.kind === 'virtual') {
           yield propResponse(hrefOf(dav.base, child), child, what, await extrasOf(dav.actor, child, what, dav.base));
           continue;
         }
         const known = { sha256: sums?.get(child.id), dead: dead ? (dead.get(child.id) ?? new Map()) : undefined };
-        yield propResponse(
-          hrefOf(dav.base, child),
-          child,
-          what,
-          await extrasOf(dav.actor, child, what, dav.base, known),
-        );
+        // What the batch found is all most requests need: no look-up (and no wait) per child.
+        const lookUp = lockAsked || (child.kind === 'folder' && quotaAsked);
+        const extras = lookUp
+          ? await extrasOf(dav.actor, child, what, dav.base, known)
+          : { sha256: child.kind === 'file' && sumsAsked ? known.sha256 : undefined, dead: known.dead };
+        yield propResponse(hrefOf(dav.base, child), child, what, extras);
       }
     }
     async function* entries() {

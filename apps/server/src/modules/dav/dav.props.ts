@@ -16,8 +16,8 @@ export interface NodeExtras {
 /** A file's entity tag: changes with every new content (a new upload date), the same in PROPFIND and GET. */
 export const etagOf = (node: FileNode | FolderNode): string =>
   node.kind === 'file'
-    ? `"${node.id.replace(/-/g, '').slice(0, 16)}${Date.parse(node.uploadDate).toString(36)}${node.size.toString(36)}"`
-    : `"${node.id.replace(/-/g, '').slice(0, 16)}${Date.parse(node.updatedAt).toString(36)}"`;
+    ? `"${node.id.replaceAll('-', '').slice(0, 16)}${Date.parse(node.uploadDate).toString(36)}${node.size.toString(36)}"`
+    : `"${node.id.replaceAll('-', '').slice(0, 16)}${Date.parse(node.updatedAt).toString(36)}"`;
 
 const key = (p: PropName) => `${p.ns} ${p.name}`;
 const LIVE_DAV = [
@@ -116,11 +116,62 @@ export const needsExtras = (request: PropfindRequest, what: 'sha256' | 'quota'):
     what === 'sha256' ? p.ns === OC_NS && p.name === 'checksums' : p.ns === DAV_NS && p.name.startsWith('quota-'),
   );
 
+/** A property with its tags written once: `<open>content<close>`, or `empty` without content. */
+interface CompiledProp {
+  prop: PropName;
+  empty: string;
+  open: string;
+  close: string;
+}
+const compile = (prop: PropName): CompiledProp => {
+  const [open = '', close = ''] = element(prop, '\u0000').split('\u0000');
+  return { prop, empty: element(prop), open, close };
+};
+/** The properties a request names, once each, in its order. */
+const compileAll = (props: PropName[]): CompiledProp[] => {
+  const seen = new Set<string>();
+  return props.filter((prop) => !seen.has(key(prop)) && seen.add(key(prop))).map(compile);
+};
+const ALLPROP_LIVE = LIVE_NAMES.filter((p) => ALLPROP.has(key(p)));
+/**
+ * What a `prop` request, or an `allprop` one for resources without dead properties, writes for each resource:
+ * compiled once per request, not once per resource (a 10,000-entry PROPFIND spent most of its time on the tags;
+ * docs/BENCHMARKS.md, WebDAV beside nginx dav-ext).
+ */
+const compiled = new WeakMap<PropfindRequest, CompiledProp[]>();
+function compiledProps(request: PropfindRequest & { type: 'prop' | 'allprop' }): CompiledProp[] {
+  let props = compiled.get(request);
+  if (!props) {
+    props = compileAll(request.type === 'prop' ? request.props : [...ALLPROP_LIVE, ...request.include]);
+    compiled.set(request, props);
+  }
+  return props;
+}
+const PROPSTAT_OPEN = '<d:propstat><d:prop>';
+const propstatClose = (status: number) => `</d:prop><d:status>${statusLine(status)}</d:status></d:propstat>`;
+const PROPSTAT_200 = propstatClose(200);
+const PROPSTAT_404 = propstatClose(404);
+
 /** One `<d:response>` of a multistatus for `node`. */
 export function propResponse(href: string, node: Node, request: PropfindRequest, extras: NodeExtras): string {
+  const dead = extras.dead ?? new Map<string, string>();
+  if (request.type === 'prop' || (request.type === 'allprop' && dead.size === 0)) {
+    let found = '';
+    let missing = '';
+    for (const { prop, empty, open, close } of compiledProps(request)) {
+      const content = live(node, prop, extras) ?? (dead.size === 0 ? undefined : dead.get(key(prop)));
+      if (content === undefined) missing += empty;
+      else found += content === '' ? empty : `${open}${content}${close}`;
+    }
+    return (
+      `<d:response><d:href>${escapeXml(href)}</d:href>` +
+      (found === '' ? '' : `${PROPSTAT_OPEN}${found}${PROPSTAT_200}`) +
+      (missing === '' ? '' : `${PROPSTAT_OPEN}${missing}${PROPSTAT_404}`) +
+      '</d:response>\n'
+    );
+  }
   const found: string[] = [];
   const missing: string[] = [];
-  const dead = extras.dead ?? new Map<string, string>();
   const value = (prop: PropName): string | undefined => live(node, prop, extras) ?? dead.get(key(prop));
   if (request.type === 'propname') {
     for (const prop of LIVE_NAMES) if (live(node, prop, extras) !== undefined) found.push(element(prop));
@@ -129,14 +180,12 @@ export function propResponse(href: string, node: Node, request: PropfindRequest,
       found.push(element({ ns, name }));
     }
   } else {
-    const wanted: PropName[] =
-      request.type === 'prop'
-        ? request.props
-        : [
-            ...LIVE_NAMES.filter((p) => ALLPROP.has(key(p))),
-            ...[...dead.keys()].map((k) => ({ ns: k.split(' ')[0] ?? '', name: k.split(' ')[1] ?? '' })),
-            ...request.include,
-          ];
+    // allprop of a resource with dead properties: they come between the live ones and those asked to include.
+    const wanted: PropName[] = [
+      ...ALLPROP_LIVE,
+      ...[...dead.keys()].map((k) => ({ ns: k.split(' ')[0] ?? '', name: k.split(' ')[1] ?? '' })),
+      ...request.include,
+    ];
     const seen = new Set<string>();
     for (const prop of wanted) {
       if (seen.has(key(prop))) continue;
@@ -157,8 +206,7 @@ export const MULTISTATUS_OPEN = `<?xml version="1.0" encoding="utf-8"?>\n<d:mult
 export const MULTISTATUS_CLOSE = '</d:multistatus>\n';
 
 /** The href of a node under `base`: each segment percent-encoded, collections ending in `/`. */
-export const hrefOf = (base: string, node: Node | { path: string[]; kind: 'missing' }): string =>
-  `${base}/${node.path.map((s) => encodeURIComponent(s)).join('/')}${node.kind === 'file' || node.kind === 'missing' || node.path.length === 0 ? '' : '/'}`.replace(
-    /\/\/$/,
-    '/',
-  );
+export const hrefOf = (base: string, node: Node | { path: string[]; kind: 'missing' }): string => {
+  const href = `${base}/${node.path.map((s) => encodeURIComponent(s)).join('/')}${node.kind === 'file' || node.kind === 'missing' || node.path.length === 0 ? '' : '/'}`;
+  return href.endsWith('//') ? href.slice(0, -1) : href;
+};

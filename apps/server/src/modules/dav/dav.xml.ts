@@ -32,8 +32,10 @@ const KNOWN_PREFIXES: Record<string, string> = {
 };
 const BAD_XML = 'The request body is not well-formed XML.';
 
+const ENTITIES: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' };
+/** Text as XML content or attribute value (most text has nothing to escape: it is returned as it is). */
 export const escapeXml = (text: string): string =>
-  text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+  /[<>&"']/.test(text) ? text.replace(/[<>&"']/g, (c) => ENTITIES[c] ?? c) : text;
 
 interface Element {
   ns: string;
