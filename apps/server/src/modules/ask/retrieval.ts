@@ -79,18 +79,15 @@ export function stem(word: string): string {
   }
   return word;
 }
-/** Whether a text's word `present` stands for the question's `word` (the same, or starting with its stem). */
-export const sameWord = (present: string, word: string): boolean => {
-  if (present === word) return true;
+/** Whether a text's word stands for the question's `word`: the same, or starting with its stem (found once). */
+const formOf = (word: string): ((present: string) => boolean) => {
   const root = stem(word);
-  return root.length >= 4 && present.startsWith(root);
+  return (present) => present === word || (root.length >= 4 && present.startsWith(root));
 };
-/** Whether a text (its words as a set and in order) holds `word` in some form (`sameWord`, its stem found once). */
-const holds = (words: Set<string>, list: string[], word: string) => {
-  if (words.has(word)) return true;
-  const root = stem(word);
-  return root.length >= 4 && list.some((present) => present.startsWith(root));
-};
+/** Whether a text's word `present` stands for the question's `word`. */
+export const sameWord = (present: string, word: string): boolean => formOf(word)(present);
+/** Whether a text (its words as a set and in order) holds `word` in some form. */
+const holds = (words: Set<string>, list: string[], word: string) => words.has(word) || list.some(formOf(word));
 
 export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbedder | null) {
   async function dense(actor: UserActor, question: string, within: Within, signal?: AbortSignal) {

@@ -105,6 +105,7 @@ export function createDavMethods(deps: DavMethodDeps) {
     const first = propResponse(hrefOf(dav.base, node), node, what, await extrasOf(dav.actor, node, what, dav.base));
     const deep = depthHeader === '1' && node.kind !== 'file';
     const quotaAsked = needsExtras(what, 'quota');
+    const sumsAsked = needsExtras(what, 'sha256');
     const lockAsked = deps.extras !== undefined && lockdiscoveryAsked(what);
     // Streamed: a folder of 10,000 entries is written as its pages are read, its children's checksums and dead
     // properties looked up a batch at a time, the XML sent in chunks of about 64 KiB (not one write per entry).
@@ -112,7 +113,6 @@ export function createDavMethods(deps: DavMethodDeps) {
       const ids = batch.flatMap((child) => (child.kind === 'virtual' ? [] : [child.id]));
       const fileIds = batch.flatMap((child) => (child.kind === 'file' ? [child.id] : []));
       const dead = deps.extras ? await deps.extras.deadPropsOf(ids) : undefined;
-      const sumsAsked = needsExtras(what, 'sha256');
       const sums = sumsAsked ? await files.sha256Of(dav.actor, fileIds) : undefined;
       for (const child of batch) {
         if (child.kind === 'virtual') {

@@ -155,51 +155,36 @@ const PROPSTAT_404 = propstatClose(404);
 /** One `<d:response>` of a multistatus for `node`. */
 export function propResponse(href: string, node: Node, request: PropfindRequest, extras: NodeExtras): string {
   const dead = extras.dead ?? new Map<string, string>();
-  if (request.type === 'prop' || (request.type === 'allprop' && dead.size === 0)) {
-    let found = '';
-    let missing = '';
-    for (const { prop, empty, open, close } of compiledProps(request)) {
+  let found = '';
+  let missing = '';
+  if (request.type === 'propname') {
+    for (const prop of LIVE_NAMES) if (live(node, prop, extras) !== undefined) found += element(prop);
+    for (const k of dead.keys()) {
+      const [ns = '', name = ''] = k.split(' ');
+      found += element({ ns, name });
+    }
+  } else {
+    // allprop of a resource with dead properties: they come between the live ones and those asked to include.
+    const props =
+      request.type === 'prop' || dead.size === 0
+        ? compiledProps(request)
+        : compileAll([
+            ...ALLPROP_LIVE,
+            ...[...dead.keys()].map((k) => ({ ns: k.split(' ')[0] ?? '', name: k.split(' ')[1] ?? '' })),
+            ...request.include,
+          ]);
+    for (const { prop, empty, open, close } of props) {
       const content = live(node, prop, extras) ?? (dead.size === 0 ? undefined : dead.get(key(prop)));
       if (content === undefined) missing += empty;
       else found += content === '' ? empty : `${open}${content}${close}`;
     }
-    return (
-      `<d:response><d:href>${escapeXml(href)}</d:href>` +
-      (found === '' ? '' : `${PROPSTAT_OPEN}${found}${PROPSTAT_200}`) +
-      (missing === '' ? '' : `${PROPSTAT_OPEN}${missing}${PROPSTAT_404}`) +
-      '</d:response>\n'
-    );
   }
-  const found: string[] = [];
-  const missing: string[] = [];
-  const value = (prop: PropName): string | undefined => live(node, prop, extras) ?? dead.get(key(prop));
-  if (request.type === 'propname') {
-    for (const prop of LIVE_NAMES) if (live(node, prop, extras) !== undefined) found.push(element(prop));
-    for (const k of dead.keys()) {
-      const [ns = '', name = ''] = k.split(' ');
-      found.push(element({ ns, name }));
-    }
-  } else {
-    // allprop of a resource with dead properties: they come between the live ones and those asked to include.
-    const wanted: PropName[] = [
-      ...ALLPROP_LIVE,
-      ...[...dead.keys()].map((k) => ({ ns: k.split(' ')[0] ?? '', name: k.split(' ')[1] ?? '' })),
-      ...request.include,
-    ];
-    const seen = new Set<string>();
-    for (const prop of wanted) {
-      if (seen.has(key(prop))) continue;
-      seen.add(key(prop));
-      const content = value(prop);
-      if (content === undefined) missing.push(element(prop));
-      else found.push(element(prop, content));
-    }
-  }
-  const propstat = (props: string[], status: number) =>
-    props.length === 0
-      ? ''
-      : `<d:propstat><d:prop>${props.join('')}</d:prop><d:status>${statusLine(status)}</d:status></d:propstat>`;
-  return `<d:response><d:href>${escapeXml(href)}</d:href>${propstat(found, 200)}${propstat(missing, 404)}</d:response>\n`;
+  return (
+    `<d:response><d:href>${escapeXml(href)}</d:href>` +
+    (found === '' ? '' : `${PROPSTAT_OPEN}${found}${PROPSTAT_200}`) +
+    (missing === '' ? '' : `${PROPSTAT_OPEN}${missing}${PROPSTAT_404}`) +
+    '</d:response>\n'
+  );
 }
 
 export const MULTISTATUS_OPEN = `<?xml version="1.0" encoding="utf-8"?>\n<d:multistatus xmlns:d="DAV:" xmlns:oc="${OC_NS}" xmlns:nc="${NC_NS}">\n`;
