@@ -44,6 +44,23 @@ describe('text recognition (Debian tesseract, word confidences)', () => {
   });
 });
 
+describe('a full page upside down', () => {
+  // Thirty lines: upside down, tesseract reads hundreds of "words", dozens of them letters it is sure of.
+  const FULL = Array.from({ length: 30 }, (_, i) => `${LINES[i % LINES.length] ?? ''} line ${i + 1}`);
+
+  it('is turned upright and read in full', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1240" height="1754">
+      <rect width="100%" height="100%" fill="white"/>
+      ${FULL.map((line, i) => `<text x="60" y="${90 + i * 54}" font-family="DejaVu Serif" font-size="30">${line}</text>`).join('')}
+    </svg>`;
+    const upsideDown = await sharp(Buffer.from(svg)).rotate(180).greyscale().png().toBuffer();
+    const result = await ocr(upsideDown);
+    expect(result.rotated).toBe(180);
+    expect(found(result.text)).toBeGreaterThan(0.9);
+    expect(result.text).toContain('line 30');
+  });
+});
+
 describe('a page photographed askew', () => {
   const askew = async (degrees: number) =>
     sharp(await page())

@@ -21,6 +21,12 @@ const REAL_CONFIDENCE = 70;
 const MIN_REAL_WORDS = 1;
 /** Fewer real words than this and the page may be on its side: ask tesseract which way is up. */
 const TRY_ORIENTATION_BELOW = 20;
+/**
+ * Real words below this share of the words read and the page may be upside down too: tesseract reads a full page
+ * upside down as hundreds of "words", some of them letters read with confidence (38 of 272 on a 30-line page, against
+ * 185 of 270 upright; docs/BENCHMARKS.md, OCR of photographed pages).
+ */
+const MIN_REAL_SHARE = 0.4;
 
 interface Word {
   text: string;
@@ -95,13 +101,23 @@ export function textOf(words: Word[]): { text: string; realWords: number } {
   return { text: realWords >= MIN_REAL_WORDS ? layOut(words) : '', realWords };
 }
 
-async function read(png: Buffer, rotated: number, timeoutMs: number): Promise<OcrResult> {
-  return {
-    ...textOf(parseTsv(await tesseract(png, ['-l', 'eng', '--psm', '3', 'tsv'], timeoutMs))),
-    rotated,
-    straightened: 0,
-  };
+/** A reading, with how many words it read in all (real or not). */
+type Reading = OcrResult & { wordsRead: number };
+
+async function read(png: Buffer, rotated: number, timeoutMs: number): Promise<Reading> {
+  const words = parseTsv(await tesseract(png, ['-l', 'eng', '--psm', '3', 'tsv'], timeoutMs));
+  return { ...textOf(words), rotated, straightened: 0, wordsRead: words.length };
 }
+
+/** Read well enough to keep without looking for a better way up: many real words, and mostly real ones. */
+const wellRead = (reading: Reading) =>
+  reading.realWords >= TRY_ORIENTATION_BELOW && reading.realWords >= MIN_REAL_SHARE * reading.wordsRead;
+const result = ({ text, realWords, rotated, straightened }: Reading): OcrResult => ({
+  text,
+  realWords,
+  rotated,
+  straightened,
+});
 
 /** How far to turn the image so its text stands upright, by tesseract's orientation detection (0 when unsure). */
 async function uprightRotation(png: Buffer, timeoutMs: number): Promise<number> {
@@ -167,27 +183,27 @@ export async function skewDegrees(png: Buffer): Promise<number> {
 }
 
 /** The better of two readings: the one with more real words. */
-const better = (a: OcrResult, b: OcrResult) => (b.realWords > a.realWords ? b : a);
+const better = (a: Reading, b: Reading) => (b.realWords > a.realWords ? b : a);
 
 /**
- * Reads the text of an image (a greyscale PNG). A page with few words read may be on its side: then tesseract says
- * which way is up; or photographed askew, which tesseract's layout analysis does not follow beyond a few degrees
+ * Reads the text of an image (a greyscale PNG). A page with few words read, or with mostly noise among them, may be
+ * on its side or upside down: then tesseract says which way is up; or photographed askew, which tesseract's layout analysis does not follow beyond a few degrees
  * (a page turned 7° reads as empty): then its lines are straightened first. The best of the readings is kept. Text
  * is stored only when real words were read.
  */
 export async function ocr(png: Buffer, timeoutMs = 60_000): Promise<OcrResult> {
   const first = await read(png, 0, timeoutMs);
-  if (first.realWords >= TRY_ORIENTATION_BELOW) return first;
+  if (wellRead(first)) return result(first);
   const rotation = await uprightRotation(png, timeoutMs);
   let best = first;
   let upright = png;
   if (rotation !== 0) {
     upright = await sharp(png).rotate(rotation).png().toBuffer();
     best = better(best, await read(upright, rotation, timeoutMs));
-    if (best.realWords >= TRY_ORIENTATION_BELOW) return best;
+    if (wellRead(best)) return result(best);
   }
   const skew = await skewDegrees(upright);
-  if (Math.abs(skew) < STRAIGHTEN_FROM_DEGREES) return best;
+  if (Math.abs(skew) < STRAIGHTEN_FROM_DEGREES) return result(best);
   const straight = await sharp(upright).rotate(-skew, { background: '#ffffff' }).png().toBuffer();
-  return better(best, { ...(await read(straight, rotation, timeoutMs)), straightened: skew });
+  return result(better(best, { ...(await read(straight, rotation, timeoutMs)), straightened: skew }));
 }
