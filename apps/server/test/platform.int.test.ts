@@ -100,6 +100,19 @@ describe.each(dialects())('platform (%s)', (dialect) => {
     expect(echoed.headers.get('x-request-id')).toBe('trace-abc-123');
   });
 
+  const HELMET_HEADERS = [
+    'content-security-policy',
+    'cross-origin-opener-policy',
+    'cross-origin-resource-policy',
+    'origin-agent-cluster',
+    'referrer-policy',
+    'x-content-type-options',
+    'x-dns-prefetch-control',
+    'x-download-options',
+    'x-frame-options',
+    'x-permitted-cross-domain-policies',
+    'x-xss-protection',
+  ];
   it('sends security headers with a strict Content-Security-Policy', async () => {
     const response = await server.fetch('/healthz');
     const csp = response.headers.get('content-security-policy') ?? '';
@@ -108,6 +121,23 @@ describe.each(dialects())('platform (%s)', (dialect) => {
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("frame-ancestors 'none'");
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    // Every header helmet sets, on every response (they are computed once at start-up).
+    expect(Object.fromEntries([...response.headers].filter(([name]) => HELMET_HEADERS.includes(name)))).toEqual({
+      'content-security-policy': csp,
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'SAMEORIGIN',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    });
+    const other = await server.fetch('/api/me');
+    expect(other.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(other.headers.get('content-security-policy')).toBe(csp);
   });
 
   it('keeps /metrics off without METRICS_TOKEN: 404 like any unknown path', async () => {

@@ -7,8 +7,10 @@ import helmet from 'helmet';
  * third-party HTML (for example an identity provider's login form) may set its
  * own policy on those responses.
  *
- * Helmet's middleware is built once and applied to every response (including raw and hijacked ones, such as
- * the notification stream): `@fastify/helmet` rebuilt it, CSP parsing included, on every request.
+ * Helmet's headers do not depend on the request: its middleware runs once, here, and every response (including raw
+ * and hijacked ones, such as the notification stream) gets the headers it set. `@fastify/helmet` rebuilt the
+ * middleware, CSP parsing included, on every request; running helmet's dozen small middlewares per request was still
+ * a tenth of a notification stream's set-up (docs/BENCHMARKS.md, notification fan-out over SSE).
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }) {
   const applyHeaders = helmet({
@@ -37,7 +39,22 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { https: 
     strictTransportSecurity: options.https ? { maxAge: 15_552_000, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
-  app.addHook('onRequest', (request, reply, done) => {
-    applyHeaders(request.raw, reply.raw, () => done());
+  const headers: [string, string | readonly string[]][] = [];
+  const removed: string[] = [];
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) =>
+      headers.push([name, typeof value === 'number' ? String(value) : value]),
+    removeHeader: (name: string) => removed.push(name),
+  };
+  applyHeaders(
+    {} as Parameters<typeof applyHeaders>[0],
+    recorder as unknown as Parameters<typeof applyHeaders>[1],
+    () => undefined,
+  );
+  app.addHook('onRequest', (_request, reply, done) => {
+    const res = reply.raw;
+    for (const name of removed) res.removeHeader(name);
+    for (const [name, value] of headers) res.setHeader(name, value);
+    done();
   });
 }
