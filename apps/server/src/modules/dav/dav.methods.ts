@@ -111,15 +111,19 @@ export function createDavMethods(deps: DavMethodDeps) {
     // properties looked up a batch at a time, the XML sent in chunks of about 64 KiB (not one write per entry).
     async function* responses(batch: Node[]) {
       const ids = batch.flatMap((child) => (child.kind === 'virtual' ? [] : [child.id]));
-      const fileIds = batch.flatMap((child) => (child.kind === 'file' ? [child.id] : []));
+      // A folder's listing carries its files' checksums: only the others (shared with me) are looked up.
+      const fileIds = batch.flatMap((child) => (child.kind === 'file' && child.sha256 === undefined ? [child.id] : []));
       const dead = deps.extras ? await deps.extras.deadPropsOf(ids) : undefined;
-      const sums = sumsAsked ? await files.sha256Of(dav.actor, fileIds) : undefined;
+      const sums = sumsAsked && fileIds.length > 0 ? await files.sha256Of(dav.actor, fileIds) : undefined;
       for (const child of batch) {
         if (child.kind === 'virtual') {
           yield propResponse(hrefOf(dav.base, child), child, what, await extrasOf(dav.actor, child, what, dav.base));
           continue;
         }
-        const known = { sha256: sums?.get(child.id), dead: dead ? (dead.get(child.id) ?? new Map()) : undefined };
+        const known = {
+          sha256: child.kind === 'file' ? (child.sha256 ?? sums?.get(child.id)) : undefined,
+          dead: dead ? (dead.get(child.id) ?? new Map()) : undefined,
+        };
         // What the batch found is all most requests need: no look-up (and no wait) per child.
         const lookUp = lockAsked || (child.kind === 'folder' && quotaAsked);
         const extras = lookUp

@@ -39,6 +39,8 @@ export interface FileNode {
   uploadDate: string;
   /** The modification time its client declared (`X-OC-Mtime`); absent: `uploadDate`. */
   modifiedAt?: string | undefined;
+  /** Its content's SHA-256 when the listing carried it (a folder's children); else looked up when asked for. */
+  sha256?: string | undefined;
   /** Its folder; null for a file reached directly under Shared with me/. */
   folderId: string | null;
   /** The folders above it in the tree, when resolved from a path. */
@@ -85,7 +87,7 @@ export function createDavTree(deps: {
     updatedAt: entry.updatedAt,
     fixed,
   });
-  const fileNode = (record: FileRecord, path: string[], folderId: string | null): FileNode => ({
+  const fileNode = (record: FileRecord & { sha256?: string }, path: string[], folderId: string | null): FileNode => ({
     kind: 'file',
     name: record.fileName,
     path,
@@ -94,6 +96,7 @@ export function createDavTree(deps: {
     contentType: record.contentType,
     uploadDate: record.uploadDate,
     ...(record.modifiedAt === undefined ? {} : { modifiedAt: record.modifiedAt }),
+    ...(record.sha256 === undefined ? {} : { sha256: record.sha256 }),
     folderId,
   });
 
@@ -238,7 +241,9 @@ export function createDavTree(deps: {
     }
     let cursor: string | undefined;
     do {
-      const page = await folders.list(actor, node.id, query(cursor === undefined ? {} : { cursor }));
+      const page = await folders.list(actor, node.id, query(cursor === undefined ? {} : { cursor }), {
+        checksums: true,
+      });
       for (const f of page.folders) yield folderNode(f, [...node.path, f.name]);
       for (const f of page.files) yield fileNode(f, [...node.path, f.fileName], node.id);
       cursor = page.nextCursor ?? undefined;

@@ -1,4 +1,4 @@
-import type { FolderListing, FolderListQuery, FolderSort } from '@atrium/contracts';
+import type { FileRecord, FolderListing, FolderListQuery, FolderSort } from '@atrium/contracts';
 import { AppError } from '../../errors';
 import { presentFile, toStoredFile } from '../files';
 import { FOLDER_MESSAGES } from './folder-messages';
@@ -41,13 +41,20 @@ function decodeCursor(raw: string, query: FolderListQuery): Cursor {
   throw new AppError('BAD_REQUEST', FOLDER_MESSAGES.badCursor);
 }
 
+/** A listed file with its content hash (`checksums: true`): the hash the WebDAV clients compare. */
+export type ListedFile = FileRecord & { sha256?: string };
+
 /** Pages of a folder's content (keyset cursors that name their sort, so a cursor of another sort is a 400). */
 export function createFolderPager(repo: Pick<SpacesRepository, 'listChildFolders' | 'listFolderFiles'>) {
-  /** One page of folder `id`'s content: its folders first, then its files, in the order asked for. */
+  /**
+   * One page of folder `id`'s content: its folders first, then its files, in the order asked for; with `checksums`,
+   * each file's SHA-256 from the same rows (whoever may list the folder may read its files' details).
+   */
   return async function page(
     id: string,
     query: FolderListQuery,
-  ): Promise<Pick<FolderListing, 'folders' | 'files' | 'nextCursor'>> {
+    { checksums = false }: { checksums?: boolean } = {},
+  ): Promise<Pick<FolderListing, 'folders' | 'nextCursor'> & { files: ListedFile[] }> {
     const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query);
     const nameKeys = query.names === undefined ? undefined : listedNameKeys(query.names);
     if (nameKeys?.length === 0) return { folders: [], files: [], nextCursor: null };
@@ -98,7 +105,10 @@ export function createFolderPager(repo: Pick<SpacesRepository, 'listChildFolders
     }
     return {
       folders: folders.map((f) => ({ id: f.id, name: f.name, createdAt: f.created_at, updatedAt: f.updated_at })),
-      files: files.map((row) => presentFile(toStoredFile(row))),
+      files: files.map((row) => {
+        const stored = toStoredFile(row);
+        return checksums ? { ...presentFile(stored), sha256: stored.sha256 } : presentFile(stored);
+      }),
       nextCursor,
     };
   };

@@ -24,7 +24,7 @@ import type { AccessResolver } from '../../auth/access-facts';
 import type { WriteLocks } from '../../auth/policies/write-lock';
 import { MAX_FOLDER_DEPTH } from '../../db/folder-walk';
 import { withFreeFolderName } from './folder-free-name';
-import { createFolderPager } from './folder-listing';
+import { createFolderPager, type ListedFile } from './folder-listing';
 import { FOLDER_MESSAGES } from './folder-messages';
 import { checkFolderName, folderNameKey } from './folder-names';
 import { createFolderRepair } from './folder-repair';
@@ -242,10 +242,18 @@ export function createFoldersService(deps: FoldersServiceDeps) {
       return present(row(chosen));
     },
 
-    /** One page of the folder's content: its folders first, then its files, in the order asked for. */
-    async list(actor: UserActor, id: string, query: FolderListQuery): Promise<FolderListing> {
+    /**
+     * One page of the folder's content: its folders first, then its files, in the order asked for; `checksums`: with
+     * each file's SHA-256 (WebDAV's `oc:checksums`).
+     */
+    async list(
+      actor: UserActor,
+      id: string,
+      query: FolderListQuery,
+      options: { checksums?: boolean } = {},
+    ): Promise<FolderListing & { files: ListedFile[] }> {
       const folder = await authorized(actor, id, 'read');
-      return { ...(await present(folder, actor)), ...(await page(id, query)) };
+      return { ...(await present(folder, actor)), ...(await page(id, query, options)) };
     },
 
     /**
