@@ -133,7 +133,14 @@ for (const [name, transform] of Object.entries(TRANSFORMS)) {
   }
   const cell = (/** @type {'tesseract' | 'ppocr' | 'both'} */ e) =>
     `${round(median(acc[e]) * 100, 1)} %, WER ${round(median(errs[e]) * 100, 1)} %, ${round(median(secs[e]), 2)} s`;
-  const row = { photo: name, tesseract: cell('tesseract'), ppocr: cell('ppocr'), both: cell('both'), usedSecond };
+  // Without PP-OCRv4 installed its column and the combined one say so instead of a reading of nothing.
+  const row = {
+    photo: name,
+    tesseract: cell('tesseract'),
+    ppocr: ppocr ? cell('ppocr') : 'not run',
+    both: ppocr ? cell('both') : 'not run',
+    usedSecond,
+  };
   console.log(JSON.stringify(row));
   rows.push(row);
 }
