@@ -8,8 +8,8 @@ import { Transform } from 'node:stream';
  */
 export class StreamInspector<E extends Error = Error> extends Transform {
   size = 0;
-  private readonly hash = createHash('sha256');
-  private readonly headChunks: Buffer[] = [];
+  private hash = createHash('sha256');
+  private headChunks: Buffer[] = [];
   private headLength = 0;
 
   constructor(
@@ -60,6 +60,20 @@ export class StreamInspector<E extends Error = Error> extends Transform {
     } finally {
       await handle.close();
     }
+  }
+
+  /**
+   * Takes over what `other` counted, hashed and kept of the same bytes (inspected while they were written, with no
+   * check of its own), and checks their size as `inspectChunk` would: the error, or undefined. `other` is spent.
+   */
+  takeOver(other: StreamInspector<Error>): E | undefined {
+    const error = this.check(other.size);
+    if (error) return error;
+    this.size = other.size;
+    this.hash = other.hash;
+    this.headChunks = other.headChunks;
+    this.headLength = other.headLength;
+    return undefined;
   }
 
   digest = () => this.hash.digest('hex');

@@ -9,6 +9,7 @@ import type { FilesService, UploadTarget } from '../files';
 import type { FoldersService } from '../spaces';
 import { copyNode, moveNode, removeNode } from './dav.copy-move';
 import {
+  childHrefOf,
   etagOf,
   hrefOf,
   MULTISTATUS_CLOSE,
@@ -109,6 +110,7 @@ export function createDavMethods(deps: DavMethodDeps) {
     const lockAsked = deps.extras !== undefined && lockdiscoveryAsked(what);
     // Streamed: a folder of 10,000 entries is written as its pages are read, its children's checksums and dead
     // properties looked up a batch at a time, the XML sent in chunks of about 64 KiB (not one write per entry).
+    const parentHref = hrefOf(dav.base, node);
     async function* responses(batch: Node[]) {
       const ids = batch.flatMap((child) => (child.kind === 'virtual' ? [] : [child.id]));
       // A folder's listing carries its files' checksums: only the others (shared with me) are looked up.
@@ -117,7 +119,12 @@ export function createDavMethods(deps: DavMethodDeps) {
       const sums = sumsAsked && fileIds.length > 0 ? await files.sha256Of(dav.actor, fileIds) : undefined;
       for (const child of batch) {
         if (child.kind === 'virtual') {
-          yield propResponse(hrefOf(dav.base, child), child, what, await extrasOf(dav.actor, child, what, dav.base));
+          yield propResponse(
+            childHrefOf(parentHref, child),
+            child,
+            what,
+            await extrasOf(dav.actor, child, what, dav.base),
+          );
           continue;
         }
         const known = {
@@ -129,7 +136,7 @@ export function createDavMethods(deps: DavMethodDeps) {
         const extras = lookUp
           ? await extrasOf(dav.actor, child, what, dav.base, known)
           : { sha256: child.kind === 'file' && sumsAsked ? known.sha256 : undefined, dead: known.dead };
-        yield propResponse(hrefOf(dav.base, child), child, what, extras);
+        yield propResponse(childHrefOf(parentHref, child), child, what, extras);
       }
     }
     async function* entries() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpDate, isoDate } from './dav.props';
+import { childHrefOf, hrefOf, httpDate, isoDate } from './dav.props';
 
 describe('PROPFIND dates', () => {
   // Stored dates are toISOString() output; a few hand-picked edges, then a spread over four centuries.
@@ -23,5 +23,33 @@ describe('PROPFIND dates', () => {
   it('formats a date in another ISO form through Date', () => {
     expect(httpDate('2026-11-29T01:48:36+01:00')).toBe('Sun, 29 Nov 2026 00:48:36 GMT');
     expect(isoDate('2026-11-29T01:48:36+01:00')).toBe('2026-11-29T00:48:36.000Z');
+  });
+});
+
+describe('hrefs of a listing', () => {
+  it("writes a child's href from its collection's exactly as from the child's own path", () => {
+    const base = '/remote.php/dav/files/owner%20key';
+    const folder = (path: string[]) =>
+      ({ kind: 'folder', name: path.at(-1) ?? '', path, id: 'f', createdAt: '', updatedAt: '', fixed: false }) as const;
+    const file = (path: string[]) =>
+      ({
+        kind: 'file',
+        name: path.at(-1) ?? '',
+        path,
+        id: 'x',
+        size: 1,
+        contentType: 'text/plain',
+        uploadDate: '',
+        folderId: 'f',
+      }) as const;
+    const root = { kind: 'virtual', name: '', path: [], which: 'root' } as const;
+    const parents = [root, folder(['Personal']), folder(['Workspaces', 'Team #1', 'a/b?c', 'Ünïcödé & <x>'])];
+    for (const parent of parents) {
+      for (const name of ['plain.txt', 'with space', '100%', 'ä#?&', '..']) {
+        for (const child of [file([...parent.path, name]), folder([...parent.path, name])]) {
+          expect(childHrefOf(hrefOf(base, parent), child)).toBe(hrefOf(base, child));
+        }
+      }
+    }
   });
 });

@@ -216,3 +216,10 @@ export const hrefOf = (base: string, node: Node | { path: string[]; kind: 'missi
   const href = `${base}/${node.path.map((s) => encodeURIComponent(s)).join('/')}${node.kind === 'file' || node.kind === 'missing' || node.path.length === 0 ? '' : '/'}`;
   return href.endsWith('//') ? href.slice(0, -1) : href;
 };
+
+/**
+ * The href of a collection's child from the collection's own href (`hrefOf`, ending in `/`): the same string, without
+ * encoding the collection's path again for each of its 10,000 children.
+ */
+export const childHrefOf = (parentHref: string, child: Node): string =>
+  `${parentHref}${encodeURIComponent(child.name)}${child.kind === 'file' ? '' : '/'}`;

@@ -251,8 +251,9 @@ export function createFilesIngest(core: FilesCore) {
 
     /**
      * Stores a complete local file (a finished resumable upload) as a new file at `target`.
-     * When the blob store can take the file over (same disk), it is read once to count, hash and
-     * sniff it and then moved, not copied; otherwise it is streamed in like any upload.
+     * When the blob store can take the file over (same disk), it is moved, not copied, after it was counted, hashed
+     * and sniffed: while it was written (`inspected`, all of its bytes), or by reading it once; otherwise it is
+     * streamed in like any upload.
      */
     async ingestFile(
       target: UploadTarget,
@@ -261,6 +262,7 @@ export function createFilesIngest(core: FilesCore) {
         file: string;
         onConflict?: UploadConflict | undefined;
         context?: ChangeContext | undefined;
+        inspected?: StreamInspector | undefined;
       },
     ): Promise<FileRecord> {
       if (!blobs.adoptFile) {
@@ -277,7 +279,12 @@ export function createFilesIngest(core: FilesCore) {
       const { quota: quotaBytes, remaining } = await quota.budget(target);
       if (remaining <= 0) throw quota.quotaError(target, quotaBytes);
       const inspector = quota.inspectorWithin(remaining, target, quotaBytes);
-      await inspector.inspectFile(input.file);
+      if (input.inspected) {
+        const error = inspector.takeOver(input.inspected);
+        if (error) throw error;
+      } else {
+        await inspector.inspectFile(input.file);
+      }
       const id = randomUUID();
       const blobKey = fileBlobKey(id);
       await blobs.adoptFile(blobKey, input.file);

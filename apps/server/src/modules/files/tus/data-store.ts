@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { DataStore } from '@tus/server';
 import type { Config } from '../../../config';
+import type { StreamInspector } from '../../../lib/stream-inspector';
 import { DurableFileStore } from './file-store';
 import { AtriumS3Store } from './s3-store';
 
@@ -19,6 +20,8 @@ interface TusStore {
   urlIdOf(id: string): string;
   /** The data file of an upload, when uploads are files on the local disk. */
   localFileOf?(id: string): string;
+  /** What was counted and hashed of a local upload's `size` bytes while they were written (else undefined). */
+  inspectedOf?(id: string, size: number): StreamInspector | undefined;
   /** Bytes received by unfinished uploads, when they are files on the local disk (S3 keeps them as parts). */
   pendingBytes?(): Promise<number>;
 }
@@ -60,6 +63,7 @@ export function createDataStore(config: Pick<Config, 'blobStore' | 'dataDir'>): 
     idOf: (urlId) => (URL_ID.test(urlId) ? urlId : undefined),
     urlIdOf: (id) => id,
     localFileOf: (id) => datastore.dataFile(id),
+    inspectedOf: (id, size) => datastore.takeInspected(id, size),
     pendingBytes: () => dataBytesIn(directory),
   };
 }

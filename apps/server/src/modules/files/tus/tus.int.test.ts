@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { FileRecord } from '@atrium/contracts';
@@ -7,6 +7,7 @@ import { dialects, rawRequest, readError, readJson, startTestServer, type TestSe
 import { S3_TEST_CREDENTIALS, startS3 } from '../../../../test/s3';
 
 const b64 = (value: string) => Buffer.from(value).toString('base64');
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const TUS = { 'tus-resumable': '1.0.0' };
 const BUCKET = 'atrium-tus';
 
@@ -71,6 +72,13 @@ describe.each(dialects().flatMap((dialect) => (['fs', 's3'] as const).map((store
         },
       });
 
+    const storedSha256 = async (id: string) =>
+      (
+        await readJson<{ sha256: string }>(
+          await server.fetch(`/api/files/${id}/details`, { headers: { cookie: alice } }),
+        )
+      ).sha256;
+
     const offsetOf = async (location: string, cookie = alice) => {
       const head = await server.fetch(location, { method: 'HEAD', headers: { ...TUS, cookie } });
       return { status: head.status, offset: Number(head.headers.get('upload-offset')) };
@@ -117,6 +125,8 @@ describe.each(dialects().flatMap((dialect) => (['fs', 's3'] as const).map((store
       });
       const download = await server.fetch(`/api/files/download/${id}`, { headers: { cookie: alice } });
       expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
+      // The first PATCH failed: its hash so far was dropped and the finished file read again.
+      expect(await storedSha256(id)).toBe(sha256(bytes));
       // The tus copy is gone once the file is committed: only the file's blob is left.
       expect((await offsetOf(location)).status).toBe(404);
       expect(await tusLeftovers(server, s3)).toEqual([]);
@@ -270,6 +280,37 @@ describe.each(dialects().flatMap((dialect) => (['fs', 's3'] as const).map((store
       );
     });
 
+    it('hashes and sniffs an upload sent in several PATCHes in order, as the bytes arrive', async () => {
+      // A PDF's header first: the content type comes from the first bytes, kept while they were written.
+      const bytes = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(600_000)]);
+      const created = await create(alice, bytes.length);
+      const location = created.headers.get('location') ?? '';
+      let id = '';
+      for (const [from, to] of [
+        [0, 250_000],
+        [250_000, 400_000],
+        [400_000, bytes.length],
+      ] as const) {
+        const patch = await server.fetch(location, {
+          method: 'PATCH',
+          headers: {
+            ...TUS,
+            cookie: alice,
+            'upload-offset': String(from),
+            'content-type': 'application/offset+octet-stream',
+          },
+          body: bytes.subarray(from, to),
+        });
+        expect(patch.status).toBe(204);
+        id = patch.headers.get('x-atrium-file-id') ?? '';
+      }
+      expect(await storedSha256(id)).toBe(sha256(bytes));
+      const record = await readJson<FileRecord>(await server.fetch(`/api/files/${id}`, { headers: { cookie: alice } }));
+      expect(record).toMatchObject({ size: bytes.length, contentType: 'application/pdf' });
+      await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: alice } });
+      await server.fetch(`/api/trash/${id}`, { method: 'DELETE', headers: { cookie: alice } });
+    });
+
     it('answers a single-request upload (creation with upload) with the new file', async () => {
       const bytes = randomBytes(1000);
       const created = await server.fetch('/api/files/tus', {
@@ -288,6 +329,7 @@ describe.each(dialects().flatMap((dialect) => (['fs', 's3'] as const).map((store
       const id = created.headers.get('x-atrium-file-id') ?? '';
       const download = await server.fetch(`/api/files/download/${id}`, { headers: { cookie: alice } });
       expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
+      expect(await storedSha256(id)).toBe(sha256(bytes));
       expect(await listOf('alice', alice)).toEqual(['whole.bin']);
       expect(await tusLeftovers(server, s3)).toEqual([]);
       await server.fetch(`/api/files/user/${id}`, { method: 'DELETE', headers: { cookie: alice } });

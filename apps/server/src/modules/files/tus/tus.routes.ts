@@ -55,7 +55,7 @@ export async function registerTusRoutes(
   },
 ) {
   const store = createDataStore(config);
-  const { datastore, idOf, urlIdOf, localFileOf } = store;
+  const { datastore, idOf, urlIdOf, localFileOf, inspectedOf } = store;
   const locker = config.bus.redisUrl
     ? await createRedisLocker({
         url: config.bus.redisUrl,
@@ -105,7 +105,12 @@ export async function registerTusRoutes(
         const conflict = UploadConflict.safeParse(upload.metadata?.onConflict);
         const onConflict = conflict.success ? conflict.data : undefined;
         const record = localFileOf
-          ? await files.ingestFile(target, { fileName, file: localFileOf(upload.id), onConflict })
+          ? await files.ingestFile(target, {
+              fileName,
+              file: localFileOf(upload.id),
+              onConflict,
+              inspected: upload.size === undefined ? undefined : inspectedOf?.(upload.id, upload.size),
+            })
           : await files.ingest(target, { fileName, stream: await datastore.read(upload.id), onConflict });
         // Finished on creation (a single-request upload): no expiry to announce, so tus must not read
         // the upload back for its Upload-Expires header (it is gone: that read would answer 404).
