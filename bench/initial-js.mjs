@@ -27,6 +27,7 @@ function closure(starts) {
   return seen;
 }
 
+/** @param {string} name */
 const marketing = (name) => `src/features/marketing/routes/${name}.tsx`;
 const LAYOUT = 'src/app/layouts/dashboard-layout.tsx';
 const ROUTES = {
