@@ -56,10 +56,12 @@ async function waitHealthy() {
   }
 }
 
-const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROME_PATH ?? CHROMIUM_PATH,
-  chromeFlags: CHROMIUM_ARGS,
-});
+/** A fresh browser for each page: after the dashboard's runs, the files page failed in the same browser
+ * (CHROME_INTERSTITIAL_ERROR on every attempt; alone it passes). */
+const launchChrome = () =>
+  chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS });
+/** @type {chromeLauncher.LaunchedChrome | undefined} */
+let chrome;
 /** @type {{ formFactor: string, page: string, scores: Record<string, number>, problems: string[] }[]} */
 const results = [];
 try {
@@ -77,6 +79,8 @@ try {
   }
   for (const formFactor of FORM_FACTORS) {
     for (const page of PAGES) {
+      await chrome?.kill();
+      chrome = await launchChrome();
       // Several runs (retrying Lighthouse's own trace failures); the run with the median performance counts.
       const runs = [];
       for (let attempt = 0; runs.length < RUNS && attempt < RUNS + 3; attempt += 1) {
@@ -121,7 +125,7 @@ try {
     }
   }
 } finally {
-  await chrome.kill();
+  await chrome?.kill();
   if (!serverExited) {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));

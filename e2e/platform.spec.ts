@@ -31,6 +31,22 @@ test('the dashboard asks for a session, and the admin reaches it after signing i
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });
 
+test('the dashboard shows its frame before its JavaScript has run, on a desktop and a phone', async ({ browser }) => {
+  const baseURL = String(test.info().project.use.baseURL);
+  for (const [width, height, bar] of [
+    [1366, 768, 'side bar'],
+    [390, 844, 'top bar'],
+  ] as const) {
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: false, viewport: { width, height } });
+    const page = await context.newPage();
+    await page.goto('/dashboard/files');
+    await expect(page.getByRole('status'), bar).toHaveText('Checking your session…');
+    // The brand of the side bar (desktop) or the top bar (phone): one of the two shows.
+    await expect(page.getByText('Atrium', { exact: true }).filter({ visible: true }), bar).toHaveCount(1);
+    await context.close();
+  }
+});
+
 test('API errors keep their JSON shape even where the SPA serves pages', async ({ request }) => {
   const response = await request.get('/api/nope');
   expect(response.status()).toBe(404);

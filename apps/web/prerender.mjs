@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, 'dist');
 const ssrDir = path.join(here, 'dist-ssr');
-const { render, PAGE_META, ROUTE_PATTERNS, NOT_FOUND_PATH, NOT_FOUND_META } = await import(
+const { render, renderDashboardShell, PAGE_META, ROUTE_PATTERNS, NOT_FOUND_PATH, NOT_FOUND_META } = await import(
   pathToFileURL(path.join(ssrDir, 'prerender.js')).href
 );
 
@@ -40,6 +40,45 @@ for (const [pathname, meta] of pages) {
   const file = path.join(pagesDir, `${pathname === '/' ? 'index' : pathname.slice(1)}.html`);
   writeFileSync(file, html);
   console.log(`prerendered ${pathname} → ${path.relative(here, file)} (${(html.length / 1024).toFixed(1)} KB)`);
+}
+
+// The signed-in area: its HTML carries the dashboard's static frame (painted before any JavaScript runs, replaced
+// by the first render) and modulepreload links for the dashboard layout's chunks, so they download beside the
+// entry instead of after it. dist/shell/dashboard.html answers every path below /dashboard; the pages people
+// land on (the dashboard's home after sign-in, the files screen) also preload their page's chunks.
+const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
+/** The chunk files of manifest keys and all they import statically, minus the entry's (index.html has them). */
+const chunksOf = (keys) => {
+  const entry = new Set(['index.html', ...(manifest['index.html']?.imports ?? [])]);
+  const files = new Set();
+  const stack = [...keys];
+  for (let key = stack.pop(); key !== undefined; key = stack.pop()) {
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`no chunk for ${key} in the Vite manifest`);
+    if (entry.has(key) || files.has(chunk.file)) continue;
+    files.add(chunk.file);
+    stack.push(...(chunk.imports ?? []));
+  }
+  return [...files];
+};
+const shellMarkup = renderDashboardShell();
+if (/<script|style="/i.test(shellMarkup)) throw new Error('the dashboard shell has inline script or style');
+const LAYOUT = 'src/app/layouts/dashboard-layout.tsx';
+const shells = [
+  ['shell/dashboard.html', [LAYOUT]],
+  ['pages/dashboard.html', [LAYOUT, 'src/app/routes/dashboard-home.tsx']],
+  ['pages/dashboard/files.html', [LAYOUT, 'src/features/files/routes/files.tsx']],
+];
+rmSync(path.join(dist, 'shell'), { recursive: true, force: true });
+for (const [name, keys] of shells) {
+  const preloads = chunksOf(keys).map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+  const html = template
+    .replace('</head>', () => `${preloads.map((link) => `  ${link}\n`).join('')}</head>`)
+    .replace('<div id="root"></div>', () => `<div id="root">${shellMarkup}</div>`);
+  const file = path.join(dist, name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, html);
+  console.log(`dashboard shell → dist/${name} (${preloads.length} preloaded chunks)`);
 }
 rmSync(ssrDir, { recursive: true, force: true });
 

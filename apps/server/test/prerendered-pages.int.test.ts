@@ -4,15 +4,21 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers';
 
-/** A server over a fake web build: index.html plus the given files under pages/. */
-function serveWebBuild(pages: Record<string, string>) {
+/** A server over a fake web build: index.html plus the given files under pages/ (and others beside it). */
+function serveWebBuild(pages: Record<string, string>, others: Record<string, string> = {}) {
   const state: { server: TestServer | undefined; webDist: string } = { server: undefined, webDist: '' };
   beforeAll(async () => {
     state.webDist = mkdtempSync(path.join(tmpdir(), 'atrium-web-'));
     mkdirSync(path.join(state.webDist, 'pages'));
     writeFileSync(path.join(state.webDist, 'index.html'), '<!doctype html><div id="root"></div>');
-    for (const [file, content] of Object.entries(pages))
-      writeFileSync(path.join(state.webDist, 'pages', file), content);
+    const files = [
+      ...Object.entries(pages).map(([file, content]) => [path.join('pages', file), content] as const),
+      ...Object.entries(others),
+    ];
+    for (const [file, content] of files) {
+      mkdirSync(path.dirname(path.join(state.webDist, file)), { recursive: true });
+      writeFileSync(path.join(state.webDist, file), content);
+    }
     state.server = await startTestServer({ env: { WEB_DIST: state.webDist } });
   });
   afterAll(async () => {
@@ -99,5 +105,37 @@ describe('unknown paths', () => {
     const file = await server.fetch('/no-such-file.png');
     expect(file.status).toBe(404);
     expect(((await file.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('the dashboard frame', () => {
+  const server = serveWebBuild(
+    {
+      'index.html': '<!doctype html><div id="root">home page</div>',
+      '404.html': '<!doctype html><div id="root">not found page</div>',
+      'dashboard.html': '<!doctype html><div id="root">dashboard frame, home preloaded</div>',
+      'dashboard/files.html': '<!doctype html><div id="root">dashboard frame, files preloaded</div>',
+      'routes.json': JSON.stringify(['/', '/login', '/dashboard', '/dashboard/files', '/dashboard/profile']),
+    },
+    { 'shell/dashboard.html': '<!doctype html><div id="root">dashboard frame</div>' },
+  );
+
+  it('answers every path below /dashboard with its frame, the pages people land on with their own', async () => {
+    const expectations: [string, number, string][] = [
+      ['/dashboard', 200, 'dashboard frame, home preloaded'],
+      ['/dashboard/', 200, 'dashboard frame, home preloaded'],
+      ['/dashboard/files', 200, 'dashboard frame, files preloaded'],
+      ['/dashboard/profile?tab=security', 200, '<div id="root">dashboard frame</div>'],
+      // The dashboard's own not-found page shows after sign-in, over the same frame.
+      ['/dashboard/no-such-page', 404, '<div id="root">dashboard frame</div>'],
+      ['/login', 200, '<div id="root"></div>'],
+      ['/dashboards', 404, 'not found page'],
+    ];
+    for (const [url, status, body] of expectations) {
+      const response = await server.fetch(url, { headers: { accept: 'text/html', 'accept-encoding': 'identity' } });
+      expect(response.status, url).toBe(status);
+      expect(response.headers.get('cache-control'), url).toBe('no-cache');
+      expect(await response.text(), url).toContain(body);
+    }
   });
 });

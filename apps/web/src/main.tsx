@@ -11,8 +11,10 @@ const app = (
   </StrictMode>
 );
 // Public pages arrive prerendered (see prerender.tsx): once the page's code is loaded, React adopts that
-// markup (hydration) instead of building it again; other routes start from the empty shell.
+// markup (hydration) instead of building it again. /dashboard/* arrives with the static dashboard frame
+// (`data-shell`), which the first render replaces; other routes start from the empty root.
 void routerReady().then(() => {
-  if (root.firstElementChild) hydrateRoot(root, app);
+  const prerendered = root.firstElementChild;
+  if (prerendered && !prerendered.hasAttribute('data-shell')) hydrateRoot(root, app);
   else createRoot(root).render(app);
 });

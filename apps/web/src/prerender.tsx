@@ -3,6 +3,7 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { DashboardShell } from './app/layouts/dashboard-shell';
 import { AppProviders } from './app/providers';
 import { routePatterns, routes } from './app/router';
 import { PAGE_META } from './features/marketing/page-meta';
@@ -31,4 +32,9 @@ export async function render(pathname: string): Promise<string> {
       </AppProviders>
     </StrictMode>,
   );
+}
+
+/** The signed-in area's static frame (dist/pages/dashboard.html): painted before the JavaScript has run. */
+export function renderDashboardShell(): string {
+  return renderToString(<DashboardShell />);
 }

@@ -33,16 +33,20 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
     });
   }
 
-  // Public pages prerendered at build time (apps/web/prerender.mjs): dist/pages/<page>.html, the
-  // not-found page (404.html) and the SPA's route patterns (routes.json).
+  // Pages prerendered at build time (apps/web/prerender.mjs): dist/pages/<page>.html (public pages, and the
+  // dashboard's frame with its chunks preloaded for the pages people land on, e.g. dashboard/files.html), the
+  // not-found page (404.html) and the SPA's route patterns (routes.json); dist/shell/dashboard.html, the dashboard's
+  // frame for every other path below /dashboard.
   const prerendered = new Map<string, string>();
   const pagesDir = webDist ? path.join(webDist, 'pages') : undefined;
+  const shellFile = webDist ? path.join(webDist, 'shell', 'dashboard.html') : undefined;
+  const dashboardShell = hasSpa && shellFile && existsSync(shellFile) ? shellFile : undefined;
   let notFoundPage: string | undefined;
   let routePatterns: string[][] | undefined;
   if (hasSpa && pagesDir && existsSync(pagesDir)) {
-    for (const file of readdirSync(pagesDir)) {
+    for (const file of readdirSync(pagesDir, { recursive: true, encoding: 'utf8' })) {
       if (!file.endsWith('.html')) continue;
-      const name = file.slice(0, -'.html'.length);
+      const name = file.slice(0, -'.html'.length).split(path.sep).join('/');
       if (name === '404') notFoundPage = path.join(pagesDir, file);
       else prerendered.set(name === 'index' ? '/' : `/${name}`, path.join(pagesDir, file));
     }
@@ -77,10 +81,12 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
         .headers({ 'cache-control': 'no-cache', 'x-robots-tag': 'noindex, nofollow', 'referrer-policy': 'no-referrer' })
         .send(noindex(await readPage(indexFile)));
     }
-    // A prerendered public page; else a route of the SPA (index.html); else 404. Unknown paths inside the
-    // dashboard get index.html with 404, so the dashboard shows its own not-found page after sign-in.
+    // A prerendered page; else, below /dashboard, the dashboard's frame; else a route of the SPA (index.html);
+    // else 404. Unknown paths inside the dashboard get its frame with 404, so the dashboard shows its own
+    // not-found page after sign-in.
     const known = !routePatterns || routePatterns.some((pattern) => matchesRoute(pattern, pathname));
-    const pageFile = prerendered.get(pathname) ?? (known || isDashboardPath(pathname) ? undefined : notFoundPage);
+    const pageFile =
+      prerendered.get(pathname) ?? (isDashboardPath(pathname) ? dashboardShell : known ? undefined : notFoundPage);
     void reply.code(known ? 200 : 404);
     if (pageFile) {
       const brotli = /\bbr\b/.test(String(request.headers['accept-encoding'] ?? '')) && existsSync(`${pageFile}.br`);

@@ -7,6 +7,7 @@ import { StarButton } from '../../components/star-button';
 import { logout, useMe } from '../../lib/me';
 import { lastSessionEndReason, loginPathFor } from '../../lib/session-end';
 import { useSessionEnd } from '../use-session-end';
+import { DashboardShell } from './dashboard-shell';
 import { useContactUnreadCount } from '../../features/admin';
 import { FloatingAssistant } from '../../features/assistant';
 import { Sidebar } from '../../features/dashboard/components/sidebar';
@@ -45,7 +46,7 @@ export function DashboardLayout() {
     return () => window.removeEventListener('keydown', onKey);
   }, [drawerOpen]);
 
-  if (me.isPending) return <Spinner label="Checking your session…" />;
+  if (me.isPending) return <DashboardShell collapsed={collapsed} />;
   if (me.isError) {
     return (
       <main className="mx-auto max-w-xl px-4 py-24 text-center">
