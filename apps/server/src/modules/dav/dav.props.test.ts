@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { childHrefOf, hrefOf, httpDate, isoDate } from './dav.props';
+import type { Node } from './dav.tree';
 
 describe('PROPFIND dates', () => {
   // Stored dates are toISOString() output; a few hand-picked edges, then a spread over four centuries.
@@ -42,7 +43,7 @@ describe('hrefs of a listing', () => {
         uploadDate: '',
         folderId: 'f',
       }) as const;
-    const root = { kind: 'virtual', name: '', path: [], which: 'root' } as const;
+    const root: Node = { kind: 'virtual', name: '', path: [], which: 'root' };
     const parents = [root, folder(['Personal']), folder(['Workspaces', 'Team #1', 'a/b?c', 'Ünïcödé & <x>'])];
     for (const parent of parents) {
       for (const name of ['plain.txt', 'with space', '100%', 'ä#?&', '..']) {
