@@ -56,6 +56,12 @@ export const aiEnv = {
     .describe(
       'analyse every stored file in the background (OCR, document text, transcripts, tags, faces) with the AI providers above; with the local engines nothing leaves the machine',
     ),
+  STT_ADAPTATION: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe(
+      'transcripts of stored recordings: adapt the local speech engine’s language model to the space’s own text (its other files’ text, transcripts and names; from 200 words). `off`: the generic model only. The voice assistant and the speech-to-text endpoints never adapt',
+    ),
   THUMBNAILS_IN_BACKGROUND: booleanString
     .default(true)
     .describe(

@@ -103,7 +103,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     bus: resolveBus(env),
     notifications: resolveNotifications(env, publicUrl),
     contact: { maxPerHour: env.CONTACT_MAX_PER_HOUR },
-    analysis: { enabled: env.ANALYSIS_ENABLED, timeoutMs: Math.round(env.ANALYSIS_TIMEOUT_MINUTES * 60_000) },
+    analysis: {
+      enabled: env.ANALYSIS_ENABLED,
+      timeoutMs: Math.round(env.ANALYSIS_TIMEOUT_MINUTES * 60_000),
+      sttAdaptation: env.STT_ADAPTATION === 'on',
+    },
     thumbnails: { inBackground: env.THUMBNAILS_IN_BACKGROUND },
     audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
     trash: { retentionDays: env.TRASH_RETENTION_DAYS },

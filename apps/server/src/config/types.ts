@@ -54,8 +54,11 @@ export interface Config {
   notifications: NotificationsConfig;
   /** Contact form messages accepted per sender address per hour. */
   contact: { maxPerHour: number };
-  /** Background analysis of stored files (docs/PRODUCT.md#file-insights). */
-  analysis: { enabled: boolean; timeoutMs: number };
+  /**
+   * Background analysis of stored files (docs/PRODUCT.md#file-insights); `sttAdaptation`: `STT_ADAPTATION=on`,
+   * transcripts adapted to the space's text (docs/PRODUCT.md#transcripts).
+   */
+  analysis: { enabled: boolean; timeoutMs: number; sttAdaptation: boolean };
   /** Thumbnails of new uploads made in the background (docs/PRODUCT.md#grid-view). */
   thumbnails: { inBackground: boolean };
   /** Bearer token required by /metrics; undefined: /metrics is off (404). */

@@ -8,7 +8,7 @@ import type { AiEngineState, AiProviders, TextToSpeechInput } from './types';
  * here, so the engines' own types may differ in detail.
  */
 export interface LocalAiEngines {
-  transcribe(wav: Buffer): Promise<object>;
+  transcribe(wav: Buffer, options?: { adaptationText?: string }): Promise<object>;
   synthesize(input: TextToSpeechInput): Promise<Buffer>;
   detectFaces(image: Buffer, options?: { descriptors?: boolean }): Promise<object[]>;
   analyzeImage(image: Buffer): Promise<object>;
@@ -71,7 +71,7 @@ export function createLocalProviders(load: LocalEnginesLoader): Omit<AiProviders
     speechToText: {
       name: 'local',
       state: () => state('speechToText'),
-      transcribe: async (wav) => SpeechToTextResult.parse(await (await get()).transcribe(wav)),
+      transcribe: async (wav, options) => SpeechToTextResult.parse(await (await get()).transcribe(wav, options)),
     },
     textToSpeech: {
       name: 'local',

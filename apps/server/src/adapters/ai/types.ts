@@ -17,7 +17,8 @@ interface ProviderBase {
 
 /** Speech-to-text: a WAV file in, Azure's short-audio answer out. */
 export interface SpeechToTextProvider extends ProviderBase {
-  transcribe(wav: Buffer): Promise<SpeechToTextResult>;
+  /** `adaptationText`: text the speech is likely about; only the local engine uses it (docs/PRODUCT.md). */
+  transcribe(wav: Buffer, options?: { adaptationText?: string }): Promise<SpeechToTextResult>;
 }
 
 /** Text or SSML in (exactly one), MP3 out (16 kHz, 32 kbit/s, mono where the provider allows). */

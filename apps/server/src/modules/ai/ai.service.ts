@@ -88,10 +88,18 @@ export function createAiService({ providers, limits }: { providers: AiProviders;
 
   return {
     limits,
-    /** `maxSeconds`: a tighter length limit than AI_MAX_AUDIO_SECONDS (the public voice commands). */
-    async transcribe(wav: Buffer, options: { maxSeconds?: number } = {}) {
+    /**
+     * `maxSeconds`: a tighter length limit than AI_MAX_AUDIO_SECONDS (the public voice commands).
+     * `adaptationText`: only for transcripts of stored files; remote providers ignore it.
+     */
+    async transcribe(wav: Buffer, options: { maxSeconds?: number; adaptationText?: string } = {}) {
       checkAudio(wav, Math.min(options.maxSeconds ?? limits.audioSeconds, limits.audioSeconds));
-      return run('speechToText', () => providers.speechToText.transcribe(wav));
+      const { adaptationText } = options;
+      return run('speechToText', () =>
+        adaptationText
+          ? providers.speechToText.transcribe(wav, { adaptationText })
+          : providers.speechToText.transcribe(wav),
+      );
     },
     async synthesize(input: { text?: string; ssml?: string }) {
       const checked = checkText(input);

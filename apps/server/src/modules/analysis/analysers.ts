@@ -62,6 +62,8 @@ export interface AnalyserInput {
   /** Whether faces get their recognition descriptors (People is on for the file's space). */
   people?: boolean;
   contentType: string;
+  /** Recordings: the space's own words, to adapt the speech engine's language model to (docs/PRODUCT.md#transcripts). */
+  adaptationText?: string;
   signal: AbortSignal;
   progress(fraction: number): Promise<void>;
 }
@@ -247,12 +249,41 @@ function pcmOf(file: Buffer): Buffer {
   return Buffer.alloc(0);
 }
 
+/** Words kept for adaptation (the most recent first), and the fewest worth adapting to. */
+export const ADAPTATION_MAX_WORDS = 20_000;
+export const ADAPTATION_MIN_WORDS = 200;
+
+/**
+ * The text a recording's transcript is adapted to (docs/PRODUCT.md#transcripts): the space's texts, newest first,
+ * cut at `maxWords` words; undefined below `minWords` (too little to estimate word pairs from: no adaptation).
+ */
+export function adaptationTextOf(
+  texts: readonly (string | null | undefined)[],
+  { maxWords = ADAPTATION_MAX_WORDS, minWords = ADAPTATION_MIN_WORDS } = {},
+): string | undefined {
+  const kept: string[] = [];
+  let count = 0;
+  for (const text of texts) {
+    if (!text) continue;
+    const words = text.split(/\s+/).filter(Boolean);
+    if (words.length === 0) continue;
+    const taken = words.slice(0, maxWords - count);
+    kept.push(taken.join(' '));
+    count += taken.length;
+    if (count >= maxWords) break;
+  }
+  return count >= minWords ? kept.join('\n') : undefined;
+}
+
 /**
  * Audio and the audio track of video: ffmpeg turns it into 16 kHz mono WAV (from a temporary file, since containers
  * like MP4 cannot be read from a pipe), then it is transcribed in chunks no longer than the speech engine accepts,
  * with progress after each and segment timestamps from the chunk's start and the engine's offset.
  */
-export async function analyseAudio(ai: AiService, { open, signal, progress }: AnalyserInput): Promise<Result> {
+export async function analyseAudio(
+  ai: AiService,
+  { open, signal, progress, adaptationText }: AnalyserInput,
+): Promise<Result> {
   let ffmpeg: string;
   try {
     ffmpeg = requireExecutable('ffmpeg', 'ffmpeg', 'Audio conversion');
@@ -313,7 +344,10 @@ export async function analyseAudio(ai: AiService, { open, signal, progress }: An
     const chunk = pcm.subarray(index * chunkBytes, (index + 1) * chunkBytes);
     if (chunk.length < 3200) break;
     const start = index * chunkSeconds;
-    const result = await part('Speech to text', [], () => ai.transcribe(wav(chunk)));
+    // The same text for every chunk: the engine builds its adapted model once and reuses it.
+    const result = await part('Speech to text', [], () =>
+      ai.transcribe(wav(chunk), adaptationText ? { adaptationText } : {}),
+    );
     if (!result) throw new PermanentJobError('Speech to text is not available on this server.', 'unsupported');
     const text = result.DisplayText.trim();
     if (text && result.RecognitionStatus === 'Success') {
@@ -323,9 +357,11 @@ export async function analyseAudio(ai: AiService, { open, signal, progress }: An
     }
     await progress((index + 1) / total);
   }
+  // Only the local engine adapts (docs/PRODUCT.md#transcripts); the label says so.
+  const adapted = adaptationText && ai.status().speechToText.provider === 'local' ? ', adapted to the space' : '';
   return {
     transcript: { text: segments.map((s) => s.text).join(' '), segments },
-    engine: `speech to text (${ai.status().speechToText.provider}), ffmpeg`,
+    engine: `speech to text (${ai.status().speechToText.provider}${adapted}), ffmpeg`,
   };
 }
 

@@ -104,6 +104,21 @@ describe.each(dialects())('background analysis and GET /api/files/{id}/insights 
     expect(segment?.end).toBeGreaterThan(segment?.start ?? 0);
   });
 
+  // docs/PRODUCT.md#transcripts: the space's own words (here a text file of 300 words) adapt the local engine.
+  it('adapts a recording’s transcript to the space’s text', { timeout: 300_000 }, async () => {
+    const topic = 'the osprey committee approved the kestrel budget for the heron survey on thursday';
+    const notes = Array.from({ length: 22 }, () => `${topic}.`).join('\n');
+    await settled((await upload('osprey notes.txt', Buffer.from(notes))).id);
+    const wav = path.join(work, 'osprey.wav');
+    execFileSync('flite', ['-voice', 'slt', '-t', 'the osprey committee approved the kestrel budget', '-o', wav]);
+    const file = await upload('osprey.wav', readFileSync(wav));
+    const insights = await settled(file.id);
+    expect(insights.status).toBe('done');
+    expect(insights.engine).toMatch(/adapted to the space/);
+    // The generic model alone hears "the osprey can improve the pastoral budget" (STT_ADAPTATION=off, measured).
+    expect(insights.transcript?.text.toLowerCase()).toContain('osprey committee approved');
+  });
+
   it('analyses a file stored by a resumable (tus) upload', { timeout: 60_000 }, async () => {
     const body = Buffer.from('Minutes of the albatross meeting\n');
     const b64 = (value: string) => Buffer.from(value).toString('base64');

@@ -51,6 +51,31 @@ export const createAnalysisRepository = (db: Db) => ({
       .execute();
   },
 
+  /**
+   * A space's own words, newest first (the speech engine's adaptation, docs/PRODUCT.md#transcripts): the names,
+   * extracted text and transcripts of its other files that are not in the trash, then its folders' names.
+   */
+  async spaceWords(space: { workspaceId: string | null; ownerKey: string }, exceptFileId: string, limit = 200) {
+    let files = db
+      .selectFrom('files')
+      .leftJoin('file_insights', 'file_insights.file_id', 'files.id')
+      .select(['files.file_name as name', 'file_insights.text as text', 'file_insights.transcript as transcript'])
+      .where('files.id', '!=', exceptFileId)
+      .where('files.trashed_at', 'is', null);
+    let folders = db.selectFrom('folders').select('name').where('trashed_at', 'is', null);
+    if (space.workspaceId === null) {
+      files = files.where('files.workspace_id', 'is', null).where('files.owner_key', '=', space.ownerKey);
+      folders = folders.where('workspace_id', 'is', null).where('owner_key', '=', space.ownerKey);
+    } else {
+      files = files.where('files.workspace_id', '=', space.workspaceId);
+      folders = folders.where('workspace_id', '=', space.workspaceId);
+    }
+    return {
+      files: await files.orderBy('files.upload_date', 'desc').limit(limit).execute(),
+      folders: (await folders.orderBy('updated_at', 'desc').limit(limit).execute()).map((row) => row.name),
+    };
+  },
+
   /** Deletes the insights of a workspace's files. */
   async dropWorkspaceInsights(executor: Db, workspaceId: string) {
     await executor

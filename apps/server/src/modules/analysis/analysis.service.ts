@@ -12,6 +12,7 @@ import type { AiService } from '../ai';
 import type { StoredFile } from '../files';
 import { createAnalysisRepository, type InsightsRow } from './analysis.repository';
 import {
+  adaptationTextOf,
   analyseAudio,
   analyseDocument,
   analyseImage,
@@ -50,6 +51,8 @@ export interface AnalysisServiceDeps {
   enabled: boolean;
   /** Per-job time-out. */
   timeoutMs: number;
+  /** Adapt recordings' transcripts to their space's own text (`STT_ADAPTATION`, default on; docs/PRODUCT.md#transcripts). */
+  sttAdaptation?: boolean;
   /**
    * Hears `file.analysed` with the searchable text of a file (OCR, transcript, document text, tags, caption) each time
    * an analysis is saved (search makes it searchable), and `people.changed` when turning faces off dropped people.
@@ -132,6 +135,13 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     });
   }
 
+  /** The space's own words for a recording's transcript (docs/PRODUCT.md#transcripts); undefined when too few. */
+  async function spaceAdaptationText(file: StoredFile): Promise<string | undefined> {
+    const { files, folders } = await repo.spaceWords(file, file.id);
+    const texts = files.flatMap((row) => [row.name, row.text, parse<{ text?: string }>(row.transcript)?.text]);
+    return adaptationTextOf([file.fileName, ...texts, ...folders]);
+  }
+
   const kinds: Record<string, JobKind> = Object.fromEntries(
     (Object.keys(analyser) as AnalysisKind[]).map((kind) => [
       kind,
@@ -154,6 +164,9 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
             read: () => readFile(file),
             open: () => deps.files.read(file),
             contentType: file.contentType,
+            ...(kind === 'audio' && deps.sttAdaptation !== false
+              ? { adaptationText: await spaceAdaptationText(file) }
+              : {}),
             faces: setting === 'on',
             people: setting === 'on' && ((await deps.people?.enabledForFile(file)) ?? false),
             signal,

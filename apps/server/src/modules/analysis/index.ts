@@ -23,13 +23,21 @@ import { createAnalysisService, type AnalysisServiceDeps } from './analysis.serv
 export type { AnalysisService } from './analysis.service';
 export { ANALYSIS_VERSION } from './analysis.service';
 
-export interface AnalysisModuleDeps extends Omit<AnalysisServiceDeps, 'events' | 'enabled' | 'timeoutMs'> {
-  config: { enabled: boolean; timeoutMs: number };
+export interface AnalysisModuleDeps extends Omit<
+  AnalysisServiceDeps,
+  'events' | 'enabled' | 'timeoutMs' | 'sttAdaptation'
+> {
+  config: { enabled: boolean; timeoutMs: number; sttAdaptation?: boolean };
   events: EventEmitter & EventSubscriber;
 }
 
 export function createAnalysisModule(app: FastifyInstance, { config, ...deps }: AnalysisModuleDeps) {
-  const analysis = createAnalysisService({ ...deps, enabled: config.enabled, timeoutMs: config.timeoutMs });
+  const analysis = createAnalysisService({
+    ...deps,
+    enabled: config.enabled,
+    timeoutMs: config.timeoutMs,
+    sttAdaptation: config.sttAdaptation ?? true,
+  });
   registerAnalysisRoutes(app, { analysis });
   deps.events.on('file.stored', 'analysis', async ({ file }) => {
     await analysis.onStored(file);

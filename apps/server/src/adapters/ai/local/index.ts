@@ -6,7 +6,12 @@ import { EngineUnavailableError } from './errors.js';
 import { createFaceDetection, type AzureFace, type FaceDetectionOptions } from './face-detection.js';
 import { createImageAnalysis, type AnalyzeV32, type ImageAnalysisOptions } from './image-analysis.js';
 import type { EngineState } from './pool.js';
-import { createSpeechToText, type AzureSttResult, type SpeechToTextOptions } from './speech-to-text.js';
+import {
+  createSpeechToText,
+  type AzureSttResult,
+  type SpeechToTextOptions,
+  type TranscribeOptions,
+} from './speech-to-text.js';
 import { createTextToSpeech, type SynthesizeInput, type TextToSpeechOptions } from './text-to-speech.js';
 
 export * from './errors.js';
@@ -27,7 +32,7 @@ export interface LocalAiOptions {
 }
 
 export interface LocalAiEngines {
-  transcribe(wav: Buffer | Uint8Array): Promise<AzureSttResult>;
+  transcribe(wav: Buffer | Uint8Array, options?: TranscribeOptions): Promise<AzureSttResult>;
   synthesize(input: SynthesizeInput): Promise<Buffer>;
   detectFaces(image: Buffer | Uint8Array, options?: { descriptors?: boolean }): Promise<AzureFace[]>;
   analyzeImage(image: Buffer | Uint8Array): Promise<AnalyzeV32>;
@@ -73,7 +78,7 @@ export function createLocalAiEngines(options: LocalAiOptions = {}): LocalAiEngin
     return out;
   };
   return {
-    transcribe: async (wav) => (stt ?? disabled('speechToText')).transcribe(wav),
+    transcribe: async (wav, options) => (stt ?? disabled('speechToText')).transcribe(wav, options),
     synthesize: async (input) => (tts ?? disabled('textToSpeech')).synthesize(input),
     detectFaces: async (image, options) => (faces ?? disabled('faceDetection')).detectFaces(image, options),
     analyzeImage: async (image) => (vision ?? disabled('imageAnalysis')).analyzeImage(image),

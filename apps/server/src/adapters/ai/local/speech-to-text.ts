@@ -71,6 +71,14 @@ export function createSpeechToText(options: SpeechToTextOptions = {}): SpeechToT
     ...poolLimits(options, 60_000),
   });
 
+  // The chunks of one recording come with the same text (docs/PRODUCT.md#transcripts): its model is built once, and
+  // the worker keeps the decoder's adapted model by the model's hash.
+  let lastAdaptation: { text: string; arpa: string | undefined } | undefined;
+  const arpaOf = (text: string) => {
+    if (lastAdaptation?.text !== text) lastAdaptation = { text, arpa: buildArpa(text) ?? undefined };
+    return lastAdaptation.arpa;
+  };
+
   return {
     async transcribe(wav: Buffer | Uint8Array, transcribeOptions: TranscribeOptions = {}): Promise<AzureSttResult> {
       if (!((wav as unknown) instanceof Uint8Array)) throw new BadMediaError('Audio must be a Buffer');
@@ -85,9 +93,7 @@ export function createSpeechToText(options: SpeechToTextOptions = {}): SpeechToT
           sampleRate: info.sampleRate,
           channels: info.channels,
           durationSeconds: info.durationSeconds,
-          adaptationArpa: transcribeOptions.adaptationText
-            ? (buildArpa(transcribeOptions.adaptationText) ?? undefined)
-            : undefined,
+          adaptationArpa: transcribeOptions.adaptationText ? arpaOf(transcribeOptions.adaptationText) : undefined,
         },
         { transfer: [audio.buffer] },
       );
