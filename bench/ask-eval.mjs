@@ -15,8 +15,11 @@
 // ASK_PER_MINUTE is reset in the database between requests (the bench measures the work, not the limiter).
 // Usage: npm run build && node bench/ask-eval.mjs [pages=400]
 //        BENCH_DATABASE_URL=postgres://… node bench/ask-eval.mjs   (PostgreSQL; the database must be empty)
+//        ASK_EVAL_DATA=/some/dir …   keeps the data folder (and the database) and, when it was filled before
+//        (ask-eval-filled.json there), measures again on the same rows without rendering, uploading or waiting for
+//        analysis, to compare changes of the server; the folder must be empty on the first run
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,31 +31,58 @@ const wanted = Number(process.argv[2] ?? 400);
 const PORT = 3317;
 const WARM_UP = 20;
 const databaseUrl = process.env.BENCH_DATABASE_URL;
-const work = mkdtempSync(path.join(tmpdir(), 'atrium-bench-ask-'));
+const keptData = process.env.ASK_EVAL_DATA;
+const work = keptData ? path.resolve(keptData) : mkdtempSync(path.join(tmpdir(), 'atrium-bench-ask-'));
 const database = databaseUrl ?? `sqlite:${path.join(work, 'atrium.db')}`;
+const engine = databaseUrl ? 'PostgreSQL' : 'SQLite';
+// A kept folder filled before: what the quality phase needs (each page's name, question and file id; the counts).
+const filledMarker = path.join(work, 'ask-eval-filled.json');
+/** @typedef {{ name: string, question: string, id: string }} FilledPage */
+/** @type {{ engine: string, filledAt: string, pages: FilledPage[], done: number, passages: number } | undefined} */
+const filled = keptData && existsSync(filledMarker) ? JSON.parse(readFileSync(filledMarker, 'utf8')) : undefined;
+if (keptData && !filled) {
+  mkdirSync(work, { recursive: true });
+  // A folder left by a run that stopped before the marker holds some of the uploads: filling again would double them.
+  if (readdirSync(work).length > 0) {
+    throw new Error(`ASK_EVAL_DATA=${work} is not empty and has no ask-eval-filled.json`);
+  }
+}
+if (filled && filled.engine !== engine) {
+  throw new Error(`${filledMarker} was filled on ${filled.engine}, not ${engine}`);
+}
+if (filled && filled.pages.length !== wanted) {
+  throw new Error(`${filledMarker} holds ${filled.pages.length} pages, not ${wanted}`);
+}
 
 // ---- The evaluation set ----
-const random = seededRandom(31);
-const candidates = manPages(random);
-const render = renderManPage;
+/** The pages drawn, rendered and kept (unambiguous ones only). */
+function chooseSet() {
+  const random = seededRandom(31);
+  const candidates = manPages(random);
+  const render = renderManPage;
 
-/** @type {{ name: string, question: string, text: string, id?: string }[]} */
-const pages = [];
-const seen = new Map();
-for (const file of candidates) {
-  if (pages.length >= wanted * 1.3) break;
-  const text = render(file);
-  const line = text && nameLine(text);
-  if (!text || !line) continue;
-  const name = `${path.basename(file, '.gz')}.txt`;
-  const key = words(line.question).join(' ');
-  seen.set(key, (seen.get(key) ?? 0) + 1);
-  pages.push({ name, question: line.question, text });
+  /** @type {{ name: string, question: string, text: string, id?: string }[]} */
+  const pages = [];
+  const seen = new Map();
+  for (const file of candidates) {
+    if (pages.length >= wanted * 1.3) break;
+    const text = render(file);
+    const line = text && nameLine(text);
+    if (!text || !line) continue;
+    const name = `${path.basename(file, '.gz')}.txt`;
+    const key = words(line.question).join(' ');
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+    pages.push({ name, question: line.question, text });
+  }
+  // Ambiguous questions (the same description on two pages) are left out; then the first `wanted` pages.
+  const chosen = pages.filter((p) => seen.get(words(p.question).join(' ')) === 1).slice(0, wanted);
+  if (chosen.length < wanted) throw new Error(`only ${chosen.length} usable pages`);
+  console.log(`evaluation set: ${chosen.length} man pages (${candidates.length} on this machine)`);
+  return chosen;
 }
-// Ambiguous questions (the same description on two pages) are left out; then the first `wanted` pages.
-const set = pages.filter((p) => seen.get(words(p.question).join(' ')) === 1).slice(0, wanted);
-if (set.length < wanted) throw new Error(`only ${set.length} usable pages`);
-console.log(`evaluation set: ${set.length} man pages (${candidates.length} on this machine)`);
+/** @type {{ name: string, question: string, text?: string, id?: string }[]} */
+const set = filled ? filled.pages : chooseSet();
+if (filled) console.log(`evaluation set: ${set.length} man pages, uploaded to ${work} at ${filled.filledAt}`);
 
 // ---- The server, the uploads, analysis ----
 const server = await startAtrium({
@@ -66,7 +96,7 @@ process.on('exit', () => {
   } catch {
     // already gone
   }
-  rmSync(work, { recursive: true, force: true });
+  if (!keptData) rmSync(work, { recursive: true, force: true });
 });
 const headers = { cookie: server.cookie };
 const api = jsonApi(PORT, headers);
@@ -89,32 +119,48 @@ async function execute(statement) {
   return rows;
 }
 
-const uploadStarted = Date.now();
-for (const page of set) {
-  const form = new FormData();
-  form.append('file', new Blob([page.text], { type: 'text/plain' }), page.name);
-  const answer = await fetch(`http://127.0.0.1:${PORT}/api/files/upload`, {
-    method: 'POST',
-    headers: { ...headers, accept: 'application/json' },
-    body: form,
-  });
-  if (!answer.ok) throw new Error(`upload ${page.name}: ${answer.status} ${await answer.text()}`);
-  page.id = /** @type {{ id: string }} */ (await answer.json()).id;
+/** Uploads the set, waits for analysis and (ASK_EVAL_DATA) writes the marker; answers the counts. */
+async function fill() {
+  const uploadStarted = Date.now();
+  for (const page of set) {
+    const form = new FormData();
+    form.append('file', new Blob([page.text ?? ''], { type: 'text/plain' }), page.name);
+    const answer = await fetch(`http://127.0.0.1:${PORT}/api/files/upload`, {
+      method: 'POST',
+      headers: { ...headers, accept: 'application/json' },
+      body: form,
+    });
+    if (!answer.ok) throw new Error(`upload ${page.name}: ${answer.status} ${await answer.text()}`);
+    page.id = /** @type {{ id: string }} */ (await answer.json()).id;
+  }
+  console.log(`uploaded in ${round((Date.now() - uploadStarted) / 1000, 1)} s; waiting for analysis and passages`);
+  // Until every file has passages, or none more came for 30 s (a file analysis could not read stays without: it
+  // counts as a miss for (b) and (c), and the report says how many).
+  let done = 0;
+  for (let still = Date.now(); Date.now() - still < 30_000;) {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const [row] = await execute('select count(distinct file_id) as n from passages');
+    if (Number(row?.n ?? 0) > done) [done, still] = [Number(row?.n ?? 0), Date.now()];
+    if (done >= set.length) break;
+  }
+  const [{ n }] = await execute('select count(*) as n from passages');
+  const passages = Number(n);
+  console.log(
+    `analysed: ${done} of ${set.length} files have passages (${passages}), ${round((Date.now() - uploadStarted) / 1000, 1)} s`,
+  );
+  if (keptData) {
+    const kept = set.map(({ name, question, id }) => ({ name, question, id }));
+    const marker = { engine, filledAt: new Date().toISOString(), pages: kept, done, passages };
+    writeFileSync(filledMarker, JSON.stringify(marker, null, 1));
+  }
+  return { done, passages };
 }
-console.log(`uploaded in ${round((Date.now() - uploadStarted) / 1000, 1)} s; waiting for analysis and passages`);
-// Until every file has passages, or none more came for 30 s (a file analysis could not read stays without: it counts
-// as a miss for (b) and (c), and the report says how many).
-let done = 0;
-for (let still = Date.now(); Date.now() - still < 30_000;) {
-  await new Promise((resolve) => setTimeout(resolve, 2000));
-  const [row] = await execute('select count(distinct file_id) as n from passages');
-  if (Number(row?.n ?? 0) > done) [done, still] = [Number(row?.n ?? 0), Date.now()];
-  if (done >= set.length) break;
+const { done, passages } = filled ?? (await fill());
+if (filled) {
+  // The rows measured again are the ones filled (a server change that cuts passages anew would need a new fill).
+  const [{ n }] = await execute('select count(*) as n from passages');
+  if (Number(n) !== passages) console.log(`warning: ${n} passages now, ${passages} when filled`);
 }
-const [{ n: passages }] = await execute('select count(*) as n from passages');
-console.log(
-  `analysed: ${done} of ${set.length} files have passages (${passages}), ${round((Date.now() - uploadStarted) / 1000, 1)} s`,
-);
 
 // ---- Quality ----
 const byId = new Map(set.map((page, i) => [page.id, i]));
@@ -187,9 +233,7 @@ console.log(
     .map((x) => x.toFixed(2))
     .join(' ')}`,
 );
-console.log(
-  `${databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${set.length} questions, ${done} files with ${passages} passages`,
-);
+console.log(`${engine}, ${set.length} questions, ${done} files with ${passages} passages`);
 console.table(rows);
 console.log('(d) + dense vectors: not measured, no embeddings provider is available on this machine');
 console.log(
