@@ -42,6 +42,7 @@ import { m0041AiModels } from './0041-ai-models';
 import { m0042PassageTerms } from './0042-passage-terms';
 import { m0043FolderFileOrder } from './0043-folder-file-order';
 import { m0044PassageVocab } from './0044-passage-vocab';
+import { m0045PassagesGinDirect } from './0045-passages-gin-direct';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -91,4 +92,5 @@ export const migrations: Record<string, Migration> = {
   '0042-passage-terms': m0042PassageTerms,
   '0043-folder-file-order': m0043FolderFileOrder,
   '0044-passage-vocab': m0044PassageVocab,
+  '0045-passages-gin-direct': m0045PassagesGinDirect,
 };

@@ -91,6 +91,14 @@ describe.each(dialects())('ask your files (%s)', (dialect) => {
     expect((await cited('ana', 'zanzibar report'))[0]).toBe('lagoon.md');
   });
 
+  it('finds the forms of a word, not every word it starts', async () => {
+    await upload('ana', '', 'journald.md', 'The systemd journal keeps the kernel messages.');
+    await upload('ana', '', 'logbook.md', 'Each of our systems keeps a logbook of kernel messages.');
+    expect(await cited('ana', 'system')).toEqual(['logbook.md']);
+    // Holding every word of the question comes first, then fewer.
+    expect(await cited('ana', 'systems kernel messages')).toEqual(['logbook.md', 'journald.md']);
+  });
+
   it('keeps the number of passages holding each word as passages are written and deleted (PostgreSQL)', async () => {
     if (dialect !== 'postgres') return;
     const db = server.app.database.db;

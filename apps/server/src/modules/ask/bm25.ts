@@ -26,6 +26,8 @@ export function tokensOf(text: string): string[] {
 export interface Bm25Term {
   term: string;
   prefix: boolean;
+  /** The words it stands for, when known (then `prefix` is not looked at). */
+  forms?: string[] | null;
   /** Passages holding it (a prefix: at most every passage). */
   passages: number;
 }
@@ -45,9 +47,10 @@ export function bm25Scores(texts: string[], terms: Bm25Term[], total: number, me
     const counts = new Map<string, number>();
     for (const token of list) counts.set(token, (counts.get(token) ?? 0) + 1);
     let score = 0;
-    terms.forEach(({ term, prefix }, i) => {
-      let frequency = counts.get(term) ?? 0;
-      if (prefix) for (const [token, n] of counts) if (token !== term && token.startsWith(term)) frequency += n;
+    terms.forEach(({ term, prefix, forms }, i) => {
+      let frequency = forms ? 0 : (counts.get(term) ?? 0);
+      if (forms) for (const form of forms) frequency += counts.get(form) ?? 0;
+      else if (prefix) for (const [token, n] of counts) if (token !== term && token.startsWith(term)) frequency += n;
       if (frequency === 0) return;
       score += ((idf[i] ?? 0) * (frequency * (K1 + 1))) / (frequency + K1 * (1 - B + (B * list.length) / mean));
     });

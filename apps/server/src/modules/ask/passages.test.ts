@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { generate } from './answer';
 import type { PassageRow } from './ask.repository';
 import { cutPassages, PASSAGE_MAX_WORDS, PASSAGE_MIN_WORDS } from './passages';
-import { identifiersOf, questionWords, stem } from './retrieval';
+import { stem } from './forms';
+import { identifiersOf, questionWords } from './retrieval';
 
 const sentence = (i: number) => `Sentence number ${i} says something plain about the topic at hand.`; // 10 words
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;

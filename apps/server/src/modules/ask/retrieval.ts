@@ -1,7 +1,8 @@
 import { searchTerms } from '@atrium/contracts';
 import type { UserActor } from '../../auth/actor';
-import { vectorOf, type AskRepository, type PassageRow, type Within } from './ask.repository';
+import { vectorOf, type AskRepository, type PassageRow, type Vocabulary, type Within } from './ask.repository';
 import { synonymsOf } from './expansion';
+import { isFormOf, stem } from './forms';
 import { isModelTrouble, type PassageEmbedder } from './ports';
 
 /**
@@ -70,19 +71,10 @@ export const wordsOf = (text: string): string[] =>
     .filter(Boolean);
 const normalised = (text: string) => wordsOf(text).join(' ');
 
-const SUFFIXES = ['ings', 'ing', 'ions', 'ion', 'ed', 'es', 's', 'e'];
-/** A word without its commonest English ending (terminated, termination, terminate → terminat), at least 4 letters. */
-export function stem(word: string): string {
-  if (!/^\p{L}+$/u.test(word)) return word;
-  for (const suffix of SUFFIXES) {
-    if (word.endsWith(suffix) && word.length - suffix.length >= 4) return word.slice(0, -suffix.length);
-  }
-  return word;
-}
 /** Whether a text's word stands for the question's `word`: the same, or starting with its stem (found once). */
 const formOf = (word: string): ((present: string) => boolean) => {
   const root = stem(word);
-  return (present) => present === word || (root.length >= 4 && present.startsWith(root));
+  return (present) => present === word || (root.length >= 4 && isFormOf(present, root));
 };
 /** Whether a text's word `present` stands for the question's `word`. */
 export const sameWord = (present: string, word: string): boolean => formOf(word)(present);
@@ -114,21 +106,19 @@ export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbe
   }
 
   /**
-   * The terms to search for, of `groups` (each word of the question with its forms): a passage is relevant when it
-   * holds `needed` of the n words, so every relevant passage holds one of the n − needed + 1 words held by the fewest
-   * passages. The commonest others would only bring passages that cannot count, yet they cost most of the engine's
-   * time ("output the last part" matches half of 300,000 passages; docs/BENCHMARKS.md, Ask at 100,000 files). They
-   * still rank what is found.
+   * Leaves out the synonyms that bring more noise than passages: stop words, and words held by many more passages
+   * than the question's own word (or than 1% of them), a general sense of it ("be" for exist, "live" for survive).
+   * Each is also one more word the engine must look for in every tier (docs/BENCHMARKS.md, Ask at 100,000 files).
    */
-  async function searched(groups: string[][], needed: number): Promise<string[]> {
-    const terms = [...new Set(groups.flat())];
-    const keep = groups.length - needed + 1;
-    if (keep >= groups.length) return terms;
-    const frequencies = await repo.frequencies(terms);
-    const held = new Map(terms.map((term, i) => [term, frequencies[i] ?? 0]));
-    const passages = (group: string[]) => group.reduce((sum, term) => sum + (held.get(term) ?? 0), 0);
-    const rarest = [...groups].sort((a, b) => passages(a) - passages(b)).slice(0, keep);
-    return [...new Set(rarest.flat())];
+  function keepTelling(synonyms: Map<string, string[]>, known: Vocabulary): void {
+    const held = (word: string) => known.words.get(stem(word))?.df ?? 0;
+    for (const [word, list] of synonyms) {
+      const most = Math.max(2 * held(word), known.total / 100);
+      synonyms.set(
+        word,
+        list.filter((synonym) => !STOPWORDS.has(synonym) && held(synonym) <= most),
+      );
+    }
   }
 
   return {
@@ -151,13 +141,16 @@ export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbe
           );
         }
       }
+      // What the engine knows of every word and synonym, looked up once for both searches.
+      const known = await repo.vocabulary([...new Set([...words, ...[...synonyms.values()].flat()].map(stem))]);
+      keepTelling(synonyms, known);
       const expanded = [...new Set([...words, ...[...synonyms.values()].flat()])];
       const needed = Math.max(1, Math.ceil(words.length * COVERAGE));
       // The engine looks for each word's stem as a prefix (terminated → terminat*), so other forms match too.
       const groups = (withSynonyms: boolean) =>
         words.map((word) => [...new Set([word, ...(withSynonyms ? (synonyms.get(word) ?? []) : [])].map(stem))]);
-      const search = async (list: string[][]) =>
-        repo.lexical(actor, [...new Set(list.flat())], within, CANDIDATES, { required: await searched(list, needed) });
+      // A passage is relevant when it holds `needed` of the words: the engine looks for no others.
+      const search = (list: string[][]) => repo.lexical(actor, list, within, CANDIDATES, { least: needed, known });
       const lists: PassageRow[][] = [await search(groups(false))];
       if (expanded.length > words.length) lists.push(await search(groups(true)));
       const nearest = options.dense ? await dense(actor, question, within, signal) : [];
@@ -168,7 +161,13 @@ export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbe
       const identifiers = identifiersOf(question).map(normalised).filter(Boolean);
       const exact = new Set<number>();
       for (const identifier of identifiers) {
-        const hits = await repo.lexical(actor, identifier.split(' '), within, CANDIDATES, { prefix: false });
+        const hits = await repo.lexical(
+          actor,
+          identifier.split(' ').map((word) => [word]),
+          within,
+          CANDIDATES,
+          { prefix: false },
+        );
         for (const row of hits) {
           if (` ${normalised(row.text)} `.includes(` ${identifier} `)) exact.add(row.passage_id);
         }
