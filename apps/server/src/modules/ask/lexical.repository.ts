@@ -88,6 +88,16 @@ export function subsets<T>(items: T[], size: number, most: number): T[][] | null
  * are returned (`visibleTo`).
  */
 export function createLexicalSearch(db: Db, dialect: Dialect) {
+  /**
+   * Joins each passage `p` to its file's search document `d` where `where` holds. On PostgreSQL each document is
+   * looked up by its key: joined, the planner read all of them (100,000 at 100,000 files: 47 ms for 358 passages).
+   */
+  const documentWhere = (where: RawBuilder<unknown>) =>
+    dialect === 'postgres'
+      ? sql`cross join lateral (select d.* from search_documents d
+          where d.item_id = p.file_id and d.kind = 'file' and ${where} offset 0) d`
+      : sql`join search_documents d on d.item_id = p.file_id and d.kind = 'file' and ${where}`;
+
   /** Whether `term` is looked for as a prefix. */
   const pattern = (term: string, prefix: boolean) => (prefix && term.length >= 4 ? '*' : '');
   /** The last key a term's words can have: itself, or (a prefix) itself followed by the last code point. */
@@ -251,13 +261,8 @@ export function createLexicalSearch(db: Db, dialect: Dialect) {
         fresh: RawBuilder<unknown>,
         count: number,
       ) =>
-        sql<PassageRow>`with recursive ${scope.ctes}, ${sample(
-          count,
-          sql`join search_documents d on d.item_id = p.file_id and d.kind = 'file'`,
-          sql`and ${scope.where} ${fresh}`,
-        )}
-        select ${passageColumns} from s join passages p on p.passage_id = s.passage_id
-        join search_documents d on d.item_id = p.file_id and d.kind = 'file'
+        sql<PassageRow>`with recursive ${scope.ctes}, ${sample(count, documentWhere(scope.where), fresh)}
+        select ${passageColumns} from s join passages p on p.passage_id = s.passage_id ${documentWhere(sql`true`)}
         order by ${order} limit ${count}`,
     };
   }
@@ -272,7 +277,9 @@ export function createLexicalSearch(db: Db, dialect: Dialect) {
   async function indexed<T>(work: (on: Db) => Promise<T>): Promise<T> {
     if (dialect === 'sqlite') return work(db);
     return db.transaction().execute(async (trx) => {
-      await sql`set local enable_seqscan = off`.execute(trx);
+      // Without sequential scans the planner's estimates grow past `jit_above_cost`, and compiling a query (~0.5 s)
+      // cost more than running it.
+      await sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`.execute(trx);
       return work(trx);
     });
   }
@@ -287,17 +294,10 @@ export function createLexicalSearch(db: Db, dialect: Dialect) {
   async function readableAmong(on: Db, actor: UserActor, within: Within, ids: number[]): Promise<PassageRow[]> {
     if (ids.length === 0) return [];
     const scope = visibleTo(actor, within);
-    // On PostgreSQL each passage's document is looked up by its key: joined, the planner read all of them
-    // (100,000 at 100,000 files, 47 ms for 358 passages).
-    const documents =
-      dialect === 'postgres'
-        ? sql`cross join lateral (select d.* from search_documents d
-            where d.item_id = p.file_id and d.kind = 'file' and ${scope.where} offset 0) d`
-        : sql`join search_documents d on d.item_id = p.file_id and d.kind = 'file' and ${scope.where}`;
     const { rows } = await sql<PassageRow>`
       with recursive ${scope.ctes}
       select ${passageColumns}
-      from passages p ${documents}
+      from passages p ${documentWhere(scope.where)}
       where p.passage_id in (${sql.join(ids)})`.execute(on);
     const rank = new Map(ids.map((id, i) => [id, i]));
     return rows.map(numericRow).sort((a, b) => (rank.get(a.passage_id) ?? 0) - (rank.get(b.passage_id) ?? 0));
@@ -305,11 +305,13 @@ export function createLexicalSearch(db: Db, dialect: Dialect) {
 
   /**
    * Up to `wanted` passages of a match that `actor` may read within `within`, best first, leaving out `taken` (ids of
-   * passages already had). A question of common words matches half the passages: checking who may read each of them
-   * before ranking cost most of the time at 100,000 files (docs/BENCHMARKS.md, Ask at 100,000 files). So the engine
-   * ranks its matches alone first, and the visibility condition runs on its best few hundred; when too few of them
-   * are readable, the engine is asked for more, and at last for every match with the condition in the query. The
-   * order is the same either way. One file (`fileId`) is looked up with the condition in the query straight away.
+   * passages already had). A question of common words matches half the passages: on SQLite, checking who may read
+   * each of them before FTS5 ranked them cost most of the time at 100,000 files (docs/BENCHMARKS.md, Ask at 100,000
+   * files). So FTS5 ranks its matches alone first, and the visibility condition runs on its best few; when too few of
+   * them are readable, FTS5 is asked for more, and at last for every match with the condition in the query. The order
+   * is the same either way. PostgreSQL ranks a sample of the matches (`matchOf`): the condition picks the sample, by
+   * each match's key, so the sample is of readable passages (ranking first and checking after took seconds for one
+   * workspace, a fifth of the files). One file (`fileId`) is looked up with the condition in the query straight away.
    */
   async function readableMatches(
     on: Db,
@@ -319,7 +321,7 @@ export function createLexicalSearch(db: Db, dialect: Dialect) {
     wanted: number,
     taken: Set<number>,
   ): Promise<PassageRow[]> {
-    if (within.fileId === undefined) {
+    if (within.fileId === undefined && dialect === 'sqlite') {
       for (let candidates = (wanted + taken.size) * 2; candidates <= MAX_CANDIDATES; candidates *= 4) {
         const ids = await bestMatches(on, match, candidates);
         const rows = await readableAmong(
