@@ -149,12 +149,13 @@ export function createDavMethods(deps: DavMethodDeps) {
           chunk += propResponse(childHrefOf(parentHref, child), child, what, extras);
         }
         if (chunk.length < PROPFIND_CHUNK) continue;
-        yield chunk;
+        yield Buffer.from(chunk);
         chunk = '';
       }
     }
     // Streamed: a folder of 10,000 entries is written as its pages are read, the XML sent in chunks of about 64 KiB
-    // (not one write per entry), each built without a wait per entry.
+    // (not one write per entry), each built without a wait per entry. Each chunk goes out as bytes: a string is
+    // measured (Buffer.byteLength, for the chunked encoding) and then encoded again by the socket's write.
     let chunk = MULTISTATUS_OPEN + first;
     async function* body207() {
       if (deep) {
@@ -163,7 +164,7 @@ export function createDavMethods(deps: DavMethodDeps) {
             yield* responses(page.slice(at, at + PROPFIND_BATCH));
         }
       }
-      yield chunk + MULTISTATUS_CLOSE;
+      yield Buffer.from(chunk + MULTISTATUS_CLOSE);
     }
     return reply.status(207).type('application/xml; charset=utf-8').send(Readable.from(body207()));
   }
