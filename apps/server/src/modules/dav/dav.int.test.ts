@@ -220,6 +220,58 @@ describe.each(dialects())('WebDAV (%s)', (dialect) => {
     },
   );
 
+  it('lists a folder of several pages: every entry once, in order, with its checksum', async () => {
+    const { auth } = await appPasswordOf(server, 'dav-pages');
+    const root = '/remote.php/dav/files/dav-pages/Personal';
+    const made = await dav(auth, 'MKCOL', `${root}/paged/`);
+    expect(made.status).toBe(201);
+    for (const name of ['Sub B', 'sub a'])
+      expect((await dav(auth, 'MKCOL', `${root}/paged/${name}/`)).status).toBe(201);
+    // More files than two pages of the tree's listing (1,000 each), written as rows (their bytes are not read).
+    const COUNT = 2_100;
+    const now = '2026-11-29T00:00:00.000Z';
+    const nameOf = (i: number) => `${i % 3 === 0 ? 'F' : 'f'}-${String((i * 7919) % COUNT).padStart(4, '0')}.txt`;
+    const rows = Array.from({ length: COUNT + 1 }, (_, i) => ({
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      owner_key: 'dav-pages',
+      file_name: i === COUNT ? 'trashed.txt' : nameOf(i),
+      name_key: i === COUNT ? 'trashed.txt' : nameOf(i).toLowerCase(),
+      size: i,
+      content_type: 'text/plain',
+      sha256: i.toString(16).padStart(64, '0'),
+      blob_key: `files/dav-pages-${i}`,
+      upload_date: now,
+      folder_id: made.headers.get('oc-fileid') ?? '',
+      workspace_id: null,
+      uploaded_by: null,
+      trashed_at: i === COUNT ? now : null,
+    }));
+    for (let at = 0; at < rows.length; at += 500) {
+      await server.app.database.db
+        .insertInto('files')
+        .values(rows.slice(at, at + 500))
+        .execute();
+    }
+    const body =
+      '<?xml version="1.0"?><d:propfind xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns">' +
+      '<d:prop><d:getcontentlength/><oc:checksums/></d:prop></d:propfind>';
+    const listing = await dav(auth, 'PROPFIND', `${root}/paged/`, { headers: { depth: '1' }, body });
+    expect(listing.status).toBe(207);
+    const hrefs = [...(await listing.text()).matchAll(/<d:href>[^<]*\/paged\/([^<]*)<\/d:href>(.*?)<\/d:response>/g)];
+    const names = hrefs.map((match) => decodeURIComponent(match[1] ?? ''));
+    expect(names.slice(0, 3)).toEqual(['', 'sub a/', 'Sub B/']);
+    const expected = rows
+      .slice(0, COUNT)
+      .sort((a, b) => (a.name_key < b.name_key ? -1 : 1))
+      .map((row) => row.file_name);
+    expect(names.slice(3)).toEqual(expected);
+    const byName = new Map(hrefs.map((match) => [decodeURIComponent(match[1] ?? ''), match[2] ?? '']));
+    for (const row of rows.slice(0, COUNT)) {
+      expect(byName.get(row.file_name)).toContain(`<d:getcontentlength>${row.size}</d:getcontentlength>`);
+      expect(byName.get(row.file_name)).toContain(`<oc:checksum>SHA256:${row.sha256}</oc:checksum>`);
+    }
+  });
+
   it('lists dead properties from the first PROPPATCH on, and none once the last is removed', async () => {
     // A server of its own: no dead property anywhere, so a listing starts by skipping their look-ups.
     const fresh = await startTestServer({ dialect });

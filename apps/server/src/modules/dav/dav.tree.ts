@@ -248,16 +248,11 @@ export function createDavTree(deps: {
       }
       return;
     }
-    let cursor: string | undefined;
-    do {
-      const page = await folders.list(actor, node.id, query(cursor === undefined ? {} : { cursor }), {
-        checksums: true,
-      });
+    for await (const page of folders.pages(actor, node.id, query(), { checksums: true })) {
       const nodes: Node[] = page.folders.map((f) => folderNode(f, [...node.path, f.name]));
       for (const f of page.files) nodes.push(fileNode(f, [...node.path, f.fileName], node.id));
       yield nodes;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
+    }
   }
 
   /** The children of a collection (every page of a folder). */
