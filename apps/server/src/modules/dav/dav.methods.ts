@@ -7,6 +7,7 @@ import { requestContext } from '../../lib/http/request-context';
 import { sendBlob } from '../../lib/http/send-blob';
 import type { FilesService, UploadTarget } from '../files';
 import type { FoldersService } from '../spaces';
+import { createChunker } from './dav.chunks';
 import { copyNode, moveNode, removeNode } from './dav.copy-move';
 import {
   childHrefOf,
@@ -121,7 +122,7 @@ export function createDavMethods(deps: DavMethodDeps) {
     const sumsAsked = needsExtras(what, 'sha256');
     const lockAsked = deps.extras !== undefined && lockdiscoveryAsked(what);
     const parentHref = hrefOf(dav.base, node);
-    /** The responses of some children, appended to `chunk`; their checksums and dead properties looked up at once. */
+    /** The responses of some children, written to `out`; their checksums and dead properties looked up at once. */
     async function* responses(batch: Node[]) {
       const ids = batch.flatMap((child) => (child.kind === 'virtual' ? [] : [child.id]));
       // A folder's listing carries its files' checksums: only the others (shared with me) are looked up.
@@ -129,8 +130,9 @@ export function createDavMethods(deps: DavMethodDeps) {
       const dead = deps.extras && !noDead ? await deps.extras.deadPropsOf(ids) : undefined;
       const sums = sumsAsked && fileIds.length > 0 ? await files.sha256Of(dav.actor, fileIds) : undefined;
       for (const child of batch) {
+        let response: string;
         if (child.kind === 'virtual') {
-          chunk += propResponse(
+          response = propResponse(
             childHrefOf(parentHref, child),
             child,
             what,
@@ -146,25 +148,30 @@ export function createDavMethods(deps: DavMethodDeps) {
           const extras = lookUp
             ? await extrasOf(dav.actor, child, what, dav.base, known)
             : { sha256: child.kind === 'file' && sumsAsked ? known.sha256 : undefined, dead: known.dead };
-          chunk += propResponse(childHrefOf(parentHref, child), child, what, extras);
+          response = propResponse(childHrefOf(parentHref, child), child, what, extras);
         }
-        if (chunk.length < PROPFIND_CHUNK) continue;
-        yield Buffer.from(chunk);
-        chunk = '';
+        const full = out.write(response);
+        if (full) yield full;
       }
     }
     // Streamed: a folder of 10,000 entries is written as its pages are read, the XML sent in chunks of about 64 KiB
-    // (not one write per entry), each built without a wait per entry. Each chunk goes out as bytes: a string is
-    // measured (Buffer.byteLength, for the chunked encoding) and then encoded again by the socket's write.
-    let chunk = MULTISTATUS_OPEN + first;
+    // (not one write per entry), each built without a wait per entry. Each chunk goes out as bytes: a string would
+    // be measured (Buffer.byteLength, for the chunked encoding) and then encoded again by the socket's write.
+    const out = createChunker(PROPFIND_CHUNK);
     async function* body207() {
+      for (const text of [MULTISTATUS_OPEN, first]) {
+        const full = out.write(text);
+        if (full) yield full;
+      }
       if (deep) {
         for await (const page of tree.childPages(dav.actor, node as FolderNode)) {
           for (let at = 0; at < page.length; at += PROPFIND_BATCH)
             yield* responses(page.slice(at, at + PROPFIND_BATCH));
         }
       }
-      yield Buffer.from(chunk + MULTISTATUS_CLOSE);
+      const full = out.write(MULTISTATUS_CLOSE);
+      if (full) yield full;
+      yield out.rest();
     }
     return reply.status(207).type('application/xml; charset=utf-8').send(Readable.from(body207()));
   }
