@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { base36, childHrefOf, epochMs, hrefOf, httpDate, isoDate, NC_NS, OC_NS, propResponse } from './dav.props';
+import {
+  base36,
+  childHrefOf,
+  epochMs,
+  hrefOf,
+  httpDate,
+  idPart,
+  isoDate,
+  NC_NS,
+  OC_NS,
+  propResponse,
+} from './dav.props';
 import type { Node } from './dav.tree';
 import { DAV_NS, parsePropfind, type PropfindRequest } from './dav.xml';
 
@@ -61,6 +72,26 @@ describe('entity tag pieces', () => {
     const numbers = [0, 1, 35, 36, 1295, 1296, 18, 2 ** 31, 2 ** 53 - 1, 2 ** 53, -1, -1_700_000_000_000, 0.5, NaN];
     for (let n = 1; n < 1e15; n = n * 7 + 3) numbers.push(n, Date.UTC(2026, 10, 29) + n);
     for (const n of numbers) expect(base36(n)).toBe(n.toString(36));
+    for (let n = 0; n < 50_000; n += 1) expect(base36(n)).toBe(n.toString(36));
+  });
+
+  it("takes an id's first 16 characters without dashes as replaceAll and slice do", () => {
+    const ids = [
+      '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0',
+      '0f1e2d3c-4b5a-6978',
+      '0f1e2d3c-4b5a-69',
+      '0f1e2d3c-4b5a-697-8796',
+      '0f1e2d3c-4b5a--6978',
+      '0f1e2d3c4b5a69788796',
+      '0f1e-2d3c-4b5a-6978-8796',
+      '0f1e2d3c-4b-5a-6978',
+      '-0f1e2d3c-4b5a-6978',
+      'f',
+      '',
+      '--------',
+      '0f1e2d3c-4b5a-6978-',
+    ];
+    for (const id of ids) expect(idPart(id)).toBe(id.replaceAll('-', '').slice(0, 16));
   });
 });
 
