@@ -12,6 +12,8 @@
 // process is idle (its background work on the previous step's files: analysis, search index), so a step is timed
 // alone. The machine's load average is printed with every round.
 // Usage: npm run build && node bench/dav.mjs [sizeMiB=1024] [rounds=3] [entries=10000] [smallFiles=1000]
+// DAV_BENCH_ONLY=propfind (a comma-separated list of put, get, propfind, rclone) runs only those steps, e.g. to measure
+// a PROPFIND change in minutes; get needs put. The summary then names only the steps that ran.
 // (needs: apt-get install -y --no-install-recommends nginx libnginx-mod-http-dav-ext rclone)
 import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -45,6 +47,14 @@ const ATRIUM_PORT = 3320;
 const NGINX_PORT = 3321;
 const DAV_EXT = '/usr/lib/nginx/modules/ngx_http_dav_ext_module.so';
 const run = promisify(execFile);
+const PHASES = ['put', 'get', 'propfind', 'rclone'];
+const only = (process.env.DAV_BENCH_ONLY ?? '')
+  .split(',')
+  .map((x) => x.trim())
+  .filter(Boolean);
+for (const phase of only) if (!PHASES.includes(phase)) throw new Error(`DAV_BENCH_ONLY: unknown step ${phase}`);
+if (only.includes('get') && !only.includes('put')) throw new Error('DAV_BENCH_ONLY: get needs put');
+const runs = (/** @type {string} */ phase) => only.length === 0 || only.includes(phase);
 
 if (spawnSync('/usr/sbin/nginx', ['-v']).status !== 0) throw new Error('nginx is missing: apt-get install -y nginx');
 if (!existsSync(DAV_EXT)) throw new Error('dav-ext is missing: apt-get install -y libnginx-mod-http-dav-ext');
@@ -54,11 +64,11 @@ const work = mkdtempSync(path.join(tmpdir(), 'atrium-bench-dav-'));
 // nginx's worker runs as nobody: it must reach its folder and write into the DAV one.
 chmodSync(work, 0o755);
 const source = path.join(work, 'payload.bin');
-writeRandomPayload(source, size);
+if (runs('put')) writeRandomPayload(source, size);
 
 // The small files rclone syncs: 10 folders, sizes 1–64 KiB, fresh random bytes.
 const smallTree = path.join(work, 'small');
-for (let i = 0; i < smallFiles; i += 1) {
+for (let i = 0; i < (runs('rclone') ? smallFiles : 0); i += 1) {
   const folder = path.join(smallTree, `folder ${i % 10}`);
   mkdirSync(folder, { recursive: true });
   writeFileSync(path.join(folder, `file ${i}.bin`), randomBytes(1024 + ((i * 7919) % (63 * 1024))));
@@ -78,6 +88,12 @@ const RCLONE_PROPFIND = `<?xml version="1.0"?>
  </d:prop>
 </d:propfind>
 `;
+
+/** The PROPFIND bodies timed: empty (allprop) and rclone's. */
+const PROPFIND_BODIES = /** @type {const} */ ([
+  ['allprop', ''],
+  ['rclone', RCLONE_PROPFIND],
+]);
 
 /** CPU seconds a process has used (user + system, all its threads). @param {number} pid */
 const cpuSeconds = (pid) => {
@@ -297,7 +313,7 @@ try {
 
   /** Removes the round's big file and synced folder from both servers (Atrium: DELETE, then the trash emptied). */
   async function cleanUp(/** @type {number} */ round) {
-    for (const rel of [`big-${round}.bin`, `sync-${round}/`]) {
+    for (const rel of [...(runs('put') ? [`big-${round}.bin`] : []), ...(runs('rclone') ? [`sync-${round}/`] : [])]) {
       const removed = await send({
         port: ATRIUM_PORT,
         method: 'DELETE',
@@ -308,7 +324,7 @@ try {
       if (removed.status !== 204) throw new Error(`DELETE ${rel}: ${removed.status} ${removed.body}`);
       rmSync(path.join(davRoot, rel), { recursive: true, force: true });
     }
-    await api('DELETE', '/api/trash');
+    if (runs('put') || runs('rclone')) await api('DELETE', '/api/trash');
   }
 
   // --- the rounds ---------------------------------------------------------------------------------------------------
@@ -327,7 +343,7 @@ try {
   const perRound = [];
 
   console.log(
-    `payload ${sizeMiB} MiB, ${rounds} rounds, PROPFIND of ${entries} files ×${PROPFIND_RUNS} per body, rclone ${smallFiles} files; load average at start ${loadavg()
+    `${only.length === 0 ? '' : `only ${only.join(', ')}; `}payload ${sizeMiB} MiB, ${rounds} rounds, PROPFIND of ${entries} files ×${PROPFIND_RUNS} per body, rclone ${smallFiles} files; load average at start ${loadavg()
       .map((x) => x.toFixed(2))
       .join(' ')}`,
   );
@@ -337,46 +353,49 @@ try {
     const load = loadavg();
     /** @type {Record<Name, Record<string, any>>} */
     const r = { atrium: {}, nginx: {} };
-    for (const name of order) {
+    for (const name of runs('put') ? order : []) {
       await settle(atrium.pid);
       r[name].put = await putBig(name, round);
     }
-    for (const name of order) {
+    for (const name of runs('get') ? order : []) {
       await settle(atrium.pid);
       r[name].get = await getBig(name, round);
     }
-    for (const [key, body] of /** @type {const} */ ([
-      ['allprop', ''],
-      ['rclone', RCLONE_PROPFIND],
-    ])) {
+    for (const [key, body] of runs('propfind') ? PROPFIND_BODIES : []) {
       for (const name of order) {
         await settle(atrium.pid);
         r[name][key] = await propfind(name, body);
       }
     }
-    for (const name of order) {
+    for (const name of runs('rclone') ? order : []) {
       await settle(atrium.pid);
       r[name].up = await rcloneUp(name, round);
     }
-    for (const name of order) {
+    for (const name of runs('rclone') ? order : []) {
       await settle(atrium.pid);
       r[name].down = await rcloneDown(name, round);
     }
     await cleanUp(round);
     for (const name of order) {
       const x = r[name];
-      record('put', name, x.put.ms);
-      record('putRss', name, x.put.growth);
-      record('get', name, x.get.ms);
-      record('getRss', name, x.get.growth);
-      for (const key of ['allprop', 'rclone']) {
+      if (runs('put')) {
+        record('put', name, x.put.ms);
+        record('putRss', name, x.put.growth);
+      }
+      if (runs('get')) {
+        record('get', name, x.get.ms);
+        record('getRss', name, x.get.growth);
+      }
+      for (const key of runs('propfind') ? ['allprop', 'rclone'] : []) {
         record(key, name, ...x[key].ms);
         record(`${key}Median`, name, median(x[key].ms));
         record(`${key}Bytes`, name, x[key].bytes);
         record(`${key}Rss`, name, x[key].growth);
       }
-      record('up', name, x.up);
-      record('down', name, x.down);
+      if (runs('rclone')) {
+        record('up', name, x.up);
+        record('down', name, x.down);
+      }
     }
     perRound.push({ round, load, ...r });
     const a = r.atrium;
@@ -384,12 +403,17 @@ try {
     const pf = (/** @type {string} */ key) =>
       `${median(a[key].ms).toFixed(0)} / ${median(n[key].ms).toFixed(0)} ms (p99 ${percentile(a[key].ms, 99).toFixed(0)} / ${percentile(n[key].ms, 99).toFixed(0)}, ${fmtKiB(a[key].bytes)} / ${fmtKiB(n[key].bytes)}, RSS +${fmtMiB(a[key].growth)} / +${fmtMiB(n[key].growth)})`;
     console.log(
-      `round ${round} (${order.join(' first, ')} second; load ${load.map((x) => x.toFixed(2)).join(' ')}), atrium / nginx:\n` +
-        `  PUT ${fmtRate(a.put.ms)} / ${fmtRate(n.put.ms)} = ${((n.put.ms / a.put.ms) * 100).toFixed(0)}% (RSS +${fmtMiB(a.put.growth)} / +${fmtMiB(n.put.growth)})\n` +
-        `  GET ${fmtRate(a.get.ms)} / ${fmtRate(n.get.ms)} = ${((n.get.ms / a.get.ms) * 100).toFixed(0)}% (RSS +${fmtMiB(a.get.growth)} / +${fmtMiB(n.get.growth)})\n` +
-        `  PROPFIND allprop ${pf('allprop')}\n` +
-        `  PROPFIND rclone's body ${pf('rclone')}\n` +
-        `  rclone sync up ${(a.up / 1000).toFixed(1)} / ${(n.up / 1000).toFixed(1)} s, down ${(a.down / 1000).toFixed(1)} / ${(n.down / 1000).toFixed(1)} s`,
+      `round ${round} (${order.join(' first, ')} second; load ${load.map((x) => x.toFixed(2)).join(' ')}), atrium / nginx:` +
+        (runs('put')
+          ? `\n  PUT ${fmtRate(a.put.ms)} / ${fmtRate(n.put.ms)} = ${((n.put.ms / a.put.ms) * 100).toFixed(0)}% (RSS +${fmtMiB(a.put.growth)} / +${fmtMiB(n.put.growth)})`
+          : '') +
+        (runs('get')
+          ? `\n  GET ${fmtRate(a.get.ms)} / ${fmtRate(n.get.ms)} = ${((n.get.ms / a.get.ms) * 100).toFixed(0)}% (RSS +${fmtMiB(a.get.growth)} / +${fmtMiB(n.get.growth)})`
+          : '') +
+        (runs('propfind') ? `\n  PROPFIND allprop ${pf('allprop')}\n  PROPFIND rclone's body ${pf('rclone')}` : '') +
+        (runs('rclone')
+          ? `\n  rclone sync up ${(a.up / 1000).toFixed(1)} / ${(n.up / 1000).toFixed(1)} s, down ${(a.down / 1000).toFixed(1)} / ${(n.down / 1000).toFixed(1)} s`
+          : ''),
     );
   }
   const m = (/** @type {string} */ key, /** @type {Name} */ name) => median(all[key]?.[name] ?? []);
@@ -403,16 +427,22 @@ try {
   console.log(
     `\nmedian over ${rounds} rounds (spread min–max), atrium / nginx; load average at the end ${loadavg()
       .map((x) => x.toFixed(2))
-      .join(' ')}\n` +
-      `  PUT ${fmtRate(m('put', 'atrium'))} (${spread('put', 'atrium', rate)}) / ${fmtRate(m('put', 'nginx'))} (${spread('put', 'nginx', rate)}) = ${((m('put', 'nginx') / m('put', 'atrium')) * 100).toFixed(0)}%, RSS max +${fmtMiB(maxOf('putRss', 'atrium'))} / +${fmtMiB(maxOf('putRss', 'nginx'))}\n` +
-      `  GET ${fmtRate(m('get', 'atrium'))} (${spread('get', 'atrium', rate)}) / ${fmtRate(m('get', 'nginx'))} (${spread('get', 'nginx', rate)}) = ${((m('get', 'nginx') / m('get', 'atrium')) * 100).toFixed(0)}%, RSS max +${fmtMiB(maxOf('getRss', 'atrium'))} / +${fmtMiB(maxOf('getRss', 'nginx'))}\n` +
-      ['allprop', 'rclone']
+      .join(' ')}` +
+      (runs('put')
+        ? `\n  PUT ${fmtRate(m('put', 'atrium'))} (${spread('put', 'atrium', rate)}) / ${fmtRate(m('put', 'nginx'))} (${spread('put', 'nginx', rate)}) = ${((m('put', 'nginx') / m('put', 'atrium')) * 100).toFixed(0)}%, RSS max +${fmtMiB(maxOf('putRss', 'atrium'))} / +${fmtMiB(maxOf('putRss', 'nginx'))}`
+        : '') +
+      (runs('get')
+        ? `\n  GET ${fmtRate(m('get', 'atrium'))} (${spread('get', 'atrium', rate)}) / ${fmtRate(m('get', 'nginx'))} (${spread('get', 'nginx', rate)}) = ${((m('get', 'nginx') / m('get', 'atrium')) * 100).toFixed(0)}%, RSS max +${fmtMiB(maxOf('getRss', 'atrium'))} / +${fmtMiB(maxOf('getRss', 'nginx'))}`
+        : '') +
+      (runs('propfind') ? ['allprop', 'rclone'] : [])
         .map(
           (key) =>
-            `  PROPFIND ${key === 'allprop' ? 'allprop' : "rclone's body"}: p50 ${percentile(all[key]?.atrium ?? [], 50).toFixed(0)} / ${percentile(all[key]?.nginx ?? [], 50).toFixed(0)} ms, p99 ${percentile(all[key]?.atrium ?? [], 99).toFixed(0)} / ${percentile(all[key]?.nginx ?? [], 99).toFixed(0)} ms (${(percentile(all[key]?.atrium ?? [], 99) / percentile(all[key]?.nginx ?? [], 99)).toFixed(2)}×), round medians ${spread(`${key}Median`, 'atrium', (x) => x)} / ${spread(`${key}Median`, 'nginx', (x) => x)} ms, ${fmtKiB(m(`${key}Bytes`, 'atrium'))} / ${fmtKiB(m(`${key}Bytes`, 'nginx'))}, RSS max +${fmtMiB(maxOf(`${key}Rss`, 'atrium'))} / +${fmtMiB(maxOf(`${key}Rss`, 'nginx'))}\n`,
+            `\n  PROPFIND ${key === 'allprop' ? 'allprop' : "rclone's body"}: p50 ${percentile(all[key]?.atrium ?? [], 50).toFixed(0)} / ${percentile(all[key]?.nginx ?? [], 50).toFixed(0)} ms, p99 ${percentile(all[key]?.atrium ?? [], 99).toFixed(0)} / ${percentile(all[key]?.nginx ?? [], 99).toFixed(0)} ms (${(percentile(all[key]?.atrium ?? [], 99) / percentile(all[key]?.nginx ?? [], 99)).toFixed(2)}×), round medians ${spread(`${key}Median`, 'atrium', (x) => x)} / ${spread(`${key}Median`, 'nginx', (x) => x)} ms, ${fmtKiB(m(`${key}Bytes`, 'atrium'))} / ${fmtKiB(m(`${key}Bytes`, 'nginx'))}, RSS max +${fmtMiB(maxOf(`${key}Rss`, 'atrium'))} / +${fmtMiB(maxOf(`${key}Rss`, 'nginx'))}`,
         )
         .join('') +
-      `  rclone sync up ${secs(m('up', 'atrium'))} s (${spread('up', 'atrium', seconds)}) / ${secs(m('up', 'nginx'))} s (${spread('up', 'nginx', seconds)}), down ${secs(m('down', 'atrium'))} s (${spread('down', 'atrium', seconds)}) / ${secs(m('down', 'nginx'))} s (${spread('down', 'nginx', seconds)})`,
+      (runs('rclone')
+        ? `\n  rclone sync up ${secs(m('up', 'atrium'))} s (${spread('up', 'atrium', seconds)}) / ${secs(m('up', 'nginx'))} s (${spread('up', 'nginx', seconds)}), down ${secs(m('down', 'atrium'))} s (${spread('down', 'atrium', seconds)}) / ${secs(m('down', 'nginx'))} s (${spread('down', 'nginx', seconds)})`
+        : ''),
   );
 } finally {
   await stopNginx();

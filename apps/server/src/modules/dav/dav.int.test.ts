@@ -220,6 +220,125 @@ describe.each(dialects())('WebDAV (%s)', (dialect) => {
     },
   );
 
+  it('lists a folder of several pages: every entry once, in order, with its checksum', async () => {
+    const { auth } = await appPasswordOf(server, 'dav-pages');
+    const root = '/remote.php/dav/files/dav-pages/Personal';
+    const made = await dav(auth, 'MKCOL', `${root}/paged/`);
+    expect(made.status).toBe(201);
+    for (const name of ['Sub B', 'sub a'])
+      expect((await dav(auth, 'MKCOL', `${root}/paged/${name}/`)).status).toBe(201);
+    // More files than two pages of the tree's listing (1,000 each), written as rows (their bytes are not read).
+    const COUNT = 2_100;
+    const now = '2026-11-29T00:00:00.000Z';
+    const nameOf = (i: number) => `${i % 3 === 0 ? 'F' : 'f'}-${String((i * 7919) % COUNT).padStart(4, '0')}.txt`;
+    const rows = Array.from({ length: COUNT + 1 }, (_, i) => ({
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      owner_key: 'dav-pages',
+      file_name: i === COUNT ? 'trashed.txt' : nameOf(i),
+      name_key: i === COUNT ? 'trashed.txt' : nameOf(i).toLowerCase(),
+      size: i,
+      content_type: 'text/plain',
+      sha256: i.toString(16).padStart(64, '0'),
+      blob_key: `files/dav-pages-${i}`,
+      upload_date: now,
+      folder_id: made.headers.get('oc-fileid') ?? '',
+      workspace_id: null,
+      uploaded_by: null,
+      trashed_at: i === COUNT ? now : null,
+    }));
+    for (let at = 0; at < rows.length; at += 500) {
+      await server.app.database.db
+        .insertInto('files')
+        .values(rows.slice(at, at + 500))
+        .execute();
+    }
+    const body =
+      '<?xml version="1.0"?><d:propfind xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns">' +
+      '<d:prop><d:getcontentlength/><oc:checksums/></d:prop></d:propfind>';
+    const listing = await dav(auth, 'PROPFIND', `${root}/paged/`, { headers: { depth: '1' }, body });
+    expect(listing.status).toBe(207);
+    const hrefs = [...(await listing.text()).matchAll(/<d:href>[^<]*\/paged\/([^<]*)<\/d:href>(.*?)<\/d:response>/g)];
+    const names = hrefs.map((match) => decodeURIComponent(match[1] ?? ''));
+    expect(names.slice(0, 3)).toEqual(['', 'sub a/', 'Sub B/']);
+    const expected = rows
+      .slice(0, COUNT)
+      .sort((a, b) => (a.name_key < b.name_key ? -1 : 1))
+      .map((row) => row.file_name);
+    expect(names.slice(3)).toEqual(expected);
+    const byName = new Map(hrefs.map((match) => [decodeURIComponent(match[1] ?? ''), match[2] ?? '']));
+    for (const row of rows.slice(0, COUNT)) {
+      expect(byName.get(row.file_name)).toContain(`<d:getcontentlength>${row.size}</d:getcontentlength>`);
+      expect(byName.get(row.file_name)).toContain(`<oc:checksum>SHA256:${row.sha256}</oc:checksum>`);
+    }
+  });
+
+  it('lists dead properties from the first PROPPATCH on, and none once the last is removed', async () => {
+    // A server of its own: no dead property anywhere, so a listing starts by skipping their look-ups.
+    const fresh = await startTestServer({ dialect });
+    try {
+      const cookie = await fresh.signInAs({ owner_key: 'dav-dee' });
+      const created = await expectJson<CreatedAppPassword>(
+        sendJson(fresh, cookie, 'POST', '/api/me/app-passwords', { name: 'dav test' }),
+        201,
+      );
+      const auth = `Basic ${Buffer.from(`dav-dee:${created.password}`).toString('base64')}`;
+      const call = (method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}) =>
+        fresh.fetch(`/remote.php/dav/files/dav-dee/Personal/${path}`, {
+          method,
+          headers: { authorization: auth, ...init.headers },
+          ...(init.body === undefined ? {} : { body: init.body }),
+        });
+      expect((await call('MKCOL', 'tagged/')).status).toBe(201);
+      expect((await call('MKCOL', 'tagged/inner/')).status).toBe(201);
+      for (const name of ['a.txt', 'b.txt', 'c.txt']) {
+        expect((await call('PUT', `tagged/${name}`, { body: name })).status).toBe(201);
+      }
+      const patch = (action: 'set' | 'remove', value: string) =>
+        '<?xml version="1.0"?><d:propertyupdate xmlns:d="DAV:" xmlns:x="urn:test">' +
+        `<d:${action}><d:prop><x:colour>${value}</x:colour></d:prop></d:${action}></d:propertyupdate>`;
+      const list = async (body = '') => {
+        const answer = await call('PROPFIND', 'tagged/', { headers: { depth: '1' }, body });
+        expect(answer.status).toBe(207);
+        return answer.text();
+      };
+      const asked =
+        '<?xml version="1.0"?><d:propfind xmlns:d="DAV:" xmlns:x="urn:test"><d:prop><d:displayname/><x:colour/>' +
+        '</d:prop></d:propfind>';
+      const before = { allprop: await list(), asked: await list(asked) };
+      expect(before.allprop).not.toContain('urn:test');
+      expect(before.asked.match(/<P:colour xmlns:P="urn:test"\/><\/d:prop><d:status>HTTP\/1.1 404/g)).toHaveLength(5);
+
+      for (const [path, value] of [
+        ['tagged/b.txt', 'blue'],
+        ['tagged/inner/', 'green'],
+        ['tagged/', 'red'],
+      ] as const) {
+        expect((await call('PROPPATCH', path, { body: patch('set', value) })).status).toBe(207);
+      }
+      const after = await list();
+      const responseOf = (xml: string, href: string) =>
+        xml
+          .split('<d:response>')
+          .find((part) => part.startsWith(`<d:href>/remote.php/dav/files/dav-dee/Personal/${href}</d:href>`));
+      expect(responseOf(after, 'tagged/b.txt')).toContain(
+        '<d:lockdiscovery/><P:colour xmlns:P="urn:test">blue</P:colour>',
+      );
+      expect(responseOf(after, 'tagged/inner/')).toContain('<P:colour xmlns:P="urn:test">green</P:colour>');
+      expect(responseOf(after, 'tagged/')).toContain('<P:colour xmlns:P="urn:test">red</P:colour>');
+      expect(responseOf(after, 'tagged/a.txt')).not.toContain('urn:test');
+      expect(responseOf(await list(asked), 'tagged/b.txt')).toContain(
+        '<d:displayname>b.txt</d:displayname><P:colour xmlns:P="urn:test">blue</P:colour></d:prop>',
+      );
+
+      for (const path of ['tagged/b.txt', 'tagged/inner/', 'tagged/']) {
+        expect((await call('PROPPATCH', path, { body: patch('remove', '') })).status).toBe(207);
+      }
+      expect({ allprop: await list(), asked: await list(asked) }).toEqual(before);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('counts wrong app passwords on the sign-in limit: 429 with Retry-After', async () => {
     const limited = await startTestServer({ dialect, env: { LOGIN_MAX_FAILURES_PER_USERNAME: '3' } });
     try {

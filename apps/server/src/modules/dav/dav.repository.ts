@@ -36,6 +36,11 @@ export const createDavRepository = (db: Db) => ({
     }
     return byId;
   },
+  /** Whether any file or folder has a dead property (the table is usually empty: a PROPFIND then skips its look-ups). */
+  async anyProperties(): Promise<boolean> {
+    const row = await db.selectFrom('dav_properties').select('resource_id').limit(1).executeTakeFirst();
+    return row !== undefined;
+  },
   /** Sets and removes dead properties in one transaction. */
   async patchProperties(
     resourceId: string,

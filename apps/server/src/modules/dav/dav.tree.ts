@@ -95,8 +95,10 @@ export function createDavTree(deps: {
     size: record.size,
     contentType: record.contentType,
     uploadDate: record.uploadDate,
-    ...(record.modifiedAt === undefined ? {} : { modifiedAt: record.modifiedAt }),
-    ...(record.sha256 === undefined ? {} : { sha256: record.sha256 }),
+    // Undefined when absent rather than spread in: every node of a listing gets the same shape, without two
+    // throw-away objects each.
+    modifiedAt: record.modifiedAt,
+    sha256: record.sha256,
     folderId,
   });
 
@@ -212,45 +214,53 @@ export function createDavTree(deps: {
     ];
   }
 
-  /** The children of a collection (every page of a folder). */
-  async function* children(actor: UserActor, node: VirtualNode | FolderNode): AsyncGenerator<Node> {
+  /** The children of a collection, a page at a time (a folder's pages as `folders.list` reads them). */
+  async function* childPages(actor: UserActor, node: VirtualNode | FolderNode): AsyncGenerator<Node[]> {
     if (node.kind === 'virtual') {
+      const now = new Date(0).toISOString();
       if (node.which === 'root') {
-        const now = new Date(0).toISOString();
         const { personal } = await spaceRoots(actor);
-        yield {
+        yield [
+          {
+            kind: 'folder',
+            name: PERSONAL,
+            path: [PERSONAL],
+            id: personal,
+            createdAt: now,
+            updatedAt: now,
+            fixed: true,
+          },
+          { kind: 'virtual', name: WORKSPACES, path: [WORKSPACES], which: 'workspaces' },
+          { kind: 'virtual', name: SHARED, path: [SHARED], which: 'shared' },
+        ];
+      } else if (node.which === 'workspaces') {
+        yield [...(await spaceRoots(actor)).workspaces].map(([name, id]): Node => ({
           kind: 'folder',
-          name: PERSONAL,
-          path: [PERSONAL],
-          id: personal,
+          name,
+          path: [WORKSPACES, name],
+          id,
           createdAt: now,
           updatedAt: now,
           fixed: true,
-        };
-        yield { kind: 'virtual', name: WORKSPACES, path: [WORKSPACES], which: 'workspaces' };
-        yield { kind: 'virtual', name: SHARED, path: [SHARED], which: 'shared' };
-      } else if (node.which === 'workspaces') {
-        const now = new Date(0).toISOString();
-        for (const [name, id] of (await spaceRoots(actor)).workspaces) {
-          yield { kind: 'folder', name, path: [WORKSPACES, name], id, createdAt: now, updatedAt: now, fixed: true };
-        }
+        }));
       } else {
-        yield* await sharedItems(actor);
+        yield await sharedItems(actor);
       }
       return;
     }
-    let cursor: string | undefined;
-    do {
-      const page = await folders.list(actor, node.id, query(cursor === undefined ? {} : { cursor }), {
-        checksums: true,
-      });
-      for (const f of page.folders) yield folderNode(f, [...node.path, f.name]);
-      for (const f of page.files) yield fileNode(f, [...node.path, f.fileName], node.id);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
+    for await (const page of folders.pages(actor, node.id, query(), { checksums: true })) {
+      const nodes: Node[] = page.folders.map((f) => folderNode(f, [...node.path, f.name]));
+      for (const f of page.files) nodes.push(fileNode(f, [...node.path, f.fileName], node.id));
+      yield nodes;
+    }
   }
 
-  return { resolve, children };
+  /** The children of a collection (every page of a folder). */
+  async function* children(actor: UserActor, node: VirtualNode | FolderNode): AsyncGenerator<Node> {
+    for await (const page of childPages(actor, node)) yield* page;
+  }
+
+  return { resolve, children, childPages };
 }
 
 export type DavTree = ReturnType<typeof createDavTree>;

@@ -66,6 +66,7 @@ export async function createDavModule(
       locks,
       deadProps: (id) => repo.properties(id),
       deadPropsOf: (ids) => repo.propertiesOf(ids),
+      anyDeadProps: () => repo.anyProperties(),
       proppatch: (request, reply, dav, node) => proppatch({ ...deps, repo }, request, reply, dav, node),
     },
   });

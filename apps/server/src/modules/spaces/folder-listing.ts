@@ -1,6 +1,6 @@
 import type { FileRecord, FolderListing, FolderListQuery, FolderSort } from '@atrium/contracts';
 import { AppError } from '../../errors';
-import { presentFile, toStoredFile } from '../files';
+import { presentFile } from '../files';
 import { FOLDER_MESSAGES } from './folder-messages';
 import { listedNameKeys } from './folder-names';
 import type { KeysetAfter } from './folders.repository';
@@ -106,10 +106,35 @@ export function createFolderPager(repo: Pick<SpacesRepository, 'listChildFolders
     return {
       folders: folders.map((f) => ({ id: f.id, name: f.name, createdAt: f.created_at, updatedAt: f.updated_at })),
       files: files.map((row) => {
-        const stored = toStoredFile(row);
-        return checksums ? { ...presentFile(stored), sha256: stored.sha256 } : presentFile(stored);
+        const file = presentFile({
+          id: row.id,
+          fileName: row.file_name,
+          size: row.size,
+          contentType: row.content_type,
+          uploadDate: row.upload_date,
+          modifiedAt: row.modified_at ?? null,
+        });
+        return checksums ? { ...file, sha256: row.sha256 } : file;
       }),
       nextCursor,
     };
   };
+}
+
+/**
+ * Every page of folder `id` in turn from `query`'s cursor on, read with `page` (`createFolderPager`): for a caller that
+ * reads a whole folder, its policy decided once.
+ */
+export async function* everyPage(
+  page: ReturnType<typeof createFolderPager>,
+  id: string,
+  query: FolderListQuery,
+  options: { checksums?: boolean } = {},
+): AsyncGenerator<Awaited<ReturnType<ReturnType<typeof createFolderPager>>>> {
+  let cursor = query.cursor;
+  do {
+    const next = await page(id, cursor === undefined ? query : { ...query, cursor }, options);
+    yield next;
+    cursor = next.nextCursor ?? undefined;
+  } while (cursor !== undefined);
 }

@@ -13,7 +13,18 @@ import type { FilesTable, FoldersTable } from '../../db/schema';
 import { fileKindCondition } from '../../lib/file-kind-sql';
 
 export type FolderRow = Selectable<FoldersTable>;
-export type ListedFileRow = Selectable<FilesTable>;
+/** The columns a folder listing shows of a file (its record, its checksum, the sort and cursor values). */
+const LISTED_FILE_COLUMNS = [
+  'id',
+  'file_name',
+  'name_key',
+  'size',
+  'content_type',
+  'sha256',
+  'upload_date',
+  'modified_at',
+] as const;
+export type ListedFileRow = Pick<Selectable<FilesTable>, (typeof LISTED_FILE_COLUMNS)[number]>;
 
 /** Where a keyset page continues: the sort value and id of the last entry of the previous page. */
 export interface KeysetAfter {
@@ -337,7 +348,12 @@ export const createFoldersRepository = (db: Db) => ({
     const op = desc ? '<' : '>';
     // Names sort by their key (case-insensitive); files stored with equal names before 0009 have none.
     const key = sort === 'name' ? sql<string>`coalesce(name_key, file_name)` : sql.ref<string | number>(sort);
-    let query = db.selectFrom('files').selectAll().where('folder_id', '=', folderId).where('trashed_at', 'is', null);
+    // Only the listed columns: a page of 1,000 rows of every column took a third longer to read (SQLite).
+    let query = db
+      .selectFrom('files')
+      .select(LISTED_FILE_COLUMNS)
+      .where('folder_id', '=', folderId)
+      .where('trashed_at', 'is', null);
     if (filter.kind) query = query.where(fileKindCondition(filter.kind, sql.ref('content_type')));
     if (filter.nameKeys) query = query.where('name_key', 'in', filter.nameKeys);
     if (after) {

@@ -24,7 +24,7 @@ import type { AccessResolver } from '../../auth/access-facts';
 import type { WriteLocks } from '../../auth/policies/write-lock';
 import { MAX_FOLDER_DEPTH } from '../../db/folder-walk';
 import { withFreeFolderName } from './folder-free-name';
-import { createFolderPager, type ListedFile } from './folder-listing';
+import { createFolderPager, everyPage, type ListedFile } from './folder-listing';
 import { FOLDER_MESSAGES } from './folder-messages';
 import { checkFolderName, folderNameKey } from './folder-names';
 import { createFolderRepair } from './folder-repair';
@@ -254,6 +254,12 @@ export function createFoldersService(deps: FoldersServiceDeps) {
     ): Promise<FolderListing & { files: ListedFile[] }> {
       const folder = await authorized(actor, id, 'read');
       return { ...(await present(folder, actor)), ...(await page(id, query, options)) };
+    },
+
+    /** Every page of folder `id` in turn (as `list`; `read` decided once, not per page): a WebDAV listing. */
+    async *pages(actor: UserActor, id: string, query: FolderListQuery, options: { checksums?: boolean } = {}) {
+      await authorized(actor, id, 'read');
+      yield* everyPage(page, id, query, options);
     },
 
     /**
