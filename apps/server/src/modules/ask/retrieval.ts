@@ -71,7 +71,7 @@ export const wordsOf = (text: string): string[] =>
     .filter(Boolean);
 const normalised = (text: string) => wordsOf(text).join(' ');
 
-/** Whether a text's word stands for the question's `word`: the same, or starting with its stem (found once). */
+/** Whether a text's word stands for the question's `word`: the same, or a form of its stem (`forms.ts`). */
 const formOf = (word: string): ((present: string) => boolean) => {
   const root = stem(word);
   return (present) => present === word || (root.length >= 4 && isFormOf(present, root));
@@ -146,7 +146,7 @@ export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbe
       keepTelling(synonyms, known);
       const expanded = [...new Set([...words, ...[...synonyms.values()].flat()])];
       const needed = Math.max(1, Math.ceil(words.length * COVERAGE));
-      // The engine looks for each word's stem as a prefix (terminated → terminat*), so other forms match too.
+      // The engine looks for each word's stem in its forms (terminated → terminate, termination…), `forms.ts`.
       const groups = (withSynonyms: boolean) =>
         words.map((word) => [...new Set([word, ...(withSynonyms ? (synonyms.get(word) ?? []) : [])].map(stem))]);
       // A passage is relevant when it holds `needed` of the words: the engine looks for no others.
