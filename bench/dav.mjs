@@ -5,7 +5,8 @@
 // - PUT then GET of a file of fresh random bytes (1 GiB): MiB/s, and the server's peak RSS growth (Atrium's process,
 //   nginx's worker), sampled every 50 ms;
 // - PROPFIND Depth: 1 of a folder of 10,000 files, with an empty body (allprop) and with the body rclone sends (its
-//   property list, oc:checksums and oc:permissions among them): time to the last byte, bytes, peak RSS growth;
+//   property list, oc:checksums and oc:permissions among them), 15 times each after 5 untimed: time to the last byte,
+//   bytes, peak RSS growth (round 1 also prints the untimed ones: the cold start);
 // - `rclone sync` of 1,000 small files (10 folders, 1–64 KiB each) up into a new folder, then down into a new local
 //   folder: wall time (then `rclone check` of the two local trees, outside the time).
 // Both servers stay up through the run; before every timed step the bench runs `sync` and waits until Atrium's
@@ -43,6 +44,12 @@ const entries = Number(process.argv[4] ?? 10_000);
 const smallFiles = Number(process.argv[5] ?? 1000);
 const size = sizeMiB * 1024 * 1024;
 const PROPFIND_RUNS = 15;
+/**
+ * Untimed PROPFINDs before each timed series, on both servers. One was not enough for a server just started: V8 still
+ * compiled the listing's code and promoted its garbage, and a full collection landed in the third request (73 ms
+ * against 30; `--trace-gc`, docs/BENCHMARKS.md, WebDAV). Round 1's are printed apart, as the cold start.
+ */
+const PROPFIND_WARM = 5;
 const ATRIUM_PORT = 3320;
 const NGINX_PORT = 3321;
 const DAV_EXT = '/usr/lib/nginx/modules/ngx_http_dav_ext_module.so';
@@ -277,8 +284,13 @@ try {
         },
         body,
       });
-    const warm = await once();
-    if (warm.status !== 207) throw new Error(`${name} PROPFIND: ${warm.status}`);
+    /** @type {number[]} */
+    const cold = [];
+    for (let i = 0; i < PROPFIND_WARM; i += 1) {
+      const warm = await once();
+      if (warm.status !== 207) throw new Error(`${name} PROPFIND: ${warm.status}`);
+      cold.push(warm.ms);
+    }
     /** @type {number[]} */
     const ms = [];
     let bytes = 0;
@@ -290,7 +302,7 @@ try {
         bytes = answer.bytes;
       }
     });
-    return { ms, bytes, growth };
+    return { ms, bytes, growth, cold };
   }
 
   /** @param {Name} name @param {number} round */
@@ -400,6 +412,8 @@ try {
     perRound.push({ round, load, ...r });
     const a = r.atrium;
     const n = r.nginx;
+    const coldOf = (/** @type {Record<string, any>} */ x) =>
+      /** @type {number[]} */ (x.allprop.cold).map((ms) => ms.toFixed(0)).join(' ');
     const pf = (/** @type {string} */ key) =>
       `${median(a[key].ms).toFixed(0)} / ${median(n[key].ms).toFixed(0)} ms (p99 ${percentile(a[key].ms, 99).toFixed(0)} / ${percentile(n[key].ms, 99).toFixed(0)}, ${fmtKiB(a[key].bytes)} / ${fmtKiB(n[key].bytes)}, RSS +${fmtMiB(a[key].growth)} / +${fmtMiB(n[key].growth)})`;
     console.log(
@@ -411,6 +425,9 @@ try {
           ? `\n  GET ${fmtRate(a.get.ms)} / ${fmtRate(n.get.ms)} = ${((n.get.ms / a.get.ms) * 100).toFixed(0)}% (RSS +${fmtMiB(a.get.growth)} / +${fmtMiB(n.get.growth)})`
           : '') +
         (runs('propfind') ? `\n  PROPFIND allprop ${pf('allprop')}\n  PROPFIND rclone's body ${pf('rclone')}` : '') +
+        (runs('propfind') && round === 1
+          ? `\n  (untimed first ${PROPFIND_WARM} PROPFINDs allprop: ${coldOf(a)} / ${coldOf(n)} ms)`
+          : '') +
         (runs('rclone')
           ? `\n  rclone sync up ${(a.up / 1000).toFixed(1)} / ${(n.up / 1000).toFixed(1)} s, down ${(a.down / 1000).toFixed(1)} / ${(n.down / 1000).toFixed(1)} s`
           : ''),

@@ -207,9 +207,8 @@ export function createDavMethods(deps: DavMethodDeps) {
     const declared = Number(request.headers['oc-total-length'] ?? request.headers['content-length'] ?? 0);
     if (Number.isFinite(declared) && declared > 0) {
       if (declared > deps.maxUploadBytes) throw files.tooLargeError();
-      const existingSize = node.kind === 'file' ? 0 : 0;
-      if (declared - existingSize > (await files.remainingQuota(target)))
-        throw storageFull(await files.quotaErrorOf(target));
+      // A replaced file's bytes stay as a version, so the new ones count in full.
+      if (declared > (await files.remainingQuota(target))) throw storageFull(await files.quotaErrorOf(target));
     }
     const stored = await storeFile(files, request, dav.actor, target, {
       name: node.name,
