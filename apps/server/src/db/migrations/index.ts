@@ -43,6 +43,8 @@ import { m0042PassageTerms } from './0042-passage-terms';
 import { m0043FolderFileOrder } from './0043-folder-file-order';
 import { m0044PassageVocab } from './0044-passage-vocab';
 import { m0045PassagesGinDirect } from './0045-passages-gin-direct';
+import { m0046PassagesWorkspace } from './0046-passages-workspace';
+import { m0047VectorCells } from './0047-vector-cells';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -93,4 +95,6 @@ export const migrations: Record<string, Migration> = {
   '0043-folder-file-order': m0043FolderFileOrder,
   '0044-passage-vocab': m0044PassageVocab,
   '0045-passages-gin-direct': m0045PassagesGinDirect,
+  '0046-passages-workspace': m0046PassagesWorkspace,
+  '0047-vector-cells': m0047VectorCells,
 };

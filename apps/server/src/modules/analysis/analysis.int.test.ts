@@ -68,7 +68,8 @@ describe.each(dialects())('background analysis and GET /api/files/{id}/insights 
     expect(insights.text?.toLowerCase() ?? '', JSON.stringify(insights)).toContain('lighthouse');
     expect(insights.engine).toMatch(/tesseract/);
     expect(insights.analysedAt).toEqual(expect.any(String));
-    expect(searchable.get(file.id)?.toLowerCase()).toContain('lighthouse');
+    // Announced after the insights commit: the event may arrive a moment after the status reads done.
+    await expect.poll(() => searchable.get(file.id)?.toLowerCase() ?? '', { timeout: 10_000 }).toContain('lighthouse');
   });
 
   it('reads a PDF’s text', { timeout: 60_000 }, async () => {

@@ -54,8 +54,9 @@ describe.each(dialects())('ask with a configured provider (%s)', (dialect) => {
     expect(JSON.stringify(chat?.body.messages)).toContain('Friday afternoon in room 4');
     // The passages were embedded by the provider.
     expect(fake.requests.some((request) => request.path.endsWith('/embeddings'))).toBe(true);
-    const vectors = await sql<{ n: number }>`select count(*) as n from passages
-      where file_id = ${file.id} and vector is not null`.execute(server.app.database.db);
+    const vectors = await sql<{ n: number }>`select count(*) as n from passages p
+      join passage_vectors v on v.passage_id = p.passage_id
+      where p.file_id = ${file.id}`.execute(server.app.database.db);
     expect(Number(vectors.rows[0]?.n)).toBeGreaterThan(0);
 
     const streamed = await server.fetch('/api/ask', {

@@ -4,6 +4,8 @@ import type { Db, Dialect } from '../../db';
 import { createLexicalSearch } from './lexical.repository';
 import { numericRow, passageColumns, visibleTo, type PassageRow, type Within } from './passage-scope.repository';
 import type { Passage } from './passages';
+import { toBytes } from './vector-bytes';
+import { nextVectorSeq } from './vector-index.repository';
 
 export type { PassageRow, Within } from './passage-scope.repository';
 export type { Vocabulary } from './lexical.repository';
@@ -11,13 +13,6 @@ export type { Vocabulary } from './lexical.repository';
 export interface VectorRow extends PassageRow {
   vector: Uint8Array;
 }
-
-const toVector = (bytes: Uint8Array): Float32Array => {
-  const copy = new Uint8Array(bytes);
-  return new Float32Array(copy.buffer, 0, Math.floor(copy.byteLength / 4));
-};
-export const vectorOf = toVector;
-const toBytes = (vector: Float32Array): Buffer => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 
 /**
  * The queries of "Ask your files" (migration 0040), over both engines: the passages themselves, their vectors, and
@@ -48,22 +43,34 @@ export function createAskRepository(db: Db, dialect: Dialect) {
       });
     },
 
-    /** Stores passages' vectors (made by `label`). */
-    async setVectors(label: string, vectors: { passageId: number; vector: Float32Array }[]): Promise<void> {
-      for (const { passageId, vector } of vectors)
-        await sql`update passages set vector = ${toBytes(vector)}, vector_label = ${label}
-          where passage_id = ${passageId}`.execute(db);
+    /** Stores passages' vectors (made by `label`), each with its cell in the vector index (`vector-index.ts`). */
+    async setVectors(
+      label: string,
+      vectors: { passageId: number; vector: Float32Array; cell: number | null }[],
+    ): Promise<void> {
+      for (const { passageId, vector, cell } of vectors) {
+        const values =
+          dialect === 'postgres'
+            ? sql`${label}::text, ${toBytes(vector)}::bytea, ${cell}::integer, ${nextVectorSeq(dialect)}`
+            : sql`${label}, ${toBytes(vector)}, ${cell}, ${nextVectorSeq(dialect)}`;
+        // Only while the passage exists (it may have been cut again meanwhile).
+        await sql`insert into passage_vectors (passage_id, label, vector, cell, seq)
+          select passage_id, ${values} from passages where passage_id = ${passageId}
+          on conflict (passage_id) do update set label = excluded.label, vector = excluded.vector,
+            cell = excluded.cell, seq = excluded.seq`.execute(db);
+      }
     },
 
-    /** Every passage `actor` may read with a vector made by `label` (scanned in process). */
+    /** Every passage `actor` may read with a vector of `label`, with it (when the nearest hold too few, `retrieval.ts`). */
     async withVectors(actor: UserActor, label: string, within: Within): Promise<VectorRow[]> {
       const scope = visibleTo(actor, within);
       const { rows } = await sql<VectorRow>`
         with recursive ${scope.ctes}
-        select ${passageColumns}, p.vector
+        select ${passageColumns}, v.vector
         from passages p
+        join passage_vectors v on v.passage_id = p.passage_id and v.label = ${label}
         join search_documents d on d.item_id = p.file_id and d.kind = 'file'
-        where p.vector_label = ${label} and ${scope.where}`.execute(db);
+        where ${scope.where}`.execute(db);
       return rows.map(numericRow);
     },
 
@@ -83,8 +90,9 @@ export function createAskRepository(db: Db, dialect: Dialect) {
     /** Passages without a vector of `label`, a batch at a time. */
     async missingVectors(label: string, limit: number): Promise<{ passage_id: number; text: string }[]> {
       const { rows } = await sql<{ passage_id: number; text: string }>`
-        select passage_id, text from passages where vector_label is null or vector_label <> ${label}
-        order by passage_id limit ${limit}`.execute(db);
+        select p.passage_id, p.text from passages p
+        where not exists (select 1 from passage_vectors v where v.passage_id = p.passage_id and v.label = ${label})
+        order by p.passage_id limit ${limit}`.execute(db);
       return rows.map((row) => ({ ...row, passage_id: Number(row.passage_id) }));
     },
 

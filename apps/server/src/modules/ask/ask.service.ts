@@ -8,6 +8,8 @@ import { extractive, extractiveSummary, generate } from './answer';
 import { cutPassages, type PassageSources } from './passages';
 import { isModelTrouble, type AnswerGenerator, type PassageEmbedder } from './ports';
 import { createRetrieval, TOP_PASSAGES, type RetrievalOptions } from './retrieval';
+import { createVectorIndex } from './vector-index';
+import { createVectorIndexRepository } from './vector-index.repository';
 import type { SpacesRepository } from '../spaces';
 
 export interface AskServiceDeps {
@@ -19,7 +21,7 @@ export interface AskServiceDeps {
   embedder: () => PassageEmbedder | null;
   /** The database-backed limiter (`lib/rate-limiter.ts`), for the per-user limit. */
   limiter: { consume(limit: { key: string; max: number; windowMs: number; message: string }): Promise<void> };
-  log: { warn(details: object, message: string): void };
+  log: { warn(details: object, message: string): void; info(details: object, message: string): void };
   /** Who is a member of a workspace, in what role (the spaces module's). */
   spaces: Pick<SpacesRepository, 'findWorkspace'>;
 }
@@ -33,16 +35,20 @@ const EMBED_BATCH = 32;
  */
 export function createAskService(deps: AskServiceDeps) {
   const repo = createAskRepository(deps.db, deps.dialect);
-  const retrieval = createRetrieval(repo, deps.embedder);
+  const index = createVectorIndex(createVectorIndexRepository(deps.db, deps.dialect), deps.log);
+  const retrieval = createRetrieval(repo, deps.embedder, index);
 
   async function embed(ids: number[], texts: string[]): Promise<void> {
     const model = deps.embedder();
     if (!model || ids.length === 0) return;
     for (let i = 0; i < ids.length; i += EMBED_BATCH) {
       const vectors = await model.embed(texts.slice(i, i + EMBED_BATCH));
+      const cells = await index.keysFor(model.label, vectors);
       await repo.setVectors(
         model.label,
-        vectors.map((vector, j) => ({ passageId: ids[i + j] ?? -1, vector })).filter((v) => v.passageId >= 0),
+        vectors
+          .map((vector, j) => ({ passageId: ids[i + j] ?? -1, vector, cell: cells[j] ?? null }))
+          .filter((v) => v.passageId >= 0),
       );
     }
   }
@@ -67,7 +73,8 @@ export function createAskService(deps: AskServiceDeps) {
 
     /**
      * Files analysed before passages existed get theirs (a scheduled job, like the analysis backfill), and passages
-     * without a vector of the configured embedder get one. Answers how many files it filled.
+     * without a vector of the configured embedder get one; then the vector index is trained when due and the
+     * vectors are loaded into memory (`vector-index.ts`). Answers how many files it filled.
      */
     async backfill(signal?: AbortSignal): Promise<number> {
       let filled = 0;
@@ -87,7 +94,18 @@ export function createAskService(deps: AskServiceDeps) {
           missing.map((m) => m.text),
         );
       }
+      if (model && !signal?.aborted) {
+        await index.maintain(model.label, signal);
+        // The first questions then find the vectors in memory (on this instance; others load them on their first).
+        await index.warm(model.label);
+      }
       return filled;
+    },
+
+    /** Loads the copy in memory of the configured embedder's vectors now (tests; a question otherwise starts it). */
+    async warmVectors(): Promise<void> {
+      const model = deps.embedder();
+      if (model) await index.warm(model.label);
     },
 
     /** The ranked passages for a question (also what the evaluation measures). */

@@ -3,6 +3,7 @@ import type { UserActor } from '../../auth/actor';
 import type { Db, Dialect } from '../../db';
 import { bm25Scores, tokensOf } from './bm25';
 import { isFormOf } from './forms';
+import { candidatesFor, MAX_CANDIDATES, subsets, varints, type ReadableShare } from './lexical-plan';
 import { numericRow, passageColumns, visibleTo, type PassageRow, type Within } from './passage-scope.repository';
 
 /**
@@ -14,30 +15,12 @@ export interface LexicalOptions {
   least?: number;
   /** What `vocabulary` found for these terms (as prefixes), when the caller has it already. */
   known?: Vocabulary;
+  /** How many matches were found readable in the same scope so far (see `candidatesFor`); updated. */
+  share?: ReadableShare;
 }
 
 /** The passages found by a question's rarer words that are ranked again by all of them (SQLite). */
 const RESCORED = 200;
-/** The first `count` SQLite varints of `bytes` (big-endian groups of 7 bits; a 9th byte gives 8). */
-function varints(bytes: Uint8Array, count: number): number[] {
-  const out: number[] = [];
-  let at = 0;
-  while (out.length < count && at < bytes.length) {
-    let value = 0;
-    let length = 0;
-    for (; length < 8; length += 1) {
-      const byte = bytes[at + length] ?? 0;
-      value = value * 128 + (byte & 0x7f);
-      if ((byte & 0x80) === 0) break;
-    }
-    if (length === 8) value = value * 256 + (bytes[at + 8] ?? 0);
-    at += Math.min(length + 1, 9);
-    out.push(value);
-  }
-  return out;
-}
-/** The most passages ranked before the visibility condition; beyond, the condition goes into the ranking query. */
-const MAX_CANDIDATES = 6_400;
 /** The matches of one tier ranked on PostgreSQL, at least (see `matchOf`). */
 const SAMPLE = 400;
 /** The most forms of a term searched one by one, and the most words starting with it looked at (beyond, the prefix). */
@@ -64,23 +47,6 @@ interface TermFacts {
   df: number;
 }
 const NO_FACTS: TermFacts = { key: '', forms: [], df: 0 };
-
-/** Every way of choosing `size` of `items`, in order; null when there are more than `most`. */
-export function subsets<T>(items: T[], size: number, most: number): T[][] | null {
-  let count = 1;
-  for (let i = 0; i < size; i += 1) count = (count * (items.length - i)) / (i + 1);
-  if (size < 1 || size > items.length || count > most) return null;
-  const out: T[][] = [];
-  const pick = (from: number, chosen: T[]) => {
-    if (chosen.length === size) {
-      out.push(chosen);
-      return;
-    }
-    for (let i = from; i <= items.length - (size - chosen.length); i += 1) pick(i + 1, [...chosen, items[i] as T]);
-  };
-  pick(0, []);
-  return out;
-}
 
 /**
  * The lexical search of "Ask your files" (docs/PRODUCT.md#ask-your-files) over both engines' full-text indexes of
@@ -207,13 +173,13 @@ export function createLexicalSearch(db: Db, dialect: Dialect) {
           where passages_fts match ${query} order by bm25(passages_fts), rowid limit ${count}`,
         readable: (
           scope: { ctes: RawBuilder<unknown>; where: RawBuilder<unknown> },
-          fresh: RawBuilder<unknown>,
+          narrower: RawBuilder<unknown>,
           count: number,
         ) => sql<PassageRow>`with recursive ${scope.ctes}
           select ${passageColumns}
           from passages_fts join passages p on p.passage_id = passages_fts.rowid
           join search_documents d on d.item_id = p.file_id and d.kind = 'file'
-          where passages_fts match ${query} and ${scope.where} ${fresh}
+          where passages_fts match ${query} and ${scope.where} ${narrower}
           order by bm25(passages_fts), p.passage_id
           limit ${count}`,
       };
@@ -258,10 +224,10 @@ export function createLexicalSearch(db: Db, dialect: Dialect) {
         select s.passage_id from s order by ${order} limit ${count}`,
       readable: (
         scope: { ctes: RawBuilder<unknown>; where: RawBuilder<unknown> },
-        fresh: RawBuilder<unknown>,
+        narrower: RawBuilder<unknown>,
         count: number,
       ) =>
-        sql<PassageRow>`with recursive ${scope.ctes}, ${sample(count, documentWhere(scope.where), fresh)}
+        sql<PassageRow>`with recursive ${scope.ctes}, ${sample(count, documentWhere(scope.where), narrower)}
         select ${passageColumns} from s join passages p on p.passage_id = s.passage_id ${documentWhere(sql`true`)}
         order by ${order} limit ${count}`,
     };
@@ -272,14 +238,18 @@ export function createLexicalSearch(db: Db, dialect: Dialect) {
    * Runs a search's queries; on PostgreSQL in one transaction with its full-text index preferred. With a LIMIT the
    * planner reads the table in order until enough rows match, as if testing a row were free; but each test reads the
    * row's `text_tsv` from its TOAST table (a common word's first 2,000 matches: 65–120 ms that way, a few ms through
-   * the index).
+   * the index). Within one workspace (`narrowed`) the same mistake read the workspace's passages in its index's order
+   * (migration 0046), testing each, when the planner took rare words for common ones (60,000 passages for 115
+   * matches: 0.4–0.57 s); without plain index scans it intersects the workspace's index with the full-text index
+   * (9–50 ms for the same queries, docs/BENCHMARKS.md, Ask at 100,000 files).
    */
-  async function indexed<T>(work: (on: Db) => Promise<T>): Promise<T> {
+  async function indexed<T>(narrowed: boolean, work: (on: Db) => Promise<T>): Promise<T> {
     if (dialect === 'sqlite') return work(db);
     return db.transaction().execute(async (trx) => {
       // Without sequential scans the planner's estimates grow past `jit_above_cost`, and compiling a query (~0.5 s)
       // cost more than running it.
-      await sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`.execute(trx);
+      await sql`select set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true),
+        set_config('enable_indexscan', ${narrowed ? 'off' : 'on'}, true)`.execute(trx);
       return work(trx);
     });
   }
@@ -308,10 +278,11 @@ export function createLexicalSearch(db: Db, dialect: Dialect) {
    * passages already had). A question of common words matches half the passages: on SQLite, checking who may read
    * each of them before FTS5 ranked them cost most of the time at 100,000 files (docs/BENCHMARKS.md, Ask at 100,000
    * files). So FTS5 ranks its matches alone first, and the visibility condition runs on its best few; when too few of
-   * them are readable, FTS5 is asked for more, and at last for every match with the condition in the query. The order
-   * is the same either way. PostgreSQL ranks a sample of the matches (`matchOf`): the condition picks the sample, by
-   * each match's key, so the sample is of readable passages (ranking first and checking after took seconds for one
-   * workspace, a fifth of the files). One file (`fileId`) is looked up with the condition in the query straight away.
+   * them are readable, FTS5 is asked for more (as many as the share found readable so far suggests, `candidatesFor`),
+   * and at last for every match with the condition in the query. The order is the same either way. PostgreSQL ranks
+   * a sample of the matches (`matchOf`): the condition picks the sample, by each match's key, so the sample is of
+   * readable passages (ranking first and checking after took seconds for one workspace, a fifth of the files). One
+   * file (`fileId`) is looked up with the condition in the query straight away.
    */
   async function readableMatches(
     on: Db,
@@ -320,27 +291,41 @@ export function createLexicalSearch(db: Db, dialect: Dialect) {
     match: Match,
     wanted: number,
     taken: Set<number>,
+    share: ReadableShare,
   ): Promise<PassageRow[]> {
     if (within.fileId === undefined && dialect === 'sqlite') {
-      for (let candidates = (wanted + taken.size) * 2; candidates <= MAX_CANDIDATES; candidates *= 4) {
+      for (
+        let candidates = candidatesFor(wanted + taken.size, share);
+        ;
+        candidates = Math.min(MAX_CANDIDATES, candidates * 4)
+      ) {
         const ids = await bestMatches(on, match, candidates);
-        const rows = await readableAmong(
-          on,
-          actor,
-          within,
-          ids.filter((id) => !taken.has(id)),
-        );
+        const fresh = ids.filter((id) => !taken.has(id));
+        const rows = await readableAmong(on, actor, within, fresh);
+        share.checked += fresh.length;
+        share.readable += rows.length;
         if (rows.length >= wanted || ids.length < candidates) return rows.slice(0, wanted);
+        if (candidates === MAX_CANDIDATES) break;
       }
     }
-    const fresh = taken.size > 0 ? sql`and p.passage_id not in (${sql.join([...taken])})` : sql``;
-    const { rows } = await match.readable(visibleTo(actor, within), fresh, wanted).execute(on);
+    const untaken = taken.size > 0 ? sql`and p.passage_id not in (${sql.join([...taken])})` : sql``;
+    // PostgreSQL keeps each passage's workspace (migration 0046): its index narrows the matches; visibility decides.
+    const inWorkspace =
+      dialect === 'postgres' && within.workspaceId !== undefined
+        ? sql`and p.workspace_id = ${within.workspaceId}`
+        : sql``;
+    const narrower = sql`${untaken} ${inWorkspace}`;
+    const { rows } = await match.readable(visibleTo(actor, within), narrower, wanted).execute(on);
     return rows.map(numericRow);
   }
 
   return {
     /** What the engine knows of `terms`, each a prefix (see `vocabulary`); for `lexical` to reuse. */
     vocabulary: (terms: string[]): Promise<Vocabulary> => vocabulary(terms, true),
+
+    /** The passages of `ids` that `actor` may read within `within`, in the order of `ids`. */
+    readable: (actor: UserActor, within: Within, ids: number[]): Promise<PassageRow[]> =>
+      readableAmong(db, actor, within, ids),
 
     /**
      * The passages `actor` may read holding at least `least` of `groups` (a group is held when one of its terms is,
@@ -355,19 +340,19 @@ export function createLexicalSearch(db: Db, dialect: Dialect) {
       groups: string[][],
       within: Within,
       limit: number,
-      { prefix = true, least = groups.length, known: given }: LexicalOptions = {},
+      { prefix = true, least = groups.length, known: given, share = { checked: 0, readable: 0 } }: LexicalOptions = {},
     ): Promise<PassageRow[]> {
       const terms = [...new Set(groups.flat())];
       if (terms.length === 0) return [];
       const known =
         given && prefix && terms.every((term) => given.words.has(term)) ? given : await vocabulary(terms, prefix);
       const floor = Math.max(1, Math.min(least, groups.length));
-      return indexed(async (on) => {
+      return indexed(within.workspaceId !== undefined, async (on) => {
         const found: PassageRow[] = [];
         const taken = new Set<number>();
         const search = async (clauses: string[][][]) => {
           const match = matchOf(terms, clauses, prefix, known);
-          const rows = await readableMatches(on, actor, within, match, limit - found.length, taken);
+          const rows = await readableMatches(on, actor, within, match, limit - found.length, taken, share);
           for (const row of rows) taken.add(row.passage_id);
           return rows;
         };

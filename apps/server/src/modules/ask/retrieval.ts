@@ -1,14 +1,18 @@
 import { searchTerms } from '@atrium/contracts';
 import type { UserActor } from '../../auth/actor';
-import { vectorOf, type AskRepository, type PassageRow, type Vocabulary, type Within } from './ask.repository';
+import { type AskRepository, type PassageRow, type Vocabulary, type Within } from './ask.repository';
 import { synonymsOf } from './expansion';
 import { isFormOf, stem } from './forms';
+import { MAX_CANDIDATES } from './lexical-plan';
+import { bestFirst, cosine } from './nearest';
 import { isModelTrouble, type PassageEmbedder } from './ports';
+import { toVector } from './vector-bytes';
+import type { VectorIndex } from './vector-index';
 
 /**
  * Retrieval for "Ask your files" (docs/PRODUCT.md#ask-your-files): ranked lists fused by reciprocal rank —
  * the engine's full-text ranking over passages for the question's words, the same with WordNet synonyms added, and
- * (with an embedder) the nearest passages by cosine, scanned in process — with exact identifiers (a code, an
+ * (with an embedder) the nearest passages by cosine, ranked in process — with exact identifiers (a code, an
  * invoice number) first whatever the rest says. Only passages of files the asker may read reach any list.
  */
 
@@ -81,7 +85,19 @@ export const sameWord = (present: string, word: string): boolean => formOf(word)
 /** Whether a text (its words as a set and in order) holds `word` in some form. */
 const holds = (words: Set<string>, list: string[], word: string) => words.has(word) || list.some(formOf(word));
 
-export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbedder | null) {
+export function createRetrieval(
+  repo: AskRepository,
+  embedder: () => PassageEmbedder | null,
+  index: Pick<VectorIndex, 'candidates'>,
+) {
+  /**
+   * The `CANDIDATES` passages nearest to the question by cosine that `actor` may read within `within`, nearest first.
+   * The vectors of the cells nearest to the question (`vector-index.ts`: from the copy in memory, else ids and vectors
+   * from the database; every vector without an index) are ranked first, then who may read them is checked on the
+   * nearest 100, 400, 1,600… as the lexical search does. When they hold too few, 4× as many cells are read, up to
+   * every vector; when the nearest `MAX_CANDIDATES` hold too few, every readable passage is read with its vector and
+   * ranked (docs/BENCHMARKS.md, Ask at 100,000 files).
+   */
   async function dense(actor: UserActor, question: string, within: Within, signal?: AbortSignal) {
     const model = embedder();
     if (!model) return [];
@@ -94,15 +110,31 @@ export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbe
       return [];
     }
     if (!query) return [];
-    const norm = (v: Float32Array) => Math.sqrt(v.reduce((sum, x) => sum + x * x, 0)) || 1;
-    const queryNorm = norm(query);
-    const scored = (await repo.withVectors(actor, model.label, within)).map(({ vector, ...row }) => {
-      const v = vectorOf(vector);
-      let dot = 0;
-      for (let i = 0; i < Math.min(v.length, query.length); i += 1) dot += (v[i] ?? 0) * (query[i] ?? 0);
-      return { row, cosine: dot / (norm(v) * queryNorm) };
-    });
-    return scored.sort((a, b) => b.cosine - a.cosine).slice(0, CANDIDATES);
+    const q = query;
+    for (let widening = 1; ; widening *= 4) {
+      const found = await index.candidates(model.label, q, within, widening);
+      const { cosines } = found;
+      // The nearest `MAX_CANDIDATES`, found in one pass over the scores; who may read them is checked slice by slice.
+      const ranked = bestFirst(cosines, MAX_CANDIDATES);
+      const nearest: { row: PassageRow; cosine: number }[] = [];
+      let checked = 0;
+      for (let size = 2 * CANDIDATES; nearest.length < CANDIDATES && checked < ranked.length; size *= 4) {
+        const best = ranked.slice(checked, size);
+        checked += best.length;
+        const cosineOf = new Map(best.map((i) => [found.ids[i] ?? -1, cosines[i] ?? 0]));
+        const rows = await repo.readable(actor, within, [...cosineOf.keys()]);
+        nearest.push(...rows.map((row) => ({ row, cosine: cosineOf.get(row.passage_id) ?? 0 })));
+      }
+      if (nearest.length >= CANDIDATES || (checked === found.ids.length && found.complete))
+        return nearest.slice(0, CANDIDATES);
+      if (checked >= MAX_CANDIDATES) {
+        const readable = await repo.withVectors(actor, model.label, within);
+        return readable
+          .map(({ vector, ...row }) => ({ row, cosine: cosine(toVector(vector), q) }))
+          .sort((a, b) => b.cosine - a.cosine || a.row.passage_id - b.row.passage_id)
+          .slice(0, CANDIDATES);
+      }
+    }
   }
 
   /**
@@ -130,6 +162,10 @@ export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbe
       options: RetrievalOptions = { expansion: true, dense: true },
       signal?: AbortSignal,
     ): Promise<Ranked[]> {
+      // The nearest by meaning are looked for meanwhile: the question's embedding is requested first, and on
+      // PostgreSQL the vectors are compared while the database searches the words.
+      const nearby = options.dense ? dense(actor, question, within, signal) : Promise.resolve([]);
+      nearby.catch(() => undefined); // awaited below; a failure before that is not an unhandled rejection
       const words = questionWords(question);
       const synonyms = new Map<string, string[]>();
       if (options.expansion) {
@@ -149,11 +185,14 @@ export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbe
       // The engine looks for each word's stem in its forms (terminated → terminate, termination…), `forms.ts`.
       const groups = (withSynonyms: boolean) =>
         words.map((word) => [...new Set([word, ...(withSynonyms ? (synonyms.get(word) ?? []) : [])].map(stem))]);
-      // A passage is relevant when it holds `needed` of the words: the engine looks for no others.
-      const search = (list: string[][]) => repo.lexical(actor, list, within, CANDIDATES, { least: needed, known });
+      // A passage is relevant when it holds `needed` of the words: the engine looks for no others. How many matches
+      // were readable in this scope sizes each search's next ranking (`candidatesFor`).
+      const share = { checked: 0, readable: 0 };
+      const search = (list: string[][]) =>
+        repo.lexical(actor, list, within, CANDIDATES, { least: needed, known, share });
       const lists: PassageRow[][] = [await search(groups(false))];
       if (expanded.length > words.length) lists.push(await search(groups(true)));
-      const nearest = options.dense ? await dense(actor, question, within, signal) : [];
+      const nearest = await nearby;
       if (nearest.length > 0) lists.push(nearest.map((hit) => hit.row));
       const cosine = new Map(nearest.map((hit) => [hit.row.passage_id, hit.cosine]));
 
@@ -166,7 +205,7 @@ export function createRetrieval(repo: AskRepository, embedder: () => PassageEmbe
           identifier.split(' ').map((word) => [word]),
           within,
           CANDIDATES,
-          { prefix: false },
+          { prefix: false, share },
         );
         for (const row of hits) {
           if (` ${normalised(row.text)} `.includes(` ${identifier} `)) exact.add(row.passage_id);
