@@ -12,6 +12,8 @@ import { userActor } from '../apps/server/src/auth/actor.js';
 import { openDatabase } from '../apps/server/src/db/index.js';
 import { createAskRepository } from '../apps/server/src/modules/ask/ask.repository.js';
 import { createRetrieval } from '../apps/server/src/modules/ask/retrieval.js';
+import { createVectorIndex } from '../apps/server/src/modules/ask/vector-index.js';
+import { createVectorIndexRepository } from '../apps/server/src/modules/ask/vector-index.repository.js';
 
 const input = JSON.parse(readFileSync(String(process.argv[2]), 'utf8')) as {
   database: string;
@@ -27,7 +29,11 @@ const admins = await handle.db.selectFrom('users').selectAll().where('role', '='
 const row = admins[0];
 if (!row || admins.length !== 1) throw new Error('expected exactly one admin');
 const actor = userActor(row);
-const retrieval = createRetrieval(createAskRepository(handle.db, handle.dialect), () => null);
+const retrieval = createRetrieval(
+  createAskRepository(handle.db, handle.dialect),
+  () => null,
+  createVectorIndex(createVectorIndexRepository(handle.db, handle.dialect), { info: () => undefined }),
+);
 
 async function ranking(question: string, expansion: boolean): Promise<string[]> {
   const ranked = await retrieval.retrieve(actor, question, {}, { expansion, dense: false });

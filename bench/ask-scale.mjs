@@ -15,11 +15,17 @@
 //        BENCH_DATABASE_URL=postgres://… node bench/ask-scale.mjs   (PostgreSQL; the database must be empty)
 //        ASK_SCALE_DATA=/some/dir …   keeps the data folder (and the database) and measures again without filling
 //        when it was filled before, to compare changes of the server on the same rows
+//        ASK_SCALE_EMBEDDINGS=1 …   dense retrieval too: an OpenAI-compatible embeddings fake (bench/embeddings-fake.mjs,
+//        a hashed bag of words, 384 dimensions) on 127.0.0.1:3329 is the server's AI_EMBEDDINGS_BASE_URL; every passage
+//        is written with its vector (as the server stores them, labelled as it labels them), the server is restarted
+//        so that its jobs run, and the measurement waits for its vector index (ASK_SCALE_INDEX_WAIT=600 seconds at
+//        most); the questions are embedded by the fake. A kept data folder is filled for one mode only.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { insertRowsPostgres, insertRowsSqlite, spreadRows } from './spread.mjs';
+import { embedText, startEmbeddingsFake } from './embeddings-fake.mjs';
 import { jsonApi, percentile, root, round, startAtrium } from './files-lib.mjs';
 import { manPages, nameLine, renderManPage, seededRandom } from './man-pages.mjs';
 
@@ -37,8 +43,22 @@ const databaseUrl = process.env.BENCH_DATABASE_URL;
 const keptData = process.env.ASK_SCALE_DATA;
 const work = keptData ?? mkdtempSync(path.join(tmpdir(), 'atrium-bench-ask-scale-'));
 const filledMarker = path.join(work, 'ask-scale-filled.json');
-/** @type {{ workspaceId: string, files: number, passages: number } | undefined} */
+/** @type {{ workspaceId: string, files: number, passages: number, embeddings?: boolean } | undefined} */
 const filled = existsSync(filledMarker) ? JSON.parse(readFileSync(filledMarker, 'utf8')) : undefined;
+// Dense retrieval (ASK_SCALE_EMBEDDINGS=1): the fake on a fixed port, so that the label of the vectors a kept data
+// folder holds (`${model} (${host})`, as createOpenAiEmbedder names them) is the same in every run.
+const embeddings = process.env.ASK_SCALE_EMBEDDINGS === '1';
+const EMBEDDINGS_PORT = 3329;
+const EMBEDDINGS_MODEL = 'bench-hash-384';
+const DIMENSIONS = 384;
+const INDEX_WAIT = Number(process.env.ASK_SCALE_INDEX_WAIT ?? 600);
+if (filled && Boolean(filled.embeddings) !== embeddings) {
+  console.error(
+    `${work} was filled ${filled.embeddings ? 'with' : 'without'} embeddings: run it ` +
+      `${filled.embeddings ? 'with' : 'without'} ASK_SCALE_EMBEDDINGS=1, or fill another data folder.`,
+  );
+  process.exit(1);
+}
 const load = () =>
   loadavg()
     .map((x) => x.toFixed(2))
@@ -83,11 +103,20 @@ function passageText() {
 }
 
 // ---- The server and the rows ----
-const server = await startAtrium({
-  port: PORT,
-  dataDir: work,
-  env: databaseUrl ? { DATABASE_URL: databaseUrl } : {},
-});
+const fake = embeddings ? await startEmbeddingsFake({ port: EMBEDDINGS_PORT, dimensions: DIMENSIONS }) : undefined;
+const vectorLabel = fake ? `${EMBEDDINGS_MODEL} (${new URL(fake.baseUrl).host})` : '';
+/** @type {Record<string, string>} */
+const serverEnv = {
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  ...(fake
+    ? {
+        AI_EMBEDDINGS_BASE_URL: fake.baseUrl,
+        AI_EMBEDDINGS_MODEL: EMBEDDINGS_MODEL,
+        AI_EMBEDDINGS_DIMENSIONS: String(DIMENSIONS),
+      }
+    : {}),
+};
+let server = await startAtrium({ port: PORT, dataDir: work, env: serverEnv });
 process.on('exit', () => {
   try {
     process.kill(server.pid);
@@ -160,6 +189,11 @@ async function fillAll() {
       for (let ordinal = 0; ordinal < count; ordinal++) yield [String(file.id), ordinal, passageText()];
     }
   }
+  /** A passage's vector as the server stores it (its Float32Array's bytes, little-endian here). @param {string} text */
+  const vectorBytes = (text) => {
+    const vector = embedText(text, DIMENSIONS);
+    return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+  };
 
   const insertStarted = performance.now();
   let passages = 0;
@@ -171,12 +205,32 @@ async function fillAll() {
     for (let at = 0; at < files.length; at += 1000) {
       const rows = [...passagesOf(files.slice(at, at + 1000))];
       passages += rows.length;
-      await client.query(
-        `insert into passages (file_id, ordinal, text, text_tsv)
-         select v.file_id, v.ordinal, v.text, atrium_search_words(v.text)
-         from unnest($1::text[], $2::int[], $3::text[]) as v(file_id, ordinal, text)`,
-        [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2])],
-      );
+      if (embeddings)
+        await client.query(
+          `with written as (
+             insert into passages (file_id, ordinal, text, text_tsv)
+             select v.file_id, v.ordinal, v.text, atrium_search_words(v.text)
+             from unnest($1::text[], $2::int[], $3::text[]) as v(file_id, ordinal, text)
+             returning passage_id, file_id, ordinal)
+           insert into passage_vectors (passage_id, label, vector)
+           select w.passage_id, $5, v.vector from written w
+           join unnest($1::text[], $2::int[], $4::bytea[]) as v(file_id, ordinal, vector)
+             on v.file_id = w.file_id and v.ordinal = w.ordinal`,
+          [
+            rows.map((r) => r[0]),
+            rows.map((r) => r[1]),
+            rows.map((r) => r[2]),
+            rows.map((r) => vectorBytes(r[2])),
+            vectorLabel,
+          ],
+        );
+      else
+        await client.query(
+          `insert into passages (file_id, ordinal, text, text_tsv)
+           select v.file_id, v.ordinal, v.text, atrium_search_words(v.text)
+           from unnest($1::text[], $2::int[], $3::text[]) as v(file_id, ordinal, text)`,
+          [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2])],
+        );
       if (at % 20_000 === 0) console.log(`  ${at + 1000} files, ${passages} passages, load ${load()}`);
     }
     await client.query('analyze');
@@ -184,10 +238,12 @@ async function fillAll() {
   } else {
     const db = insertRowsSqlite(path.join(work, 'atrium.db'), tables);
     const insert = db.prepare('insert into passages (file_id, ordinal, text) values (?, ?, ?)');
+    const insertVector = db.prepare('insert into passage_vectors (passage_id, label, vector) values (?, ?, ?)');
     for (let at = 0; at < files.length; at += 5000) {
       db.transaction(() => {
         for (const row of passagesOf(files.slice(at, at + 5000))) {
-          insert.run(...row);
+          const { lastInsertRowid } = insert.run(...row);
+          if (embeddings) insertVector.run(lastInsertRowid, vectorLabel, vectorBytes(row[2]));
           passages += 1;
         }
       })();
@@ -198,11 +254,93 @@ async function fillAll() {
     db.close();
   }
   const insertSeconds = (performance.now() - insertStarted) / 1000;
-  console.log(`${files.length} files, ${passages} passages written and indexed in ${round(insertSeconds, 1)} s`);
-  writeFileSync(filledMarker, JSON.stringify({ workspaceId: workspace.id, files: files.length, passages }));
+  console.log(
+    `${files.length} files, ${passages} passages written and indexed${embeddings ? ' (with vectors)' : ''} ` +
+      `in ${round(insertSeconds, 1)} s`,
+  );
+  writeFileSync(
+    filledMarker,
+    JSON.stringify({ workspaceId: workspace.id, files: files.length, passages, ...(embeddings ? { embeddings } : {}) }),
+  );
   return { files: files.length, passages };
 }
 const { files: fileCount, passages } = filled ?? (await fillAll());
+
+// ---- Dense retrieval: the server's jobs at start, then its vector index ----
+/** The first row's `n` of a count. @param {string} statement */
+const count = async (statement) => Number(/** @type {{ n?: unknown }[]} */ (await execute(statement))[0]?.n ?? 0);
+/** Whether the server keeps a vector index (the table `vector_cells`). */
+async function hasVectorIndex() {
+  const table = databaseUrl
+    ? `select count(*) as n from information_schema.tables
+       where table_schema = current_schema() and table_name = 'vector_cells'`
+    : `select count(*) as n from sqlite_master where type = 'table' and name = 'vector_cells'`;
+  return (await count(table)) > 0;
+}
+/** How many vectors of one embedder the server indexes from (`INDEXED_FROM`, vector-cells.ts), when its source says. */
+const indexedFromFile = path.join(root, 'apps/server/src/modules/ask/vector-cells.ts');
+const indexedFrom = Number(
+  /INDEXED_FROM = ([\d_]+)/
+    .exec(existsSync(indexedFromFile) ? readFileSync(indexedFromFile, 'utf8') : '')?.[1]
+    ?.replaceAll('_', '') ?? Number.NaN,
+);
+/**
+ * Waits (every 2 s, ASK_SCALE_INDEX_WAIT at most) until the server's vector index holds every passage of
+ * `vectorLabel`: it has cells for the label and no such passage is outside them.
+ */
+async function waitForVectorIndex() {
+  if (!(await hasVectorIndex())) {
+    console.log('no vector index in this server: measured without one');
+    return;
+  }
+  const label = vectorLabel.replaceAll("'", "''");
+  const vectors = await count(`select count(*) as n from passage_vectors where label = '${label}'`);
+  // Its cells are written once a training (at start) is done. Below the server's threshold there will be none; when
+  // the threshold is not known, a few polls for them.
+  const expected = Number.isNaN(indexedFrom) ? undefined : vectors >= indexedFrom;
+  const CELLS_GRACE_SECONDS = 10;
+  const started = performance.now();
+  const seconds = () => round((performance.now() - started) / 1000, 1);
+  for (;;) {
+    const cells = await count(`select count(*) as n from vector_cells where label = '${label}'`);
+    if (cells === 0 && (expected === false || (expected === undefined && seconds() >= CELLS_GRACE_SECONDS))) {
+      const why = expected === false ? `below the server's ${indexedFrom}` : `none after ${seconds()} s`;
+      console.log(`no vector index for ${vectors} vectors of ${vectorLabel} (${why}): measured without one`);
+      return;
+    }
+    const pending =
+      cells > 0
+        ? await count(`select count(*) as n from passage_vectors where label = '${label}' and cell is null`)
+        : vectors;
+    if (cells > 0 && pending === 0) {
+      console.log(`vector index ready in ${seconds()} s (${vectors} vectors in ${cells} cells)`);
+      return;
+    }
+    if (seconds() >= INDEX_WAIT) {
+      console.log(
+        `vector index not ready after ${seconds()} s (${cells} cells, ${pending} of ${vectors} vectors outside them): ` +
+          'measured without a complete index',
+      );
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}
+if (fake) {
+  // Restarted, so that its jobs run at start on the rows written (the embeddings backfill finds every vector there
+  // and trains the vector index). Its lease is cleared first: the instance stopped took it at its own start (for 90 %
+  // of 6 hours), and the restarted one, another holder, would not run the job until then.
+  const restarted = performance.now();
+  await server.stop();
+  await execute("delete from job_leases where name like 'ask.%'");
+  server = await startAtrium({ port: PORT, dataDir: work, env: serverEnv });
+  headers.cookie = server.cookie;
+  console.log(`server restarted in ${round((performance.now() - restarted) / 1000, 1)} s`);
+  await waitForVectorIndex();
+  console.log(`embeddings fake: ${fake.requests} requests (${fake.texts} texts) before measuring`);
+}
+const requestsBefore = fake?.requests ?? 0;
+const textsBefore = fake?.texts ?? 0;
 
 // ---- POST /api/ask ----
 const asked = questions.slice(0, wantedQuestions);
@@ -211,21 +349,26 @@ async function measure(workspaceId) {
   /** @type {number[]} */
   const times = [];
   let answered = 0;
-  const list = [...asked.slice(0, WARM_UP), ...asked];
-  for (const [i, question] of list.entries()) {
+  /** @param {string} question @param {number} i */
+  const ask = async (question, i) => {
     if (i % 20 === 0) await execute("delete from rate_limits where key like 'ask:%'");
-    const started = performance.now();
     const body = workspaceId ? { question, workspaceId } : { question };
     // The first request after the long write may meet a kept-alive socket the server closed meanwhile.
-    const answer = await api('POST', '/api/ask', body).catch(() => api('POST', '/api/ask', body));
-    const ms = performance.now() - started;
-    if (i >= WARM_UP) {
-      times.push(ms);
-      if (answer.citations.length > 0) answered += 1;
-    }
+    return api('POST', '/api/ask', body).catch(() => api('POST', '/api/ask', body));
+  };
+  // Warm-up: 20 questions; with vectors also 15 s at least, while the server loads them into memory (in the
+  // background, after training the index; until then a question reads the nearest cells from the database).
+  const warmUntil = performance.now() + (fake ? 15_000 : 0);
+  for (let i = 0; i < WARM_UP || performance.now() < warmUntil; i += 1) await ask(asked[i % asked.length] ?? '', i);
+  for (const [i, question] of asked.entries()) {
+    const started = performance.now();
+    const answer = await ask(question, i);
+    times.push(performance.now() - started);
+    if (answer.citations.length > 0) answered += 1;
   }
   return (
-    `| ${databaseUrl ? 'PostgreSQL' : 'SQLite'} | ${workspaceId ? 'one workspace (`workspaceId`)' : 'all readable'} | ` +
+    `| ${databaseUrl ? 'PostgreSQL' : 'SQLite'}${fake ? ' + vectors' : ''} | ` +
+    `${workspaceId ? 'one workspace (`workspaceId`)' : 'all readable'} | ` +
     `${times.length} | ${answered} | ${round(percentile(times, 50), 1)} ms | ${round(percentile(times, 95), 1)} ms | ` +
     `${round(Math.max(...times), 1)} ms | ${load()} |`
   );
@@ -235,5 +378,12 @@ console.log('| engine | scope | questions | with citations | p50 | p95 | max | l
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 console.log(await measure(undefined));
 console.log(await measure(workspace.id));
+if (fake) {
+  console.log(
+    `\nembeddings fake: ${fake.requests - requestsBefore} requests (${fake.texts - textsBefore} texts) answered ` +
+      `during the measurement (${2 * (WARM_UP + asked.length)} questions asked)`,
+  );
+  await fake.close();
+}
 await server.stop();
 process.exit(0);
