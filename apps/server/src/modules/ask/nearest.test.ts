@@ -22,5 +22,9 @@ describe('dense retrieval arithmetic', () => {
     const sorted = [...many.keys()].sort((a, b) => (many[b] ?? 0) - (many[a] ?? 0) || a - b);
     expect(bestFirst(many, 250)).toEqual(sorted.slice(0, 250));
     expect(bestFirst(many, 1_000).slice(0, 250)).toEqual(bestFirst(many, 250));
+    // Many ties: the earlier index first among equal scores, wherever they fall in the heap.
+    const tied = Float64Array.from(many, (x) => Math.round(x * 8) / 8);
+    const byTie = [...tied.keys()].sort((a, b) => (tied[b] ?? 0) - (tied[a] ?? 0) || a - b);
+    for (const count of [1, 7, 1_500, 9_999, 10_000]) expect(bestFirst(tied, count)).toEqual(byTie.slice(0, count));
   });
 });

@@ -19,48 +19,58 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   return aa === 0 || bb === 0 ? 0 : dot / Math.sqrt(aa * bb);
 }
 
-/** Whether score `i` ranks before score `j`: higher first, then the earlier index. */
-const before = (scores: Float64Array, i: number, j: number) =>
-  (scores[i] ?? 0) > (scores[j] ?? 0) || ((scores[i] ?? 0) === (scores[j] ?? 0) && i < j);
-
 /**
  * The indexes of the `count` highest of `scores`, highest first (ties: the earlier index first), so the first k of a
- * larger count are the same k. A heap of `count` keeps them: 300,000 scores are not sorted to find the best 100.
+ * larger count are the same k. A heap of `count` keeps them: 300,000 scores are not sorted to find the best 100. (Typed
+ * arrays and comparisons written out: with a comparison function and swaps by destructuring, the best 6,400 of
+ * 39,000 took ~2.5 ms, docs/BENCHMARKS.md, Ask at 100,000 files.)
  */
 export function bestFirst(scores: Float64Array, count: number): number[] {
   const size = Math.min(count, scores.length);
   if (size <= 0) return [];
-  // A heap whose root is the worst index kept.
-  const heap: number[] = [];
-  const worse = (a: number, b: number) => before(scores, b, a);
-  const up = (at: number) => {
+  // A heap whose root is the worst index kept: index a is worse than b when its score is lower, or equal and a > b.
+  const heap = new Int32Array(size);
+  const value = new Float64Array(size);
+  for (let i = 0; i < size; i += 1) {
+    // Sift up.
+    const score = scores[i] ?? 0;
+    let at = i;
     while (at > 0) {
       const parent = (at - 1) >> 1;
-      if (!worse(heap[at] ?? 0, heap[parent] ?? 0)) return;
-      [heap[at], heap[parent]] = [heap[parent] ?? 0, heap[at] ?? 0];
+      const p = value[parent] ?? 0;
+      if (!(score < p || (score === p && i > (heap[parent] ?? 0)))) break;
+      heap[at] = heap[parent] ?? 0;
+      value[at] = p;
       at = parent;
     }
-  };
-  const down = (at: number) => {
+    heap[at] = i;
+    value[at] = score;
+  }
+  for (let i = size; i < scores.length; i += 1) {
+    const score = scores[i] ?? 0;
+    const root = value[0] ?? 0;
+    // Only a better score than the worst kept replaces it (an equal one has a later index).
+    if (!(score > root)) continue;
+    // Sift down from the root.
+    let at = 0;
     for (;;) {
       const left = 2 * at + 1;
+      if (left >= size) break;
       const right = left + 1;
-      let worst = at;
-      if (left < heap.length && worse(heap[left] ?? 0, heap[worst] ?? 0)) worst = left;
-      if (right < heap.length && worse(heap[right] ?? 0, heap[worst] ?? 0)) worst = right;
-      if (worst === at) return;
-      [heap[at], heap[worst]] = [heap[worst] ?? 0, heap[at] ?? 0];
-      at = worst;
+      let child = left;
+      if (right < size) {
+        const l = value[left] ?? 0;
+        const r = value[right] ?? 0;
+        if (r < l || (r === l && (heap[right] ?? 0) > (heap[left] ?? 0))) child = right;
+      }
+      const c = value[child] ?? 0;
+      if (!(c < score || (c === score && (heap[child] ?? 0) > i))) break;
+      heap[at] = heap[child] ?? 0;
+      value[at] = c;
+      at = child;
     }
-  };
-  for (let i = 0; i < scores.length; i += 1) {
-    if (heap.length < size) {
-      heap.push(i);
-      up(heap.length - 1);
-    } else if (before(scores, i, heap[0] ?? 0)) {
-      heap[0] = i;
-      down(0);
-    }
+    heap[at] = i;
+    value[at] = score;
   }
-  return heap.sort((a, b) => (before(scores, a, b) ? -1 : 1));
+  return Array.from(heap).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
 }

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { VectorCache } from './vector-cache';
 
 const v = (...xs: number[]) => Float32Array.from(xs);
-const sorted = ({ ids, cosines }: { ids: number[]; cosines: ArrayLike<number> }) =>
-  ids.map((id, i) => [id, Math.round((cosines[i] ?? 0) * 100) / 100]).sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0));
+const sorted = ({ ids, cosines }: { ids: ArrayLike<number>; cosines: ArrayLike<number> }) =>
+  Array.from(ids, (id, i) => [id, Math.round((cosines[i] ?? 0) * 100) / 100]).sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0));
 
 describe('the copy in memory of the vectors', () => {
   it('compares a question with the vectors of the cells asked, of no cell and of retired cells', () => {
@@ -24,7 +24,7 @@ describe('the copy in memory of the vectors', () => {
       [3, 0],
       [4, 0.71],
     ]);
-    expect(cache.nearest(v(0, 0), null, 0).ids).toEqual([]);
+    expect([...cache.nearest(v(0, 0), null, 0).ids]).toEqual([]);
   });
 
   it('replaces a passage’s vector and cell by a newer change only, holding it once; grows as needed', () => {
@@ -34,7 +34,7 @@ describe('the copy in memory of the vectors', () => {
     expect(sorted(cache.nearest(v(0, 1), [65_536, 65_537], 0))).toEqual([[1, 1]]);
     cache.put(1, v(1, 0), 65_536, 4);
     expect(sorted(cache.nearest(v(0, 1), [65_536, 65_537], 0))).toEqual([[1, 1]]);
-    expect(cache.nearest(v(0, 1), [65_536], 0).ids).toEqual([]);
+    expect([...cache.nearest(v(0, 1), [65_536], 0).ids]).toEqual([]);
     for (let id = 2; id <= 5_000; id += 1) cache.put(id, v(id, 1), null, id);
     expect(cache.size).toBe(5_000);
     expect(cache.nearest(v(1, 0), [], 0).ids).toHaveLength(4_999);
@@ -56,7 +56,7 @@ describe('the copy in memory of the vectors', () => {
       [2, 0],
       [3, -1],
     ]);
-    expect(packed.nearest(v(1, 0), [65_537], 0).ids).toEqual([3]);
+    expect([...packed.nearest(v(1, 0), [65_537], 0).ids]).toEqual([3]);
     packed.put(2, v(1, 0), 65_537, 5);
     packed.put(4, v(1, 0), 65_537, 6);
     expect(sorted(packed.nearest(v(1, 0), [65_537], 0))).toEqual([

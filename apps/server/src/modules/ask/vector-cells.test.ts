@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { bestFirst } from './nearest';
-import { cellsFor, dot, nearestCell, nearestCells, probesFor, sampleFor, trainCells, unit } from './vector-cells';
+import {
+  MEMORY_WIDENING,
+  cellsFor,
+  dot,
+  nearestCell,
+  nearestCells,
+  probesFor,
+  sampleFor,
+  trainCells,
+  unit,
+} from './vector-cells';
 
 /** A seeded generator of normally distributed numbers (mulberry32 + Box–Muller). */
 function normals(seed: number): () => number {
@@ -63,45 +73,53 @@ describe('the vector index arithmetic', () => {
     expect(nearestCells(Float32Array.from([10, 9]), centres, 3)).toEqual([3, 0, 1]);
   });
 
-  it('trains centres so that the cells compared in memory hold nine in ten of a question’s ten nearest', async () => {
-    const { vectors, near } = topical(20_000, 400, 384, 1);
-    const cells = cellsFor(vectors.length);
-    let pauses = 0;
-    const centres = await trainCells(
-      vectors.filter((_, i) => i % Math.floor(vectors.length / sampleFor(cells)) === 0),
-      cells,
-      async () => {
-        pauses += 1;
-      },
-    );
-    expect(centres).toHaveLength(cells);
-    expect(pauses).toBeGreaterThan(6);
-    const cellOf = vectors.map((v) => nearestCell(v, centres));
-    // Every cell is used, none holds a tenth of the vectors.
-    const sizes = new Map<number, number>();
-    for (const cell of cellOf) sizes.set(cell, (sizes.get(cell) ?? 0) + 1);
-    expect(Math.max(...sizes.values())).toBeLessThan(vectors.length / 10);
-    /** The share of the 10 nearest vectors in the `probes` nearest cells, and of all vectors read, over 50 questions. */
-    const recall = (probes: number) => {
-      let found = 0;
-      let read = 0;
-      for (let q = 0; q < 50; q += 1) {
-        const query = near(q * 7);
-        const probed = new Set(nearestCells(query, centres, probes));
-        const scores = Float64Array.from(vectors, (v) => dot(v, query));
-        found += bestFirst(scores, 10).filter((i) => probed.has(cellOf[i] ?? -1)).length;
-        read += cellOf.filter((cell) => probed.has(cell)).length;
-      }
-      return { recall: found / 500, read: read / 50 / vectors.length };
-    };
-    // In memory (4 × the cells read from the database): ~23 % of the vectors here (~13 % at 300,000).
-    const memory = recall(4 * probesFor(cells));
-    expect(memory.recall).toBeGreaterThanOrEqual(0.9);
-    expect(memory.read).toBeLessThan(0.3);
-    const database = recall(probesFor(cells));
-    expect(database.recall).toBeGreaterThanOrEqual(0.6);
-    expect(database.read).toBeLessThan(0.08);
-  });
+  // 96 dimensions rather than an embedder's 384: a quarter of the arithmetic (6 s at 384 on a busy machine of this
+  // kind, past the default time-out), the same structure.
+  it(
+    'trains centres so that the cells compared in memory hold 19 in 20 of a question’s ten nearest',
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const { vectors, near } = topical(20_000, 400, 96, 1);
+      const cells = cellsFor(vectors.length);
+      let pauses = 0;
+      const centres = await trainCells(
+        vectors.filter((_, i) => i % Math.floor(vectors.length / sampleFor(cells)) === 0),
+        cells,
+        async () => {
+          pauses += 1;
+        },
+      );
+      expect(centres).toHaveLength(cells);
+      expect(pauses).toBeGreaterThan(6);
+      const cellOf = vectors.map((v) => nearestCell(v, centres));
+      // Every cell is used, none holds a tenth of the vectors.
+      const sizes = new Map<number, number>();
+      for (const cell of cellOf) sizes.set(cell, (sizes.get(cell) ?? 0) + 1);
+      expect(Math.max(...sizes.values())).toBeLessThan(vectors.length / 10);
+      /** The share of the 10 nearest vectors in the `probes` nearest cells, and of all vectors read, over 50 questions. */
+      const recall = (probes: number) => {
+        let found = 0;
+        let read = 0;
+        for (let q = 0; q < 50; q += 1) {
+          const query = near(q * 7);
+          const probed = new Set(nearestCells(query, centres, probes));
+          const scores = Float64Array.from(vectors, (v) => dot(v, query));
+          found += bestFirst(scores, 10).filter((i) => probed.has(cellOf[i] ?? -1)).length;
+          read += cellOf.filter((cell) => probed.has(cell)).length;
+        }
+        return { recall: found / 500, read: read / 50 / vectors.length };
+      };
+      // In memory (8 × the cells read from the database): ~45 % of the vectors here (~26 % at 300,000).
+      const memory = recall(MEMORY_WIDENING * probesFor(cells));
+      expect(memory.recall).toBeGreaterThanOrEqual(0.95);
+      expect(memory.read).toBeLessThan(0.5);
+      const database = recall(probesFor(cells));
+      expect(database.recall).toBeGreaterThanOrEqual(0.6);
+      expect(database.read).toBeLessThan(0.08);
+    },
+  );
 
   it('trains on fewer vectors than cells, and on none', async () => {
     expect(await trainCells([Float32Array.from([1, 0]), Float32Array.from([0, 2])], 16)).toHaveLength(2);

@@ -26,6 +26,13 @@ export const sampleFor = (cells: number): number => cells * SAMPLE_PER_CELL;
  */
 export const probesFor = (cells: number): number => Math.min(cells, Math.max(8, Math.ceil(cells / 32)));
 
+/**
+ * How many more cells a question compares in a copy in memory than in the database: 8 × 1/32, a quarter of the cells
+ * (~26 % of the vectors at 300,000). With SIMD that costs ~3 ms, and the quarter holds 0.98 of a question's 10 nearest
+ * where an eighth held 0.95 and 1/32 0.89 (docs/BENCHMARKS.md, Ask at 100,000 files).
+ */
+export const MEMORY_WIDENING = 8;
+
 /** `vector` at unit length (a copy; a zero vector stays zero). */
 export function unit(vector: Float32Array): Float32Array {
   let sum = 0;

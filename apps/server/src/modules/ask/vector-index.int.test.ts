@@ -157,7 +157,7 @@ describe.each(dialects())('the vector index of Ask (%s)', (dialect) => {
     expect(fromDatabase.cosines[fromDatabase.ids.indexOf(planted)]).toBeCloseTo(1, 5);
     await index.warm(label);
     const fromMemory = await index.candidates(label, query, {}, 1);
-    // Four times as many cells, compared in memory (one byte per dimension: cosines within 0.02).
+    // `MEMORY_WIDENING` times as many cells, compared in memory (one byte per dimension: cosines within 0.02).
     expect(fromMemory.ids.length).toBeGreaterThan(3 * fromDatabase.ids.length);
     expect(new Set(fromMemory.ids)).toEqual(new Set([...fromMemory.ids, ...fromDatabase.ids]));
     for (const [i, id] of fromDatabase.ids.entries())

@@ -1,6 +1,7 @@
 import {
   CELL_SPAN,
   INDEXED_FROM,
+  MEMORY_WIDENING,
   cellsFor,
   nearestCell,
   nearestCells,
@@ -26,8 +27,6 @@ const LOAD_BATCH = 5_000;
 const LATE_COMMIT_MS = 10_000;
 /** The copy in memory is loaded afresh this often (passages deleted since are dropped then). */
 const RELOAD_MS = 60 * 60_000;
-/** How many more cells a question compares in memory than in the database (~13 % of the vectors instead of ~3 %). */
-const MEMORY_WIDENING = 4;
 
 /** An instance's copy of one embedder's vectors and how far it has read their changes. */
 interface Mirror {
@@ -167,7 +166,7 @@ export function createVectorIndex(repo: VectorIndexRepository, log: { info(detai
       query: Float32Array,
       within: Within,
       widening: number,
-    ): Promise<{ ids: number[]; cosines: Float64Array; complete: boolean }> {
+    ): Promise<{ ids: Float64Array; cosines: Float64Array; complete: boolean }> {
       // One file's passages: few, read from the database.
       const mirror = within.fileId === undefined ? await mirrorOf(label) : undefined;
       const cells = await probe(label, query, mirror ? widening * MEMORY_WIDENING : widening);
@@ -177,7 +176,7 @@ export function createVectorIndex(repo: VectorIndexRepository, log: { info(detai
       }
       const found = await repo.vectors(label, within, cells);
       return {
-        ids: found.map((row) => row.passageId),
+        ids: Float64Array.from(found, (row) => row.passageId),
         cosines: Float64Array.from(found, (row) => cosine(row.vector, query)),
         complete: cells === null,
       };
