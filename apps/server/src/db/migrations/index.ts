@@ -45,6 +45,7 @@ import { m0044PassageVocab } from './0044-passage-vocab';
 import { m0045PassagesGinDirect } from './0045-passages-gin-direct';
 import { m0046PassagesWorkspace } from './0046-passages-workspace';
 import { m0047VectorCells } from './0047-vector-cells';
+import { m0048PassagesSpace } from './0048-passages-space';
 
 /**
  * Every migration, in order. Names sort lexicographically; never rename or
@@ -97,4 +98,5 @@ export const migrations: Record<string, Migration> = {
   '0045-passages-gin-direct': m0045PassagesGinDirect,
   '0046-passages-workspace': m0046PassagesWorkspace,
   '0047-vector-cells': m0047VectorCells,
+  '0048-passages-space': m0048PassagesSpace,
 };
