@@ -69,6 +69,8 @@ export function createVectorIndex(repo: VectorIndexRepository, log: { info(detai
 
   const mirrors = new Map<string, Mirror>();
   const loading = new Map<string, Promise<void>>();
+  /** When loading a copy last failed, per embedder. */
+  const failedAt = new Map<string, number>();
 
   /** Loads every vector of `label` into a new copy in memory, then makes it the one questions use. */
   async function load(label: string): Promise<void> {
@@ -117,10 +119,13 @@ export function createVectorIndex(repo: VectorIndexRepository, log: { info(detai
         ...mirror.marks.filter((mark) => mark === settled || mark.at > now - LATE_COMMIT_MS),
         { at: now, seq: mirror.seq },
       ];
-    })().finally(() => {
-      first();
-      mirror.refreshing = undefined;
-    });
+    })()
+      // The copy stays as it was (the database is the truth): the next question reads the changes again.
+      .catch((error: unknown) => log.info({ err: error, label }, 'could not read the changes of Ask’s vectors'))
+      .finally(() => {
+        first();
+        mirror.refreshing = undefined;
+      });
     await firstDone;
   }
 
@@ -128,9 +133,15 @@ export function createVectorIndex(repo: VectorIndexRepository, log: { info(detai
   async function mirrorOf(label: string): Promise<Mirror | undefined> {
     const mirror = mirrors.get(label);
     const stale = !mirror || Date.now() - mirror.loadedAt > RELOAD_MS;
-    if (stale && !loading.has(label)) {
+    const failed = failedAt.get(label);
+    if (stale && !loading.has(label) && (failed === undefined || Date.now() - failed > RELOAD_MS)) {
       const promise = load(label)
-        .catch((error: unknown) => log.info({ err: error, label }, 'could not load the vectors of Ask into memory'))
+        .catch((error: unknown) => {
+          // Not again for a while (more vectors than a WebAssembly memory holds, 4 GiB, fail every time): questions
+          // read their cells from the database meanwhile.
+          failedAt.set(label, Date.now());
+          log.info({ err: error, label }, 'could not load the vectors of Ask into memory');
+        })
         .finally(() => loading.delete(label));
       loading.set(label, promise);
     }
