@@ -140,12 +140,13 @@ test('the service worker is served uncached and shows a pushed notification when
         return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag }));
       });
 
-    // With no dashboard tab on screen, the worker shows a system notification.
-    await page.goto('about:blank');
+    // With no dashboard tab on screen (the public site instead), the worker shows a system notification. The page
+    // stays off the dashboard until it is shown: the push is handled after `deliverPushMessage` answers.
+    await page.goto('/');
     const away = `Pushed while away (${Date.now()})`;
     await push('999', away);
-    await page.goto('/dashboard/notifications');
     await expect.poll(shown).toContainEqual({ title: 'Atrium', body: away, tag: 'atrium-999' });
+    await page.goto('/dashboard/notifications');
 
     // With the dashboard on screen, the page itself shows it; the worker stays quiet.
     await push('1000', 'Seen in the tab');

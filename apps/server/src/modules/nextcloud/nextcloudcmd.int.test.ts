@@ -117,7 +117,7 @@ describe('nextcloudcmd syncs with Atrium', () => {
     await writeFile(join(dir, 'both.txt'), 'first\n');
     const first = await sync();
     expect(first.code, first.output).toBe(0);
-    expect(await localNames()).toEqual(['both.txt', 'from laptop.txt', 'from server.txt']);
+    expect(await localNames(), first.output).toEqual(['both.txt', 'from laptop.txt', 'from server.txt']);
     expect(await remoteNames()).toEqual(['both.txt', 'from laptop.txt', 'from server.txt']);
     expect(await readFile(join(dir, 'from server.txt'), 'utf8')).toBe('made on the server\n');
     expect(Buffer.from((await remoteBytes('from laptop.txt')) ?? []).toString()).toBe('made on the laptop\n');
