@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -125,7 +126,9 @@ export const SCREENS: Screen[] = [
   { name: 'admin system', as: 'admin', path: () => '/dashboard/admin/system', ready: heading('System') },
 ];
 
-const run = `${Date.now().toString(36)}`;
+// One per worker: two workers loading this file in the same millisecond shared an owner, and the second upload of
+// the fixture's file was named "accessible brief (1).txt".
+const run = `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
 
 async function post(request: APIRequestContext, baseURL: string, url: string, data: object) {
   const response = await request.post(url, { headers: { origin: baseURL }, data });
