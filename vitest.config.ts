@@ -19,7 +19,7 @@ if (!isSupportedNode()) {
  * End-to-end tests live in e2e/ and run with Playwright.
  *
  * Files run two at a time at least (Vitest's default on two cores is one): the integration tier mostly waits on its
- * servers, databases and child processes, and ran in 12 minutes instead of 20 on this machine kind.
+ * servers, databases and child processes, and ran in 12–14 minutes instead of 20 on this machine kind.
  */
 const CLIENT_FILES = [
   'apps/server/src/modules/dav/litmus.int.test.ts',
