@@ -8,8 +8,8 @@
 #
 # What differs between Node lines is the native ABI and the runtime's own APIs, not the product's rules, which
 # `npm test` checks on Node 22 with both databases. So by default this runs the unit tier whole and the integration
-# files that reach each native module and runtime API the server leans on (below), on SQLite: ~3 minutes, where the
-# whole integration tier took 16 (which, with `npm test`, pushed CI past its time). ATRIUM_NODE_LINES_ALL=1 runs the
+# files that reach each native module and runtime API the server leans on (below), on SQLite: 105 s measured, where the
+# whole integration tier took 16 minutes (which, with `npm test`, pushed CI past its time). ATRIUM_NODE_LINES_ALL=1 runs the
 # whole integration tier; ATRIUM_NODE_LINES_PG=1 adds PostgreSQL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
